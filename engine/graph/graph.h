@@ -1,0 +1,99 @@
+#pragma once
+// The Graph IR: nodes (a primitive or a structural kind) with inputs, attributes, static types,
+// phase and source location, grouped in nested Regions (loop, branch and map bodies).
+// Node ids are creation order, which is a topological order of every region.
+#include <string>
+#include <vector>
+
+#include "engine/graph/attrs.h"
+#include "engine/tensor/error.h"
+#include "engine/tensor/tensor.h"
+
+namespace gl {
+
+struct Primitive;
+
+struct Value {
+  int node = -1;
+  int index = 0;
+  bool valid() const { return node >= 0; }
+  bool operator==(const Value& o) const { return node == o.node && index == o.index; }
+  bool operator!=(const Value& o) const { return !(*this == o); }
+  bool operator<(const Value& o) const {
+    return node != o.node ? node < o.node : index < o.index;
+  }
+};
+
+// Static type of a value. For a list, dtype and shape describe its elements.
+struct TypeInfo {
+  DType dtype = DType::F32;
+  Shape shape;
+  bool list = false;
+  std::string str() const;
+};
+
+enum class Phase : uint8_t { Forward, Backward };
+
+struct Node {
+  int id = -1;
+  std::string op;                  // primitive name, or const/variable/placeholder/param/while/...
+  const Primitive* prim = nullptr;  // set for primitives
+  std::vector<Value> inputs;
+  Attrs attrs;
+  std::vector<TypeInfo> outputs;
+  int region = 0;
+  Phase phase = Phase::Forward;
+  SourceLoc loc;
+  std::string name;               // user-facing name (variable or script name), may be empty
+  std::vector<int> regions;       // owned sub-regions
+  std::vector<Value> captures;    // values from enclosing regions used inside owned regions
+  std::vector<Value> saved;       // loops/maps/conds: body values kept for reverse mode
+  Tensor value;                   // const and variable nodes
+  bool recordingStopped = false;  // created under tape.stop_recording()
+  bool sideEffect = false;        // runs even if nothing consumes it (print)
+  int forwardNode = -1;           // backward loops: the forward loop they reverse
+
+  const TypeInfo& type(int i = 0) const { return outputs.at(static_cast<size_t>(i)); }
+  std::string label() const;      // "mul#12 'y'"
+};
+
+struct Region {
+  int id = 0;
+  int parent = -1;   // enclosing region, -1 for the top level
+  int owner = -1;    // the control-flow node that owns it
+  std::string kind;  // top, while_cond, while_body, then, else, map_body, grad_body...
+  std::vector<int> nodes;
+  std::vector<Value> params;
+  std::vector<Value> results;
+  // Reverse-mode bodies: values of this forward region are read through `saved` of forwardOwner.
+  int forwardOf = -1;
+  Value iterationIndex;  // a param holding the forward iteration index (loops and maps)
+};
+
+class Graph {
+ public:
+  Graph();
+  Node& node(int id) { return nodes_.at(static_cast<size_t>(id)); }
+  const Node& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
+  Node& node(Value v) { return node(v.node); }
+  const Node& node(Value v) const { return node(v.node); }
+  const TypeInfo& type(Value v) const { return node(v.node).type(v.index); }
+  Region& region(int id) { return regions_.at(static_cast<size_t>(id)); }
+  const Region& region(int id) const { return regions_.at(static_cast<size_t>(id)); }
+  int numNodes() const { return static_cast<int>(nodes_.size()); }
+  int numRegions() const { return static_cast<int>(regions_.size()); }
+  const std::vector<Node>& nodes() const { return nodes_; }
+
+  Node& addNode(Node n);  // assigns id, appends to its region
+  int addRegion(int parent, const std::string& kind);
+
+  // True if region `inner` is `outer` or nested inside it.
+  bool within(int inner, int outer) const;
+  int depth(int region) const;
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<Region> regions_;
+};
+
+}  // namespace gl

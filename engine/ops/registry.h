@@ -1,0 +1,85 @@
+#pragma once
+// The primitive registry. One entry per primitive keeps together its name, a two-line math
+// comment, its shape rule, forward kernel, VJP rule and (optional) batching rule, in the style of
+// JAX primitives and TensorFlow's math_grad.cc. Families register themselves in ops/<family>.cpp.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/graph/graph.h"
+#include "engine/tensor/tensor_list.h"
+
+namespace gl {
+
+class Builder;
+
+using Tensors = std::vector<Tensor>;
+using Types = std::vector<TypeInfo>;
+
+// What a VJP rule sees: the forward node, its inputs and outputs as graph values, the adjoint
+// of each output (invalid = zero) and which inputs need a gradient. It returns one Value per
+// input (invalid = no gradient) built with the Builder, so reverse mode is itself a graph.
+struct VjpContext {
+  Builder& b;
+  const Node& node;
+  std::vector<Value> in;
+  std::vector<Value> out;
+  std::vector<Value> gout;
+  std::vector<bool> needs;
+  const Attrs& attrs() const { return node.attrs; }
+  const TypeInfo& inType(size_t i) const;
+  // The adjoint of output i, or zeros of its type if it has none.
+  Value goutOrZeros(size_t i);
+};
+
+// Run-time context some kernels need (random ops: a stream per execution).
+struct KernelContext {
+  uint64_t seed = 0;
+};
+
+// Batching rule for vectorized_map: inputs with their batch axis (-1 = not batched); returns
+// outputs with batch axis 0. Optional for now.
+using BatchRule = std::function<std::vector<Value>(Builder&, const std::vector<Value>&,
+                                                   const std::vector<int>&, const Attrs&)>;
+
+struct Primitive {
+  std::string name;
+  std::string math;  // two lines: the forward formula, the derivative
+  int arity = -1;    // number of inputs, -1 = variadic
+  bool differentiable = true;
+  std::function<Types(const Types&, const Attrs&)> shape;
+  std::function<Tensors(const Tensors&, const Attrs&)> forward;
+  std::function<Tensors(const Tensors&, const Attrs&, KernelContext&)> forwardCtx;
+  std::function<std::vector<Datum>(const std::vector<Datum>&, const Attrs&)> forwardData;
+  std::function<std::vector<Value>(VjpContext&)> vjp;
+  BatchRule batch;
+  // Attrs a registry-walking gradient check should use, and input dtypes it needs (defaults
+  // to float64 for every input); filled by the family that knows its op.
+  std::vector<std::pair<Types, Attrs>> gradCheckCases;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+  void add(Primitive p);
+  const Primitive* find(const std::string& name) const;
+  const Primitive& get(const std::string& name) const;  // throws EngineError for unknown names
+  std::vector<std::string> names() const;
+
+ private:
+  Registry();
+  std::map<std::string, Primitive> prims_;
+};
+
+// Family registration functions, called once by Registry::instance().
+void registerElementwiseOps(Registry& r);
+void registerReduceOps(Registry& r);
+void registerShapeOps(Registry& r);
+void registerLinalgOps(Registry& r);
+void registerConvOps(Registry& r);
+void registerNnOps(Registry& r);
+void registerRandomOps(Registry& r);
+void registerListOps(Registry& r);
+
+}  // namespace gl
