@@ -43,6 +43,11 @@ struct KernelContext {
 using BatchRule = std::function<std::vector<Value>(Builder&, const std::vector<Value>&,
                                                    const std::vector<int>&, const Attrs&)>;
 
+struct GradCheckCase {
+  Tensors inputs;
+  Attrs attrs;
+};
+
 struct Primitive {
   std::string name;
   std::string math;  // two lines: the forward formula, the derivative
@@ -54,9 +59,10 @@ struct Primitive {
   std::function<std::vector<Datum>(const std::vector<Datum>&, const Attrs&)> forwardData;
   std::function<std::vector<Value>(VjpContext&)> vjp;
   BatchRule batch;
-  // Attrs a registry-walking gradient check should use, and input dtypes it needs (defaults
-  // to float64 for every input); filled by the family that knows its op.
-  std::vector<std::pair<Types, Attrs>> gradCheckCases;
+  // Points where the registry-walking test checks the VJP against finite differences:
+  // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)
+  // and attrs. Every differentiable primitive must list at least one case.
+  std::vector<GradCheckCase> gradChecks;
 };
 
 class Registry {
