@@ -53,9 +53,9 @@ std::vector<Value> Builder::op(const std::string& name, const std::vector<Value>
   const Primitive* p = Registry::instance().find(name);
   if (!p) throw EngineError("unknown operation '" + name + "'", loc_);
   if (p->arity >= 0 && static_cast<int>(inputsIn.size()) != p->arity)
-    throw EngineError("expects " + std::to_string(p->arity) + " inputs, got " +
-                          std::to_string(inputsIn.size()),
-                      loc_, name);
+    throw EngineError(
+        "expects " + std::to_string(p->arity) + " inputs, got " + std::to_string(inputsIn.size()),
+        loc_, name);
   Node n;
   n.op = name;
   n.prim = p;
@@ -135,9 +135,9 @@ Value Builder::constant(const Tensor& t, const std::string& name) {
 
 Value Builder::variable(const Tensor& init, const std::string& name) {
   if (!isFloat(init.dtype()))
-    throw EngineError("a Variable must be float32 or float64, got " +
-                          std::string(dtypeName(init.dtype())),
-                      loc_, "Variable");
+    throw EngineError(
+        "a Variable must be float32 or float64, got " + std::string(dtypeName(init.dtype())), loc_,
+        "Variable");
   Node n;
   n.op = "variable";
   n.value = init;
@@ -155,9 +155,12 @@ Value Builder::placeholder(DType dt, const Shape& shape, const std::string& name
   return {addNode(std::move(n)).id, 0};
 }
 
+// Zeros of a static type reference no forward value, so reverse loop bodies need not save it.
 Value Builder::zerosLike(Value v) {
-  const TypeInfo& t = type(v);
-  if (t.list) return op1("list_zeros_like", {v});
+  const TypeInfo t = type(v);
+  Attrs a{{"dtype", std::string(dtypeName(t.dtype))}};
+  if (t.list) return op1("list_zeros", {}, a.set("elem_shape", t.shape));
+  if (fullyKnown(t.shape)) return op1("fill", {}, a.set("shape", t.shape).set("value", 0.0));
   return op1("zeros_like", {v});
 }
 

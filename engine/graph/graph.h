@@ -2,6 +2,8 @@
 // The Graph IR: nodes (a primitive or a structural kind) with inputs, attributes, static types,
 // phase and source location, grouped in nested Regions (loop, branch and map bodies).
 // Node ids are creation order, which is a topological order of every region.
+#include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,9 +21,7 @@ struct Value {
   bool valid() const { return node >= 0; }
   bool operator==(const Value& o) const { return node == o.node && index == o.index; }
   bool operator!=(const Value& o) const { return !(*this == o); }
-  bool operator<(const Value& o) const {
-    return node != o.node ? node < o.node : index < o.index;
-  }
+  bool operator<(const Value& o) const { return node != o.node ? node < o.node : index < o.index; }
 };
 
 // Static type of a value. For a list, dtype and shape describe its elements.
@@ -36,7 +36,7 @@ enum class Phase : uint8_t { Forward, Backward };
 
 struct Node {
   int id = -1;
-  std::string op;                  // primitive name, or const/variable/placeholder/param/while/...
+  std::string op;                   // primitive name, or const/variable/placeholder/param/while/...
   const Primitive* prim = nullptr;  // set for primitives
   std::vector<Value> inputs;
   Attrs attrs;
@@ -54,7 +54,7 @@ struct Node {
   int forwardNode = -1;           // backward loops: the forward loop they reverse
 
   const TypeInfo& type(int i = 0) const { return outputs.at(static_cast<size_t>(i)); }
-  std::string label() const;      // "mul#12 'y'"
+  std::string label() const;  // "mul#12 'y'"
 };
 
 struct Region {
@@ -68,6 +68,7 @@ struct Region {
   // Reverse-mode bodies: values of this forward region are read through `saved` of forwardOwner.
   int forwardOf = -1;
   Value iterationIndex;  // a param holding the forward iteration index (loops and maps)
+  std::map<Value, Value> savedReads;  // forward value -> its read inside this reverse region
 };
 
 class Graph {
@@ -82,7 +83,8 @@ class Graph {
   const Region& region(int id) const { return regions_.at(static_cast<size_t>(id)); }
   int numNodes() const { return static_cast<int>(nodes_.size()); }
   int numRegions() const { return static_cast<int>(regions_.size()); }
-  const std::vector<Node>& nodes() const { return nodes_; }
+  // A deque: references to nodes stay valid while VJP rules add nodes.
+  const std::deque<Node>& nodes() const { return nodes_; }
 
   Node& addNode(Node n);  // assigns id, appends to its region
   int addRegion(int parent, const std::string& kind);
@@ -92,8 +94,8 @@ class Graph {
   int depth(int region) const;
 
  private:
-  std::vector<Node> nodes_;
-  std::vector<Region> regions_;
+  std::deque<Node> nodes_;
+  std::deque<Region> regions_;
 };
 
 }  // namespace gl

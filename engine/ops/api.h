@@ -59,7 +59,7 @@ Value sumTo(Builder& b, Value x, const Shape& shape);
 Value argmax(Builder& b, Value x, int64_t axis);
 
 // shape_ops.cpp ---------------------------------------------------------------------------
-Value reshape(Builder& b, Value x, const Shape& shape);  // one -1 is inferred
+Value reshape(Builder& b, Value x, const Shape& shape);                       // one -1 is inferred
 Value transpose(Builder& b, Value x, const std::vector<int64_t>& perm = {});  // {} = reverse
 Value expandDims(Builder& b, Value x, int64_t axis);
 Value squeeze(Builder& b, Value x, const std::vector<int64_t>& axes = {});

@@ -86,6 +86,6 @@ void registerLinalgOps(Registry& r);
 void registerConvOps(Registry& r);
 void registerNnOps(Registry& r);
 void registerRandomOps(Registry& r);
-void registerListOps(Registry& r);
+void registerListOps(Registry& r);  // TensorArray lists, fill
 
 }  // namespace gl

@@ -6,20 +6,28 @@ namespace gl {
 
 const char* dtypeName(DType t) {
   switch (t) {
-    case DType::F32: return "float32";
-    case DType::F64: return "float64";
-    case DType::I32: return "int32";
-    case DType::Bool: return "bool";
+    case DType::F32:
+      return "float32";
+    case DType::F64:
+      return "float64";
+    case DType::I32:
+      return "int32";
+    case DType::Bool:
+      return "bool";
   }
   return "?";
 }
 
 size_t dtypeSize(DType t) {
   switch (t) {
-    case DType::F32: return 4;
-    case DType::F64: return 8;
-    case DType::I32: return 4;
-    case DType::Bool: return 1;
+    case DType::F32:
+      return 4;
+    case DType::F64:
+      return 8;
+    case DType::I32:
+      return 4;
+    case DType::Bool:
+      return 1;
   }
   return 1;
 }
@@ -35,10 +43,14 @@ DType dtypeFromName(const std::string& n) {
 DType promote(DType a, DType b) {
   auto rank = [](DType t) {
     switch (t) {
-      case DType::Bool: return 0;
-      case DType::I32: return 1;
-      case DType::F32: return 2;
-      case DType::F64: return 3;
+      case DType::Bool:
+        return 0;
+      case DType::I32:
+        return 1;
+      case DType::F32:
+        return 2;
+      case DType::F64:
+        return 3;
     }
     return 0;
   };

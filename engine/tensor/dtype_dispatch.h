@@ -13,10 +13,14 @@ decltype(auto) dispatchFloat(DType t, F&& f) {
 template <class F>
 decltype(auto) dispatchAll(DType t, F&& f) {
   switch (t) {
-    case DType::F64: return f(double{});
-    case DType::I32: return f(int32_t{});
-    case DType::Bool: return f(uint8_t{});
-    default: return f(float{});
+    case DType::F64:
+      return f(double{});
+    case DType::I32:
+      return f(int32_t{});
+    case DType::Bool:
+      return f(uint8_t{});
+    default:
+      return f(float{});
   }
 }
 

@@ -8,7 +8,8 @@ std::string SourceLoc::str() const {
          std::to_string(col);
 }
 
-static std::string compose(const std::string& message, const SourceLoc& loc, const std::string& op) {
+static std::string compose(const std::string& message, const SourceLoc& loc,
+                           const std::string& op) {
   std::string s;
   if (loc.known() || !loc.file.empty()) s += loc.str() + ": ";
   if (!op.empty()) s += op + ": ";

@@ -34,11 +34,16 @@ Shape broadcastShapes(const Shape& a, const Shape& b) {
   for (size_t i = 0; i < r; ++i) {
     int64_t da = i < r - a.size() ? 1 : a[i - (r - a.size())];
     int64_t db = i < r - b.size() ? 1 : b[i - (r - b.size())];
-    if (da == db) out[i] = da;
-    else if (da == 1) out[i] = db;
-    else if (db == 1) out[i] = da;
-    else if (da < 0) out[i] = db;
-    else if (db < 0) out[i] = da;
+    if (da == db)
+      out[i] = da;
+    else if (da == 1)
+      out[i] = db;
+    else if (db == 1)
+      out[i] = da;
+    else if (da < 0)
+      out[i] = db;
+    else if (db < 0)
+      out[i] = da;
     else
       throw ShapeError("shapes " + shapeStr(a) + " and " + shapeStr(b) +
                        " cannot be broadcast together");

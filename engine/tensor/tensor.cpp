@@ -149,8 +149,7 @@ std::vector<double> Tensor::toVector() const {
 }
 
 double Tensor::item() const {
-  if (numel_ != 1)
-    throw ShapeError("expected a single element, got shape " + shapeStr(shape_));
+  if (numel_ != 1) throw ShapeError("expected a single element, got shape " + shapeStr(shape_));
   return at(0);
 }
 

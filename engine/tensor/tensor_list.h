@@ -10,7 +10,7 @@ namespace gl {
 
 struct TensorList {
   DType dtype = DType::F32;
-  Shape elemShape;           // may hold unknown dims until the first write
+  Shape elemShape;            // may hold unknown dims until the first write
   std::vector<Tensor> items;  // undefined entries were never written
   bool dynamicSize = false;
   // Adjoint lists read unwritten entries as zeros; a user's TensorArray reports an error.
@@ -24,7 +24,7 @@ struct Datum {
   Tensor t;
   ListPtr list;
   Datum() = default;
-  Datum(Tensor x) : t(std::move(x)) {}  // NOLINT: a tensor is a datum
+  Datum(Tensor x) : t(std::move(x)) {}      // NOLINT: a tensor is a datum
   Datum(ListPtr l) : list(std::move(l)) {}  // NOLINT
   bool isList() const { return list != nullptr; }
   bool defined() const { return t.defined() || list != nullptr; }

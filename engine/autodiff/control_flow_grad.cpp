@@ -1,0 +1,276 @@
+// Reverse mode through control flow. Each rule builds a reverse node of the same kind whose
+// body differentiates the forward body; forward values the reverse body needs are saved per
+// iteration by the forward node (TensorFlow while_v2's accumulators), except constants, which
+// are copied. A body whose VJPs need no forward value therefore saves nothing.
+#include <map>
+
+#include "engine/autodiff/backprop.h"
+#include "engine/graph/control_flow.h"
+#include "engine/ops/api.h"
+#include "engine/ops/registry.h"
+
+namespace gl {
+
+namespace {
+
+// Keeps builder state while building a region elsewhere.
+class RegionScope {
+ public:
+  RegionScope(Builder& b, int r) : b_(b), old_(b.currentRegion()) { b.setCurrentRegion(r); }
+  ~RegionScope() { b_.setCurrentRegion(old_); }
+
+ private:
+  Builder& b_;
+  int old_;
+};
+
+Value zerosOf(Builder& b, Value like) { return b.zerosLike(like); }
+
+// Sources of a body's backprop: the float params listed plus the needed captures.
+std::vector<Value> neededCaptures(const Node& n, const std::vector<bool>& needs, size_t nIn) {
+  std::vector<Value> caps;
+  for (size_t i = 0; i < n.captures.size(); ++i)
+    if (needs[nIn + i]) caps.push_back(n.captures[i]);
+  return caps;
+}
+
+bool eligibleInBody(const Node& n) { return !n.recordingStopped; }
+
+// y = while_loop(cond, body, x)
+// dx: a reverse loop runs the body's VJP from the last iteration to the first
+std::vector<Value> whileVjp(Builder& b, const Node& wIn, const std::vector<Value>& gout,
+                            const std::vector<bool>& needs) {
+  const int wid = wIn.id;
+  Graph& g = b.graph();
+  const int nv = whileVarCount(g.node(wid));
+  const int bodyR = g.node(wid).regions[1];
+  const std::vector<Value> inputs = g.node(wid).inputs;
+  const std::vector<Value> caps = neededCaptures(g.node(wid), needs, inputs.size());
+  std::vector<int> adjOf;
+  for (int j = 0; j < nv; ++j)
+    if (isFloat(g.node(wid).type(j).dtype)) adjOf.push_back(j);
+
+  std::vector<Value> init;
+  init.push_back(b.op1("sub", {Value{wid, nv}, b.scalar(1, DType::I32)}));
+  for (int j : adjOf)
+    init.push_back(gout[size_t(j)].valid() ? gout[size_t(j)] : zerosOf(b, {wid, j}));
+  for (Value c : caps) init.push_back(zerosOf(b, c));
+
+  auto condFn = [](Builder& bb, const std::vector<Value>& p) {
+    return bb.op1("greater_equal", {p[0], bb.scalar(0, DType::I32)});
+  };
+  auto bodyFn = [&](Builder& bb, const std::vector<Value>& p) {
+    Region& rev = bb.graph().region(bb.currentRegion());
+    rev.forwardOf = bodyR;
+    rev.iterationIndex = p[0];
+    const Region& fwd = bb.graph().region(bodyR);
+    BackpropRequest req;
+    req.onlyRegion = bodyR;
+    req.eligible = eligibleInBody;
+    for (size_t k = 0; k < adjOf.size(); ++k) {
+      req.targets.push_back(fwd.results[size_t(adjOf[k])]);
+      req.seeds.push_back(p[1 + k]);
+      req.sources.push_back(fwd.params[size_t(adjOf[k])]);
+    }
+    for (Value c : caps) req.sources.push_back(c);
+    // A result that is directly a param or capture passes its adjoint straight through.
+    std::map<Value, Value> adj = backprop(bb, req);
+    std::map<Value, std::vector<Value>> direct;
+    for (size_t k = 0; k < req.targets.size(); ++k) {
+      Value t = req.targets[k];
+      const Node& tn = bb.graph().node(t);
+      if (tn.region != bodyR || tn.op == "param") direct[t].push_back(req.seeds[k]);
+    }
+    auto total = [&](Value src) -> Value {
+      std::vector<Value> parts;
+      if (auto it = adj.find(src); it != adj.end()) parts.push_back(it->second);
+      if (auto it = direct.find(src); it != direct.end())
+        parts.insert(parts.end(), it->second.begin(), it->second.end());
+      return parts.empty() ? Value{} : sumAll(bb, parts);
+    };
+    std::vector<Value> out{bb.op1("sub", {p[0], bb.scalar(1, DType::I32)})};
+    for (size_t k = 0; k < adjOf.size(); ++k) {
+      Value a = total(fwd.params[size_t(adjOf[k])]);
+      out.push_back(a.valid() ? a : zerosOf(bb, p[1 + k]));
+    }
+    for (size_t i = 0; i < caps.size(); ++i) {
+      Value a = total(caps[i]);
+      Value acc = p[1 + adjOf.size() + i];
+      out.push_back(a.valid() ? sumAll(bb, {acc, a}) : acc);
+    }
+    return out;
+  };
+  WhileOptions opt;
+  opt.parallelIterations = 1;
+  opt.name = g.node(wid).name.empty() ? "" : g.node(wid).name + "_grad";
+  std::vector<Value> outs = whileLoop(b, condFn, bodyFn, init, opt);
+  Node& rev = b.graph().node(outs[0].node);
+  rev.forwardNode = wid;
+  rev.attrs.set("adj_of", std::vector<int64_t>(adjOf.begin(), adjOf.end()));
+
+  std::vector<Value> grads(inputs.size() + g.node(wid).captures.size());
+  for (size_t k = 0; k < adjOf.size(); ++k) grads[size_t(adjOf[k])] = outs[1 + k];
+  size_t ci = 0;
+  for (size_t i = 0; i < g.node(wid).captures.size(); ++i)
+    if (needs[inputs.size() + i]) grads[inputs.size() + i] = outs[1 + adjOf.size() + ci++];
+  return grads;
+}
+
+// ys = map_fn(f, xs)
+// dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations
+std::vector<Value> mapVjp(Builder& b, const Node& mIn, const std::vector<Value>& gout,
+                          const std::vector<bool>& needs) {
+  const int mid = mIn.id;
+  Graph& g = b.graph();
+  const int bodyR = g.node(mid).regions[0];
+  const std::vector<Value> inputs = g.node(mid).inputs;
+  const size_t nOut = size_t(savedBase(g.node(mid)));
+  const std::vector<Value> caps = neededCaptures(g.node(mid), needs, inputs.size());
+  std::vector<Value> elems;
+  for (size_t j = 0; j < nOut; ++j)
+    elems.push_back(gout[j].valid() ? gout[j] : zerosOf(b, {mid, int(j)}));
+  auto fn = [&](Builder& bb, const std::vector<Value>& slices) {
+    Region& rev = bb.graph().region(bb.currentRegion());
+    rev.forwardOf = bodyR;
+    const Region& fwd = bb.graph().region(bodyR);
+    BackpropRequest req;
+    req.onlyRegion = bodyR;
+    req.eligible = eligibleInBody;
+    for (size_t j = 0; j < nOut; ++j) {
+      req.targets.push_back(fwd.results[j]);
+      req.seeds.push_back(slices[j]);
+    }
+    for (size_t i = 1; i < fwd.params.size(); ++i) req.sources.push_back(fwd.params[i]);
+    for (Value c : caps) req.sources.push_back(c);
+    std::map<Value, Value> adj = backprop(bb, req);
+    for (size_t k = 0; k < req.targets.size(); ++k) {  // results that are params or captures
+      Value t = req.targets[k];
+      if (bb.graph().node(t).region != bodyR || bb.graph().node(t).op == "param") {
+        auto it = adj.find(t);
+        adj[t] = it == adj.end() ? req.seeds[k] : sumAll(bb, {it->second, req.seeds[k]});
+      }
+    }
+    std::vector<Value> out;
+    for (size_t i = 1; i < fwd.params.size(); ++i) {
+      auto it = adj.find(fwd.params[i]);
+      out.push_back(it != adj.end() ? it->second : zerosOf(bb, fwd.params[i]));
+    }
+    for (Value c : caps) {
+      auto it = adj.find(c);
+      out.push_back(it != adj.end() ? it->second : zerosOf(bb, c));
+    }
+    return out;
+  };
+  std::vector<Value> outs =
+      mapFn(b, fn, elems, int(g.node(mid).attrs.i("parallel_iterations", 10)));
+  std::vector<Value> grads(inputs.size() + g.node(mid).captures.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (needs[i]) grads[i] = outs[i];
+  size_t ci = 0;
+  for (size_t i = 0; i < g.node(mid).captures.size(); ++i)
+    if (needs[inputs.size() + i])
+      grads[inputs.size() + i] = ops::reduceSum(b, outs[inputs.size() + ci++], {0});
+  return grads;
+}
+
+// y = cond(p, f, g)
+// dcaptures = cond(p, vjp(f), vjp(g)); no gradient into p
+std::vector<Value> condVjp(Builder& b, const Node& cIn, const std::vector<Value>& gout,
+                           const std::vector<bool>& needs) {
+  const int cid = cIn.id;
+  Graph& g = b.graph();
+  const Node& c = g.node(cid);
+  const size_t nOut = size_t(savedBase(c));
+  const std::vector<Value> caps = neededCaptures(c, needs, c.inputs.size());
+  const Value pred = c.inputs[0];
+  const int thenR = c.regions[0], elseR = c.regions[1];
+  std::vector<Value> seeds;
+  for (size_t j = 0; j < nOut; ++j)
+    seeds.push_back(gout[j].valid() ? gout[j] : zerosOf(b, {cid, int(j)}));
+  auto branch = [&](int fwdR) {
+    return [&, fwdR](Builder& bb) {
+      bb.graph().region(bb.currentRegion()).forwardOf = fwdR;
+      const Region& fwd = bb.graph().region(fwdR);
+      BackpropRequest req;
+      req.onlyRegion = fwdR;
+      req.eligible = eligibleInBody;
+      req.targets = fwd.results;
+      req.seeds = seeds;
+      req.sources = caps;
+      std::map<Value, Value> adj = backprop(bb, req);
+      for (size_t k = 0; k < req.targets.size(); ++k) {
+        Value t = req.targets[k];
+        if (bb.graph().node(t).region != fwdR) {
+          auto it = adj.find(t);
+          adj[t] = it == adj.end() ? seeds[k] : sumAll(bb, {it->second, seeds[k]});
+        }
+      }
+      std::vector<Value> out;
+      for (Value cap : caps) {
+        auto it = adj.find(cap);
+        out.push_back(it != adj.end() ? it->second : zerosOf(bb, cap));
+      }
+      return out;
+    };
+  };
+  std::vector<Value> outs = cond(b, pred, branch(thenR), branch(elseR));
+  std::vector<Value> grads(1 + g.node(cid).captures.size());
+  size_t ci = 0;
+  for (size_t i = 0; i < g.node(cid).captures.size(); ++i)
+    if (needs[1 + i]) grads[1 + i] = outs[ci++];
+  return grads;
+}
+
+const std::map<std::string, ControlFlowVjp>& controlFlowVjps() {
+  static const std::map<std::string, ControlFlowVjp> rules{
+      {"while", whileVjp}, {"map", mapVjp}, {"cond", condVjp}};
+  return rules;
+}
+
+}  // namespace
+
+const ControlFlowVjp* findControlFlowVjp(const std::string& op) {
+  auto it = controlFlowVjps().find(op);
+  return it == controlFlowVjps().end() ? nullptr : &it->second;
+}
+
+// The value standing for forward value v inside reverse region r: a copy of a constant, the
+// exposed output of a cond, or this iteration's entry of what the loop/map saved.
+Value savedForReverse(Builder& b, int r, Value v) {
+  Graph& g = b.graph();
+  if (auto it = g.region(r).savedReads.find(v); it != g.region(r).savedReads.end())
+    return it->second;
+  const int fwdR = g.region(r).forwardOf;
+  const int ownerId = g.region(fwdR).owner;
+  if (ownerId < 0) throw EngineError("internal: reverse body of an unowned region");
+  RegionScope scope(b, r);
+  Value out;
+  const Node& vn = g.node(v);
+  if (vn.op == "const") {
+    out = b.constant(vn.value, vn.name);
+  } else {
+    if (g.type(v).list)
+      throw EngineError(
+          "reverse mode would need to save a TensorArray on every iteration; "
+          "return it from the loop instead",
+          vn.loc, vn.op);
+    Node& owner = g.node(ownerId);
+    size_t i = 0;
+    while (i < owner.saved.size() && owner.saved[i] != v) ++i;
+    if (i == owner.saved.size()) {
+      owner.saved.push_back(v);
+      TypeInfo t = g.type(v);
+      if (owner.op != "cond") t.list = true;
+      owner.outputs.push_back(t);
+    }
+    Value exposed{ownerId, savedBase(g.node(ownerId)) + int(i)};
+    if (g.node(ownerId).op == "cond")
+      out = b.resolve(exposed);
+    else
+      out = b.op1("list_read", {exposed, g.region(r).iterationIndex});
+  }
+  g.region(r).savedReads[v] = out;
+  return out;
+}
+
+}  // namespace gl

@@ -1,0 +1,339 @@
+#include "engine/autodiff/tape.h"
+
+#include <algorithm>
+
+#include "engine/autodiff/backprop.h"
+#include "engine/graph/control_flow.h"
+#include "engine/ops/api.h"
+
+namespace gl {
+
+GradientTape::GradientTape(Builder& b, bool persistent, bool watchVariables)
+    : b_(b), persistent_(persistent), watchVariables_(watchVariables) {
+  openedAt_ = b.graph().numNodes();
+  b_.pushTape(this);
+}
+
+GradientTape::~GradientTape() { b_.popTape(this); }
+
+void GradientTape::stop() {
+  if (!active_) return;
+  active_ = false;
+  closedAt_ = b_.graph().numNodes();
+  b_.popTape(this);
+}
+
+void GradientTape::onNode(const Node& n) {
+  if (active_ && stopDepth_ == 0) recorded_.insert(n.id);
+}
+
+void GradientTape::watch(Value v) {
+  if (!v.valid()) throw EngineError("cannot watch a missing value", b_.loc(), "watch");
+  watched_.insert(v);
+}
+
+bool GradientTape::isWatched(Value v) const {
+  return watched_.count(v) || (watchVariables_ && b_.graph().node(v).op == "variable");
+}
+
+void GradientTape::beginQuery(const char* what) {
+  if (used_ && !persistent_)
+    throw EngineError(
+        "a non-persistent GradientTape can only be used once; create it with persistent=True "
+        "to ask for more than one set of gradients",
+        b_.loc(), what);
+  used_ = true;
+}
+
+namespace {
+
+std::string describe(const Graph& g, const Node& n) {
+  std::string s = n.name.empty() ? "'" + n.op + "'" : "'" + n.name + "' (" + n.op + ")";
+  if (n.loc.known()) s += " at line " + std::to_string(n.loc.line);
+  return s;
+}
+
+std::string nondiffReason(const Node& n) {
+  if (n.op == "stop_gradient") return "tf.stop_gradient, which blocks the gradient on purpose";
+  if (n.op == "cast")
+    return "a cast to " + n.attrs.s("dtype") + "; integer and bool tensors carry no gradient";
+  if (n.op == "argmax") return "argmax, whose integer result has no gradient";
+  if (n.op.rfind("random", 0) == 0) return n.op + ", a random draw, which has no gradient";
+  if (!n.outputs.empty() && !isFloat(n.outputs[0].dtype))
+    return n.op + ", whose " + dtypeName(n.outputs[0].dtype) + " result has no gradient";
+  return n.op + ", which has no gradient";
+}
+
+}  // namespace
+
+GradDiagnostic GradientTape::explain(Value target, Value source) const {
+  const Graph& g = b_.graph();
+  const Node& sn = g.node(source);
+  const Node& tn = g.node(target);
+  GradDiagnostic d;
+  d.node = sn.id;
+  d.loc = sn.loc;
+  const std::string src = describe(g, sn);
+  if (!isFloat(g.type(source).dtype)) {
+    d.text = "the source " + src + " is " + dtypeName(g.type(source).dtype) +
+             ": integer and bool tensors carry no gradient";
+    return d;
+  }
+  // A source defined inside a loop/branch body that the target lies outside of.
+  if (!g.within(tn.region, sn.region)) {
+    int r = sn.region;
+    while (g.region(r).parent >= 0 && !g.within(tn.region, g.region(r).parent))
+      r = g.region(r).parent;
+    const Region& body = g.region(r);
+    const int owner = body.owner;
+    const std::string where = owner >= 0 ? describe(g, g.node(owner)) : "a body";
+    if (body.kind == "while_body" || body.kind == "map_body" || body.kind == "while_cond") {
+      d.text = "the source " + src + " was created inside the body of " + where +
+               ": the body runs once per iteration and makes a new leaf each time, so the value "
+               "the loop used is not the one you asked about. Create it once, outside the loop "
+               "(for per-step weights: a list of variables, or one [T] variable indexed by the "
+               "step)";
+    } else {
+      d.text = "the source " + src + " only exists inside a branch of " + where +
+               "; differentiate with respect to a value created outside the cond";
+    }
+    return d;
+  }
+  // Nodes that could lie on a path: the target's region and the regions around it.
+  BackpropRequest scope;
+  scope.targets = {target};
+  std::vector<int> ids;
+  for (int r = tn.region; r >= 0; r = g.region(r).parent)
+    for (int id : g.region(r).nodes)
+      if (id > sn.id - 1 && id <= tn.id) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  std::set<Value> reach{source};
+  std::set<int> reachNodes;
+  for (int id : ids) {
+    const Node& n = g.node(id);
+    bool any = false;
+    for (Value v : n.inputs) any = any || reach.count(v);
+    for (Value v : n.captures) any = any || reach.count(v);
+    if (!any) continue;
+    reachNodes.insert(id);
+    for (int i = 0; i < int(n.outputs.size()); ++i) reach.insert({id, i});
+  }
+  if (!reach.count(target)) {
+    d.text = "the target " + describe(g, tn) + " does not depend on " + src +
+             " at all: no chain of operations leads from it to the target";
+    return d;
+  }
+  if (!isWatched(source)) {
+    d.text = "the source " + src +
+             " was never watched: a plain tensor (unlike a tf.Variable) is recorded only after "
+             "tape.watch(" +
+             (sn.name.empty() ? std::string("x") : sn.name) + ") inside the tape";
+    return d;
+  }
+  // Values the target depends on.
+  std::set<Value> need{target};
+  std::set<int> needNodes;
+  for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
+    const Node& n = g.node(*it);
+    bool any = false;
+    for (int i = 0; i < int(n.outputs.size()); ++i) any = any || need.count({n.id, i});
+    if (!any) continue;
+    needNodes.insert(n.id);
+    for (Value v : n.inputs) need.insert(v);
+    for (Value v : n.captures) need.insert(v);
+  }
+  // Walk the path forward along what still carries a gradient; the first node that does not
+  // is where the chain breaks.
+  std::set<Value> live{source};
+  for (int id : ids) {
+    if (!reachNodes.count(id) || !needNodes.count(id)) continue;
+    const Node& n = g.node(id);
+    bool fed = false;
+    for (Value v : n.inputs) fed = fed || live.count(v);
+    for (Value v : n.captures) fed = fed || live.count(v);
+    if (!fed) continue;
+    const bool recorded = recorded_.count(id) > 0;
+    if (!blocksGradient(n) && !n.recordingStopped && recorded) {
+      for (int i = 0; i < int(n.outputs.size()); ++i)
+        if (isFloat(n.outputs[size_t(i)].dtype)) live.insert({id, i});
+      continue;
+    }
+    d.node = id;
+    d.loc = n.loc;
+    const std::string at = describe(g, n);
+    if (blocksGradient(n)) {
+      d.text = "the chain from " + src + " to the target breaks at " + at + ": it passes through " +
+               nondiffReason(n);
+    } else if (n.recordingStopped) {
+      d.text = "the chain from " + src + " to the target breaks at " + at +
+               ", which was computed inside tape.stop_recording()";
+    } else if (closedAt_ >= 0 && id >= closedAt_) {
+      d.text = "the chain from " + src + " to the target breaks at " + at +
+               ": it was computed after the tape stopped recording (outside the `with "
+               "tf.GradientTape()` block), so the tape never saw it. Compute it inside the block";
+    } else if (id < openedAt_) {
+      d.text = "the chain from " + src + " to the target breaks at " + at +
+               ": it was computed before the tape started recording";
+    } else {
+      d.text = "the chain from " + src + " to the target breaks at " + at +
+               ": this tape did not record it";
+    }
+    return d;
+  }
+  d.text = "the target " + describe(g, tn) + " is not connected to " + src + " on this tape";
+  return d;
+}
+
+GradResult GradientTape::gradient(Value target, const std::vector<Value>& sources,
+                                  Unconnected unconnected, Value outputGradient) {
+  beginQuery("gradient");
+  if (!target.valid()) throw EngineError("gradient of a missing target", b_.loc(), "gradient");
+  const SourceLoc loc = b_.loc();
+  BackpropRequest req;
+  req.targets = {target};
+  req.seeds = {outputGradient};
+  for (Value s : sources) req.sources.push_back(s);
+  req.eligible = [this](const Node& n) { return recorded_.count(n.id) > 0; };
+  // Unwatched plain tensors are not sources the tape knows.
+  std::vector<Value> known;
+  for (Value s : sources)
+    if (isWatched(s)) known.push_back(s);
+  req.sources = known;
+  std::map<Value, Value> adj = backprop(b_, req);
+  b_.setLoc(loc);
+  GradResult r;
+  for (Value s : sources) {
+    auto it = adj.find(s);
+    if (s == target && isWatched(s)) {
+      r.grads.push_back(req.seeds[0].valid() ? req.seeds[0] : b_.onesLike(s));
+      r.why.push_back({});
+    } else if (it != adj.end()) {
+      r.grads.push_back(it->second);
+      r.why.push_back({});
+    } else {
+      GradDiagnostic d = explain(target, s);
+      r.grads.push_back(unconnected == Unconnected::Zero ? b_.zerosLike(s) : Value{});
+      r.why.push_back(std::move(d));
+    }
+  }
+  return r;
+}
+
+GradResult GradientTape::jacobian(Value target, const std::vector<Value>& sources,
+                                  Unconnected unconnected, int parallelIterations) {
+  beginQuery("jacobian");
+  const SourceLoc loc = b_.loc();
+  const TypeInfo ty = b_.type(target);
+  const int64_t m = numel(ty.shape);
+  if (m < 0) throw EngineError("jacobian needs a target of known shape", loc, "jacobian");
+  std::vector<Value> known;
+  for (Value s : sources)
+    if (isWatched(s)) known.push_back(s);
+  // One VJP per row of the identity, as iterations of a map the parallel executor spreads
+  // over threads.
+  Tensor eye = Tensor::zeros(ty.dtype, {m, m});
+  for (int64_t i = 0; i < m; ++i) eye.set(i * m + i, 1.0);
+  Value eyeV = b_.constant(eye, "identity");
+  std::vector<bool> connected(known.size(), false);
+  auto fn = [&](Builder& bb, const std::vector<Value>& row) {
+    BackpropRequest req;
+    req.targets = {target};
+    req.seeds = {ops::reshape(bb, row[0], ty.shape)};
+    req.sources = known;
+    req.eligible = [this](const Node& n) { return recorded_.count(n.id) > 0; };
+    std::map<Value, Value> adj = backprop(bb, req);
+    std::vector<Value> out;
+    for (size_t k = 0; k < known.size(); ++k) {
+      auto it = adj.find(known[k]);
+      connected[k] = it != adj.end();
+      out.push_back(it != adj.end() ? it->second : bb.zerosLike(known[k]));
+    }
+    return out;
+  };
+  GradResult r;
+  std::vector<Value> outs;
+  if (!known.empty()) outs = mapFn(b_, fn, {eyeV}, parallelIterations);
+  b_.setLoc(loc);
+  for (Value s : sources) {
+    auto it = std::find(known.begin(), known.end(), s);
+    if (it == known.end() || !connected[size_t(it - known.begin())]) {
+      GradDiagnostic d = explain(target, s);
+      if (unconnected == Unconnected::Zero) {
+        Shape js = ty.shape;
+        const Shape& ss = b_.type(s).shape;
+        js.insert(js.end(), ss.begin(), ss.end());
+        r.grads.push_back(b_.op1("fill", {},
+                                 Attrs{{"dtype", std::string(dtypeName(b_.type(s).dtype))},
+                                       {"shape", js},
+                                       {"value", 0.0}}));
+      } else {
+        r.grads.push_back({});
+      }
+      r.why.push_back(d);
+      continue;
+    }
+    Shape js = ty.shape;
+    const Shape& ss = b_.type(s).shape;
+    js.insert(js.end(), ss.begin(), ss.end());
+    r.grads.push_back(ops::reshape(b_, outs[size_t(it - known.begin())], js));
+    r.why.push_back({});
+  }
+  return r;
+}
+
+GradResult GradientTape::batchJacobian(Value target, Value source, int parallelIterations) {
+  beginQuery("batch_jacobian");
+  const SourceLoc loc = b_.loc();
+  const TypeInfo ty = b_.type(target);
+  const TypeInfo sy = b_.type(source);
+  if (ty.shape.empty() || sy.shape.empty() || !fullyKnown(ty.shape))
+    throw EngineError("batch_jacobian needs a target and source with a known batch axis", loc,
+                      "batch_jacobian");
+  if (ty.shape[0] != sy.shape[0] && sy.shape[0] >= 0)
+    throw EngineError("batch_jacobian: target batch " + std::to_string(ty.shape[0]) +
+                          " differs from source batch " + std::to_string(sy.shape[0]),
+                      loc, "batch_jacobian");
+  GradResult r;
+  if (!isWatched(source)) {
+    r.grads.push_back({});
+    r.why.push_back(explain(target, source));
+    return r;
+  }
+  const Shape rowShape(ty.shape.begin() + 1, ty.shape.end());
+  const int64_t m = numel(rowShape);
+  Tensor eye = Tensor::zeros(ty.dtype, {m, m});
+  for (int64_t i = 0; i < m; ++i) eye.set(i * m + i, 1.0);
+  Value eyeV = b_.constant(eye, "identity");
+  bool connected = false;
+  auto fn = [&](Builder& bb, const std::vector<Value>& row) {
+    Shape one{1};
+    one.insert(one.end(), rowShape.begin(), rowShape.end());
+    Value seed = ops::broadcastTo(bb, ops::reshape(bb, row[0], one), ty.shape);
+    BackpropRequest req;
+    req.targets = {target};
+    req.seeds = {seed};
+    req.sources = {source};
+    req.eligible = [this](const Node& n) { return recorded_.count(n.id) > 0; };
+    std::map<Value, Value> adj = backprop(bb, req);
+    connected = adj.count(source) > 0;
+    return std::vector<Value>{connected ? adj[source] : bb.zerosLike(source)};
+  };
+  std::vector<Value> outs = mapFn(b_, fn, {eyeV}, parallelIterations);  // [m, B, n...]
+  b_.setLoc(loc);
+  if (!connected) {
+    r.grads.push_back({});
+    r.why.push_back(explain(target, source));
+    return r;
+  }
+  std::vector<int64_t> perm{1, 0};
+  for (int64_t i = 2; i < int64_t(sy.shape.size()) + 1; ++i) perm.push_back(i);
+  Value t = ops::transpose(b_, outs[0], perm);  // [B, m, n...]
+  Shape js{ty.shape[0]};
+  js.insert(js.end(), rowShape.begin(), rowShape.end());
+  js.insert(js.end(), sy.shape.begin() + 1, sy.shape.end());
+  r.grads.push_back(ops::reshape(b_, t, js));
+  r.why.push_back({});
+  return r;
+}
+
+}  // namespace gl

@@ -1,0 +1,80 @@
+#pragma once
+// What a run takes (options, feeds, a monitor for progress and cancel) and what it gives back
+// (fetched values, per-iteration records of loops, the Timeline, the run log).
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/graph/graph.h"
+#include "engine/tensor/tensor_list.h"
+
+namespace gl {
+
+// The engine reports progress and asks about cancellation through this; the ui implements it
+// on a worker thread without the engine knowing Qt.
+class RunMonitor {
+ public:
+  virtual ~RunMonitor() = default;
+  virtual void onProgress(int loopNode, int64_t done, int64_t total) {}
+  virtual bool cancelled() const { return false; }
+  virtual void onPrint(const std::string& line) {}
+};
+
+class CancelledError : public EngineError {
+ public:
+  CancelledError() : EngineError("the run was cancelled") {}
+};
+
+struct RunOptions {
+  bool parallel = false;  // false: the serial reference executor
+  int threads = 0;        // parallel executor threads; 0 = all cores
+  bool timeline = true;
+  bool records = true;
+  size_t memoryBudget = size_t(8) << 30;
+  size_t recordBudget = size_t(64) << 20;  // bytes of per-iteration records
+  int64_t smallTensor = 64;                // records keep whole tensors up to this many elements
+  std::map<int, Tensor> feeds;             // placeholder node id -> value
+  RunMonitor* monitor = nullptr;
+};
+
+// A tensor as the step-through shows it: whole when small, else a summary.
+struct TensorRecord {
+  DType dtype = DType::F32;
+  Shape shape;
+  double min = 0, max = 0, mean = 0, l2 = 0;
+  std::vector<double> head;  // first few elements
+  Tensor full;               // set when small
+  static TensorRecord of(const Datum& d, int64_t smallTensor);
+};
+
+struct LoopRecord {
+  int loopNode = -1;
+  int64_t iterations = 0;
+  // carried[t][i]: loop variable i at the start of iteration t (t = iterations: the final value)
+  std::vector<std::vector<TensorRecord>> carried;
+  // adjoints[t][i]: adjoint of loop variable i at the start of forward iteration t, filled by
+  // the reverse loop; empty until a gradient runs.
+  std::vector<std::vector<TensorRecord>> adjoints;
+  bool truncated = false;  // the record budget ran out
+};
+
+struct TimelineEvent {
+  int node = -1;
+  int64_t iteration = -1;  // innermost loop/map iteration, -1 at the top level
+  int thread = 0;
+  double start = 0, end = 0;  // seconds since the run started
+};
+
+struct RunResult {
+  std::vector<Datum> values;  // one per fetch
+  std::map<int, LoopRecord> loops;
+  std::vector<TimelineEvent> timeline;
+  std::vector<std::string> log;  // tf.print lines
+  double seconds = 0;
+  size_t peakBytes = 0;   // tensor memory high-water mark during the run
+  size_t savedBytes = 0;  // bytes kept by loops for reverse mode (peak over the run)
+};
+
+}  // namespace gl

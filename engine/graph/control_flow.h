@@ -1,0 +1,40 @@
+#pragma once
+// Building control flow: tf.while_loop, tf.cond and tf.map_fn as nodes that own regions.
+// Bodies are C++ callables that build nodes with the same Builder; values from enclosing
+// regions may be used directly (they become the node's captures).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/graph/builder.h"
+
+namespace gl {
+
+using LoopCondFn = std::function<Value(Builder&, const std::vector<Value>&)>;
+using LoopBodyFn = std::function<std::vector<Value>(Builder&, const std::vector<Value>&)>;
+using BranchFn = std::function<std::vector<Value>(Builder&)>;
+// Map bodies get one slice per element tensor.
+using MapFn = std::function<std::vector<Value>(Builder&, const std::vector<Value>&)>;
+
+struct WhileOptions {
+  int parallelIterations = 10;
+  int64_t maximumIterations = -1;
+  std::string name;
+};
+
+// Returns the final loop variables. The while node also outputs its iteration count (output
+// index = number of loop vars) and, after reverse mode asks for them, the saved lists.
+std::vector<Value> whileLoop(Builder& b, const LoopCondFn& cond, const LoopBodyFn& body,
+                             const std::vector<Value>& init, const WhileOptions& opt = {});
+
+std::vector<Value> cond(Builder& b, Value pred, const BranchFn& trueFn, const BranchFn& falseFn);
+
+std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& elems,
+                         int parallelIterations = 10);
+
+// Number of loop variables of a while node (its outputs start with them).
+int whileVarCount(const Node& n);
+// Index of the first saved output of a control-flow node.
+int savedBase(const Node& n);
+
+}  // namespace gl
