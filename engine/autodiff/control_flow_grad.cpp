@@ -249,18 +249,16 @@ Value savedForReverse(Builder& b, int r, Value v) {
   if (vn.op == "const") {
     out = b.constant(vn.value, vn.name);
   } else {
-    if (g.type(v).list)
-      throw EngineError(
-          "reverse mode would need to save a TensorArray on every iteration; "
-          "return it from the loop instead",
-          vn.loc, vn.op);
     Node& owner = g.node(ownerId);
     size_t i = 0;
     while (i < owner.saved.size() && owner.saved[i] != v) ++i;
     if (i == owner.saved.size()) {
       owner.saved.push_back(v);
       TypeInfo t = g.type(v);
-      if (owner.op != "cond") t.list = true;
+      if (owner.op != "cond") {
+        t.nested = t.list;
+        t.list = true;
+      }
       owner.outputs.push_back(t);
     }
     Value exposed{ownerId, savedBase(g.node(ownerId)) + int(i)};

@@ -153,7 +153,10 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
     for (Value v : n.captures) fed = fed || live.count(v);
     if (!fed) continue;
     const bool recorded = recorded_.count(id) > 0;
-    if (!blocksGradient(n) && !n.recordingStopped && recorded) {
+    bool floatOut = false;
+    for (const TypeInfo& t : n.outputs) floatOut = floatOut || isFloat(t.dtype);
+    const bool blocks = blocksGradient(n) || !floatOut;  // e.g. a cast to int32
+    if (!blocks && !n.recordingStopped && recorded) {
       for (int i = 0; i < int(n.outputs.size()); ++i)
         if (isFloat(n.outputs[size_t(i)].dtype)) live.insert({id, i});
       continue;
@@ -161,7 +164,7 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
     d.node = id;
     d.loc = n.loc;
     const std::string at = describe(g, n);
-    if (blocksGradient(n)) {
+    if (blocks) {
       d.text = "the chain from " + src + " to the target breaks at " + at + ": it passes through " +
                nondiffReason(n);
     } else if (n.recordingStopped) {

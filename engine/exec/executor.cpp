@@ -120,8 +120,14 @@ struct Executor::Impl {
   int threads = 1;
   std::atomic<size_t> savedBytes{0};
   std::atomic<size_t> recordBytes{0};
-  std::vector<std::vector<TimelineEvent>> timelines;
-  std::unordered_map<std::thread::id, int> threadIds;
+  // One event list per thread, owned here and reached through a thread_local pointer, so
+  // threads never index a container another thread may be growing.
+  std::vector<std::unique_ptr<std::vector<TimelineEvent>>> timelines;
+  const uint64_t runId = nextRunId();
+  static uint64_t nextRunId() {
+    static std::atomic<uint64_t> counter{0};
+    return ++counter;
+  }
   using Handler = void (Impl::*)(Frame&, const Node&);
   std::unordered_map<std::string, Handler> structural;
 
@@ -149,6 +155,17 @@ struct Executor::Impl {
     }
     for (int r = 0; r < g.numRegions(); ++r)
       for (Value v : g.region(r).results) consumed.insert(v);
+    // A saved accumulator that is read makes what it saves read too; outer loops save the
+    // accumulators of inner ones, so propagate to a fixed point.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const Node& n : g.nodes()) {
+        const int base = n.saved.empty() ? 0 : savedBase(n);
+        for (size_t i = 0; i < n.saved.size(); ++i)
+          if (consumed.count({n.id, base + int(i)}) && consumed.insert(n.saved[i]).second)
+            grew = true;
+      }
+    }
   }
 
   std::vector<Value> usedSaved(const Node& owner) const {
@@ -258,18 +275,34 @@ struct Executor::Impl {
     }
   }
 
-  // ---- timeline ---------------------------------------------------------------------------
-  int threadIndex() {
-    thread_local const Impl* owner = nullptr;
-    thread_local int idx = 0;
-    if (owner != this) {
-      std::lock_guard<std::mutex> lock(mu);
-      auto [it, fresh] = threadIds.emplace(std::this_thread::get_id(), int(threadIds.size()));
-      idx = it->second;
-      if (size_t(idx) >= timelines.size()) timelines.resize(size_t(idx) + 1);
-      owner = this;
+  // One iteration's entry of a loop's saved accumulator: a tensor, or (nested loops) a list.
+  void saveEntry(TensorList& acc, const Datum& d, size_t i) {
+    if (d.isList()) {
+      savedBytes.fetch_add(d.list->bytes());
+      if (acc.lists.size() <= i) acc.lists.resize(i + 1);
+      if (acc.items.size() <= i) acc.items.resize(i + 1);
+      acc.lists[i] = d.list;
+      return;
     }
-    return idx;
+    if (d.t.defined()) savedBytes.fetch_add(d.t.bytes());
+    if (acc.items.size() <= i) acc.items.resize(i + 1);
+    acc.items[i] = d.t;
+  }
+
+  // ---- timeline ---------------------------------------------------------------------------
+  // The cache is keyed by a run id, not `this`: a later Impl may reuse the same address.
+  std::pair<int, std::vector<TimelineEvent>*> threadTimeline() {
+    thread_local uint64_t owner = 0;
+    thread_local int idx = 0;
+    thread_local std::vector<TimelineEvent>* events = nullptr;
+    if (owner != runId) {
+      std::lock_guard<std::mutex> lock(mu);
+      idx = int(timelines.size());
+      timelines.push_back(std::make_unique<std::vector<TimelineEvent>>());
+      events = timelines.back().get();
+      owner = runId;
+    }
+    return {idx, events};
   }
 
   double now() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -297,8 +330,8 @@ struct Executor::Impl {
       throw EngineError("the run exceeded the memory budget", n.loc, n.op);
     if (opt.timeline && n.op != "param" && n.op != "const") {
       const double end = now();
-      const int t = threadIndex();
-      timelines[size_t(t)].push_back({n.id, f.iteration, t, start, end});
+      auto [t, events] = threadTimeline();
+      events->push_back({n.id, f.iteration, t, start, end});
     }
   }
 
@@ -439,6 +472,7 @@ struct Executor::Impl {
         rec->adjoints[size_t(k)] = std::move(row);
         (void)step;
       };
+      if (reverse) record(0);  // adjoints of the final values
       while (true) {
         if (opt.monitor && opt.monitor->cancelled()) throw CancelledError();
         if (maxIter >= 0 && it >= maxIter) break;
@@ -453,8 +487,7 @@ struct Executor::Impl {
         execRegion(bf);
         for (int i : savedIdx) {
           const Datum& d = get(bf, n.saved[size_t(i)]);
-          if (d.t.defined()) savedBytes.fetch_add(d.t.bytes());
-          saved[size_t(i)]->items.push_back(d.t);
+          saveEntry(*saved[size_t(i)], d, saved[size_t(i)]->items.size());
         }
         std::vector<Datum> next;
         for (Value v : body.results) next.push_back(get(bf, v));
@@ -557,8 +590,9 @@ struct Executor::Impl {
         execRegion(bf);
         for (int j = 0; j < nv; ++j)
           if (writes[size_t(j)] >= 0)
+            // The written tensor itself may already be freed; the body's result list holds it.
             lists[size_t(j)]->items[size_t(start + i)] =
-                get(bf, g.node(writes[size_t(j)]).inputs[2]).t;
+                get(bf, body.results[size_t(j)]).list->items.at(size_t(start + i));
         int64_t d = ++done;
         if (opt.monitor && f.parent == nullptr && omp_get_thread_num() == 0)
           opt.monitor->onProgress(n.id, d, n_it);
@@ -610,6 +644,7 @@ struct Executor::Impl {
       saved[size_t(i)]->dtype = g.type(n.saved[size_t(i)]).dtype;
       saved[size_t(i)]->elemShape = g.type(n.saved[size_t(i)]).shape;
       saved[size_t(i)]->items.resize(size_t(count));
+      if (g.type(n.saved[size_t(i)]).list) saved[size_t(i)]->lists.resize(size_t(count));
     }
     std::vector<std::vector<Tensor>> outs(static_cast<size_t>(count));
     std::exception_ptr error;
@@ -628,8 +663,7 @@ struct Executor::Impl {
       for (Value v : body.results) outs[size_t(i)].push_back(get(bf, v).t);
       for (int k : savedIdx) {
         const Datum& d = get(bf, n.saved[size_t(k)]);
-        if (d.t.defined()) savedBytes.fetch_add(d.t.bytes());
-        saved[size_t(k)]->items[size_t(i)] = d.t;
+        saveEntry(*saved[size_t(k)], d, size_t(i));
       }
     };
     const int pi = int(std::min<int64_t>(n.attrs.i("parallel_iterations", 10), threads));
@@ -702,7 +736,7 @@ struct Executor::Impl {
     result.seconds = now();
     result.peakBytes = memoryStats().peak;
     for (Value v : fetches) result.values.push_back(get(top, v));
-    for (auto& tl : timelines) result.timeline.insert(result.timeline.end(), tl.begin(), tl.end());
+    for (auto& tl : timelines) result.timeline.insert(result.timeline.end(), tl->begin(), tl->end());
     std::sort(result.timeline.begin(), result.timeline.end(),
               [](const TimelineEvent& a, const TimelineEvent& b) { return a.start < b.start; });
     return std::move(result);

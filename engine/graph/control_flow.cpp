@@ -60,8 +60,15 @@ std::vector<Value> whileLoop(Builder& b, const LoopCondFn& condFn, const LoopBod
   for (size_t i = 0; i < types.size(); ++i) {
     if (!results[i].valid())
       throw EngineError("the loop body returned no value", loc, "while_loop");
-    checkSameType(types[i], b.type(results[i]),
-                  "the loop body changes loop variable " + std::to_string(i), b, "while_loop");
+    const TypeInfo after = b.type(results[i]);
+    // A TensorArray created without element_shape learns it from its first write (TF's
+    // TensorArray infers element_shape the same way); the loop's output carries it on.
+    if (types[i].list && after.list && types[i].dtype == after.dtype && types[i].shape.empty()) {
+      types[i] = after;
+      continue;
+    }
+    checkSameType(types[i], after, "the loop body changes loop variable " + std::to_string(i), b,
+                  "while_loop");
   }
   b.closeRegion(bodyRegion, results);
 

@@ -29,6 +29,7 @@ struct TypeInfo {
   DType dtype = DType::F32;
   Shape shape;
   bool list = false;
+  bool nested = false;  // a list whose elements are lists (saved inner-loop accumulators)
   std::string str() const;
 };
 

@@ -1,7 +1,732 @@
+// Elementwise primitives: unary math, broadcasting binary arithmetic, comparisons and logic,
+// where, cast, stop_gradient and zeros/ones_like.
+#include <cmath>
+#include <type_traits>
+
+#include "engine/ops/api.h"
+#include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
+#include "engine/tensor/rng.h"
 
 namespace gl {
 
-void registerElementwiseOps(Registry& r) { (void)r; }
+namespace {
+
+using Values = std::vector<Value>;
+using Kernel = std::function<Tensors(const Tensors&, const Attrs&)>;
+using VjpFn = std::function<Values(VjpContext&)>;
+
+// Type rules ------------------------------------------------------------------------------------
+
+// Which dtypes an op accepts, as a bit mask (a template argument of the kernels, so that e.g.
+// exp is never instantiated for int32).
+enum : unsigned { kFloat = 1, kInt = 2, kBool = 4, kNumeric = kFloat | kInt, kAny = 7 };
+
+constexpr unsigned dtypeBit(DType t) {
+  return t == DType::I32 ? kInt : t == DType::Bool ? kBool : kFloat;
+}
+
+template <class T>
+constexpr bool supports(unsigned mask) {
+  if constexpr (std::is_floating_point_v<T>) return mask & kFloat;
+  if constexpr (std::is_same_v<T, int32_t>) return mask & kInt;
+  return mask & kBool;
+}
+
+std::string allowedNames(unsigned mask) {
+  std::vector<std::string> n;
+  if (mask & kFloat) n.insert(n.end(), {"float32", "float64"});
+  if (mask & kInt) n.push_back("int32");
+  if (mask & kBool) n.push_back("bool");
+  std::string s;
+  for (size_t i = 0; i < n.size(); ++i) s += (i ? (i + 1 == n.size() ? " or " : ", ") : "") + n[i];
+  return s;
+}
+
+void requireTensor(const TypeInfo& t) {
+  if (t.list) throw ShapeError("expects a tensor, got a list of " + t.str());
+}
+
+void requireDtype(DType t, unsigned mask) {
+  if (!(dtypeBit(t) & mask))
+    throw ShapeError("expects " + allowedNames(mask) + ", got " + dtypeName(t));
+}
+
+// Binary ops never promote silently: mixing float32 and float64 is almost always a bug in a
+// lesson script, so it is reported with both sides.
+void requireSameDtype(DType a, DType b) {
+  if (a != b)
+    throw ShapeError(std::string("dtype mismatch: ") + dtypeName(a) + " vs " + dtypeName(b));
+}
+
+// y has x's type.
+std::function<Types(const Types&, const Attrs&)> sameTypeRule(unsigned mask) {
+  return [mask](const Types& in, const Attrs&) -> Types {
+    requireTensor(in.at(0));
+    requireDtype(in[0].dtype, mask);
+    return {in[0]};
+  };
+}
+
+// Same-dtype inputs broadcast together; the output has their dtype, or bool for comparisons.
+std::function<Types(const Types&, const Attrs&)> broadcastRule(unsigned mask, bool boolOut) {
+  return [mask, boolOut](const Types& in, const Attrs&) -> Types {
+    requireTensor(in.at(0));
+    requireTensor(in.at(1));
+    requireSameDtype(in[0].dtype, in[1].dtype);
+    requireDtype(in[0].dtype, mask);
+    return {{boolOut ? DType::Bool : in[0].dtype, broadcastShapes(in[0].shape, in[1].shape)}};
+  };
+}
+
+// Forward kernels ------------------------------------------------------------------------------
+
+// f maps an Eigen array expression: [](const auto& x) { return x.exp(); }.
+template <unsigned kMask, class F>
+Kernel unaryKernel(F f) {
+  return [f](const Tensors& in, const Attrs&) -> Tensors {
+    const Tensor& x = in.at(0);
+    requireDtype(x.dtype(), kMask);
+    Tensor out = Tensor::empty(x.dtype(), x.shape());
+    dispatchAll(x.dtype(), [&](auto z) {
+      using T = decltype(z);
+      if constexpr (supports<T>(kMask)) kern::unaryMap<T, T>(x, out, f);
+    });
+    return {out};
+  };
+}
+
+// f maps two scalars of the input type: [](auto x, auto y) { return x + y; }.
+template <unsigned kMask, bool kBoolOut, class F>
+Kernel binaryKernel(F f) {
+  return [f](const Tensors& in, const Attrs&) -> Tensors {
+    const Tensor& a = in.at(0);
+    const Tensor& b = in.at(1);
+    requireSameDtype(a.dtype(), b.dtype());
+    requireDtype(a.dtype(), kMask);
+    Tensor out =
+        Tensor::empty(kBoolOut ? DType::Bool : a.dtype(), broadcastShapes(a.shape(), b.shape()));
+    dispatchAll(a.dtype(), [&](auto z) {
+      using T = decltype(z);
+      using O = std::conditional_t<kBoolOut, uint8_t, T>;
+      if constexpr (supports<T>(kMask)) kern::binaryMap<T, O>(a, b, out, f);
+    });
+    return {out};
+  };
+}
+
+// Integer division by zero would trap the process; report it as a script error instead.
+void checkNoIntZero(const Tensor& y) {
+  if (y.dtype() != DType::I32) return;
+  const int32_t* p = y.data<int32_t>();
+  for (int64_t i = 0; i < y.numel(); ++i)
+    if (p[i] == 0) throw EngineError("integer division by zero");
+}
+
+// Python semantics: floats divide exactly, ints floor-divide (-7 / 2 = -4).
+template <class T>
+T divide(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    if (y == -1) return static_cast<T>(0u - static_cast<uint32_t>(x));  // INT_MIN / -1 wraps
+    T q = x / y;
+    if (x % y != 0 && ((x < 0) != (y < 0))) --q;
+    return q;
+  } else {
+    return x / y;
+  }
+}
+
+// Ties go to x; a NaN in either input propagates (as in NumPy).
+template <class T>
+bool isNan(T v) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  return false;
+}
+template <class T>
+T maxOf(T x, T y) {
+  return (x >= y || isNan(x)) ? x : y;
+}
+template <class T>
+T minOf(T x, T y) {
+  return (x <= y || isNan(x)) ? x : y;
+}
+
+// VJP helpers -----------------------------------------------------------------------------------
+
+Value grad(VjpContext& c) { return c.goutOrZeros(0); }
+
+// A float unary rule dx = f(c, g); nothing for non-float inputs.
+template <class F>
+VjpFn unaryVjp(F f) {
+  return [f](VjpContext& c) -> Values {
+    if (!c.needs.at(0) || !isFloat(c.inType(0).dtype)) return {Value{}};
+    return {f(c, grad(c))};
+  };
+}
+
+// f(c, g) returns the raw adjoint of each input (invalid where not needed), shaped like the
+// output; each is summed back to its input's shape where broadcasting happened. Integer and bool
+// outputs carry no gradient.
+template <class F>
+VjpFn broadcastVjp(F f) {
+  return [f](VjpContext& c) -> Values {
+    Values r(c.in.size());
+    if (!isFloat(c.b.type(c.out.at(0)).dtype)) return r;
+    std::vector<Shape> shapes;  // copied: building nodes may move the graph's node storage
+    for (size_t i = 0; i < c.in.size(); ++i) shapes.push_back(c.inType(i).shape);
+    const Values raw = f(c, grad(c));
+    for (size_t i = 0; i < raw.size(); ++i)
+      if (raw[i].valid() && c.needs.at(i)) r[i] = ops::sumTo(c.b, raw[i], shapes[i]);
+    return r;
+  };
+}
+
+Value scalarLike(Builder& b, Value like, double v) { return b.scalar(v, b.type(like).dtype); }
+
+// Grad-check cases -------------------------------------------------------------------------------
+
+using Gen = std::function<Tensor(Rng&, const Shape&)>;
+
+Gen uniformGen(double lo, double hi) {
+  return [lo, hi](Rng& r, const Shape& s) { return gradcheck::uniform(r, s, lo, hi); };
+}
+Gen awayGen(double lo, double hi) {
+  return [lo, hi](Rng& r, const Shape& s) { return gradcheck::awayFromZero(r, s, lo, hi); };
+}
+
+std::vector<GradCheckCase> unaryChecks(uint64_t seed, const Gen& gen) {
+  Rng rng(seed);
+  return {{{gen(rng, {3, 4})}, {}}, {{gen(rng, {2, 3, 2})}, {}}};
+}
+
+// [3,4] with [4]; [3,1] with [1,4] (both sides broadcast); [2,3] with a scalar.
+std::vector<GradCheckCase> binaryChecks(uint64_t seed, const Gen& gx, const Gen& gy) {
+  Rng rng(seed);
+  std::vector<GradCheckCase> cs;
+  cs.push_back({{gx(rng, {3, 4}), gy(rng, {4})}, {}});
+  cs.push_back({{gx(rng, {3, 1}), gy(rng, {1, 4})}, {}});
+  cs.push_back({{gx(rng, {2, 3}), gy(rng, {})}, {}});
+  return cs;
+}
+
+std::vector<GradCheckCase> distinctChecks(uint64_t seed) {
+  Rng rng(seed);
+  std::vector<GradCheckCase> cs;
+  for (const Shape& ys : {Shape{3, 4}, Shape{4}, Shape{3, 1}})
+    cs.push_back({gradcheck::distinct(rng, {{3, 4}, ys}), {}});
+  return cs;
+}
+
+Tensor randomBool(Rng& rng, const Shape& s) {
+  Tensor t = Tensor::empty(DType::Bool, s);
+  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, rng.uniform() < 0.5);
+  return t;
+}
+
+// Registration ----------------------------------------------------------------------------------
+
+Primitive prim(std::string name, std::string math, int arity) {
+  Primitive p;
+  p.name = std::move(name);
+  p.math = std::move(math);
+  p.arity = arity;
+  return p;
+}
+
+void registerUnary(Registry& r) {
+  // y = x
+  // dy/dx = 1
+  {
+    Primitive p = prim("identity", "y = x\ndy/dx = 1", 1);
+    p.shape = sameTypeRule(kAny);
+    p.forward = [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; };
+    p.vjp = unaryVjp([](VjpContext&, Value g) { return g; });
+    p.gradChecks = unaryChecks(101, uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // y = -x
+  // dy/dx = -1
+  {
+    Primitive p = prim("neg", "y = -x\ndy/dx = -1", 1);
+    p.shape = sameTypeRule(kNumeric);
+    p.forward = unaryKernel<kNumeric>([](const auto& x) { return -x; });
+    p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::neg(c.b, g); });
+    p.gradChecks = unaryChecks(102, uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // y = exp(x)
+  // dy/dx = exp(x) = y
+  {
+    Primitive p = prim("exp", "y = exp(x)\ndy/dx = exp(x) = y", 1);
+    p.shape = sameTypeRule(kFloat);
+    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.exp(); });
+    p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, c.out[0]); });
+    p.gradChecks = unaryChecks(103, uniformGen(-1, 1));
+    r.add(std::move(p));
+  }
+  // y = log(x)
+  // dy/dx = 1 / x
+  {
+    Primitive p = prim("log", "y = log(x)\ndy/dx = 1 / x", 1);
+    p.shape = sameTypeRule(kFloat);
+    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.log(); });
+    p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::div(c.b, g, c.in[0]); });
+    p.gradChecks = unaryChecks(104, uniformGen(0.5, 2));
+    r.add(std::move(p));
+  }
+  // y = sin(x)
+  // dy/dx = cos(x)
+  {
+    Primitive p = prim("sin", "y = sin(x)\ndy/dx = cos(x)", 1);
+    p.shape = sameTypeRule(kFloat);
+    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.sin(); });
+    p.vjp =
+        unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::cos(c.b, c.in[0])); });
+    p.gradChecks = unaryChecks(105, uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // y = cos(x)
+  // dy/dx = -sin(x)
+  {
+    Primitive p = prim("cos", "y = cos(x)\ndy/dx = -sin(x)", 1);
+    p.shape = sameTypeRule(kFloat);
+    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.cos(); });
+    p.vjp = unaryVjp([](VjpContext& c, Value g) {
+      return ops::neg(c.b, ops::mul(c.b, g, ops::sin(c.b, c.in[0])));
+    });
+    p.gradChecks = unaryChecks(106, uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // y = tanh(x)
+  // dy/dx = 1 - tanh(x)^2 = 1 - y^2
+  {
+    Primitive p = prim("tanh", "y = tanh(x)\ndy/dx = 1 - tanh(x)^2 = 1 - y^2", 1);
+    p.shape = sameTypeRule(kFloat);
+    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.tanh(); });
+    p.vjp = unaryVjp([](VjpContext& c, Value g) {
+      Builder& b = c.b;
+      Value y = c.out[0];
+      return ops::mul(b, g, ops::sub(b, scalarLike(b, y, 1.0), ops::square(b, y)));
+    });
+    p.gradChecks = unaryChecks(107, uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // y = 1 / (1 + exp(-x))
+  // dy/dx = y * (1 - y)
+  {
+    Primitive p = prim("sigmoid", "y = 1 / (1 + exp(-x))\ndy/dx = y * (1 - y)", 1);
+    p.shape = sameTypeRule(kFloat);
+    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.logistic(); });
+    p.vjp = unaryVjp([](VjpContext& c, Value g) {
+      Builder& b = c.b;
+      Value y = c.out[0];
+      Value dydx = ops::mul(b, y, ops::sub(b, scalarLike(b, y, 1.0), y));
+      return ops::mul(b, g, dydx);
+    });
+    p.gradChecks = unaryChecks(108, uniformGen(-3, 3));
+    r.add(std::move(p));
+  }
+  // y = max(x, 0)
+  // dy/dx = 1 if x > 0 else 0
+  {
+    Primitive p = prim("relu", "y = max(x, 0)\ndy/dx = 1 if x > 0 else 0", 1);
+    p.shape = sameTypeRule(kNumeric);
+    p.forward = unaryKernel<kNumeric>([](const auto& x) {
+      using T = typename std::decay_t<decltype(x)>::Scalar;
+      return x.max(T(0));
+    });
+    // y > 0 exactly where x > 0, so the mask reads the output.
+    p.vjp = unaryVjp([](VjpContext& c, Value g) {
+      Builder& b = c.b;
+      Value zero = scalarLike(b, g, 0.0);
+      return ops::where(b, ops::greater(b, c.out[0], zero), g, zero);
+    });
+    p.gradChecks = unaryChecks(109, awayGen(0.2, 1.5));
+    r.add(std::move(p));
+  }
+  // y = sqrt(x)
+  // dy/dx = 1 / (2 sqrt(x)) = 0.5 / y
+  {
+    Primitive p = prim("sqrt", "y = sqrt(x)\ndy/dx = 1 / (2 sqrt(x)) = 0.5 / y", 1);
+    p.shape = sameTypeRule(kFloat);
+    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.sqrt(); });
+    p.vjp = unaryVjp(
+        [](VjpContext& c, Value g) { return ops::div(c.b, ops::scale(c.b, g, 0.5), c.out[0]); });
+    p.gradChecks = unaryChecks(110, uniformGen(0.5, 2));
+    r.add(std::move(p));
+  }
+  // y = |x|
+  // dy/dx = sign(x)
+  {
+    Primitive p = prim("abs", "y = |x|\ndy/dx = sign(x)", 1);
+    p.shape = sameTypeRule(kNumeric);
+    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.abs(); });
+    p.vjp =
+        unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::sign(c.b, c.in[0])); });
+    p.gradChecks = unaryChecks(111, awayGen(0.2, 1.5));
+    r.add(std::move(p));
+  }
+  // y = x^2
+  // dy/dx = 2x
+  {
+    Primitive p = prim("square", "y = x^2\ndy/dx = 2x", 1);
+    p.shape = sameTypeRule(kNumeric);
+    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.square(); });
+    p.vjp = unaryVjp(
+        [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::scale(c.b, c.in[0], 2.0)); });
+    p.gradChecks = unaryChecks(112, uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // y = sign(x) in {-1, 0, 1}
+  // dy/dx = 0 almost everywhere (not differentiable)
+  {
+    Primitive p = prim("sign", "y = sign(x) in {-1, 0, 1}\ndy/dx = 0 almost everywhere", 1);
+    p.differentiable = false;
+    p.shape = sameTypeRule(kNumeric);
+    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.sign(); });
+    r.add(std::move(p));
+  }
+  // y = not x
+  // (bool: not differentiable)
+  {
+    Primitive p = prim("logical_not", "y = not x\n(bool: not differentiable)", 1);
+    p.differentiable = false;
+    p.shape = sameTypeRule(kBool);
+    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+      const Tensor& x = in.at(0);
+      requireDtype(x.dtype(), kBool);
+      Tensor out = Tensor::empty(DType::Bool, x.shape());
+      const uint8_t* px = x.data<uint8_t>();
+      uint8_t* po = out.data<uint8_t>();
+      kern::forBlocks(x.numel(), [&](int64_t s, int64_t e) {
+        for (int64_t i = s; i < e; ++i) po[i] = px[i] == 0;
+      });
+      return {out};
+    };
+    r.add(std::move(p));
+  }
+}
+
+void registerBinary(Registry& r) {
+  // z = x + y
+  // dz/dx = 1, dz/dy = 1
+  {
+    Primitive p = prim("add", "z = x + y\ndz/dx = 1, dz/dy = 1", 2);
+    p.shape = broadcastRule(kNumeric, false);
+    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x + y; });
+    p.vjp = broadcastVjp([](VjpContext&, Value g) -> Values { return {g, g}; });
+    p.gradChecks = binaryChecks(201, uniformGen(-2, 2), uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // z = x - y
+  // dz/dx = 1, dz/dy = -1
+  {
+    Primitive p = prim("sub", "z = x - y\ndz/dx = 1, dz/dy = -1", 2);
+    p.shape = broadcastRule(kNumeric, false);
+    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x - y; });
+    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+      return {g, c.needs[1] ? ops::neg(c.b, g) : Value{}};
+    });
+    p.gradChecks = binaryChecks(202, uniformGen(-2, 2), uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // z = x * y
+  // dz/dx = y, dz/dy = x
+  {
+    Primitive p = prim("mul", "z = x * y\ndz/dx = y, dz/dy = x", 2);
+    p.shape = broadcastRule(kNumeric, false);
+    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x * y; });
+    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+      return {c.needs[0] ? ops::mul(c.b, g, c.in[1]) : Value{},
+              c.needs[1] ? ops::mul(c.b, g, c.in[0]) : Value{}};
+    });
+    p.gradChecks = binaryChecks(203, uniformGen(-2, 2), uniformGen(-2, 2));
+    r.add(std::move(p));
+  }
+  // z = x / y (int32: floor division)
+  // dz/dx = 1 / y, dz/dy = -x / y^2 = -z / y
+  {
+    Primitive p = prim("div", "z = x / y\ndz/dx = 1 / y, dz/dy = -x / y^2 = -z / y", 2);
+    p.shape = broadcastRule(kNumeric, false);
+    const Kernel k = binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
+    p.forward = [k](const Tensors& in, const Attrs& a) {
+      checkNoIntZero(in.at(1));
+      return k(in, a);
+    };
+    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+      Builder& b = c.b;
+      return {c.needs[0] ? ops::div(b, g, c.in[1]) : Value{},
+              c.needs[1] ? ops::neg(b, ops::div(b, ops::mul(b, g, c.out[0]), c.in[1])) : Value{}};
+    });
+    p.gradChecks = binaryChecks(204, uniformGen(-2, 2), awayGen(0.5, 2));
+    r.add(std::move(p));
+  }
+  // z = x^y
+  // dz/dx = y x^(y-1), dz/dy = log(x) x^y
+  {
+    Primitive p = prim("pow", "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y", 2);
+    p.shape = broadcastRule(kFloat, false);
+    const Kernel general =
+        binaryKernel<kFloat, false>([](auto x, auto y) { return std::pow(x, y); });
+    p.forward = [general](const Tensors& in, const Attrs& a) -> Tensors {
+      const Tensor& x = in.at(0);
+      const Tensor& y = in.at(1);
+      // x**2 (losses) is the common case: one exact multiply instead of std::pow.
+      if (x.dtype() == y.dtype() && isFloat(x.dtype()) && y.numel() == 1 && y.at(0) == 2.0 &&
+          broadcastShapes(x.shape(), y.shape()) == x.shape()) {
+        Tensor out = Tensor::empty(x.dtype(), x.shape());
+        dispatchFloat(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          kern::unaryMap<T, T>(x, out, [](const auto& v) { return v.square(); });
+        });
+        return {out};
+      }
+      return general(in, a);
+    };
+    // Each part only references the forward values it needs: dz/dy takes log(x), which is NaN
+    // for x <= 0 even when only dz/dx is wanted.
+    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+      Builder& b = c.b;
+      Value x = c.in[0], y = c.in[1];
+      Values r(2);
+      if (c.needs[0]) {
+        Value xPow = ops::pow(b, x, ops::sub(b, y, scalarLike(b, y, 1.0)));
+        r[0] = ops::mul(b, g, ops::mul(b, y, xPow));
+      }
+      if (c.needs[1]) r[1] = ops::mul(b, g, ops::mul(b, ops::log(b, x), c.out[0]));
+      return r;
+    });
+    p.gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5));
+    r.add(std::move(p));
+  }
+  // z = max(x, y)
+  // dz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0 (ties go to x)
+  {
+    Primitive p =
+        prim("maximum", "z = max(x, y)\ndz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0", 2);
+    p.shape = broadcastRule(kNumeric, false);
+    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return maxOf(x, y); });
+    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+      Builder& b = c.b;
+      Value xWins = ops::greaterEqual(b, c.in[0], c.in[1]);
+      Value zero = scalarLike(b, g, 0.0);
+      return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
+              c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
+    });
+    p.gradChecks = distinctChecks(206);
+    r.add(std::move(p));
+  }
+  // z = min(x, y)
+  // dz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0 (ties go to x)
+  {
+    Primitive p =
+        prim("minimum", "z = min(x, y)\ndz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0", 2);
+    p.shape = broadcastRule(kNumeric, false);
+    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return minOf(x, y); });
+    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+      Builder& b = c.b;
+      Value xWins = ops::lessEqual(b, c.in[0], c.in[1]);
+      Value zero = scalarLike(b, g, 0.0);
+      return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
+              c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
+    });
+    p.gradChecks = distinctChecks(207);
+    r.add(std::move(p));
+  }
+}
+
+// Comparisons and logic: bool outputs, not differentiable.
+template <unsigned kMask, class F>
+void addPredicate(Registry& r, const char* name, const char* math, F f) {
+  Primitive p = prim(name, math, 2);
+  p.differentiable = false;
+  p.shape = broadcastRule(kMask, true);
+  p.forward = binaryKernel<kMask, true>(f);
+  r.add(std::move(p));
+}
+
+void registerPredicates(Registry& r) {
+  // z = (x == y)
+  // (bool: not differentiable)
+  addPredicate<kAny>(r, "equal", "z = (x == y)\n(bool: not differentiable)",
+                     [](auto x, auto y) { return x == y; });
+  // z = (x != y)
+  // (bool: not differentiable)
+  addPredicate<kAny>(r, "not_equal", "z = (x != y)\n(bool: not differentiable)",
+                     [](auto x, auto y) { return x != y; });
+  // z = (x < y)
+  // (bool: not differentiable)
+  addPredicate<kAny>(r, "less", "z = (x < y)\n(bool: not differentiable)",
+                     [](auto x, auto y) { return x < y; });
+  // z = (x <= y)
+  // (bool: not differentiable)
+  addPredicate<kAny>(r, "less_equal", "z = (x <= y)\n(bool: not differentiable)",
+                     [](auto x, auto y) { return x <= y; });
+  // z = (x > y)
+  // (bool: not differentiable)
+  addPredicate<kAny>(r, "greater", "z = (x > y)\n(bool: not differentiable)",
+                     [](auto x, auto y) { return x > y; });
+  // z = (x >= y)
+  // (bool: not differentiable)
+  addPredicate<kAny>(r, "greater_equal", "z = (x >= y)\n(bool: not differentiable)",
+                     [](auto x, auto y) { return x >= y; });
+  // z = x and y
+  // (bool: not differentiable)
+  addPredicate<kBool>(r, "logical_and", "z = x and y\n(bool: not differentiable)",
+                      [](auto x, auto y) { return x && y; });
+  // z = x or y
+  // (bool: not differentiable)
+  addPredicate<kBool>(r, "logical_or", "z = x or y\n(bool: not differentiable)",
+                      [](auto x, auto y) { return x || y; });
+}
+
+void registerSelectAndCast(Registry& r) {
+  // z = x where c else y
+  // dz/dx = c, dz/dy = not c (no gradient into the predicate c)
+  {
+    Primitive p = prim("where", "z = x where c else y\ndz/dx = c, dz/dy = not c", 3);
+    p.shape = [](const Types& in, const Attrs&) -> Types {
+      for (const TypeInfo& t : in) requireTensor(t);
+      if (in[0].dtype != DType::Bool)
+        throw ShapeError(std::string("the condition must be bool, got ") + dtypeName(in[0].dtype));
+      requireSameDtype(in[1].dtype, in[2].dtype);
+      const Shape s = broadcastShapes(broadcastShapes(in[0].shape, in[1].shape), in[2].shape);
+      return {{in[1].dtype, s}};
+    };
+    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+      const Tensor &c = in.at(0), &x = in.at(1), &y = in.at(2);
+      requireSameDtype(x.dtype(), y.dtype());
+      const Shape s = broadcastShapes(broadcastShapes(c.shape(), x.shape()), y.shape());
+      Tensor out = Tensor::empty(x.dtype(), s);
+      dispatchAll(x.dtype(), [&](auto z) {
+        using T = decltype(z);
+        kern::ternaryMap<uint8_t, T, T, T>(c, x, y, out,
+                                           [](uint8_t k, T a, T b) { return k ? a : b; });
+      });
+      return {out};
+    };
+    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+      Builder& b = c.b;
+      Value zero = scalarLike(b, g, 0.0);
+      return {Value{}, c.needs[1] ? ops::where(b, c.in[0], g, zero) : Value{},
+              c.needs[2] ? ops::where(b, c.in[0], zero, g) : Value{}};
+    });
+    Rng rng(301);
+    p.gradChecks = {
+        {{randomBool(rng, {3, 4}), gradcheck::uniform(rng, {3, 4}, -2, 2),
+          gradcheck::uniform(rng, {4}, -2, 2)},
+         {}},
+        {{randomBool(rng, {3, 1}), gradcheck::uniform(rng, {1, 4}, -2, 2),
+          gradcheck::uniform(rng, {}, -2, 2)},
+         {}},
+    };
+    r.add(std::move(p));
+  }
+  // y = cast(x, dtype)
+  // dy/dx = 1 between float types; casting to int or bool cuts the gradient
+  {
+    Primitive p = prim("cast", "y = cast(x, dtype)\ndy/dx = 1 between float types, else none", 1);
+    p.shape = [](const Types& in, const Attrs& a) -> Types {
+      requireTensor(in.at(0));
+      return {{dtypeFromName(a.s("dtype", "float32")), in[0].shape}};
+    };
+    p.forward = [](const Tensors& in, const Attrs& a) -> Tensors {
+      return {in.at(0).astype(dtypeFromName(a.s("dtype", "float32")))};
+    };
+    p.vjp = [](VjpContext& c) -> Values {
+      const DType from = c.inType(0).dtype, to = c.b.type(c.out[0]).dtype;
+      if (!c.needs.at(0) || !isFloat(from) || !isFloat(to)) return {Value{}};
+      Value g = grad(c);
+      return {from == to ? g : ops::cast(c.b, g, from)};
+    };
+    Rng rng(302);
+    p.gradChecks = {
+        {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"dtype", std::string("float64")}}}};
+    r.add(std::move(p));
+  }
+  // y = x
+  // dy/dx = 0 (gradients stop here)
+  {
+    Primitive p = prim("stop_gradient", "y = x\ndy/dx = 0 (gradients stop here)", 1);
+    p.shape = sameTypeRule(kAny);
+    p.forward = [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; };
+    p.vjp = [](VjpContext&) -> Values { return {Value{}}; };
+    // No gradChecks on purpose: finite differences see the identity, the rule says zero.
+    r.add(std::move(p));
+  }
+  // y = 0 with x's type
+  // (not differentiable)
+  {
+    Primitive p = prim("zeros_like", "y = 0 with x's type\n(not differentiable)", 1);
+    p.differentiable = false;
+    p.shape = sameTypeRule(kAny);
+    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+      return {Tensor::zeros(in.at(0).dtype(), in[0].shape())};
+    };
+    r.add(std::move(p));
+  }
+  // y = 1 with x's type
+  // (not differentiable)
+  {
+    Primitive p = prim("ones_like", "y = 1 with x's type\n(not differentiable)", 1);
+    p.differentiable = false;
+    p.shape = sameTypeRule(kAny);
+    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+      return {Tensor::full(in.at(0).dtype(), in[0].shape(), 1.0)};
+    };
+    r.add(std::move(p));
+  }
+}
+
+}  // namespace
+
+void registerElementwiseOps(Registry& r) {
+  registerUnary(r);
+  registerBinary(r);
+  registerPredicates(r);
+  registerSelectAndCast(r);
+}
+
+namespace ops {
+
+Value identity(Builder& b, Value x) { return b.op1("identity", {x}); }
+Value neg(Builder& b, Value x) { return b.op1("neg", {x}); }
+Value exp(Builder& b, Value x) { return b.op1("exp", {x}); }
+Value log(Builder& b, Value x) { return b.op1("log", {x}); }
+Value sin(Builder& b, Value x) { return b.op1("sin", {x}); }
+Value cos(Builder& b, Value x) { return b.op1("cos", {x}); }
+Value tanh(Builder& b, Value x) { return b.op1("tanh", {x}); }
+Value sigmoid(Builder& b, Value x) { return b.op1("sigmoid", {x}); }
+Value relu(Builder& b, Value x) { return b.op1("relu", {x}); }
+Value sqrt(Builder& b, Value x) { return b.op1("sqrt", {x}); }
+Value abs(Builder& b, Value x) { return b.op1("abs", {x}); }
+Value square(Builder& b, Value x) { return b.op1("square", {x}); }
+Value sign(Builder& b, Value x) { return b.op1("sign", {x}); }
+Value add(Builder& b, Value x, Value y) { return b.op1("add", {x, y}); }
+Value sub(Builder& b, Value x, Value y) { return b.op1("sub", {x, y}); }
+Value mul(Builder& b, Value x, Value y) { return b.op1("mul", {x, y}); }
+Value div(Builder& b, Value x, Value y) { return b.op1("div", {x, y}); }
+Value pow(Builder& b, Value x, Value y) { return b.op1("pow", {x, y}); }
+Value maximum(Builder& b, Value x, Value y) { return b.op1("maximum", {x, y}); }
+Value minimum(Builder& b, Value x, Value y) { return b.op1("minimum", {x, y}); }
+Value equal(Builder& b, Value x, Value y) { return b.op1("equal", {x, y}); }
+Value notEqual(Builder& b, Value x, Value y) { return b.op1("not_equal", {x, y}); }
+Value less(Builder& b, Value x, Value y) { return b.op1("less", {x, y}); }
+Value lessEqual(Builder& b, Value x, Value y) { return b.op1("less_equal", {x, y}); }
+Value greater(Builder& b, Value x, Value y) { return b.op1("greater", {x, y}); }
+Value greaterEqual(Builder& b, Value x, Value y) { return b.op1("greater_equal", {x, y}); }
+Value logicalAnd(Builder& b, Value x, Value y) { return b.op1("logical_and", {x, y}); }
+Value logicalOr(Builder& b, Value x, Value y) { return b.op1("logical_or", {x, y}); }
+Value logicalNot(Builder& b, Value x) { return b.op1("logical_not", {x}); }
+Value where(Builder& b, Value c, Value x, Value y) { return b.op1("where", {c, x, y}); }
+Value cast(Builder& b, Value x, DType dt) {
+  return b.op1("cast", {x}, {{"dtype", std::string(dtypeName(dt))}});
+}
+Value stopGradient(Builder& b, Value x) { return b.op1("stop_gradient", {x}); }
+// The constant is a graph node of its own, so reverse loop bodies never need to save it.
+Value scale(Builder& b, Value x, double s) { return mul(b, x, b.scalar(s, b.type(x).dtype)); }
+Value addScalar(Builder& b, Value x, double s) { return add(b, x, b.scalar(s, b.type(x).dtype)); }
+
+}  // namespace ops
 
 }  // namespace gl

@@ -152,10 +152,14 @@ void registerListOps(Registry& r) {
          .arity = 2,
          .shape = [](const Types& in, const Attrs&) -> Types {
            if (!in[0].list) throw ShapeError("read expects a TensorArray");
-           return {{in[0].dtype, in[0].shape, false}};
+           return {{in[0].dtype, in[0].shape, in[0].nested}};
          },
          .forwardData = [](const Data& in, const Attrs&) -> Data {
-           return {Datum(readEntry(asList(in[0], "read"), indexOf(in[1])))};
+           const TensorList& l = asList(in[0], "read");
+           const int64_t i = indexOf(in[1]);
+           if (i >= 0 && i < static_cast<int64_t>(l.lists.size()) && l.lists[size_t(i)])
+             return {Datum(l.lists[size_t(i)])};
+           return {Datum(readEntry(l, i))};
          },
          .vjp = [](VjpContext& c) -> std::vector<Value> {
            Value z = c.b.op1("list_zeros", {}, zerosAttrs(c.inType(0)));

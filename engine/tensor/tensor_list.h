@@ -12,6 +12,9 @@ struct TensorList {
   DType dtype = DType::F32;
   Shape elemShape;            // may hold unknown dims until the first write
   std::vector<Tensor> items;  // undefined entries were never written
+  // Entries of a list of lists: what a loop saves per iteration of an inner loop's own
+  // accumulators, so nested loops can be reversed.
+  std::vector<std::shared_ptr<const TensorList>> lists;
   bool dynamicSize = false;
   // Adjoint lists read unwritten entries as zeros; a user's TensorArray reports an error.
   bool zeroDefault = false;

@@ -1,0 +1,34 @@
+#pragma once
+// Shared helpers for engine tests: run a graph on both executors and compare.
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/exec/executor.h"
+
+namespace gltest {
+
+inline double maxAbsDiff(const gl::Tensor& a, const gl::Tensor& b) {
+  if (a.shape() != b.shape()) return INFINITY;
+  double m = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) m = std::max(m, std::abs(a.at(i) - b.at(i)));
+  return m;
+}
+
+// Runs the fetches on the serial and the parallel executor; fails the test if they disagree.
+inline std::vector<gl::Tensor> runBoth(const gl::Graph& g, const std::vector<gl::Value>& fetches,
+                                       double tol = 1e-5, gl::RunOptions base = {}) {
+  base.parallel = false;
+  std::vector<gl::Tensor> serial = gl::evaluate(g, fetches, base);
+  base.parallel = true;
+  base.threads = 2;
+  std::vector<gl::Tensor> parallel = gl::evaluate(g, fetches, base);
+  for (size_t i = 0; i < serial.size(); ++i) {
+    const double d = maxAbsDiff(serial[i], parallel[i]);
+    if (!(d <= tol))
+      qFatal("serial and parallel executors disagree on fetch %zu by %g", i, d);
+  }
+  return serial;
+}
+
+}  // namespace gltest

@@ -1,0 +1,331 @@
+// Reverse mode against closed forms: loops, per-step products, cond, map_fn, TensorArrays,
+// nested loops and tapes inside loop bodies. Every graph also runs on both executors.
+#include <QtTest>
+
+#include <cmath>
+
+#include "engine/autodiff/tape.h"
+#include "engine/graph/control_flow.h"
+#include "engine/ops/api.h"
+#include "engine/tensor/rng.h"
+#include "helpers.h"
+
+using namespace gl;
+namespace o = gl::ops;
+
+namespace {
+
+// The ODE lesson: x' = -x + 1, Euler steps, N steps of dt.
+Value odeLoop(Builder& b, Value x, int steps, double dt) {
+  Value zero = b.scalar(0, DType::I32);
+  Value n = b.scalar(steps, DType::I32);
+  auto outs = whileLoop(
+      b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+      [&](Builder& bb, const std::vector<Value>& v) {
+        Value y = v[1];
+        Value step = o::add(bb, y, o::mul(bb, bb.scalar(dt, bb.type(y).dtype),
+                                          o::add(bb, o::neg(bb, y), bb.scalar(1, bb.type(y).dtype))));
+        return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), step};
+      },
+      {zero, x});
+  return outs[1];
+}
+
+}  // namespace
+
+class TestAutodiff : public QObject {
+  Q_OBJECT
+ private slots:
+  void odeClosedForm() {
+    for (int steps : {1, 7, 50}) {
+      Graph g;
+      Builder b(g);
+      Value x = b.constant(Rng(1).normal({3, 4}, 10, 1, DType::F64), "x");
+      GradientTape tape(b);
+      tape.watch(x);
+      Value y = o::reduceSum(b, odeLoop(b, x, steps, 0.1));
+      tape.stop();
+      GradResult r = tape.gradient(y, {x});
+      QVERIFY(r.grads[0].valid());
+      auto vals = gltest::runBoth(g, {r.grads[0], y}, 1e-12);
+      for (double v : vals[0].toVector()) QVERIFY(std::abs(v - std::pow(0.9, steps)) < 1e-12);
+    }
+  }
+
+  // The ODE body's VJPs need no forward value: nothing is saved, memory does not grow.
+  void odeSavesNothing() {
+    size_t peaks[2];
+    int i = 0;
+    for (int steps : {10, 2000}) {
+      Graph g;
+      Builder b(g);
+      Value x = b.constant(Tensor::full(DType::F32, {10, 500}, 10.0), "x");
+      GradientTape tape(b);
+      tape.watch(x);
+      Value y = o::reduceSum(b, odeLoop(b, x, steps, 0.1));
+      tape.stop();
+      Value dx = tape.gradient(y, {x}).grads[0];
+      RunOptions opt;
+      opt.records = false;
+      Executor ex(g, opt);
+      RunResult r = ex.run({dx});
+      QCOMPARE(r.savedBytes, size_t(0));
+      QVERIFY(std::abs(r.values[0].t.at(0) - std::pow(0.9, steps)) < 1e-4);
+      peaks[i++] = r.peakBytes;
+    }
+    QVERIFY2(peaks[1] <= peaks[0] + 64 * 1024,
+             qPrintable(QString("peak grew from %1 to %2").arg(peaks[0]).arg(peaks[1])));
+  }
+
+  // A body whose VJP needs x (y = x * x) saves one tensor per iteration.
+  void nonlinearBodySavesPerIteration() {
+    Graph g;
+    Builder b(g);
+    Value x = b.constant(Tensor::full(DType::F64, {4}, 1.01), "x");
+    GradientTape tape(b);
+    tape.watch(x);
+    Value n = b.scalar(5, DType::I32);
+    auto outs = whileLoop(
+        b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+        [&](Builder& bb, const std::vector<Value>& v) {
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), o::mul(bb, v[1], v[1])};
+        },
+        {b.scalar(0, DType::I32), x});
+    Value y = o::reduceSum(b, outs[1]);
+    tape.stop();
+    Value dx = tape.gradient(y, {x}).grads[0];
+    Executor ex(g);
+    RunResult r = ex.run({dx});
+    QCOMPARE(r.savedBytes, size_t(5 * 4 * 8));
+    // y = x^(2^5): dy/dx = 32 x^31
+    QVERIFY(std::abs(r.values[0].t.at(0) - 32 * std::pow(1.01, 31)) < 1e-9);
+  }
+
+  // x_t = x_{t-1} * w_t: d x_t / d w_k = x_t / w_k for k <= t, else 0.
+  void perStepGradients() {
+    const int T = 6;
+    Graph g;
+    Builder b(g);
+    Tensor wInit = Rng(3).uniform({T}, 0.5, 1.5, DType::F64);
+    Value w = b.variable(wInit, "w");
+    Value x0 = b.constant(Tensor::scalar(2.0, DType::F64), "x0");
+    GradientTape tape(b, /*persistent=*/true);
+    Value ta = b.op1("list_new", {}, Attrs{{"dtype", std::string("float64")}, {"size", int64_t(T)}});
+    Value n = b.scalar(T, DType::I32);
+    auto outs = whileLoop(
+        b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+        [&](Builder& bb, const std::vector<Value>& v) {
+          Value wt = o::gather(bb, w, v[0]);
+          Value xt = o::mul(bb, v[1], wt);
+          Value ta2 = bb.op1("list_write", {v[2], v[0], xt});
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), xt, ta2};
+        },
+        {b.scalar(0, DType::I32), x0, ta});
+    Value xs = b.op1("list_stack", {outs[2]}, Attrs{{"size", int64_t(T)}});
+    std::vector<Value> rows;
+    for (int t = 0; t < T; ++t)
+      rows.push_back(tape.gradient(o::gather(b, xs, b.scalar(t, DType::I32)), {w}).grads[0]);
+    Value J = tape.jacobian(xs, {w}).grads[0];
+    tape.stop();
+    std::vector<Value> fetch = rows;
+    fetch.push_back(J);
+    fetch.push_back(xs);
+    auto vals = gltest::runBoth(g, fetch, 1e-12);
+    const Tensor& xv = vals[T + 1];
+    for (int t = 0; t < T; ++t)
+      for (int k = 0; k < T; ++k) {
+        const double expect = k <= t ? xv.at(t) / wInit.at(k) : 0.0;
+        QVERIFY(std::abs(vals[size_t(t)].at(k) - expect) < 1e-12);
+        QVERIFY(std::abs(vals[size_t(T)].at(t * T + k) - expect) < 1e-12);
+      }
+  }
+
+  void condMatchesUnrolled() {
+    for (double sign : {1.0, -1.0}) {
+      Graph g;
+      Builder b(g);
+      Value x = b.variable(Tensor::fromVector({0.3 * sign, 0.7 * sign, 1.1 * sign}, {3}, DType::F64), "x");
+      Value w = b.variable(Tensor::fromVector({1.5, -0.5, 2.0}, {3}, DType::F64), "w");
+      GradientTape tape(b, true);
+      Value pred = o::greater(b, o::reduceSum(b, x), b.scalar(0, DType::F64));
+      Value c = cond(
+          b, pred, [&](Builder& bb) { return std::vector<Value>{o::mul(bb, o::mul(bb, x, x), w)}; },
+          [&](Builder& bb) { return std::vector<Value>{o::mul(bb, o::sin(bb, x), w)}; })[0];
+      Value y = o::reduceSum(b, c);
+      Value direct = sign > 0 ? o::reduceSum(b, o::mul(b, o::mul(b, x, x), w))
+                              : o::reduceSum(b, o::mul(b, o::sin(b, x), w));
+      tape.stop();
+      auto g1 = tape.gradient(y, {x, w}).grads;
+      auto g2 = tape.gradient(direct, {x, w}).grads;
+      auto vals = gltest::runBoth(g, {g1[0], g1[1], g2[0], g2[1]}, 1e-12);
+      QVERIFY(gltest::maxAbsDiff(vals[0], vals[2]) < 1e-12);
+      QVERIFY(gltest::maxAbsDiff(vals[1], vals[3]) < 1e-12);
+    }
+  }
+
+  void mapFnMatchesUnrolled() {
+    Graph g;
+    Builder b(g);
+    Value x = b.variable(Rng(5).normal({5, 3}, 0, 1, DType::F64), "x");
+    Value w = b.variable(Rng(6).normal({3}, 0, 1, DType::F64), "w");
+    GradientTape tape(b, true);
+    Value m = mapFn(b, [&](Builder& bb, const std::vector<Value>& row) {
+      return std::vector<Value>{o::reduceSum(bb, o::mul(bb, o::sin(bb, row[0]), w))};
+    }, {x})[0];
+    Value y = o::reduceSum(b, o::square(b, m));
+    Value direct = o::reduceSum(b, o::square(b, o::reduceSum(b, o::mul(b, o::sin(b, x), w), {1})));
+    tape.stop();
+    auto g1 = tape.gradient(y, {x, w}).grads;
+    auto g2 = tape.gradient(direct, {x, w}).grads;
+    auto vals = gltest::runBoth(g, {g1[0], g1[1], g2[0], g2[1], y, direct}, 1e-12);
+    QVERIFY(gltest::maxAbsDiff(vals[4], vals[5]) < 1e-12);
+    QVERIFY(gltest::maxAbsDiff(vals[0], vals[2]) < 1e-12);
+    QVERIFY(gltest::maxAbsDiff(vals[1], vals[3]) < 1e-12);
+  }
+
+  void tensorArrayRoundTrip() {
+    Graph g;
+    Builder b(g);
+    Tensor xv = Rng(8).normal({4, 2}, 0, 1, DType::F64);
+    Value x = b.variable(xv, "x");
+    GradientTape tape(b);
+    Value ta = b.op1("list_unstack", {x});
+    Value r2 = b.op1("list_read", {ta, b.scalar(2, DType::I32)});
+    Value back = b.op1("list_stack", {ta}, Attrs{{"size", int64_t(4)}});
+    Value gathered = b.op1("list_gather", {ta, b.constant(Tensor::fromVector({3, 3, 0}, {3}, DType::I32))});
+    Value y = o::add(b, o::reduceSum(b, o::mul(b, back, back)),
+                     o::add(b, o::reduceSum(b, r2), o::reduceSum(b, gathered)));
+    tape.stop();
+    Value dx = tape.gradient(y, {x}).grads[0];
+    auto vals = gltest::runBoth(g, {back, r2, dx}, 1e-12);
+    QVERIFY(gltest::maxAbsDiff(vals[0], xv) == 0);
+    QCOMPARE(vals[1].at(1), xv.at(5));
+    // d/dx: 2x, +1 on row 2, +2 on row 3, +1 on row 0
+    const double extra[4] = {1, 0, 1, 2};
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 2; ++j)
+        QVERIFY(std::abs(vals[2].at(i * 2 + j) - (2 * xv.at(i * 2 + j) + extra[i])) < 1e-12);
+  }
+
+  // Outer loop of 3, inner loop of 4, x *= a inside: y = x a^12.
+  void nestedLoops() {
+    Graph g;
+    Builder b(g);
+    Value x = b.variable(Tensor::fromVector({1.5, -2.0}, {2}, DType::F64), "x");
+    Value a = b.variable(Tensor::scalar(1.1, DType::F64), "a");
+    GradientTape tape(b);
+    auto counter = [](Builder& bb, int n) {
+      Value lim = bb.scalar(n, DType::I32);
+      return [lim](Builder& b2, const std::vector<Value>& v) { return o::less(b2, v[0], lim); };
+    };
+    auto outer = whileLoop(b, counter(b, 3), [&](Builder& bb, const std::vector<Value>& v) {
+      auto inner = whileLoop(bb, counter(bb, 4), [&](Builder& b2, const std::vector<Value>& u) {
+        return std::vector<Value>{o::add(b2, u[0], b2.scalar(1, DType::I32)), o::mul(b2, u[1], a)};
+      }, {bb.scalar(0, DType::I32), v[1]});
+      return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), inner[1]};
+    }, {b.scalar(0, DType::I32), x});
+    Value y = o::reduceSum(b, outer[1]);
+    tape.stop();
+    auto gr = tape.gradient(y, {x, a}).grads;
+    auto vals = gltest::runBoth(g, {gr[0], gr[1]}, 1e-12);
+    QVERIFY(std::abs(vals[0].at(0) - std::pow(1.1, 12)) < 1e-12);
+    QVERIFY(std::abs(vals[1].at(0) - 12 * (1.5 - 2.0) * std::pow(1.1, 11)) < 1e-10);
+  }
+
+  // Seed-a: per-sample tapes inside a while_loop, each writing its gradient to a TensorArray.
+  void tapeInsideLoopBody() {
+    const int B = 4, steps = 30;
+    Graph g;
+    Builder b(g);
+    Value x = b.constant(Rng(2).normal({B, 6}, 10, 1, DType::F32), "x");
+    Value ta = b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(B)}});
+    Value n = b.scalar(B, DType::I32);
+    WhileOptions opt;
+    opt.parallelIterations = 4;
+    auto outs = whileLoop(b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+                          [&](Builder& bb, const std::vector<Value>& v) {
+                            Value xi = o::gather(bb, x, v[0]);
+                            GradientTape tape(bb);
+                            tape.watch(xi);
+                            Value lnp = o::reduceSum(bb, odeLoop(bb, xi, steps, 0.1));
+                            tape.stop();
+                            Value gi = tape.gradient(lnp, {xi}).grads[0];
+                            return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
+                                                      bb.op1("list_write", {v[1], v[0], gi})};
+                          },
+                          {b.scalar(0, DType::I32), ta}, opt);
+    Value grads = b.op1("list_stack", {outs[1]}, Attrs{{"size", int64_t(B)}});
+    auto vals = gltest::runBoth(g, {grads}, 1e-6);
+    QCOMPARE(vals[0].shape(), (Shape{B, 6}));
+    for (double v : vals[0].toVector()) QVERIFY(std::abs(v - std::pow(0.9, steps)) < 1e-5);
+  }
+
+  void persistentAndNonPersistentTapes() {
+    Graph g;
+    Builder b(g);
+    Value x = b.variable(Tensor::scalar(3.0, DType::F64), "x");
+    GradientTape once(b);
+    GradientTape many(b, true);
+    Value y = o::mul(b, x, x);
+    Value z = o::mul(b, y, x);
+    once.stop();
+    many.stop();
+    Value dy = many.gradient(y, {x}).grads[0];
+    Value dz = many.gradient(z, {x}).grads[0];
+    Value dz1 = once.gradient(z, {x}).grads[0];
+    QVERIFY_THROWS_EXCEPTION(EngineError, once.gradient(y, {x}));
+    auto vals = gltest::runBoth(g, {dy, dz, dz1});
+    QCOMPARE(vals[0].item(), 6.0);
+    QCOMPARE(vals[1].item(), 27.0);
+    QCOMPARE(vals[2].item(), 27.0);
+  }
+
+  void unconnectedZero() {
+    Graph g;
+    Builder b(g);
+    Value x = b.variable(Tensor::fromVector({1, 2}, {2}, DType::F64), "x");
+    Value u = b.variable(Tensor::fromVector({1, 2, 3}, {3}, DType::F64), "u");
+    GradientTape tape(b);
+    Value y = o::reduceSum(b, o::square(b, x));
+    tape.stop();
+    GradResult r = tape.gradient(y, {u}, Unconnected::Zero);
+    QVERIFY(r.grads[0].valid());
+    QVERIFY(!r.why[0].text.empty());
+    auto vals = gltest::runBoth(g, {r.grads[0]});
+    QCOMPARE(vals[0].toVector(), (std::vector<double>{0, 0, 0}));
+  }
+
+  // The step-through records: loop-carried values per iteration, adjoints after a gradient.
+  void iterationRecords() {
+    Graph g;
+    Builder b(g);
+    Value x = b.constant(Tensor::fromVector({10, 20}, {2}, DType::F64), "x");
+    GradientTape tape(b);
+    tape.watch(x);
+    Value last = odeLoop(b, x, 5, 0.1);
+    Value y = o::reduceSum(b, last);
+    tape.stop();
+    Value dx = tape.gradient(y, {x}).grads[0];
+    Executor ex(g);
+    RunResult r = ex.run({dx});
+    const int loop = last.node;
+    QVERIFY(r.loops.count(loop));
+    const LoopRecord& rec = r.loops.at(loop);
+    QCOMPARE(rec.iterations, int64_t(5));
+    QCOMPARE(rec.carried.size(), size_t(6));
+    for (int t = 0; t <= 5; ++t) {
+      const double expect = 1 + (10 - 1) * std::pow(0.9, t);
+      QVERIFY(std::abs(rec.carried[size_t(t)][1].full.at(0) - expect) < 1e-12);
+      QCOMPARE(rec.carried[size_t(t)][0].full.at(0), double(t));
+    }
+    QCOMPARE(rec.adjoints.size(), size_t(6));
+    for (int t = 0; t <= 5; ++t) {
+      const auto& row = rec.adjoints[size_t(t)];
+      QVERIFY(row.size() >= 2);
+      QVERIFY(std::abs(row[1].full.at(0) - std::pow(0.9, 5 - t)) < 1e-12);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestAutodiff)
+#include "test_autodiff.moc"

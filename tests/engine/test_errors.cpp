@@ -1,0 +1,141 @@
+// Bad input never crashes: each case gives an error naming the op and its script location.
+#include <QtTest>
+
+#include "engine/autodiff/tape.h"
+#include "engine/graph/control_flow.h"
+#include "engine/ops/api.h"
+#include "helpers.h"
+
+using namespace gl;
+namespace o = gl::ops;
+
+namespace {
+
+template <class F>
+QString errorOf(F&& f) {
+  try {
+    f();
+  } catch (const EngineError& e) {
+    return QString::fromStdString(e.what());
+  }
+  return QString();
+}
+
+}  // namespace
+
+class TestErrors : public QObject {
+  Q_OBJECT
+ private slots:
+  void shapeMismatch() {
+    Graph g;
+    Builder b(g);
+    b.setLoc({"a.gls", 3, 7});
+    Value x = b.constant(Tensor::zeros(DType::F32, {2, 3}));
+    Value y = b.constant(Tensor::zeros(DType::F32, {4}));
+    QString e = errorOf([&] { o::add(b, x, y); });
+    QVERIFY2(e.contains("a.gls:3:7") && e.contains("add") && e.contains("[2,3]") && e.contains("[4]"),
+             qPrintable(e));
+  }
+
+  void dtypeMismatch() {
+    Graph g;
+    Builder b(g);
+    b.setLoc({"a.gls", 4, 1});
+    Value x = b.constant(Tensor::zeros(DType::F32, {2}));
+    Value y = b.constant(Tensor::zeros(DType::F64, {2}));
+    QString e = errorOf([&] { o::mul(b, x, y); });
+    QVERIFY2(e.contains("a.gls:4:1") && e.contains("float32") && e.contains("float64"), qPrintable(e));
+  }
+
+  void gatherOutOfRange() {
+    Graph g;
+    Builder b(g);
+    Value x = b.constant(Tensor::zeros(DType::F32, {10, 2}));
+    b.setLoc({"a.gls", 8, 2});
+    Value i = b.constant(Tensor::fromVector({3, 12}, {2}, DType::I32));
+    Value y = o::gather(b, x, i);
+    QString e = errorOf([&] { evaluate(g, {y}); });
+    QVERIFY2(e.contains("a.gls:8:2") && e.contains("12") && e.contains("gather"), qPrintable(e));
+  }
+
+  void condBranchesDiffer() {
+    Graph g;
+    Builder b(g);
+    b.setLoc({"a.gls", 5, 3});
+    Value p = b.constant(Tensor::scalar(1, DType::Bool));
+    QString e = errorOf([&] {
+      cond(b, p, [](Builder& bb) { return std::vector<Value>{bb.constant(Tensor::zeros(DType::F32, {3}))}; },
+           [](Builder& bb) { return std::vector<Value>{bb.constant(Tensor::zeros(DType::F32, {4}))}; });
+    });
+    QVERIFY2(e.contains("a.gls:5:3") && e.contains("[3]") && e.contains("[4]") && e.contains("cond"),
+             qPrintable(e));
+  }
+
+  void loopBodyChangesShape() {
+    Graph g;
+    Builder b(g);
+    b.setLoc({"a.gls", 6, 9});
+    Value x = b.constant(Tensor::zeros(DType::F32, {10, 5000}));
+    QString e = errorOf([&] {
+      whileLoop(b, [](Builder& bb, const std::vector<Value>&) { return bb.constant(Tensor::scalar(0, DType::Bool)); },
+                [](Builder& bb, const std::vector<Value>& v) {
+                  return std::vector<Value>{o::reduceSum(bb, v[0], {0})};
+                },
+                {x});
+    });
+    QVERIFY2(e.contains("a.gls:6:9") && e.contains("[10,5000]") && e.contains("[5000]"), qPrintable(e));
+  }
+
+  void readUnwrittenTensorArray() {
+    Graph g;
+    Builder b(g);
+    Value ta = b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(3)}});
+    b.setLoc({"a.gls", 9, 4});
+    Value r = b.op1("list_read", {ta, b.scalar(1, DType::I32)});
+    QString e = errorOf([&] { evaluate(g, {r}); });
+    QVERIFY2(e.contains("a.gls:9:4") && e.contains("never written"), qPrintable(e));
+  }
+
+  void overMemoryBudget() {
+    Graph g;
+    Builder b(g, size_t(1) << 30);
+    b.setLoc({"a.gls", 2, 1});
+    QString e = errorOf([&] { o::randomNormal(b, {100000, 100000}, 0, 1, DType::F32, 1); });
+    QVERIFY2(e.contains("a.gls:2:1") && e.contains("memory budget"), qPrintable(e));
+  }
+
+  void matmulInnerDims() {
+    Graph g;
+    Builder b(g);
+    b.setLoc({"a.gls", 11, 2});
+    Value x = b.constant(Tensor::zeros(DType::F32, {2, 3}));
+    Value y = b.constant(Tensor::zeros(DType::F32, {4, 5}));
+    QString e = errorOf([&] { o::matmul(b, x, y); });
+    QVERIFY2(e.contains("a.gls:11:2") && e.contains("matmul"), qPrintable(e));
+  }
+
+  void unfedPlaceholderAndCancel() {
+    Graph g;
+    Builder b(g);
+    Value p = b.placeholder(DType::F32, {2}, "images");
+    QString e = errorOf([&] { evaluate(g, {p}); });
+    QVERIFY(e.contains("images"));
+    struct Cancel : RunMonitor {
+      bool cancelled() const override { return true; }
+    } cancel;
+    Graph g2;
+    Builder b2(g2);
+    Value n = b2.scalar(1000000, DType::I32);
+    auto outs = whileLoop(b2, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+                          [](Builder& bb, const std::vector<Value>& v) {
+                            return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32))};
+                          },
+                          {b2.scalar(0, DType::I32)});
+    RunOptions opt;
+    opt.monitor = &cancel;
+    QVERIFY_THROWS_EXCEPTION(CancelledError, evaluate(g2, {outs[0]}, opt));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestErrors)
+#include "test_errors.moc"
