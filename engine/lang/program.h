@@ -1,0 +1,67 @@
+#pragma once
+// What tracing a GradLab script produces, shared by the command line and the window.
+// A script is traced once into one Graph: shared code at the top level, and each
+// `with variant("name"):` block adds its own nodes. Names bound at the top level of a variant
+// block (or of the script, when it has no variants) are that variant's outputs; outputs with
+// the same name in several variants are compared after a run.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/graph/graph.h"
+
+namespace gl::lang {
+
+// One tensor of an output, or None with the engine's explanation (a gradient that does not
+// exist). Lists of gradients give one entry each.
+struct OutputEntry {
+  Value value;              // invalid = None
+  std::string whyNone;      // the tape's explanation when value is None
+  int whyNode = -1;         // node where the chain breaks
+  SourceLoc whyLoc;
+};
+
+struct Output {
+  std::string name;
+  SourceLoc loc;            // where it was bound
+  bool isGradient = false;  // bound to the result of tape.gradient/jacobian/batch_jacobian
+  bool isList = false;      // a Python list/tuple of tensors (entries in order)
+  std::vector<OutputEntry> entries;
+};
+
+struct Variant {
+  std::string name;  // "" for a script without variant blocks
+  SourceLoc loc;
+  std::vector<Output> outputs;
+  std::vector<int> loops;  // while/map/cond node ids built inside the block, in build order
+  std::vector<int> tapes;  // first node id recorded by each GradientTape opened in the block
+};
+
+struct Param {
+  std::string name;
+  bool isInt = true;
+  double value = 0, lo = 0, hi = 0;  // value after --set overrides
+  SourceLoc loc;
+};
+
+struct TracedProgram {
+  std::shared_ptr<Graph> graph;
+  std::vector<Param> params;
+  std::vector<Variant> variants;
+  std::vector<std::string> traceLog;  // output of `print` (trace time)
+  int unrolledCopies = 0;             // Python-level loop iterations unrolled while tracing
+};
+
+struct TraceOptions {
+  std::map<std::string, double> overrides;  // --set name=value
+  int64_t maxUnroll = 100000;               // Python loop iterations traced in total
+  int64_t maxNodes = 2000000;               // graph size limit
+  size_t memoryBudget = size_t(8) << 30;    // checked before running (static shapes)
+};
+
+// Parses and traces. Throws gl::EngineError with file:line:col on any script error.
+TracedProgram traceProgram(const std::string& source, const std::string& fileName,
+                           const TraceOptions& options = {});
+
+}  // namespace gl::lang
