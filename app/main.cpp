@@ -33,13 +33,20 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (a == "--steps") opt.steps = std::stoi(next());
-      else if (a == "--batch") opt.batch = std::stoi(next());
-      else if (a == "--dim") opt.dim = std::stoi(next());
-      else if (a == "--dt") opt.dt = std::stod(next());
-      else if (a == "--executor") opt.executor = next();
-      else if (a == "--threads") opt.threads = std::stoi(next());
-      else if (a == "--variant") opt.variant = next();
+      if (a == "--steps")
+        opt.steps = std::stoi(next());
+      else if (a == "--batch")
+        opt.batch = std::stoi(next());
+      else if (a == "--dim")
+        opt.dim = std::stoi(next());
+      else if (a == "--dt")
+        opt.dt = std::stod(next());
+      else if (a == "--executor")
+        opt.executor = next();
+      else if (a == "--threads")
+        opt.threads = std::stoi(next());
+      else if (a == "--variant")
+        opt.variant = next();
       else if (a == "-h" || a == "--help") {
         usage();
         return 0;

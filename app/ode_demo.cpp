@@ -42,7 +42,8 @@ Value buildVectorized(Builder& b, Value x, const OdeDemoOptions& o) {
 
 // variants "serial" / "parallel": a per-sample tape inside a while_loop writing a TensorArray.
 Value buildPerSample(Builder& b, Value x, const OdeDemoOptions& o, int parallelIterations) {
-  Value ta = b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(o.batch)}});
+  Value ta =
+      b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(o.batch)}});
   Value n = b.scalar(o.batch, DType::I32);
   auto outs = whileLoop(
       b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
@@ -93,8 +94,9 @@ int runOdeDemo(const OdeDemoOptions& opt) {
       const Tensor& gt = r.values[0].t;
       double err = 0;
       for (int64_t i = 0; i < gt.numel(); ++i) err = std::max(err, std::abs(gt.at(i) - expect));
-      std::printf("%-12s %-9s %10.3f %12.6g %14.3g %12.1f\n", v.c_str(), par ? "parallel" : "serial",
-                  r.seconds, gt.at(0), err, double(r.peakBytes) / (1 << 20));
+      std::printf("%-12s %-9s %10.3f %12.6g %14.3g %12.1f\n", v.c_str(),
+                  par ? "parallel" : "serial", r.seconds, gt.at(0), err,
+                  double(r.peakBytes) / (1 << 20));
       if (err > 1e-4 + 1e-3 * expect) status = 1;
     }
   }

@@ -12,7 +12,7 @@ struct OdeDemoOptions {
   double dt = 0.1;
   std::string executor = "both";  // serial, parallel or both
   int threads = 0;
-  std::string variant = "all";    // serial, parallel, vectorized or all
+  std::string variant = "all";  // serial, parallel, vectorized or all
 };
 
 // Prints gradients, timings and memory per variant and executor; returns an exit status.

@@ -736,7 +736,8 @@ struct Executor::Impl {
     result.seconds = now();
     result.peakBytes = memoryStats().peak;
     for (Value v : fetches) result.values.push_back(get(top, v));
-    for (auto& tl : timelines) result.timeline.insert(result.timeline.end(), tl->begin(), tl->end());
+    for (auto& tl : timelines)
+      result.timeline.insert(result.timeline.end(), tl->begin(), tl->end());
     std::sort(result.timeline.begin(), result.timeline.end(),
               [](const TimelineEvent& a, const TimelineEvent& b) { return a.start < b.start; });
     return std::move(result);

@@ -25,8 +25,7 @@ inline std::vector<gl::Tensor> runBoth(const gl::Graph& g, const std::vector<gl:
   std::vector<gl::Tensor> parallel = gl::evaluate(g, fetches, base);
   for (size_t i = 0; i < serial.size(); ++i) {
     const double d = maxAbsDiff(serial[i], parallel[i]);
-    if (!(d <= tol))
-      qFatal("serial and parallel executors disagree on fetch %zu by %g", i, d);
+    if (!(d <= tol)) qFatal("serial and parallel executors disagree on fetch %zu by %g", i, d);
   }
   return serial;
 }

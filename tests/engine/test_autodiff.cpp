@@ -23,8 +23,9 @@ Value odeLoop(Builder& b, Value x, int steps, double dt) {
       b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
       [&](Builder& bb, const std::vector<Value>& v) {
         Value y = v[1];
-        Value step = o::add(bb, y, o::mul(bb, bb.scalar(dt, bb.type(y).dtype),
-                                          o::add(bb, o::neg(bb, y), bb.scalar(1, bb.type(y).dtype))));
+        Value step = o::add(bb, y,
+                            o::mul(bb, bb.scalar(dt, bb.type(y).dtype),
+                                   o::add(bb, o::neg(bb, y), bb.scalar(1, bb.type(y).dtype))));
         return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), step};
       },
       {zero, x});
@@ -88,7 +89,8 @@ class TestAutodiff : public QObject {
     auto outs = whileLoop(
         b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
         [&](Builder& bb, const std::vector<Value>& v) {
-          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), o::mul(bb, v[1], v[1])};
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
+                                    o::mul(bb, v[1], v[1])};
         },
         {b.scalar(0, DType::I32), x});
     Value y = o::reduceSum(b, outs[1]);
@@ -110,7 +112,8 @@ class TestAutodiff : public QObject {
     Value w = b.variable(wInit, "w");
     Value x0 = b.constant(Tensor::scalar(2.0, DType::F64), "x0");
     GradientTape tape(b, /*persistent=*/true);
-    Value ta = b.op1("list_new", {}, Attrs{{"dtype", std::string("float64")}, {"size", int64_t(T)}});
+    Value ta =
+        b.op1("list_new", {}, Attrs{{"dtype", std::string("float64")}, {"size", int64_t(T)}});
     Value n = b.scalar(T, DType::I32);
     auto outs = whileLoop(
         b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
@@ -144,7 +147,8 @@ class TestAutodiff : public QObject {
     for (double sign : {1.0, -1.0}) {
       Graph g;
       Builder b(g);
-      Value x = b.variable(Tensor::fromVector({0.3 * sign, 0.7 * sign, 1.1 * sign}, {3}, DType::F64), "x");
+      Value x = b.variable(
+          Tensor::fromVector({0.3 * sign, 0.7 * sign, 1.1 * sign}, {3}, DType::F64), "x");
       Value w = b.variable(Tensor::fromVector({1.5, -0.5, 2.0}, {3}, DType::F64), "w");
       GradientTape tape(b, true);
       Value pred = o::greater(b, o::reduceSum(b, x), b.scalar(0, DType::F64));
@@ -169,9 +173,12 @@ class TestAutodiff : public QObject {
     Value x = b.variable(Rng(5).normal({5, 3}, 0, 1, DType::F64), "x");
     Value w = b.variable(Rng(6).normal({3}, 0, 1, DType::F64), "w");
     GradientTape tape(b, true);
-    Value m = mapFn(b, [&](Builder& bb, const std::vector<Value>& row) {
-      return std::vector<Value>{o::reduceSum(bb, o::mul(bb, o::sin(bb, row[0]), w))};
-    }, {x})[0];
+    Value m =
+        mapFn(b,
+              [&](Builder& bb, const std::vector<Value>& row) {
+                return std::vector<Value>{o::reduceSum(bb, o::mul(bb, o::sin(bb, row[0]), w))};
+              },
+              {x})[0];
     Value y = o::reduceSum(b, o::square(b, m));
     Value direct = o::reduceSum(b, o::square(b, o::reduceSum(b, o::mul(b, o::sin(b, x), w), {1})));
     tape.stop();
@@ -192,7 +199,8 @@ class TestAutodiff : public QObject {
     Value ta = b.op1("list_unstack", {x});
     Value r2 = b.op1("list_read", {ta, b.scalar(2, DType::I32)});
     Value back = b.op1("list_stack", {ta}, Attrs{{"size", int64_t(4)}});
-    Value gathered = b.op1("list_gather", {ta, b.constant(Tensor::fromVector({3, 3, 0}, {3}, DType::I32))});
+    Value gathered =
+        b.op1("list_gather", {ta, b.constant(Tensor::fromVector({3, 3, 0}, {3}, DType::I32))});
     Value y = o::add(b, o::reduceSum(b, o::mul(b, back, back)),
                      o::add(b, o::reduceSum(b, r2), o::reduceSum(b, gathered)));
     tape.stop();
@@ -218,12 +226,19 @@ class TestAutodiff : public QObject {
       Value lim = bb.scalar(n, DType::I32);
       return [lim](Builder& b2, const std::vector<Value>& v) { return o::less(b2, v[0], lim); };
     };
-    auto outer = whileLoop(b, counter(b, 3), [&](Builder& bb, const std::vector<Value>& v) {
-      auto inner = whileLoop(bb, counter(bb, 4), [&](Builder& b2, const std::vector<Value>& u) {
-        return std::vector<Value>{o::add(b2, u[0], b2.scalar(1, DType::I32)), o::mul(b2, u[1], a)};
-      }, {bb.scalar(0, DType::I32), v[1]});
-      return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), inner[1]};
-    }, {b.scalar(0, DType::I32), x});
+    auto outer =
+        whileLoop(b, counter(b, 3),
+                  [&](Builder& bb, const std::vector<Value>& v) {
+                    auto inner = whileLoop(bb, counter(bb, 4),
+                                           [&](Builder& b2, const std::vector<Value>& u) {
+                                             return std::vector<Value>{
+                                                 o::add(b2, u[0], b2.scalar(1, DType::I32)),
+                                                 o::mul(b2, u[1], a)};
+                                           },
+                                           {bb.scalar(0, DType::I32), v[1]});
+                    return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)), inner[1]};
+                  },
+                  {b.scalar(0, DType::I32), x});
     Value y = o::reduceSum(b, outer[1]);
     tape.stop();
     auto gr = tape.gradient(y, {x, a}).grads;
@@ -238,22 +253,24 @@ class TestAutodiff : public QObject {
     Graph g;
     Builder b(g);
     Value x = b.constant(Rng(2).normal({B, 6}, 10, 1, DType::F32), "x");
-    Value ta = b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(B)}});
+    Value ta =
+        b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(B)}});
     Value n = b.scalar(B, DType::I32);
     WhileOptions opt;
     opt.parallelIterations = 4;
-    auto outs = whileLoop(b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
-                          [&](Builder& bb, const std::vector<Value>& v) {
-                            Value xi = o::gather(bb, x, v[0]);
-                            GradientTape tape(bb);
-                            tape.watch(xi);
-                            Value lnp = o::reduceSum(bb, odeLoop(bb, xi, steps, 0.1));
-                            tape.stop();
-                            Value gi = tape.gradient(lnp, {xi}).grads[0];
-                            return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
-                                                      bb.op1("list_write", {v[1], v[0], gi})};
-                          },
-                          {b.scalar(0, DType::I32), ta}, opt);
+    auto outs = whileLoop(
+        b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+        [&](Builder& bb, const std::vector<Value>& v) {
+          Value xi = o::gather(bb, x, v[0]);
+          GradientTape tape(bb);
+          tape.watch(xi);
+          Value lnp = o::reduceSum(bb, odeLoop(bb, xi, steps, 0.1));
+          tape.stop();
+          Value gi = tape.gradient(lnp, {xi}).grads[0];
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
+                                    bb.op1("list_write", {v[1], v[0], gi})};
+        },
+        {b.scalar(0, DType::I32), ta}, opt);
     Value grads = b.op1("list_stack", {outs[1]}, Attrs{{"size", int64_t(B)}});
     auto vals = gltest::runBoth(g, {grads}, 1e-6);
     QCOMPARE(vals[0].shape(), (Shape{B, 6}));

@@ -96,14 +96,15 @@ class TestDiagnostics : public QObject {
     Value inner;
     GradientTape tape(b);
     Value n = b.scalar(3, DType::I32);
-    auto outs = whileLoop(b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
-                          [&](Builder& bb, const std::vector<Value>& v) {
-                            bb.setLoc(at(9));
-                            inner = bb.variable(Tensor::scalar(1.0, DType::F32), "w_t");
-                            return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
-                                                      o::mul(bb, v[1], inner)};
-                          },
-                          {b.scalar(0, DType::I32), x0});
+    auto outs = whileLoop(
+        b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+        [&](Builder& bb, const std::vector<Value>& v) {
+          bb.setLoc(at(9));
+          inner = bb.variable(Tensor::scalar(1.0, DType::F32), "w_t");
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
+                                    o::mul(bb, v[1], inner)};
+        },
+        {b.scalar(0, DType::I32), x0});
     tape.stop();
     GradResult r = tape.gradient(outs[1], {inner});
     QVERIFY(!r.grads[0].valid());
@@ -153,9 +154,11 @@ class TestDiagnostics : public QObject {
     Value logits = o::mul(b, w, w);
     Value head = o::gather(b, logits, b.scalar(1, DType::I32));
     Value loss = o::reduceSum(b, head);
-    Value perRow = mapFn(b, [&](Builder& bb, const std::vector<Value>& r) {
-      return std::vector<Value>{o::reduceSum(bb, r[0])};
-    }, {logits})[0];
+    Value perRow = mapFn(b,
+                         [&](Builder& bb, const std::vector<Value>& r) {
+                           return std::vector<Value>{o::reduceSum(bb, r[0])};
+                         },
+                         {logits})[0];
     Value loss2 = o::gather(b, perRow, b.scalar(1, DType::I32));
     tape.stop();
     GradResult r = tape.gradient(loss, {w});

@@ -33,8 +33,9 @@ class TestErrors : public QObject {
     Value x = b.constant(Tensor::zeros(DType::F32, {2, 3}));
     Value y = b.constant(Tensor::zeros(DType::F32, {4}));
     QString e = errorOf([&] { o::add(b, x, y); });
-    QVERIFY2(e.contains("a.gls:3:7") && e.contains("add") && e.contains("[2,3]") && e.contains("[4]"),
-             qPrintable(e));
+    QVERIFY2(
+        e.contains("a.gls:3:7") && e.contains("add") && e.contains("[2,3]") && e.contains("[4]"),
+        qPrintable(e));
   }
 
   void dtypeMismatch() {
@@ -44,7 +45,8 @@ class TestErrors : public QObject {
     Value x = b.constant(Tensor::zeros(DType::F32, {2}));
     Value y = b.constant(Tensor::zeros(DType::F64, {2}));
     QString e = errorOf([&] { o::mul(b, x, y); });
-    QVERIFY2(e.contains("a.gls:4:1") && e.contains("float32") && e.contains("float64"), qPrintable(e));
+    QVERIFY2(e.contains("a.gls:4:1") && e.contains("float32") && e.contains("float64"),
+             qPrintable(e));
   }
 
   void gatherOutOfRange() {
@@ -64,11 +66,18 @@ class TestErrors : public QObject {
     b.setLoc({"a.gls", 5, 3});
     Value p = b.constant(Tensor::scalar(1, DType::Bool));
     QString e = errorOf([&] {
-      cond(b, p, [](Builder& bb) { return std::vector<Value>{bb.constant(Tensor::zeros(DType::F32, {3}))}; },
-           [](Builder& bb) { return std::vector<Value>{bb.constant(Tensor::zeros(DType::F32, {4}))}; });
+      cond(
+          b, p,
+          [](Builder& bb) {
+            return std::vector<Value>{bb.constant(Tensor::zeros(DType::F32, {3}))};
+          },
+          [](Builder& bb) {
+            return std::vector<Value>{bb.constant(Tensor::zeros(DType::F32, {4}))};
+          });
     });
-    QVERIFY2(e.contains("a.gls:5:3") && e.contains("[3]") && e.contains("[4]") && e.contains("cond"),
-             qPrintable(e));
+    QVERIFY2(
+        e.contains("a.gls:5:3") && e.contains("[3]") && e.contains("[4]") && e.contains("cond"),
+        qPrintable(e));
   }
 
   void loopBodyChangesShape() {
@@ -77,19 +86,25 @@ class TestErrors : public QObject {
     b.setLoc({"a.gls", 6, 9});
     Value x = b.constant(Tensor::zeros(DType::F32, {10, 5000}));
     QString e = errorOf([&] {
-      whileLoop(b, [](Builder& bb, const std::vector<Value>&) { return bb.constant(Tensor::scalar(0, DType::Bool)); },
-                [](Builder& bb, const std::vector<Value>& v) {
-                  return std::vector<Value>{o::reduceSum(bb, v[0], {0})};
-                },
-                {x});
+      whileLoop(
+          b,
+          [](Builder& bb, const std::vector<Value>&) {
+            return bb.constant(Tensor::scalar(0, DType::Bool));
+          },
+          [](Builder& bb, const std::vector<Value>& v) {
+            return std::vector<Value>{o::reduceSum(bb, v[0], {0})};
+          },
+          {x});
     });
-    QVERIFY2(e.contains("a.gls:6:9") && e.contains("[10,5000]") && e.contains("[5000]"), qPrintable(e));
+    QVERIFY2(e.contains("a.gls:6:9") && e.contains("[10,5000]") && e.contains("[5000]"),
+             qPrintable(e));
   }
 
   void readUnwrittenTensorArray() {
     Graph g;
     Builder b(g);
-    Value ta = b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(3)}});
+    Value ta =
+        b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", int64_t(3)}});
     b.setLoc({"a.gls", 9, 4});
     Value r = b.op1("list_read", {ta, b.scalar(1, DType::I32)});
     QString e = errorOf([&] { evaluate(g, {r}); });
@@ -126,11 +141,12 @@ class TestErrors : public QObject {
     Graph g2;
     Builder b2(g2);
     Value n = b2.scalar(1000000, DType::I32);
-    auto outs = whileLoop(b2, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
-                          [](Builder& bb, const std::vector<Value>& v) {
-                            return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32))};
-                          },
-                          {b2.scalar(0, DType::I32)});
+    auto outs = whileLoop(
+        b2, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+        [](Builder& bb, const std::vector<Value>& v) {
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32))};
+        },
+        {b2.scalar(0, DType::I32)});
     RunOptions opt;
     opt.monitor = &cancel;
     QVERIFY_THROWS_EXCEPTION(CancelledError, evaluate(g2, {outs[0]}, opt));

@@ -36,7 +36,8 @@ class TestRegistryGradcheck : public QObject {
       if (name == "stop_gradient") continue;
       QVERIFY2(!p.gradChecks.empty(), ("no grad-check case for " + name).c_str());
       for (int i = 0; i < int(p.gradChecks.size()); ++i) {
-        QTest::newRow((name + "#" + std::to_string(i)).c_str()) << QString::fromStdString(name) << i;
+        QTest::newRow((name + "#" + std::to_string(i)).c_str())
+            << QString::fromStdString(name) << i;
         ++checked;
       }
     }
@@ -80,7 +81,8 @@ class TestRegistryGradcheck : public QObject {
     tape.stop();
     GradResult gr = tape.gradient(loss, sources, Unconnected::Zero);
     RunOptions opt;
-    for (size_t k = 0; k < sources.size(); ++k) opt.feeds[sources[k].node] = c.inputs[size_t(srcInput[k])];
+    for (size_t k = 0; k < sources.size(); ++k)
+      opt.feeds[sources[k].node] = c.inputs[size_t(srcInput[k])];
     std::vector<Tensor> sym = gltest::runBoth(g, gr.grads, 1e-9, opt);
     const double h = 1e-6;
     for (size_t k = 0; k < sources.size(); ++k) {
@@ -102,7 +104,11 @@ class TestRegistryGradcheck : public QObject {
         const double tol = 1e-5 + 1e-4 * std::abs(num);
         QVERIFY2(std::abs(num - got) <= tol,
                  qPrintable(QString("%1 input %2 element %3: vjp %4, finite differences %5")
-                                .arg(name).arg(srcInput[k]).arg(e).arg(got).arg(num)));
+                                .arg(name)
+                                .arg(srcInput[k])
+                                .arg(e)
+                                .arg(got)
+                                .arg(num)));
       }
     }
   }
