@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine:
-#   ./gradlab.sh run    install what is missing, build, run the ODE lesson
+#   ./gradlab.sh run    install what is missing, build, open the window on the ODE lesson
+#                       (no display: run the lesson headless and write its figures to
+#                       ./gradlab-export)
 #   ./gradlab.sh test   install what is missing, build, run the whole test suite
 #   ./gradlab.sh build  install and build only
 set -euo pipefail
@@ -31,7 +33,12 @@ build() {
 case "$cmd" in
   run)
     install_deps && build
-    exec "$build/app/gradlab" ode "$@"
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+      exec "$build/app/gradlab" "$@"
+    fi
+    echo "No display: running the ODE lesson headless; figures go to ./gradlab-export"
+    exec "$build/app/gradlab" export "$here/resources/lessons/ode_while_loop.gls" \
+      --out "${GRADLAB_EXPORT_DIR:-$PWD/gradlab-export}" "$@"
     ;;
   test)
     install_deps && build

@@ -1,28 +1,36 @@
-// gradlab: the command line. Until the window and the script language land, it runs the ODE
-// lesson from the engine's C++ API.
+// gradlab: the command line. `run` and `check` trace GradLab scripts; `ode` runs the ODE lesson
+// from the engine's C++ API (the engine demo the script language grew from).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "engine/tensor/error.h"
+#include "cli.h"
+#include "gui.h"
 #include "ode_demo.h"
 
 namespace {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: gradlab ode [--steps N] [--batch B] [--dim D] [--dt DT]\n"
+               "usage: gradlab [FILE.gls]          open the window (on FILE, or the last lesson)\n"
+               "       gradlab export FILE.gls --out DIR [--format png,svg,pdf,csv,dot]\n"
+               "                      [--set name=value]... [--step T] [--variant V]\n"
+               "       gradlab run FILE.gls [--variant V] [--executor serial|parallel]\n"
+               "                            [--threads N] [--set name=value]... [--json]\n"
+               "       gradlab check FILE.gls [--set name=value]...\n"
+               "       gradlab ode [--steps N] [--batch B] [--dim D] [--dt DT]\n"
                "                   [--executor serial|parallel|both] [--threads N]\n"
                "                   [--variant serial|parallel|vectorized|all]\n");
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int odeMain(int argc, char** argv, int i) {
   gl::app::OdeDemoOptions opt;
-  int i = 1;
-  if (i < argc && std::strcmp(argv[i], "ode") == 0) ++i;
   for (; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -70,4 +78,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gradlab: %s\n", e.what());
     return 1;
   }
+}
+
+int main(int argc, char** argv) {
+  const std::string cmd = argc > 1 ? argv[1] : "";
+  std::vector<std::string> rest(argv + std::min(argc, 2), argv + argc);
+  if (cmd == "run") return gl::app::runCommand(rest);
+  if (cmd == "check") return gl::app::checkCommand(rest);
+  if (cmd == "ode") return odeMain(argc, argv, 2);
+  if (cmd == "export") return gl::app::exportCommand(argc, argv, rest);
+  if (cmd == "-h" || cmd == "--help") {
+    usage();
+    return 0;
+  }
+  if (cmd.empty() || cmd[0] != '-') return gl::app::runWindow(argc, argv, cmd);
+  usage();
+  return 2;
 }

@@ -92,6 +92,7 @@ std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req) {
       if (c == contrib.end()) continue;
       gout[i] = sumAll(b, c->second);
       c->second = {gout[i]};
+      b.graph().adjoints[{id, int(i)}].push_back(gout[i]);
       any = true;
     }
     if (!any) continue;

@@ -3,6 +3,7 @@
 // iteration by the forward node (TensorFlow while_v2's accumulators), except constants, which
 // are copied. A body whose VJPs need no forward value therefore saves nothing.
 #include <map>
+#include <set>
 
 #include "engine/autodiff/backprop.h"
 #include "engine/graph/control_flow.h"
@@ -73,13 +74,16 @@ std::vector<Value> whileVjp(Builder& b, const Node& wIn, const std::vector<Value
       req.sources.push_back(fwd.params[size_t(adjOf[k])]);
     }
     for (Value c : caps) req.sources.push_back(c);
-    // A result that is directly a param or capture passes its adjoint straight through.
+    // A result that is directly a source (a param, or a capture we differentiate) is seeded
+    // by backprop itself; one that is an outer value we do not differentiate has no path.
     std::map<Value, Value> adj = backprop(bb, req);
     std::map<Value, std::vector<Value>> direct;
+    const std::set<Value> sources(req.sources.begin(), req.sources.end());
     for (size_t k = 0; k < req.targets.size(); ++k) {
       Value t = req.targets[k];
       const Node& tn = bb.graph().node(t);
-      if (tn.region != bodyR || tn.op == "param") direct[t].push_back(req.seeds[k]);
+      if ((tn.region != bodyR || tn.op == "param") && !sources.count(t) && !adj.count(t))
+        direct[t].push_back(req.seeds[k]);
     }
     auto total = [&](Value src) -> Value {
       std::vector<Value> parts;
@@ -142,14 +146,8 @@ std::vector<Value> mapVjp(Builder& b, const Node& mIn, const std::vector<Value>&
     }
     for (size_t i = 1; i < fwd.params.size(); ++i) req.sources.push_back(fwd.params[i]);
     for (Value c : caps) req.sources.push_back(c);
+    // Results that are params or captures are sources: backprop seeds them itself.
     std::map<Value, Value> adj = backprop(bb, req);
-    for (size_t k = 0; k < req.targets.size(); ++k) {  // results that are params or captures
-      Value t = req.targets[k];
-      if (bb.graph().node(t).region != bodyR || bb.graph().node(t).op == "param") {
-        auto it = adj.find(t);
-        adj[t] = it == adj.end() ? req.seeds[k] : sumAll(bb, {it->second, req.seeds[k]});
-      }
-    }
     std::vector<Value> out;
     for (size_t i = 1; i < fwd.params.size(); ++i) {
       auto it = adj.find(fwd.params[i]);
@@ -197,14 +195,8 @@ std::vector<Value> condVjp(Builder& b, const Node& cIn, const std::vector<Value>
       req.targets = fwd.results;
       req.seeds = seeds;
       req.sources = caps;
+      // A branch returning a captured value as is: backprop seeds it (it is a source).
       std::map<Value, Value> adj = backprop(bb, req);
-      for (size_t k = 0; k < req.targets.size(); ++k) {
-        Value t = req.targets[k];
-        if (bb.graph().node(t).region != fwdR) {
-          auto it = adj.find(t);
-          adj[t] = it == adj.end() ? seeds[k] : sumAll(bb, {it->second, seeds[k]});
-        }
-      }
       std::vector<Value> out;
       for (Value cap : caps) {
         auto it = adj.find(cap);

@@ -145,6 +145,9 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
   // Walk the path forward along what still carries a gradient; the first node that does not
   // is where the chain breaks.
   std::set<Value> live{source};
+  // A non-differentiable op on the path (a comparison feeding a cond's predicate, a cast to
+  // int) only explains the None when no later node breaks a chain that was still alive.
+  int blockedAt = -1;
   for (int id : ids) {
     if (!reachNodes.count(id) || !needNodes.count(id)) continue;
     const Node& n = g.node(id);
@@ -159,6 +162,10 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
     if (!blocks && !n.recordingStopped && recorded) {
       for (int i = 0; i < int(n.outputs.size()); ++i)
         if (isFloat(n.outputs[size_t(i)].dtype)) live.insert({id, i});
+      continue;
+    }
+    if (blocks) {
+      if (blockedAt < 0) blockedAt = id;
       continue;
     }
     d.node = id;
@@ -181,6 +188,14 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
       d.text = "the chain from " + src + " to the target breaks at " + at +
                ": this tape did not record it";
     }
+    return d;
+  }
+  if (blockedAt >= 0) {
+    const Node& n = g.node(blockedAt);
+    d.node = blockedAt;
+    d.loc = n.loc;
+    d.text = "the chain from " + src + " to the target breaks at " + describe(g, n) +
+             ": it passes through " + nondiffReason(n);
     return d;
   }
   d.text = "the target " + describe(g, tn) + " is not connected to " + src + " on this tape";

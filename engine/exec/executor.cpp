@@ -124,6 +124,7 @@ struct Executor::Impl {
   // threads never index a container another thread may be growing.
   std::vector<std::unique_ptr<std::vector<TimelineEvent>>> timelines;
   const uint64_t runId = nextRunId();
+  std::atomic<size_t> timelineCount{0};
   static uint64_t nextRunId() {
     static std::atomic<uint64_t> counter{0};
     return ++counter;
@@ -289,6 +290,16 @@ struct Executor::Impl {
     acc.items[i] = d.t;
   }
 
+  void recordValues(const Frame& f, const Node& n) {
+    const auto& slot = f.slots[size_t(local[size_t(n.id)])];
+    for (size_t i = 0; i < slot.size(); ++i) {
+      if (!slot[i].defined()) continue;
+      TensorRecord r = TensorRecord::of(slot[i], opt.smallTensor);
+      std::lock_guard<std::mutex> lock(mu);
+      result.valueRecords[{n.id, int(i)}] = std::move(r);
+    }
+  }
+
   // ---- timeline ---------------------------------------------------------------------------
   // The cache is keyed by a run id, not `this`: a later Impl may reuse the same address.
   std::pair<int, std::vector<TimelineEvent>*> threadTimeline() {
@@ -328,10 +339,13 @@ struct Executor::Impl {
     }
     if (memoryStats().live > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", n.loc, n.op);
+    if (opt.valueRecords && f.parent == nullptr) recordValues(f, n);
     if (opt.timeline && n.op != "param" && n.op != "const") {
       const double end = now();
-      auto [t, events] = threadTimeline();
-      events->push_back({n.id, f.iteration, t, start, end});
+      if (timelineCount.fetch_add(1, std::memory_order_relaxed) < opt.timelineLimit) {
+        auto [t, events] = threadTimeline();
+        events->push_back({n.id, f.iteration, t, start, end});
+      }
     }
   }
 
@@ -738,6 +752,8 @@ struct Executor::Impl {
     for (Value v : fetches) result.values.push_back(get(top, v));
     for (auto& tl : timelines)
       result.timeline.insert(result.timeline.end(), tl->begin(), tl->end());
+    result.timelineDropped =
+        timelineCount > opt.timelineLimit ? timelineCount - opt.timelineLimit : 0;
     std::sort(result.timeline.begin(), result.timeline.end(),
               [](const TimelineEvent& a, const TimelineEvent& b) { return a.start < b.start; });
     return std::move(result);

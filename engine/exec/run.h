@@ -31,12 +31,16 @@ struct RunOptions {
   bool parallel = false;  // false: the serial reference executor
   int threads = 0;        // parallel executor threads; 0 = all cores
   bool timeline = true;
+  size_t timelineLimit = 200000;  // events kept; a 20000-step loop would otherwise log millions
   bool records = true;
   size_t memoryBudget = size_t(8) << 30;
   size_t recordBudget = size_t(64) << 20;  // bytes of per-iteration records
   int64_t smallTensor = 64;                // records keep whole tensors up to this many elements
   std::map<int, Tensor> feeds;             // placeholder node id -> value
   RunMonitor* monitor = nullptr;
+  // Summaries of every value computed at the top level (not inside loop bodies, whose
+  // values the loop records cover), for the inspector and the gradient-flow overlay.
+  bool valueRecords = true;
 };
 
 // A tensor as the step-through shows it: whole when small, else a summary.
@@ -70,7 +74,9 @@ struct TimelineEvent {
 struct RunResult {
   std::vector<Datum> values;  // one per fetch
   std::map<int, LoopRecord> loops;
+  std::map<Value, TensorRecord> valueRecords;  // top-level values, see RunOptions
   std::vector<TimelineEvent> timeline;
+  size_t timelineDropped = 0;  // events past RunOptions::timelineLimit
   std::vector<std::string> log;  // tf.print lines
   double seconds = 0;
   size_t peakBytes = 0;   // tensor memory high-water mark during the run

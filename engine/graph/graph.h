@@ -94,6 +94,10 @@ class Graph {
   bool within(int inner, int outer) const;
   int depth(int region) const;
 
+  // Forward value -> the backward values holding its adjoint, one per gradient query that
+  // reached it. The window draws gradient flow on forward edges from these.
+  std::map<Value, std::vector<Value>> adjoints;
+
  private:
   std::deque<Node> nodes_;
   std::deque<Region> regions_;

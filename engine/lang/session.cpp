@@ -1,0 +1,338 @@
+#include "engine/lang/session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "engine/exec/executor.h"
+
+namespace gl::lang {
+
+namespace {
+
+std::vector<const Variant*> selected(const TracedProgram& p, const std::string& name) {
+  std::vector<const Variant*> out;
+  for (const Variant& v : p.variants)
+    if (name.empty() || v.name == name) out.push_back(&v);
+  if (out.empty()) {
+    std::string names;
+    for (const Variant& v : p.variants) names += (names.empty() ? "" : ", ") + v.name;
+    throw EngineError("no variant named '" + name + "' (variants: " + names + ")");
+  }
+  return out;
+}
+
+VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSettings& s) {
+  VariantRun vr;
+  vr.name = v.name;
+  std::vector<Value> fetches;
+  for (const Output& o : v.outputs)
+    for (const OutputEntry& e : o.entries)
+      if (e.value.valid()) fetches.push_back(e.value);
+  RunOptions opt;
+  opt.parallel = s.parallel;
+  opt.threads = s.threads;
+  opt.timeline = s.timeline;
+  opt.records = s.records;
+  opt.memoryBudget = s.memoryBudget;
+  opt.monitor = s.monitor;
+  try {
+    vr.run = Executor(*p.graph, opt).run(fetches);
+  } catch (const CancelledError&) {
+    vr.cancelled = true;
+    vr.error = "the run was cancelled";
+  } catch (const EngineError& e) {
+    vr.error = e.what();
+    vr.errorLoc = e.loc();
+  } catch (const std::exception& e) {
+    vr.error = std::string("internal error: ") + e.what();
+  }
+  size_t k = 0;
+  for (const Output& o : v.outputs) {
+    OutputResult r{o.name, o.loc, o.isGradient, o.isList, {}};
+    for (const OutputEntry& e : o.entries) {
+      EntryResult er;
+      er.whyNone = e.whyNone;
+      er.whyNode = e.whyNode;
+      er.whyLoc = e.whyLoc;
+      if (e.value.valid()) {
+        if (vr.ok() && k < vr.run.values.size()) er.value = vr.run.values[k];
+        ++k;
+        er.record = TensorRecord::of(er.value, 64);
+      }
+      r.entries.push_back(std::move(er));
+    }
+    vr.outputs.push_back(std::move(r));
+  }
+  return vr;
+}
+
+double maxAbs(const Tensor& t) {
+  double m = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) m = std::max(m, std::abs(t.at(i)));
+  return m;
+}
+
+// Compares two entries; returns false when shapes or None-ness differ.
+void compareEntry(const EntryResult& a, const EntryResult& b, Agreement& ag) {
+  if (a.none() != b.none()) {
+    ag.noneMatch = false;
+    return;
+  }
+  if (a.none()) return;
+  if (a.value.isList() || b.value.isList()) {
+    ag.shapesMatch = ag.shapesMatch && a.record.shape == b.record.shape;
+    return;
+  }
+  const Tensor& x = a.value.t;
+  const Tensor& y = b.value.t;
+  if (x.shape() != y.shape()) {
+    ag.shapesMatch = false;
+    return;
+  }
+  // float32 accumulations in different orders (serial sums vs batched GEMMs) differ by a few
+  // ulps of the largest magnitude involved.
+  const bool f64 = x.dtype() == DType::F64 && y.dtype() == DType::F64;
+  ag.tolerance = std::max(ag.tolerance, (f64 ? 1e-9 : 2e-4) * std::max(1.0, maxAbs(x)));
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const double d = std::abs(x.at(i) - y.at(i));
+    ag.maxAbsDiff = std::max(ag.maxAbsDiff, std::isnan(d) ? INFINITY : d);
+  }
+}
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string shapeText(const Shape& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string jsonNumber(double v) { return std::isfinite(v) ? fmt(v) : "null"; }
+
+std::string executorName(const RunSettings& s) { return s.parallel ? "parallel" : "serial"; }
+
+}  // namespace
+
+bool ProgramRun::ok() const {
+  for (const VariantRun& v : variants)
+    if (!v.ok()) return false;
+  return true;
+}
+
+std::vector<Agreement> compareVariants(const std::vector<VariantRun>& runs) {
+  std::vector<Agreement> out;
+  std::map<std::string, const OutputResult*> first;
+  std::map<std::string, std::string> firstVariant;
+  for (const VariantRun& v : runs) {
+    if (!v.ok()) continue;
+    for (const OutputResult& o : v.outputs) {
+      auto it = first.find(o.name);
+      if (it == first.end()) {
+        first[o.name] = &o;
+        firstVariant[o.name] = v.name;
+        continue;
+      }
+      Agreement ag;
+      ag.output = o.name;
+      ag.reference = firstVariant[o.name];
+      ag.other = v.name;
+      const OutputResult& ref = *it->second;
+      if (ref.entries.size() != o.entries.size()) {
+        ag.shapesMatch = false;
+      } else {
+        for (size_t i = 0; i < o.entries.size(); ++i) compareEntry(ref.entries[i], o.entries[i], ag);
+      }
+      out.push_back(ag);
+    }
+  }
+  return out;
+}
+
+ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings) {
+  ProgramRun pr;
+  for (const Variant* v : selected(program, settings.variant)) {
+    pr.variants.push_back(runVariant(program, *v, settings));
+    if (pr.variants.back().cancelled) break;
+  }
+  pr.agreement = compareVariants(pr.variants);
+  return pr;
+}
+
+std::string reportText(const TracedProgram& program, const ProgramRun& run,
+                       const RunSettings& settings) {
+  std::ostringstream os;
+  for (const std::string& line : program.traceLog) os << "print: " << line << "\n";
+  for (const VariantRun& v : run.variants) {
+    os << "variant " << (v.name.empty() ? "(main)" : "'" + v.name + "'") << "  ["
+       << executorName(settings) << " executor]\n";
+    for (const std::string& line : v.run.log) os << "  tf.print: " << line << "\n";
+    if (!v.ok()) {
+      os << "  error: " << v.error << "\n";
+      continue;
+    }
+    for (const OutputResult& o : v.outputs) {
+      for (size_t i = 0; i < o.entries.size(); ++i) {
+        const EntryResult& e = o.entries[i];
+        std::string name = o.name;
+        if (o.isList) name += "[" + std::to_string(i) + "]";
+        os << "  " << (o.isGradient ? "grad " : "out  ") << name << ": ";
+        if (e.none()) {
+          os << "None\n      why: " << e.whyNone << "\n";
+          continue;
+        }
+        const TensorRecord& r = e.record;
+        os << dtypeName(r.dtype) << shapeText(r.shape);
+        if (!e.value.isList())
+          os << "  min " << fmt(r.min) << "  max " << fmt(r.max) << "  mean " << fmt(r.mean)
+             << "  l2 " << fmt(r.l2);
+        os << "\n";
+      }
+    }
+    os << "  time " << fmt(v.run.seconds) << " s   peak memory "
+       << fmt(double(v.run.peakBytes) / (1 << 20)) << " MiB   saved for reverse "
+       << fmt(double(v.run.savedBytes) / (1 << 20)) << " MiB\n";
+  }
+  if (!run.agreement.empty()) {
+    os << "agreement:\n";
+    for (const Agreement& a : run.agreement) {
+      os << "  " << a.output << ": '" << a.other << "' vs '" << a.reference << "': ";
+      if (!a.shapesMatch)
+        os << "DIFFERENT SHAPES\n";
+      else if (!a.noneMatch)
+        os << "DIFFER (None in one variant only)\n";
+      else
+        os << (a.agree() ? "agree" : "DIFFER") << " (max abs diff " << fmt(a.maxAbsDiff) << ")\n";
+    }
+  }
+  if (run.variants.size() > 1) {
+    os << "time per variant:";
+    for (const VariantRun& v : run.variants)
+      os << "  " << v.name << " " << (v.ok() ? fmt(v.run.seconds) + " s" : "failed");
+    os << "\n";
+  }
+  return os.str();
+}
+
+std::string reportJson(const TracedProgram& program, const ProgramRun& run,
+                       const RunSettings& settings) {
+  std::ostringstream os;
+  os << "{\"executor\":" << jsonString(executorName(settings)) << ",\"params\":{";
+  for (size_t i = 0; i < program.params.size(); ++i)
+    os << (i ? "," : "") << jsonString(program.params[i].name) << ":"
+       << jsonNumber(program.params[i].value);
+  os << "},\"trace_log\":[";
+  for (size_t i = 0; i < program.traceLog.size(); ++i)
+    os << (i ? "," : "") << jsonString(program.traceLog[i]);
+  os << "],\"variants\":[";
+  for (size_t vi = 0; vi < run.variants.size(); ++vi) {
+    const VariantRun& v = run.variants[vi];
+    os << (vi ? "," : "") << "{\"name\":" << jsonString(v.name) << ",\"ok\":"
+       << (v.ok() ? "true" : "false");
+    if (!v.ok()) os << ",\"error\":" << jsonString(v.error);
+    os << ",\"seconds\":" << jsonNumber(v.run.seconds) << ",\"peak_bytes\":" << v.run.peakBytes
+       << ",\"saved_bytes\":" << v.run.savedBytes << ",\"log\":[";
+    for (size_t i = 0; i < v.run.log.size(); ++i) os << (i ? "," : "") << jsonString(v.run.log[i]);
+    os << "],\"outputs\":[";
+    for (size_t oi = 0; oi < v.outputs.size(); ++oi) {
+      const OutputResult& o = v.outputs[oi];
+      os << (oi ? "," : "") << "{\"name\":" << jsonString(o.name)
+         << ",\"line\":" << o.loc.line << ",\"gradient\":" << (o.isGradient ? "true" : "false")
+         << ",\"list\":" << (o.isList ? "true" : "false") << ",\"entries\":[";
+      for (size_t i = 0; i < o.entries.size(); ++i) {
+        const EntryResult& e = o.entries[i];
+        os << (i ? "," : "");
+        if (e.none()) {
+          os << "{\"none\":true,\"why\":" << jsonString(e.whyNone)
+             << ",\"why_line\":" << e.whyLoc.line << ",\"why_col\":" << e.whyLoc.col << "}";
+          continue;
+        }
+        const TensorRecord& r = e.record;
+        os << "{\"none\":false,\"dtype\":" << jsonString(dtypeName(r.dtype)) << ",\"shape\":[";
+        for (size_t d = 0; d < r.shape.size(); ++d) os << (d ? "," : "") << r.shape[d];
+        os << "],\"min\":" << jsonNumber(r.min) << ",\"max\":" << jsonNumber(r.max)
+           << ",\"mean\":" << jsonNumber(r.mean) << ",\"l2\":" << jsonNumber(r.l2) << ",\"head\":[";
+        for (size_t h = 0; h < r.head.size(); ++h) os << (h ? "," : "") << jsonNumber(r.head[h]);
+        os << "]}";
+      }
+      os << "]}";
+    }
+    os << "]}";
+  }
+  os << "],\"agreement\":[";
+  for (size_t i = 0; i < run.agreement.size(); ++i) {
+    const Agreement& a = run.agreement[i];
+    os << (i ? "," : "") << "{\"output\":" << jsonString(a.output)
+       << ",\"reference\":" << jsonString(a.reference) << ",\"other\":" << jsonString(a.other)
+       << ",\"shapes_match\":" << (a.shapesMatch ? "true" : "false")
+       << ",\"none_match\":" << (a.noneMatch ? "true" : "false")
+       << ",\"max_abs_diff\":" << jsonNumber(a.maxAbsDiff)
+       << ",\"agree\":" << (a.agree() ? "true" : "false") << "}";
+  }
+  os << "],\"ok\":" << (run.ok() ? "true" : "false") << "}\n";
+  return os.str();
+}
+
+std::string checkSummary(const TracedProgram& program, const std::string& fileName) {
+  const Graph& g = *program.graph;
+  std::map<std::string, int> byOp;
+  int forward = 0, backward = 0, loops = 0, maps = 0, conds = 0;
+  for (const Node& n : g.nodes()) {
+    ++byOp[n.op];
+    (n.phase == Phase::Backward ? backward : forward)++;
+    loops += n.op == "while";
+    maps += n.op == "map";
+    conds += n.op == "cond";
+  }
+  std::ostringstream os;
+  os << fileName << ": ok\n";
+  os << "  nodes: " << g.numNodes() << " (" << forward << " forward, " << backward
+     << " backward), regions: " << g.numRegions() << "\n";
+  os << "  while_loops: " << loops << ", map_fns: " << maps << ", conds: " << conds
+     << ", unrolled Python-loop iterations: " << program.unrolledCopies << "\n";
+  for (const Param& p : program.params)
+    os << "  param " << p.name << " = " << fmt(p.value) << " in " << fmt(p.lo) << ".." << fmt(p.hi)
+       << "\n";
+  for (const Variant& v : program.variants) {
+    os << "  variant " << (v.name.empty() ? "(main)" : "'" + v.name + "'") << ": "
+       << v.outputs.size() << " outputs, " << v.loops.size() << " control-flow nodes, "
+       << v.tapes.size() << " tapes\n";
+  }
+  std::vector<std::pair<int, std::string>> ops;
+  for (auto& [op, n] : byOp) ops.push_back({-n, op});
+  std::sort(ops.begin(), ops.end());
+  os << "  nodes by kind:";
+  for (auto& [n, op] : ops) os << " " << op << "=" << -n;
+  os << "\n";
+  for (const std::string& line : program.traceLog) os << "  print: " << line << "\n";
+  return os.str();
+}
+
+}  // namespace gl::lang

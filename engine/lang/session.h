@@ -1,0 +1,85 @@
+#pragma once
+// Runs a traced program's variants and compares them: the one code path behind `gradlab run`,
+// `gradlab export` and the window's Run button. No Qt here.
+#include <string>
+#include <vector>
+
+#include "engine/exec/run.h"
+#include "engine/lang/program.h"
+
+namespace gl::lang {
+
+struct RunSettings {
+  std::string variant;  // empty: all variants
+  bool parallel = false;
+  int threads = 0;
+  bool timeline = true;
+  bool records = true;
+  size_t memoryBudget = size_t(8) << 30;
+  RunMonitor* monitor = nullptr;
+};
+
+struct EntryResult {
+  Datum value;          // undefined when None
+  TensorRecord record;  // summary of value
+  std::string whyNone;  // the tape's explanation when None
+  int whyNode = -1;
+  SourceLoc whyLoc;
+  bool none() const { return !value.defined(); }
+};
+
+struct OutputResult {
+  std::string name;
+  SourceLoc loc;
+  bool isGradient = false;
+  bool isList = false;
+  std::vector<EntryResult> entries;
+};
+
+struct VariantRun {
+  std::string name;
+  std::vector<OutputResult> outputs;
+  RunResult run;      // records, timeline, log, seconds, memory
+  std::string error;  // "file:line:col: ..." when the run failed
+  SourceLoc errorLoc;
+  bool cancelled = false;
+  bool ok() const { return error.empty() && !cancelled; }
+};
+
+// One output compared between the first variant that has it and another one.
+struct Agreement {
+  std::string output;
+  std::string reference, other;
+  bool shapesMatch = true;
+  bool noneMatch = true;  // both None or both present, entry by entry
+  double maxAbsDiff = 0;
+  double tolerance = 0;
+  bool agree() const { return shapesMatch && noneMatch && maxAbsDiff <= tolerance; }
+};
+
+struct ProgramRun {
+  std::vector<VariantRun> variants;
+  std::vector<Agreement> agreement;
+  bool ok() const;
+};
+
+// Runs the selected variants one after another (each variant's fetches in one executor run).
+// A variant's runtime error is recorded in it; the others still run. Throws EngineError when
+// settings.variant names no variant.
+ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings);
+
+// Outputs compared by name across variants; tolerance scales with the values (float32).
+std::vector<Agreement> compareVariants(const std::vector<VariantRun>& runs);
+
+// Human-readable report: outputs with shape and summary stats, gradients or None with the
+// reason, agreement, time per variant.
+std::string reportText(const TracedProgram& program, const ProgramRun& run,
+                       const RunSettings& settings);
+// The same as one JSON document.
+std::string reportJson(const TracedProgram& program, const ProgramRun& run,
+                       const RunSettings& settings);
+
+// `gradlab check`: node counts by kind, loops, tapes, params, variants.
+std::string checkSummary(const TracedProgram& program, const std::string& fileName);
+
+}  // namespace gl::lang

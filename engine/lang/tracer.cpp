@@ -1,0 +1,545 @@
+// The tracer core: expressions, name resolution, attributes and calls.
+#include "engine/lang/tracer.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "engine/ops/api.h"
+#include "engine/ops/registry.h"
+
+namespace gl::lang::trace {
+
+namespace {
+
+constexpr int kMaxEvalDepth = 4000;  // nested evaluations (expressions and calls)
+constexpr int kMaxCallDepth = 200;   // script recursion depth
+
+// A primitive reached by name (tf.conv2d, list_new, ...).
+struct PrimitiveObj : Object {
+  std::string name;
+  std::string typeName() const override { return "builtin_function"; }
+  bool callable() const override { return true; }
+  Val call(Tracer& t, CallArgs& args) override { return callPrimitive(t, name, args); }
+};
+
+Val primitiveVal(const std::string& name) {
+  auto p = std::make_shared<PrimitiveObj>();
+  p->name = name;
+  return Val::object(p);
+}
+
+Val builtinVal(const std::string& key, const BuiltinDef& def) {
+  if (def.isConstant) return def.constant;
+  auto o = std::make_shared<BuiltinObj>();
+  o->name = key;
+  o->def = &def;
+  return Val::object(o);
+}
+
+bool hasNamespace(const std::string& prefix) {
+  const auto& t = builtins();
+  auto it = t.lower_bound(prefix);
+  return it != t.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+}
+
+// "keras.x" is spelled "tf.keras.x" in the table.
+std::string canonicalPrefix(const std::string& prefix) {
+  if (prefix.rfind("keras.", 0) == 0) return "tf." + prefix;
+  return prefix;
+}
+
+// A name that is not bound by the script: a Python builtin, a tf name (prefix optional), a
+// namespace, or a registered primitive.
+}  // namespace
+
+std::optional<Val> lookupBuiltin(const std::string& name) {
+  const auto& t = builtins();
+  if (auto it = t.find(name); it != t.end()) return builtinVal(it->first, it->second);
+  if (name == "tf" || name == "keras") {
+    auto m = std::make_shared<ModuleObj>();
+    m->prefix = name == "tf" ? "tf." : "tf.keras.";
+    return Val::object(m);
+  }
+  return moduleAttr("tf.", name);
+}
+
+namespace {
+
+int editDistance(const std::string& a, const std::string& b) {
+  std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = int(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = int(i);
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+// ModuleObj --------------------------------------------------------------------------------
+
+std::optional<Val> ModuleObj::attr(Tracer&, const std::string& name) {
+  return moduleAttr(prefix, name);
+}
+
+std::optional<Val> moduleAttr(const std::string& prefix, const std::string& name) {
+  const std::string p = canonicalPrefix(prefix);
+  const auto& t = builtins();
+  if (auto it = t.find(p + name); it != t.end()) return builtinVal(it->first, it->second);
+  const bool alias =
+      p == "tf." && (name == "math" || name == "linalg" || name == "nn" || name == "raw_ops");
+  // tf.raw_ops.<name>: the primitive itself, even where a tf function has the same name.
+  if (p == "tf.raw_ops.") {
+    if (Registry::instance().find(name)) return primitiveVal(name);
+    return std::nullopt;
+  }
+  if (alias || hasNamespace(p + name + ".")) {
+    auto m = std::make_shared<ModuleObj>();
+    m->prefix = p + name + ".";
+    return Val::object(m);
+  }
+  // tf.math.exp, tf.nn.relu, tf.linalg.matmul: the same functions as tf.exp, tf.relu, ...
+  if (p == "tf.math." || p == "tf.nn." || p == "tf.linalg.") {
+    if (auto it = t.find("tf." + name); it != t.end()) return builtinVal(it->first, it->second);
+  }
+  if (p == "tf." || p == "tf.math." || p == "tf.nn." || p == "tf.linalg.") {
+    if (Registry::instance().find(name)) return primitiveVal(name);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> ModuleObj::attrNames() const {
+  const std::string p = canonicalPrefix(prefix);
+  std::vector<std::string> out;
+  for (const auto& [k, v] : builtins()) {
+    if (k.compare(0, p.size(), p) != 0) continue;
+    std::string rest = k.substr(p.size());
+    out.push_back(rest.substr(0, rest.find('.')));
+  }
+  if (p == "tf." || p == "tf.raw_ops.")
+    for (const auto& n : Registry::instance().names()) out.push_back(n);
+  return out;
+}
+
+// Object defaults ----------------------------------------------------------------------------
+
+std::optional<Val> Object::attr(Tracer&, const std::string&) { return std::nullopt; }
+
+Val Object::call(Tracer& t, CallArgs& args) {
+  t.fail(args.loc, "'" + typeName() + "' object is not callable");
+}
+
+Val Object::enter(Tracer& t, const SourceLoc& loc) {
+  t.fail(loc, "'" + typeName() + "' object cannot be used in a with statement");
+}
+
+// Tracer -----------------------------------------------------------------------------------
+
+Tracer::Tracer(const std::string& fileName, const TraceOptions& options, TracedProgram& out)
+    : file(fileName), opt(options), prog(out), g(*out.graph), b(*out.graph, options.memoryBudget) {
+  globals = newScope(nullptr);
+  scope = globals;
+}
+
+Tracer::~Tracer() {
+  // Closures refer to the scopes that hold them; break the cycles so objects (and the tapes
+  // they hold) go away before the builder does.
+  returnValue = Val();
+  for (auto& w : allScopes_)
+    if (auto s = w.lock()) s->vars.clear();
+  scope.reset();
+  globals.reset();
+  tapes.clear();
+}
+
+ScopePtr Tracer::newScope(ScopePtr parent) {
+  auto s = std::make_shared<Scope>();
+  s->parent = std::move(parent);
+  allScopes_.push_back(s);
+  if (allScopes_.size() % 4096 == 0)  // forget the scopes of finished calls
+    std::erase_if(allScopes_, [](const std::weak_ptr<Scope>& w) { return w.expired(); });
+  return s;
+}
+
+void Tracer::fail(const SourceLoc& loc, const std::string& msg) const {
+  SourceLoc l = loc;
+  if (l.file.empty()) l.file = file;
+  throw EngineError(msg, l);
+}
+
+void Tracer::checkLimits(const SourceLoc& loc) {
+  if (g.numNodes() > opt.maxNodes)
+    fail(loc, "the graph grew past " + std::to_string(opt.maxNodes) +
+                  " nodes (the maxNodes limit); a Python loop unrolling a large body is the usual "
+                  "cause: use tf.range to build one while_loop instead");
+}
+
+void Tracer::countUnroll(const SourceLoc& loc) {
+  if (++prog.unrolledCopies > opt.maxUnroll)
+    fail(loc, "Python loops ran more than " + std::to_string(opt.maxUnroll) +
+                  " iterations while tracing (the maxUnroll limit); use tf.range or "
+                  "tf.while_loop to make a graph loop");
+  checkLimits(loc);
+}
+
+int64_t Tracer::nextSeed(std::optional<int64_t> opSeed) {
+  // Like TF: the global seed and a per-op seed (or a counter) together pick the stream.
+  const uint64_t op = opSeed ? uint64_t(*opSeed) : uint64_t(++seedCounter);
+  return int64_t((globalSeed * 1000003u + op * 7919u) & 0x7fffffffffffull);
+}
+
+DepthGuard::DepthGuard(Tracer& t, const SourceLoc& loc) : t_(t) {
+  ++t.evalDepth;
+  char here;
+  const auto a = reinterpret_cast<uintptr_t>(t.stackBase), h = reinterpret_cast<uintptr_t>(&here);
+  const size_t used = a > h ? a - h : h - a;
+  if (t.evalDepth > kMaxEvalDepth || (t.stackBase && used > t.stackLimit))
+    t.fail(loc, "the script nests too deeply here (expressions and calls inside each other)");
+}
+
+std::string suggest(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  int bestD = 1 << 30;
+  const int limit = std::max<int>(1, int(name.size()) / 3);
+  for (const auto& c : candidates) {
+    if (c == name || c.empty()) continue;
+    const int d = editDistance(name, c);
+    if (d < bestD || (d == bestD && c < best)) bestD = d, best = c;
+  }
+  if (best.empty() || bestD > limit) return "";
+  return " (did you mean '" + best + "'?)";
+}
+
+std::vector<std::string> Tracer::namesInScope() const {
+  std::vector<std::string> out;
+  for (auto s = scope; s; s = s->parent)
+    for (const auto& [k, v] : s->vars) out.push_back(k);
+  for (const auto& [k, v] : builtins()) {
+    if (k.find('.') == std::string::npos) out.push_back(k);
+    if (k.rfind("tf.", 0) == 0 && k.find('.', 3) == std::string::npos) out.push_back(k.substr(3));
+  }
+  out.push_back("tf");
+  return out;
+}
+
+const Binding* Tracer::lookup(const std::string& name) const {
+  for (auto s = scope; s; s = s->parent)
+    if (auto it = s->vars.find(name); it != s->vars.end()) return &it->second;
+  return nullptr;
+}
+
+// Attributes -------------------------------------------------------------------------------
+
+Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc) {
+  std::string prefix;
+  switch (v.kind) {
+    case Kind::Object: {
+      if (auto r = v.obj->attr(*this, name)) return *r;
+      if (auto m = v.as<ModuleObj>())
+        fail(loc, "module '" + m->prefix.substr(0, m->prefix.size() - 1) + "' has no attribute '" +
+                      name + "'" + suggest(name, v.obj->attrNames()));
+      prefix = v.obj->typeName() + ".";
+      break;
+    }
+    case Kind::Tensor:
+      prefix = "Tensor.";
+      break;
+    case Kind::List:
+      prefix = "list.";
+      break;
+    case Kind::Tuple:
+      prefix = "tuple.";
+      break;
+    case Kind::DType:
+      prefix = "DType.";
+      break;
+    default:
+      break;
+  }
+  // Methods and properties live in the builtin table as "<type>.<name>".
+  const auto& t = builtins();
+  if (!prefix.empty()) {
+    if (auto it = t.find(prefix + name); it != t.end()) {
+      auto o = std::make_shared<BuiltinObj>();
+      o->name = prefix + name;
+      o->def = &it->second;
+      o->self = v;
+      // Properties (x.shape, x.dtype) are applied at once.
+      if (it->second.isProperty) {
+        CallArgs none;
+        none.loc = loc;
+        return o->call(*this, none);
+      }
+      return Val::object(o);
+    }
+  }
+  std::vector<std::string> names;
+  if (v.kind == Kind::Object) names = v.obj->attrNames();
+  for (const auto& [k, d] : t)
+    if (!prefix.empty() && k.rfind(prefix, 0) == 0) names.push_back(k.substr(prefix.size()));
+  fail(loc, "'" + typeName(v) + "' object has no attribute '" + name + "'" + suggest(name, names));
+}
+
+// Calls ------------------------------------------------------------------------------------
+
+Val Tracer::call(const Val& fn, CallArgs& args, const std::string& what) {
+  checkLimits(args.loc);
+  if (fn.kind != Kind::Object || !fn.obj->callable())
+    fail(args.loc,
+         "'" + what + "' is " + article(typeName(fn)) + ", not a function; it cannot be called");
+  return fn.obj->call(*this, args);
+}
+
+Val Tracer::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,
+                       const std::string& what) {
+  CallArgs a;
+  a.loc = loc;
+  for (auto& v : args) a.pos.push_back({std::move(v), loc, nullptr});
+  return call(fn, a, what);
+}
+
+Val BuiltinObj::call(Tracer& t, CallArgs& args) {
+  Bound bound(t, name, def->sig, args);
+  bound.self = self;
+  t.at(args.loc);
+  try {
+    return def->fn(bound);
+  } catch (const EngineError& e) {
+    if (e.loc().known()) throw;
+    throw e.located(args.loc, "");
+  }
+}
+
+Val FunctionObj::call(Tracer& t, CallArgs& args) {
+  if (t.callDepth >= kMaxCallDepth)
+    t.fail(args.loc, "maximum recursion depth (" + std::to_string(kMaxCallDepth) +
+                         ") exceeded calling '" + name + "'");
+  const std::string fn = name + "()";
+  ScopePtr local = t.newScope(closure);
+  std::vector<bool> set(params.size(), false);
+  if (args.pos.size() > params.size())
+    t.fail(args.loc, fn + " takes " + std::to_string(params.size()) + " positional argument" +
+                         (params.size() == 1 ? "" : "s") + " but " +
+                         std::to_string(args.pos.size()) + " were given");
+  for (size_t i = 0; i < args.pos.size(); ++i) {
+    local->vars[params[i].name] = {args.pos[i].v, params[i].loc, 0};
+    set[i] = true;
+  }
+  for (auto& [k, a] : args.kw) {
+    size_t i = 0;
+    while (i < params.size() && params[i].name != k) ++i;
+    if (i == params.size()) {
+      std::vector<std::string> names;
+      for (const auto& p : params) names.push_back(p.name);
+      t.fail(a.loc, fn + " got an unexpected keyword argument '" + k + "'" + suggest(k, names));
+    }
+    if (set[i]) t.fail(a.loc, fn + " got multiple values for argument '" + k + "'");
+    local->vars[k] = {a.v, params[i].loc, 0};
+    set[i] = true;
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (set[i]) continue;
+    if (!defaults[i]) t.fail(args.loc, fn + " missing required argument '" + params[i].name + "'");
+    local->vars[params[i].name] = {*defaults[i], params[i].loc, 0};
+  }
+  ScopePtr saved = t.scope;
+  Val savedReturn = t.returnValue;
+  t.scope = local;
+  ++t.callDepth;
+  Val result;
+  try {
+    if (lambdaBody) {
+      result = t.eval(*lambdaBody);
+    } else {
+      t.returnValue = Val();
+      if (t.execBlock(*body) == Flow::Return) result = t.returnValue;
+    }
+  } catch (...) {
+    --t.callDepth;
+    t.scope = saved;
+    throw;
+  }
+  --t.callDepth;
+  t.scope = saved;
+  t.returnValue = savedReturn;
+  return result;
+}
+
+// Expressions ------------------------------------------------------------------------------
+
+namespace {
+
+struct SliceObj : Object {
+  Val lower, upper, step;
+  std::string typeName() const override { return "slice"; }
+};
+
+}  // namespace
+
+Val makeSlice(Val lower, Val upper, Val step) {
+  auto s = std::make_shared<SliceObj>();
+  s->lower = std::move(lower);
+  s->upper = std::move(upper);
+  s->step = std::move(step);
+  return Val::object(s);
+}
+
+bool sliceParts(const Val& v, Val& lower, Val& upper, Val& step) {
+  auto s = v.as<SliceObj>();
+  if (!s) return false;
+  lower = s->lower, upper = s->upper, step = s->step;
+  return true;
+}
+
+Val Tracer::eval(const Expr& e) {
+  DepthGuard guard(*this, e.loc);
+  if (auto n = e.as<Expr::Name>()) {
+    if (auto bnd = lookup(n->id)) return bnd->v;
+    if (auto v = lookupBuiltin(n->id)) return *v;
+    if (auto it = vanished.find(n->id); it != vanished.end()) fail(e.loc, it->second);
+    fail(e.loc, "unknown name '" + n->id + "'" + suggest(n->id, namesInScope()));
+  }
+  if (auto v = e.as<Expr::IntLit>()) return Val::integer(v->value);
+  if (auto v = e.as<Expr::FloatLit>()) return Val::real(v->value);
+  if (auto v = e.as<Expr::StrLit>()) return Val::str(v->value);
+  if (auto v = e.as<Expr::BoolLit>()) return Val::boolean(v->value);
+  if (e.is<Expr::NoneLit>()) return Val::none();
+  if (e.is<Expr::EllipsisLit>()) return Val::ellipsis();
+  if (e.is<Expr::List>() || e.is<Expr::Tuple>()) {
+    const auto& elts = e.is<Expr::List>() ? e.as<Expr::List>()->elts : e.as<Expr::Tuple>()->elts;
+    std::vector<Val> items;
+    for (const auto& x : elts) items.push_back(eval(*x));
+    try {
+      return Val::listOf(std::move(items), e.is<Expr::Tuple>());
+    } catch (const EngineError& err) {
+      throw err.located(e.loc, "");
+    }
+  }
+  if (auto c = e.as<Expr::ListComp>()) {
+    // The comprehension's own scope, as in Python 3: its targets do not leak.
+    ScopePtr saved = scope;
+    scope = newScope(saved);
+    std::vector<Val> out;
+    std::function<void(size_t)> gen = [&](size_t k) {
+      if (k == c->generators.size()) {
+        out.push_back(eval(*c->elt));
+        return;
+      }
+      const Comprehension& g = c->generators[k];
+      Val seq = eval(*g.iter);
+      if (seq.isTensor())
+        fail(g.iter->loc,
+             "a list comprehension cannot iterate over a tensor here; use a Python "
+             "range or tf.unstack");
+      Val items = callSimple(*lookupBuiltin("list"), {seq}, g.iter->loc, "list");
+      for (const Val& item : items.items()) {
+        countUnroll(g.iter->loc);
+        assign(*g.target, item);
+        bool keep = true;
+        for (const auto& cond : g.ifs) keep = keep && truthy(eval(*cond), cond->loc);
+        if (keep) gen(k + 1);
+      }
+    };
+    try {
+      gen(0);
+    } catch (...) {
+      scope = saved;
+      throw;
+    }
+    scope = saved;
+    return Val::listOf(std::move(out));
+  }
+  if (auto a = e.as<Expr::Attribute>()) {
+    Val v = eval(*a->value);
+    return getAttr(v, a->attr, e.loc);
+  }
+  if (auto c = e.as<Expr::Call>()) {
+    Val fn = eval(*c->func);
+    CallArgs args;
+    args.loc = e.loc;
+    for (const auto& x : c->args) args.pos.push_back({eval(*x), x->loc, x.get()});
+    for (const auto& k : c->keywords)
+      args.kw.push_back({k.name, {eval(*k.value), k.loc, k.value.get()}});
+    at(e.loc);
+    return call(fn, args, unparse(*c->func));
+  }
+  if (auto s = e.as<Expr::Subscript>()) {
+    Val v = eval(*s->value);
+    Val index = eval(*s->index);
+    at(e.loc);
+    return subscript(v, index, e.loc);
+  }
+  if (auto s = e.as<Expr::Slice>()) {
+    Val lo = s->lower ? eval(*s->lower) : Val();
+    Val hi = s->upper ? eval(*s->upper) : Val();
+    Val st = s->step ? eval(*s->step) : Val();
+    return makeSlice(lo, hi, st);
+  }
+  if (auto u = e.as<Expr::Unary>()) {
+    Val v = eval(*u->operand);
+    at(e.loc);
+    return unary(u->op, v, e.loc);
+  }
+  if (auto bin = e.as<Expr::Binary>()) {
+    Val l = eval(*bin->left);
+    Val r = eval(*bin->right);
+    at(e.loc);
+    return binary(bin->op, l, r, e.loc);
+  }
+  if (auto bo = e.as<Expr::BoolOp>()) {
+    Val v = eval(*bo->values[0]);
+    const bool isAnd = bo->op == BoolOpKind::And;
+    for (size_t k = 1; k < bo->values.size(); ++k) {
+      if (v.isTensor()) {
+        Val r = eval(*bo->values[k]);
+        at(e.loc);
+        Value rt = toTensor(r, bo->values[k]->loc);
+        v = Val::tensor(isAnd ? ops::logicalAnd(b, v.t, rt) : ops::logicalOr(b, v.t, rt));
+        continue;
+      }
+      const bool t = truthy(v, bo->values[k - 1]->loc);
+      if (isAnd ? !t : t) return v;
+      v = eval(*bo->values[k]);
+    }
+    return v;
+  }
+  if (auto c = e.as<Expr::Compare>()) {
+    Val left = eval(*c->left);
+    Val result;
+    for (size_t k = 0; k < c->ops.size(); ++k) {
+      Val right = eval(*c->comparators[k]);
+      at(e.loc);
+      Val r = compare(c->ops[k], left, right, e.loc);
+      if (k == 0) {
+        result = r;
+      } else if (result.isTensor() || r.isTensor()) {
+        result = Val::tensor(ops::logicalAnd(b, toTensor(result, e.loc), toTensor(r, e.loc)));
+      } else if (!truthy(result, e.loc)) {
+        return result;
+      } else {
+        result = r;
+      }
+      left = right;
+    }
+    return result;
+  }
+  if (auto i = e.as<Expr::IfExp>()) return ifExp(*i, e.loc);
+  if (auto l = e.as<Expr::Lambda>()) {
+    auto f = std::make_shared<FunctionObj>();
+    f->name = "<lambda>";
+    f->params = l->params;
+    for (const auto& p : l->params)
+      f->defaults.push_back(p.defaultValue ? std::optional<Val>(eval(*p.defaultValue))
+                                           : std::nullopt);
+    f->lambdaBody = l->body;
+    f->closure = scope;
+    f->loc = e.loc;
+    return Val::object(f);
+  }
+  fail(e.loc, "this expression is not supported");
+}
+
+}  // namespace gl::lang::trace

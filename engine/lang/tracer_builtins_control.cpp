@@ -1,0 +1,198 @@
+// tf.while_loop, tf.cond, tf.map_fn and tf.vectorized_map: script functions traced once into
+// the bodies of control-flow nodes. Loop variables may be tensors, TensorArrays, numbers and
+// lists/tuples of them (nested structures are flattened and rebuilt).
+#include "engine/graph/control_flow.h"
+#include "engine/lang/tracer.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+namespace {
+
+// Names for loop variables written as a list of names: tf.while_loop(c, b, [i, x]).
+std::vector<std::string> loopVarNames(const Expr* e, size_t n) {
+  std::vector<std::string> names(n);
+  const std::vector<ExprPtr>* elts = nullptr;
+  if (e) {
+    if (auto l = e->as<Expr::List>()) elts = &l->elts;
+    if (auto t = e->as<Expr::Tuple>()) elts = &t->elts;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    names[i] = "loop variable " + std::to_string(i);
+    if (elts && i < elts->size())
+      if (auto nm = (*elts)[i]->as<Expr::Name>()) names[i] += " ('" + nm->id + "')";
+  }
+  return names;
+}
+
+std::vector<Val> asArgs(const Val& structure, bool single) {
+  return single ? std::vector<Val>{structure} : structure.items();
+}
+
+Value predicateOf(Tracer& t, const Val& v, const SourceLoc& loc, const char* what) {
+  Value p = t.toTensor(v, loc);
+  const TypeInfo& ty = t.b.type(p);
+  if (ty.list || ty.dtype != DType::Bool || numel(ty.shape) != 1)
+    t.fail(loc, std::string(what) + " must return a scalar bool tensor, got " + ty.str());
+  if (!ty.shape.empty()) p = o::reshape(t.b, p, {});
+  return p;
+}
+
+}  // namespace
+
+void addControlFlowBuiltins(BuiltinTable& t) {
+  t["tf.while_loop"] = {
+      Signature::parse("cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, "
+                       "back_prop=True, swap_memory=False, maximum_iterations=None, name=None"),
+      [](Bound& a) {
+        Tracer& tr = a.tr;
+        const Val structure = a["loop_vars"];
+        const bool single = !structure.isSeq();
+        if (!single && structure.items().empty()) a.fail("loop_vars", "must not be empty");
+        const std::vector<Val> vars = asArgs(structure, single);
+        const auto names = loopVarNames(a.expr("loop_vars"), vars.size());
+        std::vector<Value> init;
+        std::vector<size_t> counts;
+        for (size_t i = 0; i < vars.size(); ++i) {
+          const size_t before = init.size();
+          tr.flatten(vars[i], init, a.loc("loop_vars"), names[i]);
+          counts.push_back(init.size() - before);
+        }
+        const Val condFn = a["cond"], bodyFn = a["body"];
+        const SourceLoc loc = a.callLoc;
+        auto rebuild = [&](const std::vector<Value>& flat) {
+          size_t pos = 0;
+          std::vector<Val> out;
+          for (const Val& v : vars) out.push_back(tr.unflatten(v, flat, pos));
+          return out;
+        };
+        auto cond = [&](Builder&, const std::vector<Value>& p) {
+          Val r = tr.callSimple(condFn, rebuild(p), loc, "cond");
+          return predicateOf(tr, r, loc, "the while_loop cond");
+        };
+        auto body = [&](Builder&, const std::vector<Value>& p) {
+          Val r = tr.callSimple(bodyFn, rebuild(p), loc, "body");
+          std::vector<Val> results;
+          if (single)
+            results = r.isSeq() && r.items().size() == 1 ? r.items() : std::vector<Val>{r};
+          else if (r.isSeq())
+            results = r.items();
+          else if (vars.size() == 1)
+            results = {r};  // a body may return the one variable bare
+          else
+            tr.fail(loc, "the while_loop body must return a list of " +
+                             std::to_string(vars.size()) + " loop variables, got " +
+                             article(typeName(r)));
+          if (results.size() != vars.size())
+            tr.fail(loc, "the while_loop body returns " + std::to_string(results.size()) +
+                             " values for " + std::to_string(vars.size()) + " loop variables");
+          std::vector<Value> out;
+          size_t pos = 0;
+          for (size_t i = 0; i < results.size(); ++i) {
+            std::vector<Value> got;
+            if (results[i].isNumber() && counts[i] == 1)
+              got.push_back(tr.toTensor(results[i], loc, tr.b.type(init[pos]).dtype));
+            else
+              tr.flatten(results[i], got, loc, names[i]);
+            if (got.size() != counts[i])
+              tr.fail(loc, "the while_loop body changes the structure of " + names[i]);
+            for (Value g : got) {
+              const TypeInfo& x = tr.b.type(init[pos++]);
+              const TypeInfo& y = tr.b.type(g);
+              if (x.dtype != y.dtype)
+                tr.fail(loc, "the while_loop body changes the dtype of " + names[i] + " from " +
+                                 dtypeName(x.dtype) + " to " + dtypeName(y.dtype));
+              if (x.list != y.list || (!x.list && !compatible(x.shape, y.shape)))
+                tr.fail(loc, "the while_loop body changes the shape of " + names[i] + " from " +
+                                 shapeStr(x.shape) + " to " + shapeStr(y.shape));
+              out.push_back(g);
+            }
+          }
+          return out;
+        };
+        WhileOptions opt;
+        opt.parallelIterations = int(a.integer("parallel_iterations"));
+        if (opt.parallelIterations < 1) a.fail("parallel_iterations", "must be at least 1");
+        if (!a.none("maximum_iterations")) opt.maximumIterations = a.integer("maximum_iterations");
+        if (!a.none("name")) opt.name = a.string("name");
+        tr.at(loc);
+        std::vector<Value> outs = whileLoop(tr.b, cond, body, init, opt);
+        std::vector<Val> result = rebuild(outs);
+        return single ? result[0] : Val::listOf(std::move(result), structure.kind == Kind::Tuple);
+      }};
+  t["tf.cond"] = {
+      Signature::parse("pred, true_fn=None, false_fn=None, name=None"), [](Bound& a) {
+        Tracer& tr = a.tr;
+        const Val pred = a["pred"];
+        const Val tf = a["true_fn"], ff = a["false_fn"];
+        if (tf.isNone() || ff.isNone()) a.fail("true_fn", "and false_fn are both required");
+        if (!pred.isTensor())  // a Python bool picks the branch while tracing, as in TF
+          return tr.callSimple(tr.truthy(pred, a.loc("pred")) ? tf : ff, {}, a.callLoc,
+                               tr.truthy(pred, a.loc("pred")) ? "true_fn" : "false_fn");
+        Value p = predicateOf(tr, pred, a.loc("pred"), "tf.cond's pred");
+        Val structure;
+        auto trueFn = [&](Builder&) {
+          structure = tr.callSimple(tf, {}, a.callLoc, "true_fn");
+          std::vector<Value> out;
+          if (!structure.isNone()) tr.flatten(structure, out, a.loc("true_fn"), "true_fn's result");
+          return out;
+        };
+        auto falseFn = [&](Builder&) {
+          Val r = tr.callSimple(ff, {}, a.callLoc, "false_fn");
+          std::vector<Value> out;
+          if (r.isNumber() && structure.isTensor())
+            out.push_back(tr.toTensor(r, a.loc("false_fn"), tr.b.type(structure.t).dtype));
+          else if (!r.isNone())
+            tr.flatten(r, out, a.loc("false_fn"), "false_fn's result");
+          return out;
+        };
+        tr.at(a.callLoc);
+        std::vector<Value> outs = cond(tr.b, p, trueFn, falseFn);
+        if (structure.isNone()) return Val::none();
+        size_t pos = 0;
+        return tr.unflatten(structure, outs, pos);
+      }};
+  auto mapBuiltin = [](Bound& a) {
+    Tracer& tr = a.tr;
+    const Val elems = a["elems"];
+    const bool single = !elems.isSeq();
+    std::vector<Value> flat;
+    tr.flatten(elems, flat, a.loc("elems"), "elems");
+    for (Value v : flat)
+      if (tr.b.type(v).list) a.fail("elems", "must be tensors, not TensorArrays");
+    const Val fn = a["fn"];
+    Val structure;
+    int par = 10;
+    if (a.given("parallel_iterations") && !a.none("parallel_iterations"))
+      par = int(a.integer("parallel_iterations"));
+    if (par < 1) a.fail("parallel_iterations", "must be at least 1");
+    auto body = [&](Builder&, const std::vector<Value>& slices) {
+      size_t pos = 0;
+      Val arg = tr.unflatten(elems, slices, pos);
+      structure = tr.callSimple(fn, {single ? Val::tensor(slices[0]) : arg}, a.callLoc, "fn");
+      std::vector<Value> out;
+      if (structure.isNumber()) {
+        structure = Val::tensor(tr.toTensor(structure, a.callLoc));
+      }
+      tr.flatten(structure, out, a.loc("fn"), "the mapped function's result");
+      return out;
+    };
+    tr.at(a.callLoc);
+    std::vector<Value> outs = mapFn(tr.b, body, flat, par);
+    size_t pos = 0;
+    return tr.unflatten(structure, outs, pos);
+  };
+  t["tf.map_fn"] = {
+      Signature::parse("fn, elems, dtype=None, parallel_iterations=None, back_prop=True, "
+                       "swap_memory=False, infer_shape=True, name=None, "
+                       "fn_output_signature=None"),
+      mapBuiltin};
+  // Runs as map_fn for now: same numbers and gradients; the batching transform comes later.
+  t["tf.vectorized_map"] = {
+      Signature::parse("fn, elems, fallback_to_while_loop=True, parallel_iterations=None"),
+      mapBuiltin};
+}
+
+}  // namespace gl::lang::trace

@@ -1,0 +1,358 @@
+// Objects with state: tf.GradientTape (a `with` context whose queries return gradients or
+// None with the engine's explanation), tf.TensorArray (a value: write returns a new one),
+// tf.Variable, and the properties of tensors (x.shape, x.dtype).
+#include "engine/exec/executor.h"
+#include "engine/lang/tracer.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+namespace {
+
+struct TapeObj : Object {
+  bool persistent = false;
+  bool watchVariables = true;
+  GradientTape* tape = nullptr;  // owned by the tracer; set when the `with` block starts
+  std::string typeName() const override { return "GradientTape"; }
+  bool isContext() const override { return true; }
+  Val enter(Tracer& t, const SourceLoc& loc) override {
+    if (tape) t.fail(loc, "this GradientTape was already used in a with block; create a new one");
+    const int first = t.g.numNodes();
+    t.tapes.push_back(std::make_unique<GradientTape>(t.b, persistent, watchVariables));
+    tape = t.tapes.back().get();
+    (t.variant ? t.variant->tapes : t.topTapes).push_back(first);
+    return Val::object(shared_from_this());
+  }
+  void exit(Tracer&) override { tape->stop(); }
+};
+
+struct StopRecordingObj : Object {
+  GradientTape* tape = nullptr;
+  std::unique_ptr<GradientTape::StopRecording> guard;
+  std::string typeName() const override { return "stop_recording"; }
+  bool isContext() const override { return true; }
+  Val enter(Tracer&, const SourceLoc&) override {
+    guard = std::make_unique<GradientTape::StopRecording>(*tape);
+    return Val::none();
+  }
+  void exit(Tracer&) override { guard.reset(); }
+};
+
+struct TensorArrayObj : Object {
+  DType dtype = DType::F32;
+  Value list;
+  int64_t size = -1;  // static size; -1 when dynamic or unknown
+  bool dynamic = false;
+  std::string typeName() const override { return "TensorArray"; }
+  std::optional<Val> attr(Tracer& t, const std::string& name) override {
+    if (name == "_list") return Val::tensor(list);
+    if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
+    if (name == "dtype") return Val::dtype(dtype);
+    return std::nullopt;
+  }
+  std::vector<std::string> attrNames() const override { return {"dtype"}; }
+};
+
+TapeObj& tapeOf(Bound& a) {
+  auto* t = a.self.as<TapeObj>();
+  if (!t->tape)
+    a.tr.fail(a.callLoc, a.fn + "(): use the tape inside `with tf.GradientTape() as tape:` first");
+  return *t;
+}
+
+TensorArrayObj& taOf(Bound& a) { return *a.self.as<TensorArrayObj>(); }
+
+Val withList(const TensorArrayObj& like, Value list) {
+  auto n = std::make_shared<TensorArrayObj>(like);
+  n->list = list;
+  return Val::object(n);
+}
+
+Unconnected unconnectedOf(Bound& a) {
+  const Val& v = a["unconnected_gradients"];
+  if (v.isNone()) return Unconnected::None;
+  std::string s = v.kind == Kind::Str ? v.s : "";
+  for (auto& c : s) c = char(std::tolower(c));
+  if (s == "zero") return Unconnected::Zero;
+  if (s == "none") return Unconnected::None;
+  a.fail("unconnected_gradients", "must be tf.UnconnectedGradients.ZERO/NONE or 'zero'/'none'");
+}
+
+// Sources as written: one tensor, or a (nested one level) list of them.
+std::vector<Value> sourcesOf(Bound& a, const char* name) {
+  const Val& v = a[name];
+  std::vector<Value> out;
+  auto one = [&](const Val& x) {
+    if (!x.isTensor())
+      a.fail(name, "must be tensors or variables, got " + article(typeName(x)) +
+                       (x.isNone() ? " (a gradient that is None?)" : ""));
+    out.push_back(x.t);
+  };
+  if (v.isSeq()) {
+    for (const Val& x : v.items()) {
+      if (x.isSeq())
+        for (const Val& y : x.items()) one(y);
+      else
+        one(x);
+    }
+  } else {
+    one(v);
+  }
+  return out;
+}
+
+// Gradient results in the sources' structure, marked as gradients; None carries the why.
+Val gradResults(const Val& sources, const GradResult& r, size_t& k) {
+  auto one = [&]() {
+    Val g;
+    if (r.grads[k].valid())
+      g = Val::tensor(r.grads[k]);
+    else
+      g.why = std::make_shared<GradDiagnostic>(r.why[k]);
+    g.fromGradient = true;
+    ++k;
+    return g;
+  };
+  if (!sources.isSeq()) return one();
+  std::vector<Val> items;
+  for (const Val& x : sources.items()) items.push_back(x.isSeq() ? gradResults(x, r, k) : one());
+  Val out = Val::listOf(std::move(items), sources.kind == Kind::Tuple);
+  out.fromGradient = true;
+  return out;
+}
+
+Value targetOf(Bound& a) {
+  const Val& v = a["target"];
+  if (v.isSeq() && v.items().size() == 1 && v.items()[0].isTensor()) return v.items()[0].t;
+  if (!v.isTensor())
+    a.fail(
+        "target",
+        "must be one tensor, got " + article(typeName(v)) +
+            (v.isSeq() ? "; take one target per query (or tf.add_n/tf.stack them inside the tape)"
+                       : ""));
+  a.tr.checkRegion(v.t, a.loc("target"));
+  return v.t;
+}
+
+Val shapeTuple(const Shape& s) {
+  std::vector<Val> dims;
+  for (int64_t d : s) dims.push_back(d < 0 ? Val::none() : Val::integer(d));
+  return Val::listOf(std::move(dims), true);
+}
+
+}  // namespace
+
+Val wrapList(Tracer& t, Value list, const Val* like) {
+  if (like)
+    if (auto ta = like->as<TensorArrayObj>()) return withList(*ta, list);
+  auto n = std::make_shared<TensorArrayObj>();
+  n->dtype = t.b.type(list).dtype;
+  n->list = list;
+  return Val::object(n);
+}
+
+void addObjectBuiltins(BuiltinTable& t) {
+  t["tf.GradientTape"] = {Signature::parse("persistent=False, watch_accessed_variables=True"),
+                          [](Bound& a) {
+                            auto tape = std::make_shared<TapeObj>();
+                            tape->persistent = a.boolean("persistent");
+                            tape->watchVariables = a.boolean("watch_accessed_variables");
+                            return Val::object(tape);
+                          }};
+  t["GradientTape.watch"] = {Signature::parse("tensor"), [](Bound& a) {
+                               TapeObj& tp = tapeOf(a);
+                               for (Value v : sourcesOf(a, "tensor")) tp.tape->watch(v);
+                               return Val::none();
+                             }};
+  t["GradientTape.gradient"] = {
+      Signature::parse("target, sources, output_gradients=None, unconnected_gradients=None"),
+      [](Bound& a) {
+        TapeObj& tp = tapeOf(a);
+        Value target = targetOf(a);
+        Value seed =
+            a.none("output_gradients") ? Value{} : a.tensorLike("output_gradients", target);
+        a.tr.at(a.callLoc);
+        GradResult r = tp.tape->gradient(target, sourcesOf(a, "sources"), unconnectedOf(a), seed);
+        size_t k = 0;
+        return gradResults(a["sources"], r, k);
+      }};
+  t["GradientTape.jacobian"] = {
+      Signature::parse("target, sources, unconnected_gradients=None, parallel_iterations=None, "
+                       "experimental_use_pfor=True"),
+      [](Bound& a) {
+        TapeObj& tp = tapeOf(a);
+        Value target = targetOf(a);
+        const int par = a.none("parallel_iterations") ? 10 : int(a.integer("parallel_iterations"));
+        a.tr.at(a.callLoc);
+        GradResult r = tp.tape->jacobian(target, sourcesOf(a, "sources"), unconnectedOf(a), par);
+        size_t k = 0;
+        return gradResults(a["sources"], r, k);
+      }};
+  t["GradientTape.batch_jacobian"] = {
+      Signature::parse("target, source, unconnected_gradients=None, parallel_iterations=None, "
+                       "experimental_use_pfor=True"),
+      [](Bound& a) {
+        TapeObj& tp = tapeOf(a);
+        Value target = targetOf(a);
+        Value source = a.tensor("source");
+        const int par = a.none("parallel_iterations") ? 10 : int(a.integer("parallel_iterations"));
+        a.tr.at(a.callLoc);
+        GradResult r = tp.tape->batchJacobian(target, source, par);
+        size_t k = 0;
+        return gradResults(a["source"], r, k);
+      }};
+  t["GradientTape.stop_recording"] = {Signature::parse(""), [](Bound& a) {
+                                        auto s = std::make_shared<StopRecordingObj>();
+                                        s->tape = tapeOf(a).tape;
+                                        return Val::object(s);
+                                      }};
+
+  t["tf.TensorArray"] = {
+      Signature::parse("dtype, size=None, dynamic_size=None, clear_after_read=None, "
+                       "tensor_array_name=None, handle=None, flow=None, infer_shape=True, "
+                       "element_shape=None, colocate_with_first_write_call=True, name=None"),
+      [](Bound& a) {
+        auto ta = std::make_shared<TensorArrayObj>();
+        ta->dtype = a.dtype("dtype", DType::F32);
+        ta->dynamic = !a.none("dynamic_size") && a.boolean("dynamic_size");
+        int64_t size = 0;
+        if (!a.none("size")) {
+          if (a["size"].isTensor())
+            a.fail("size",
+                   "must be a Python int (a static size) in GradLab; use dynamic_size=True");
+          size = a.integer("size");
+          if (size < 0 || size > (int64_t(1) << 31)) a.fail("size", "is out of range");
+        }
+        ta->size = ta->dynamic ? -1 : size;
+        Attrs attrs{{"dtype", std::string(dtypeName(ta->dtype))},
+                    {"size", size},
+                    {"dynamic_size", ta->dynamic}};
+        if (!a.none("element_shape")) {
+          std::vector<int64_t> es;
+          const Val& v = a["element_shape"];
+          if (!v.isSeq()) a.fail("element_shape", "must be a list of dims (None for unknown)");
+          for (const Val& d : v.items()) {
+            if (d.isNone() || d.isTensor())
+              es.push_back(-1);  // known only at run time
+            else if (d.kind == Kind::Int)
+              es.push_back(d.i);
+            else
+              a.fail("element_shape", "must hold ints or None");
+          }
+          attrs.set("elem_shape", es);
+        }
+        ta->list = a.tr.b.op1("list_new", {}, attrs);
+        return Val::object(ta);
+      }};
+  t["TensorArray.write"] = {
+      Signature::parse("index, value, name=None"), [](Bound& a) {
+        TensorArrayObj& ta = taOf(a);
+        const Val& i = a["index"];
+        if (i.kind == Kind::Int && ta.size >= 0 && (i.i < 0 || i.i >= ta.size))
+          a.fail("index", std::to_string(i.i) + " is out of range for a TensorArray of size " +
+                              std::to_string(ta.size) + " (use dynamic_size=True to grow it)");
+        Value idx = a.tr.toTensor(i, a.loc("index"), DType::I32);
+        Value v = a.tr.toTensor(a["value"], a.loc("value"), ta.dtype);
+        a.tr.at(a.callLoc);
+        return withList(ta, a.tr.b.op1("list_write", {ta.list, idx, v}));
+      }};
+  t["TensorArray.read"] = {Signature::parse("index, name=None"), [](Bound& a) {
+                             TensorArrayObj& ta = taOf(a);
+                             Value idx = a.tr.toTensor(a["index"], a.loc("index"), DType::I32);
+                             a.tr.at(a.callLoc);
+                             return Val::tensor(a.tr.b.op1("list_read", {ta.list, idx}));
+                           }};
+  t["TensorArray.stack"] = {Signature::parse("name=None"), [](Bound& a) {
+                              TensorArrayObj& ta = taOf(a);
+                              Attrs attrs;
+                              if (ta.size >= 0) attrs.set("size", ta.size);
+                              return Val::tensor(a.tr.b.op1("list_stack", {ta.list}, attrs));
+                            }};
+  t["TensorArray.gather"] = {Signature::parse("indices, name=None"), [](Bound& a) {
+                               TensorArrayObj& ta = taOf(a);
+                               Value idx =
+                                   a.tr.toTensor(a["indices"], a.loc("indices"), DType::I32);
+                               a.tr.at(a.callLoc);
+                               return Val::tensor(a.tr.b.op1("list_gather", {ta.list, idx}));
+                             }};
+  t["TensorArray.unstack"] = {Signature::parse("value, name=None"), [](Bound& a) {
+                                TensorArrayObj& ta = taOf(a);
+                                Value v = a.tr.toTensor(a["value"], a.loc("value"), ta.dtype);
+                                a.tr.at(a.callLoc);
+                                TensorArrayObj n = ta;
+                                const Shape& s = a.tr.b.type(v).shape;
+                                n.size = s.empty() ? -1 : s[0];
+                                return withList(n, a.tr.b.op1("list_unstack", {v}));
+                              }};
+  t["TensorArray.size"] = {Signature::parse("name=None"), [](Bound& a) {
+                             return Val::tensor(a.tr.b.op1("list_size", {taOf(a).list}));
+                           }};
+
+  t["tf.Variable"] = {
+      Signature::parse("initial_value, trainable=True, name=None, dtype=None"), [](Bound& a) {
+        Value init = a.tensor("initial_value");
+        Tensor value;
+        const Node& n = a.tr.g.node(init);
+        if (n.op == "const" || n.op == "variable") {
+          value = n.value;
+        } else {
+          // The initial value is computed now, once (like TF's eager init).
+          try {
+            RunOptions ro;
+            ro.records = false;
+            ro.timeline = false;
+            value = evaluate(a.tr.g, {init}, ro).at(0);
+          } catch (const std::exception& e) {
+            a.fail("initial_value", std::string("must be computable while tracing: ") + e.what());
+          }
+        }
+        if (!a.none("dtype")) value = value.astype(a.dtype("dtype", DType::F32));
+        if (!isFloat(value.dtype()))
+          a.fail("initial_value",
+                 std::string("must be float32 or float64 (variables carry gradients), got ") +
+                     dtypeName(value.dtype()));
+        const std::string name = a.none("name") ? "" : a.string("name");
+        a.tr.at(a.callLoc);
+        return Val::tensor(a.boolean("trainable") ? a.tr.b.variable(value, name)
+                                                  : a.tr.b.constant(value, name));
+      }};
+  for (const char* m : {"Tensor.assign", "Tensor.assign_add", "Tensor.assign_sub"})
+    t[m] = {Signature::parse("value"), [](Bound& a) -> Val {
+              a.tr.fail(a.callLoc,
+                        "variables are read-only in GradLab scripts: the graph is traced once, "
+                        "so compute a new tensor instead of assigning");
+            }};
+  t["Tensor.numpy"] = {Signature::parse(""), [](Bound& a) -> Val {
+                         a.tr.fail(
+                             a.callLoc,
+                             "a traced tensor has no value yet (it exists when the graph runs); "
+                             "use tf.print, or look at it in the inspector");
+                       }};
+  BuiltinDef shape{Signature::parse(""),
+                   [](Bound& a) { return shapeTuple(a.tr.b.type(a.self.t).shape); }};
+  shape.isProperty = true;
+  t["Tensor.shape"] = shape;
+  BuiltinDef dtype{Signature::parse(""),
+                   [](Bound& a) { return Val::dtype(a.tr.b.type(a.self.t).dtype); }};
+  dtype.isProperty = true;
+  t["Tensor.dtype"] = dtype;
+  BuiltinDef ndim{Signature::parse(""), [](Bound& a) {
+                    return Val::integer(int64_t(a.tr.b.type(a.self.t).shape.size()));
+                  }};
+  ndim.isProperty = true;
+  t["Tensor.ndim"] = ndim;
+  t["Tensor.get_shape"] = {Signature::parse(""),
+                           [](Bound& a) { return shapeTuple(a.tr.b.type(a.self.t).shape); }};
+  t["tuple.as_list"] = {Signature::parse(""), [](Bound& a) { return Val::listOf(a.self.items()); }};
+  BuiltinDef dname{Signature::parse(""), [](Bound& a) { return Val::str(dtypeName(a.self.dt)); }};
+  dname.isProperty = true;
+  t["DType.name"] = dname;
+  BuiltinDef floating{Signature::parse(""),
+                      [](Bound& a) { return Val::boolean(isFloat(a.self.dt)); }};
+  floating.isProperty = true;
+  t["DType.is_floating"] = floating;
+}
+
+}  // namespace gl::lang::trace

@@ -1,0 +1,272 @@
+// Python builtins, evaluated while tracing: print (into the trace log, once, even inside a
+// tensor loop body), len, range, min, max, abs, int, float, bool, str, zip, enumerate, sum,
+// list, tuple, and list methods.
+#include <cmath>
+
+#include "engine/lang/tracer.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace {
+
+constexpr int64_t kMaxItems = kMaxPythonItems;
+
+// range(...) stays lazy so that `for i in range(10**12)` stops at maxUnroll, not in malloc.
+struct RangeObj : Object {
+  int64_t start = 0, stop = 0, step = 1;
+  std::string typeName() const override { return "range"; }
+  std::optional<Val> attr(Tracer&, const std::string& n) override {
+    if (n == "start") return Val::integer(start);
+    if (n == "stop") return Val::integer(stop);
+    if (n == "step") return Val::integer(step);
+    return std::nullopt;
+  }
+  int64_t size() const {  // in 128 bits: range(-2**63, 2**63 - 1) must not overflow
+    const __int128 a = start, z = stop, s = step;
+    const __int128 n =
+        s > 0 ? (z > a ? (z - a + s - 1) / s : 0) : (a > z ? (a - z - s - 1) / -s : 0);
+    return n > INT64_MAX ? INT64_MAX : int64_t(n);
+  }
+};
+
+std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
+  Tracer& t = a.tr;
+  if (v.isSeq()) return v.items();
+  if (v.kind == Kind::Str) {
+    std::vector<Val> out;
+    for (char c : v.s) out.push_back(Val::str(std::string(1, c)));
+    return out;
+  }
+  if (auto r = v.as<RangeObj>()) {
+    if (r->size() > kMaxItems) t.fail(loc, "this range has too many items to make a list");
+    std::vector<Val> out;
+    for (int64_t i = 0; i < r->size(); ++i) out.push_back(Val::integer(r->start + i * r->step));
+    return out;
+  }
+  if (v.isTensor()) {
+    const Shape& s = t.b.type(v.t).shape;
+    if (s.empty() || s[0] < 0)
+      t.fail(loc, "cannot iterate over a tensor of shape " + shapeStr(s) +
+                      " while tracing: it needs a known first dimension");
+    if (s[0] > kMaxItems) t.fail(loc, "this tensor has too many rows to iterate over");
+    std::vector<Val> out;
+    if (s[0] == 0) return out;
+    t.at(loc);
+    for (Value x : ops::unstack(t.b, v.t, 0)) out.push_back(Val::tensor(x));
+    return out;
+  }
+  if (v.range) t.fail(loc, "a tf.range with a tensor bound can only drive a for loop");
+  t.fail(loc, "'" + typeName(v) + "' object is not iterable");
+}
+
+int64_t intArg(Bound& a, const Arg& arg, const char* fn) {
+  if (arg.v.kind == Kind::Int) return arg.v.i;
+  if (arg.v.kind == Kind::Bool) return arg.v.b;
+  if (arg.v.isTensor())
+    a.tr.fail(arg.loc, std::string(fn) +
+                           "() needs Python ints known while tracing; for a tensor bound use "
+                           "tf.range(n), which makes one while_loop");
+  a.tr.fail(arg.loc, std::string(fn) + "() needs ints, got " + typeName(arg.v));
+}
+
+Val minMax(Bound& a, bool isMax) {
+  const char* fn = isMax ? "max" : "min";
+  std::vector<Val> items;
+  if (a.rest.size() == 1)
+    items = iterate(a, a.rest[0].v, a.rest[0].loc);
+  else
+    for (const Arg& x : a.rest) items.push_back(x.v);
+  if (items.empty()) a.tr.fail(a.callLoc, std::string(fn) + "() arg is an empty sequence");
+  Val best = items[0];
+  for (const Val& x : items) {
+    if (x.isTensor() || !x.isNumber())
+      a.tr.fail(a.callLoc, std::string(fn) + "() compares Python numbers; for tensors use tf." +
+                               (isMax ? "maximum or tf.reduce_max" : "minimum or tf.reduce_min"));
+    if (isMax ? x.number() > best.number() : x.number() < best.number()) best = x;
+  }
+  return best;
+}
+
+Val listMethodSelf(Bound& a) {
+  if (a.self.kind != Kind::List) a.tr.fail(a.callLoc, a.fn + "(): not a list");
+  return a.self;
+}
+
+}  // namespace
+
+void addPythonBuiltins(BuiltinTable& t) {
+  t["print"] = {Signature::parse("*values, sep=' ', end='\\n'"), [](Bound& a) {
+                  std::string line;
+                  const std::string sep = a.string("sep");
+                  for (size_t i = 0; i < a.rest.size(); ++i)
+                    line += (i ? sep : "") + repr(a.tr.g, a.rest[i].v);
+                  a.tr.prog.traceLog.push_back(line);
+                  return Val::none();
+                }};
+  t["len"] = {Signature::parse("obj"), [](Bound& a) {
+                const Val& v = a["obj"];
+                if (v.isSeq()) return Val::integer(int64_t(v.items().size()));
+                if (v.kind == Kind::Str) return Val::integer(int64_t(v.s.size()));
+                if (auto r = v.as<RangeObj>()) return Val::integer(r->size());
+                if (v.isTensor()) {
+                  const Shape& s = a.tr.b.type(v.t).shape;
+                  if (s.empty()) a.fail("obj", "is a scalar tensor, which has no len()");
+                  if (s[0] < 0) a.fail("obj", "has an unknown first dimension");
+                  return Val::integer(s[0]);
+                }
+                if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray") {
+                  Val n = a.tr.getAttr(v, "_static_size", a.loc("obj"));
+                  if (n.i < 0) a.fail("obj", "is a dynamically sized TensorArray; use ta.size()");
+                  return n;
+                }
+                a.fail("obj", "of type '" + typeName(v) + "' has no len()");
+              }};
+  t["range"] = {Signature::parse("*args"), [](Bound& a) {
+                  if (a.rest.empty() || a.rest.size() > 3)
+                    a.tr.fail(a.callLoc, "range() takes 1 to 3 arguments (" +
+                                             std::to_string(a.rest.size()) + " given)");
+                  auto r = std::make_shared<RangeObj>();
+                  if (a.rest.size() == 1) {
+                    r->stop = intArg(a, a.rest[0], "range");
+                  } else {
+                    r->start = intArg(a, a.rest[0], "range");
+                    r->stop = intArg(a, a.rest[1], "range");
+                    if (a.rest.size() == 3) r->step = intArg(a, a.rest[2], "range");
+                  }
+                  if (r->step == 0) a.tr.fail(a.rest[2].loc, "range() arg 3 must not be zero");
+                  return Val::object(r);
+                }};
+  t["min"] = {Signature::parse("*args"), [](Bound& a) { return minMax(a, false); }};
+  t["max"] = {Signature::parse("*args"), [](Bound& a) { return minMax(a, true); }};
+  t["abs"] = {Signature::parse("x"), [](Bound& a) {
+                const Val& v = a["x"];
+                if (v.isTensor()) return Val::tensor(ops::abs(a.tr.b, v.t));
+                if (v.kind == Kind::Float) return Val::real(std::fabs(v.f));
+                if (v.isNumber()) {
+                  const int64_t i = v.kind == Kind::Bool ? v.b : v.i;
+                  if (i == INT64_MIN) a.fail("x", "overflows");
+                  return Val::integer(i < 0 ? -i : i);
+                }
+                a.fail("x", "must be a number or a tensor, got " + typeName(v));
+              }};
+  t["int"] = {Signature::parse("x=0"), [](Bound& a) {
+                const Val& v = a["x"];
+                if (v.kind == Kind::Float) {
+                  if (!std::isfinite(v.f) || std::fabs(v.f) > 9.2e18)
+                    a.fail("x", "cannot be converted to int");
+                  return Val::integer(int64_t(v.f));
+                }
+                if (v.isNumber()) return Val::integer(v.kind == Kind::Bool ? v.b : v.i);
+                if (v.kind == Kind::Str) {
+                  char* end = nullptr;
+                  long long x = std::strtoll(v.s.c_str(), &end, 10);
+                  if (v.s.empty() || *end) a.fail("x", "'" + v.s + "' is not an integer");
+                  return Val::integer(x);
+                }
+                if (v.isTensor())
+                  a.fail("x",
+                         "is a tensor, whose value exists only when the graph runs; use "
+                         "tf.cast(x, tf.int32)");
+                a.fail("x", "cannot be converted to int: " + typeName(v));
+              }};
+  t["float"] = {Signature::parse("x=0.0"), [](Bound& a) {
+                  const Val& v = a["x"];
+                  if (v.isNumber()) return Val::real(v.number());
+                  if (v.kind == Kind::Str) {
+                    char* end = nullptr;
+                    double x = std::strtod(v.s.c_str(), &end);
+                    if (v.s.empty() || *end) a.fail("x", "'" + v.s + "' is not a number");
+                    return Val::real(x);
+                  }
+                  if (v.isTensor())
+                    a.fail("x",
+                           "is a tensor, whose value exists only when the graph runs; use "
+                           "tf.cast(x, tf.float32)");
+                  a.fail("x", "cannot be converted to float: " + typeName(v));
+                }};
+  t["bool"] = {Signature::parse("x=False"),
+               [](Bound& a) { return Val::boolean(a.tr.truthy(a["x"], a.loc("x"))); }};
+  t["str"] = {Signature::parse("x=''"), [](Bound& a) { return Val::str(repr(a.tr.g, a["x"])); }};
+  t["list"] = {Signature::parse("iterable=()"),
+               [](Bound& a) { return Val::listOf(iterate(a, a["iterable"], a.loc("iterable"))); }};
+  t["tuple"] = {Signature::parse("iterable=()"), [](Bound& a) {
+                  return Val::listOf(iterate(a, a["iterable"], a.loc("iterable")), true);
+                }};
+  t["zip"] = {Signature::parse("*iterables"), [](Bound& a) {
+                std::vector<std::vector<Val>> cols;
+                size_t n = SIZE_MAX;
+                for (const Arg& x : a.rest) {
+                  cols.push_back(iterate(a, x.v, x.loc));
+                  n = std::min(n, cols.back().size());
+                }
+                std::vector<Val> out;
+                for (size_t i = 0; i < n && !cols.empty(); ++i) {
+                  std::vector<Val> row;
+                  for (auto& c : cols) row.push_back(c[i]);
+                  out.push_back(Val::listOf(std::move(row), true));
+                }
+                return Val::listOf(std::move(out));
+              }};
+  t["enumerate"] = {Signature::parse("iterable, start=0"), [](Bound& a) {
+                      std::vector<Val> out;
+                      int64_t i = a.integer("start");
+                      for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
+                        out.push_back(Val::listOf({Val::integer(i++), x}, true));
+                      return Val::listOf(std::move(out));
+                    }};
+  t["sum"] = {Signature::parse("iterable, start=0"), [](Bound& a) {
+                Val acc = a["start"];
+                for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
+                  acc = a.tr.binary(BinaryOp::Add, acc, x, a.callLoc);
+                return acc;
+              }};
+  t["variant"] = {Signature::parse("name"), [](Bound& a) -> Val {
+                    a.tr.fail(a.callLoc,
+                              "variant(...) is only used as `with variant(\"name\"):` at "
+                              "the top level of the script");
+                  }};
+  // list methods
+  t["list.append"] = {Signature::parse("x"), [](Bound& a) {
+                        listMethodSelf(a).list->items.push_back(a["x"]);
+                        a.self.list->noteChild(a["x"]);
+                        if (a.self.list->items.size() > size_t(kMaxItems))
+                          a.tr.fail(a.callLoc,
+                                    "this list grew past " + std::to_string(kMaxItems) + " items");
+                        return Val::none();
+                      }};
+  t["list.extend"] = {Signature::parse("iterable"), [](Bound& a) {
+                        Val self = listMethodSelf(a);
+                        for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
+                          self.list->items.push_back(x), self.list->noteChild(x);
+                        return Val::none();
+                      }};
+  t["list.pop"] = {Signature::parse("index=-1"), [](Bound& a) {
+                     auto& items = listMethodSelf(a).list->items;
+                     if (items.empty()) a.tr.fail(a.callLoc, "pop from an empty list");
+                     int64_t i = a.integer("index");
+                     if (i < 0) i += int64_t(items.size());
+                     if (i < 0 || i >= int64_t(items.size())) a.fail("index", "is out of range");
+                     Val v = items[size_t(i)];
+                     items.erase(items.begin() + i);
+                     return v;
+                   }};
+  t["list.insert"] = {Signature::parse("index, x"), [](Bound& a) {
+                        auto& items = listMethodSelf(a).list->items;
+                        int64_t i = a.integer("index");
+                        if (i < 0) i += int64_t(items.size());
+                        i = std::clamp<int64_t>(i, 0, int64_t(items.size()));
+                        items.insert(items.begin() + i, a["x"]);
+                        a.self.list->noteChild(a["x"]);
+                        return Val::none();
+                      }};
+  for (const char* k : {"list.index", "tuple.index"})
+    t[k] = {Signature::parse("x"), [](Bound& a) {
+              const auto& items = a.self.items();
+              for (size_t i = 0; i < items.size(); ++i)
+                if (sameValue(items[i], a["x"])) return Val::integer(int64_t(i));
+              a.fail("x", "is not in the list");
+            }};
+}
+
+}  // namespace gl::lang::trace

@@ -1,0 +1,332 @@
+// Keras layers and losses, kept close to the seeds' code. A layer owns its variables: they are
+// created once, on the first call (seeded Glorot-uniform kernels, zero biases), always at the
+// top level of the graph, so a layer first called inside a loop or map body still has one set
+// of weights; later calls reuse them.
+#include <cmath>
+
+#include "engine/lang/tracer.h"
+#include "engine/ops/api.h"
+#include "engine/tensor/rng.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+namespace {
+
+struct LayerObj : Object {
+  std::string kind;  // "Dense", "Conv2D", ...
+  std::string name;
+  SourceLoc loc;   // where the layer was made: its variables are located there
+  Val activation;  // None, a string or a function
+  bool built = false;
+  std::vector<Value> variables;
+  std::string typeName() const override { return kind; }
+  bool callable() const override { return true; }
+  std::optional<Val> attr(Tracer&, const std::string& n) override {
+    if (n == "trainable_variables" || n == "variables" || n == "weights") {
+      std::vector<Val> vs;
+      for (Value v : allVariables()) vs.push_back(Val::tensor(v));
+      return Val::listOf(std::move(vs));
+    }
+    if (n == "kernel" && !variables.empty()) return Val::tensor(variables[0]);
+    if (n == "bias" && variables.size() > 1) return Val::tensor(variables[1]);
+    if (n == "built") return Val::boolean(built);
+    if (n == "name") return Val::str(name);
+    return std::nullopt;
+  }
+  std::vector<std::string> attrNames() const override {
+    return {"trainable_variables", "variables", "weights", "kernel", "bias", "built", "name"};
+  }
+  virtual std::vector<Value> allVariables() const { return variables; }
+  // Creates the variables for inputs of this shape (last dimension known); layers without
+  // variables have nothing to build.
+  virtual void build(Tracer&, const Shape&, DType) { built = true; }
+  virtual Value forward(Tracer& t, Value x, const SourceLoc& loc) = 0;
+  Val call(Tracer& t, CallArgs& args) override {
+    static const Signature sig = Signature::parse("inputs, training=None, mask=None");
+    Bound a(t, kind, sig, args);
+    Value x = a.tensor("inputs");
+    return Val::tensor(forward(t, x, args.loc));
+  }
+
+  // A variable at the top level of the graph, whatever region is being built.
+  Value makeVariable(Tracer& t, const Tensor& init, const std::string& what) {
+    const int region = t.b.currentRegion();
+    const SourceLoc saved = t.b.loc();
+    t.b.setCurrentRegion(0);
+    t.b.setLoc(loc);
+    Value v = t.b.variable(init, name + "/" + what);
+    t.b.setCurrentRegion(region);
+    t.b.setLoc(saved);
+    variables.push_back(v);
+    return v;
+  }
+  Tensor glorot(Tracer& t, const Shape& s, int64_t fanIn, int64_t fanOut, DType dt) {
+    const double limit = std::sqrt(6.0 / double(fanIn + fanOut));
+    return Rng(uint64_t(t.nextSeed(std::nullopt))).uniform(s, -limit, limit, dt);
+  }
+  Value activate(Tracer& t, Value y, const SourceLoc& callLoc) {
+    if (activation.isNone()) return y;
+    if (activation.kind == Kind::Str) {
+      const std::string& s = activation.s;
+      if (s == "linear") return y;
+      if (s == "relu") return o::relu(t.b, y);
+      if (s == "sigmoid") return o::sigmoid(t.b, y);
+      if (s == "tanh") return o::tanh(t.b, y);
+      if (s == "softmax") return o::softmax(t.b, y);
+      t.fail(loc, "unknown activation '" + s + "' (relu, sigmoid, tanh, softmax, linear)");
+    }
+    Val r = t.callSimple(activation, {Val::tensor(y)}, callLoc, "activation");
+    return t.toTensor(r, callLoc);
+  }
+  int64_t lastDim(Tracer& t, Value x, const SourceLoc& callLoc) {
+    const Shape& s = t.b.type(x).shape;
+    if (s.empty() || s.back() < 0)
+      t.fail(callLoc, kind + " needs inputs with a known last dimension, got " + shapeStr(s));
+    return s.back();
+  }
+};
+
+struct DenseLayer : LayerObj {
+  int64_t units = 0;
+  bool useBias = true;
+  void build(Tracer& t, const Shape& input, DType dt) override {
+    const int64_t in = input.back();
+    makeVariable(t, glorot(t, {in, units}, in, units, dt), "kernel");
+    if (useBias) makeVariable(t, Tensor::zeros(dt, {units}), "bias");
+    built = true;
+  }
+  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
+    const int64_t in = lastDim(t, x, loc);
+    if (!built) build(t, t.b.type(x).shape, t.b.type(x).dtype);
+    if (t.b.type(variables[0]).shape[0] != in)
+      t.fail(loc, "this Dense layer was built for inputs of size " +
+                      std::to_string(t.b.type(variables[0]).shape[0]) + ", got " +
+                      std::to_string(in));
+    t.at(loc);
+    const Shape s = t.b.type(x).shape;
+    Value y;
+    if (s.size() == 2) {
+      y = o::matmul(t.b, x, variables[0]);
+    } else {
+      Shape out = s;
+      out.back() = units;
+      y = o::reshape(t.b, o::matmul(t.b, o::reshape(t.b, x, {-1, in}), variables[0]), out);
+    }
+    if (useBias) y = o::add(t.b, y, variables[1]);
+    return activate(t, y, loc);
+  }
+};
+
+struct Conv2DLayer : LayerObj {
+  int64_t filters = 0;
+  std::vector<int64_t> kernel, strides;
+  std::string padding;
+  bool useBias = true;
+  void build(Tracer& t, const Shape& input, DType dt) override {
+    const int64_t in = input.back(), k = kernel[0] * kernel[1];
+    makeVariable(t, glorot(t, {kernel[0], kernel[1], in, filters}, k * in, k * filters, dt),
+                 "kernel");
+    if (useBias) makeVariable(t, Tensor::zeros(dt, {filters}), "bias");
+    built = true;
+  }
+  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
+    const Shape s = t.b.type(x).shape;
+    if (s.size() != 4) t.fail(loc, "Conv2D needs NHWC inputs of rank 4, got " + shapeStr(s));
+    lastDim(t, x, loc);
+    if (!built) build(t, s, t.b.type(x).dtype);
+    t.at(loc);
+    Value y = o::conv2d(t.b, x, variables[0], strides, padding);
+    if (useBias) y = o::add(t.b, y, variables[1]);
+    return activate(t, y, loc);
+  }
+};
+
+struct PoolLayer : LayerObj {
+  bool keepdims = false;
+  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
+    t.at(loc);
+    return o::globalAvgPool(t.b, x, keepdims);
+  }
+};
+
+struct FlattenLayer : LayerObj {
+  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
+    const Shape& s = t.b.type(x).shape;
+    if (s.empty() || !fullyKnown(s)) t.fail(loc, "Flatten needs a known shape, got " + shapeStr(s));
+    t.at(loc);
+    return o::reshape(t.b, x, {s[0], -1});
+  }
+};
+
+struct SequentialLayer : LayerObj {
+  std::vector<Val> layers;
+  std::vector<Value> allVariables() const override {
+    std::vector<Value> out;
+    for (const Val& l : layers)
+      if (auto p = l.as<LayerObj>()) {
+        auto vs = p->allVariables();
+        out.insert(out.end(), vs.begin(), vs.end());
+      }
+    return out;
+  }
+  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
+    Val v = Val::tensor(x);
+    const std::vector<Val> order = layers;  // a copy: a layer call must not see .add() mid-way
+    for (const Val& l : order) v = t.callSimple(l, {v}, loc, "layer");
+    return t.toTensor(v, loc);
+  }
+};
+
+std::vector<int64_t> pair(Bound& a, const char* name) {
+  std::vector<int64_t> v = a.ints(name);
+  if (v.size() == 1) v.push_back(v[0]);
+  if (v.size() != 2 || v[0] < 1 || v[1] < 1)
+    a.fail(name, "must be a positive int or a pair of them");
+  return v;
+}
+
+template <class L>
+std::shared_ptr<L> layer(Bound& a, const char* kind) {
+  auto l = std::make_shared<L>();
+  l->kind = kind;
+  l->loc = a.callLoc;
+  l->name = a.none("name") ? std::string(kind) + "_" + std::to_string(a.tr.g.numNodes())
+                           : a.string("name");
+  return l;
+}
+
+// input_shape=(..., features) builds the variables at once, as Keras does.
+void buildNow(Bound& a, LayerObj& l) {
+  const Val& v = a["input_shape"];
+  if (v.isNone()) return;
+  // Only the last (feature) dimension matters; others may be None, as in build((None, 3)).
+  if (!v.isSeq() || v.items().empty() || v.items().back().kind != Kind::Int ||
+      v.items().back().i < 1)
+    a.fail("input_shape", "must be a tuple whose last dimension is a positive int");
+  l.build(a.tr, {v.items().back().i}, DType::F32);
+}
+
+Value perSampleCrossEntropy(Bound& a) {
+  Tracer& t = a.tr;
+  Value yTrue = a.tensor("y_true");
+  Value yPred = a.tensorLike("y_pred", yTrue);
+  t.at(a.callLoc);
+  if (a.boolean("from_logits")) return o::softmaxCrossEntropy(t.b, yTrue, yPred);
+  // Probabilities: normalise, then -sum(y_true * log(p)).
+  Value p = o::div(t.b, yPred, o::reduceSum(t.b, yPred, {-1}, true));
+  return o::neg(t.b, o::reduceSum(t.b, o::mul(t.b, yTrue, o::log(t.b, p)), {-1}));
+}
+
+struct LossObj : Object {
+  bool fromLogits = false;
+  std::string typeName() const override { return "CategoricalCrossentropy"; }
+  bool callable() const override { return true; }
+  Val call(Tracer& t, CallArgs& args) override {
+    static const Signature sig =
+        Signature::parse("y_true, y_pred, sample_weight=None, from_logits=False");
+    args.kw.push_back({"from_logits", {Val::boolean(fromLogits), args.loc, nullptr}});
+    Bound a(t, "CategoricalCrossentropy", sig, args);
+    return Val::tensor(o::reduceMean(t.b, perSampleCrossEntropy(a)));
+  }
+};
+
+}  // namespace
+
+void addKerasBuiltins(BuiltinTable& t) {
+  // keras.activations.* are the tf functions (added to the table before this).
+  for (const char* a : {"relu", "sigmoid", "tanh"})
+    if (t.count(std::string("tf.") + a))
+      t[std::string("tf.keras.activations.") + a] = t[std::string("tf.") + a];
+  if (t.count("tf.nn.softmax")) t["tf.keras.activations.softmax"] = t["tf.nn.softmax"];
+  t["tf.keras.layers.Dense"] = {
+      Signature::parse(
+          "units, activation=None, use_bias=True, kernel_initializer='glorot_uniform', "
+          "bias_initializer='zeros', input_shape=None, name=None"),
+      [](Bound& a) {
+        auto l = layer<DenseLayer>(a, "Dense");
+        l->units = a.integer("units");
+        if (l->units < 1) a.fail("units", "must be positive");
+        l->useBias = a.boolean("use_bias");
+        l->activation = a["activation"];
+        buildNow(a, *l);
+        return Val::object(l);
+      }};
+  t["tf.keras.layers.Conv2D"] = {
+      Signature::parse(
+          "filters, kernel_size, strides=(1, 1), padding='valid', activation=None, "
+          "use_bias=True, kernel_initializer='glorot_uniform', input_shape=None, name=None"),
+      [](Bound& a) {
+        auto l = layer<Conv2DLayer>(a, "Conv2D");
+        l->filters = a.integer("filters");
+        if (l->filters < 1) a.fail("filters", "must be positive");
+        l->kernel = pair(a, "kernel_size");
+        l->strides = pair(a, "strides");
+        std::string p = a.string("padding");
+        for (auto& c : p) c = char(std::toupper(c));
+        if (p != "VALID" && p != "SAME") a.fail("padding", "must be 'valid' or 'same'");
+        l->padding = p;
+        l->useBias = a.boolean("use_bias");
+        l->activation = a["activation"];
+        buildNow(a, *l);
+        return Val::object(l);
+      }};
+  t["tf.keras.layers.Flatten"] = {Signature::parse("data_format=None, name=None"), [](Bound& a) {
+                                    return Val::object(layer<FlattenLayer>(a, "Flatten"));
+                                  }};
+  for (const char* kind : {"Dense", "Conv2D"})
+    t[std::string(kind) + ".build"] = {Signature::parse("input_shape"), [](Bound& a) {
+                                         auto* l = static_cast<LayerObj*>(a.self.obj.get());
+                                         if (!l->built) buildNow(a, *l);
+                                         return Val::none();
+                                       }};
+  t["tf.keras.layers.GlobalAveragePooling2D"] = {
+      Signature::parse("data_format=None, keepdims=False, name=None"), [](Bound& a) {
+        auto l = layer<PoolLayer>(a, "GlobalAveragePooling2D");
+        l->keepdims = a.boolean("keepdims");
+        return Val::object(l);
+      }};
+  t["tf.keras.Sequential"] = {Signature::parse("layers=None, name=None"), [](Bound& a) {
+                                auto l = layer<SequentialLayer>(a, "Sequential");
+                                if (!a.none("layers")) {
+                                  if (!a["layers"].isSeq())
+                                    a.fail("layers", "must be a list of layers");
+                                  for (const Val& x : a["layers"].items()) {
+                                    if (x.kind != Kind::Object || !x.obj->callable())
+                                      a.fail("layers",
+                                             "must hold layers, got " + article(typeName(x)));
+                                    l->layers.push_back(x);
+                                  }
+                                }
+                                return Val::object(l);
+                              }};
+  t["Sequential.add"] = {
+      Signature::parse("layer"), [](Bound& a) {
+        static_cast<SequentialLayer*>(a.self.obj.get())->layers.push_back(a["layer"]);
+        return Val::none();
+      }};
+  t["tf.keras.losses.categorical_crossentropy"] = {
+      Signature::parse("y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1"),
+      [](Bound& a) {
+        if (a.number("label_smoothing") != 0) a.fail("label_smoothing", "must be 0");
+        if (a.integer("axis") != -1) a.fail("axis", "must be -1");
+        return Val::tensor(perSampleCrossEntropy(a));
+      }};
+  t["tf.keras.losses.CategoricalCrossentropy"] = {
+      Signature::parse("from_logits=False, label_smoothing=0.0, reduction='auto', name=None"),
+      [](Bound& a) {
+        auto l = std::make_shared<LossObj>();
+        l->fromLogits = a.boolean("from_logits");
+        return Val::object(l);
+      }};
+  t["tf.keras.losses.mean_squared_error"] = {
+      Signature::parse("y_true, y_pred"), [](Bound& a) {
+        Value y = a.tensor("y_true");
+        Value p = a.tensorLike("y_pred", y);
+        a.tr.at(a.callLoc);
+        return Val::tensor(o::reduceMean(a.tr.b, o::square(a.tr.b, o::sub(a.tr.b, p, y)), {-1}));
+      }};
+}
+
+}  // namespace gl::lang::trace

@@ -1,0 +1,230 @@
+// traceProgram: params and their overrides, variant blocks and their outputs.
+#include <algorithm>
+#include <cmath>
+
+#ifdef __linux__
+#include <pthread.h>
+#endif
+
+#include "engine/lang/parser.h"
+#include "engine/lang/tracer.h"
+
+namespace gl::lang {
+
+namespace trace {
+
+const BuiltinTable& builtins() {
+  static const BuiltinTable table = [] {
+    BuiltinTable t;
+    addPythonBuiltins(t);
+    addTfMathBuiltins(t);
+    addTfArrayBuiltins(t);
+    addControlFlowBuiltins(t);
+    addObjectBuiltins(t);
+    addKerasBuiltins(t);
+    return t;
+  }();
+  return table;
+}
+
+namespace {
+
+// One output entry per tensor (or None from a tape) in a value; false if the value is not a
+// result (a number, a function, a tape, a list holding those).
+bool outputEntries(const Graph& g, const Val& v, std::vector<OutputEntry>& out, bool& gradient,
+                   int depth = 0) {
+  if (depth > kMaxListNesting) return false;
+  gradient = gradient || v.fromGradient;
+  if (v.isTensor()) {
+    if (g.node(v.t).region != 0 || g.type(v.t).list) return false;
+    out.push_back({v.t, "", -1, {}});
+    return true;
+  }
+  if (v.isNone() && v.why) {
+    out.push_back({Value{}, v.why->text, v.why->node, v.why->loc});
+    return true;
+  }
+  if (v.isSeq()) {
+    if (v.items().empty()) return false;
+    for (const Val& x : v.items())
+      if (!outputEntries(g, x, out, gradient, depth + 1)) return false;
+    return true;
+  }
+  return false;
+}
+
+std::vector<Output> collectOutputs(const Graph& g, const Scope& s) {
+  std::vector<std::pair<int, Output>> ordered;
+  for (const auto& [name, bnd] : s.vars) {
+    if (name[0] == '_') continue;  // `_, x = ...`: a throwaway, not a result
+    Output o;
+    o.name = name;
+    o.loc = bnd.loc;
+    o.isList = bnd.v.isSeq();
+    if (!outputEntries(g, bnd.v, o.entries, o.isGradient)) continue;
+    ordered.push_back({bnd.order, std::move(o)});
+  }
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Output> out;
+  for (auto& [k, o] : ordered) out.push_back(std::move(o));
+  return out;
+}
+
+std::vector<int> controlFlowNodes(const Graph& g, int from) {
+  std::vector<int> ids;
+  for (int id = from; id < g.numNodes(); ++id) {
+    const Node& n = g.node(id);
+    if (n.phase == Phase::Forward && (n.op == "while" || n.op == "map" || n.op == "cond"))
+      ids.push_back(id);
+  }
+  return ids;
+}
+
+}  // namespace
+
+bool Tracer::isVariantBlock(const Stmt::With& w) const {
+  if (w.items.size() != 1) return false;
+  auto c = w.items[0].context->as<Expr::Call>();
+  if (!c) return false;
+  auto n = c->func->as<Expr::Name>();
+  return n && n->id == "variant" && !lookup("variant");
+}
+
+Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
+  const auto& item = w.items[0];
+  const auto& call = *item.context->as<Expr::Call>();
+  if (scope != globals || variant)
+    fail(loc, "variant blocks must be at the top level of the script, not inside another block");
+  if (call.args.size() != 1 || !call.keywords.empty() || !call.args[0]->is<Expr::StrLit>())
+    fail(item.context->loc, "write a variant as `with variant(\"name\"):` with one string literal");
+  if (!item.asName.empty()) fail(item.asLoc, "`with variant(...)` binds no name; drop the `as`");
+  const std::string name = call.args[0]->as<Expr::StrLit>()->value;
+  for (const Variant& v : prog.variants)
+    if (v.name == name) fail(call.args[0]->loc, "variant '" + name + "' is defined twice");
+  prog.variants.push_back(Variant{name, loc, {}, {}, {}});
+  const size_t index = prog.variants.size() - 1;
+  variant = &prog.variants[index];
+  const int firstNode = g.numNodes();
+  // Each variant gets its own names (reading the shared top level), so one variant's results
+  // cannot leak into the next.
+  ScopePtr own = newScope(globals);
+  own->variantBlock = true;
+  scope = own;
+  try {
+    execBlock(w.body);
+  } catch (...) {
+    scope = globals;
+    variant = nullptr;
+    throw;
+  }
+  scope = globals;
+  variant = nullptr;
+  Variant& v = prog.variants[index];
+  v.outputs = collectOutputs(g, *own);
+  v.loops = controlFlowNodes(g, firstNode);
+  return Flow::Normal;
+}
+
+void Tracer::runModule(const Module& m) {
+  execBlock(m.body);
+  if (prog.variants.empty()) {
+    Variant v{"", SourceLoc{file, 1, 1}, {}, {}, {}};
+    v.outputs = collectOutputs(g, *globals);
+    v.loops = controlFlowNodes(g, 0);
+    v.tapes = topTapes;
+    prog.variants.push_back(std::move(v));
+  }
+}
+
+}  // namespace trace
+
+namespace {
+
+// The calling thread's stack size (a GUI worker thread may have less than the main thread).
+size_t threadStackSize() {
+#ifdef __linux__
+  pthread_attr_t attr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstacksize(&attr, &size);
+    pthread_attr_destroy(&attr);
+  }
+  if (size > 0) return size;
+#endif
+  return size_t(8) << 20;
+}
+
+std::string formatNumber(double v, bool isInt) {
+  if (isInt) return std::to_string(int64_t(v));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::vector<Param> collectParams(const Module& m, const std::string& fileName,
+                                 const TraceOptions& options) {
+  std::vector<Param> params;
+  for (const Stmt::ParamDecl* d : paramDecls(m)) {
+    Param p;
+    p.name = d->name;
+    p.isInt = d->value.isInt && d->lo.isInt && d->hi.isInt;
+    p.value = d->value.value;
+    p.lo = d->lo.value;
+    p.hi = d->hi.value;
+    p.loc = d->value.loc;
+    params.push_back(p);
+  }
+  for (const auto& [name, value] : options.overrides) {
+    auto it =
+        std::find_if(params.begin(), params.end(), [&](const Param& p) { return p.name == name; });
+    if (it == params.end()) {
+      std::string list;
+      for (const Param& p : params) list += (list.empty() ? "" : ", ") + p.name;
+      throw EngineError(
+          "unknown param '" + name + "' (params: " + (list.empty() ? "none" : list) + ")",
+          SourceLoc{fileName, 0, 0});
+    }
+    if (it->isInt && value != std::floor(value))
+      throw EngineError("param '" + name + "' is an integer; got " + formatNumber(value, false),
+                        it->loc);
+    if (!(value >= it->lo && value <= it->hi))
+      throw EngineError("param '" + name + "' = " + formatNumber(value, it->isInt) +
+                            " is outside its range " + formatNumber(it->lo, it->isInt) + ".." +
+                            formatNumber(it->hi, it->isInt),
+                        it->loc);
+    it->value = value;
+  }
+  return params;
+}
+
+}  // namespace
+
+TracedProgram traceProgram(const std::string& source, const std::string& fileName,
+                           const TraceOptions& options) {
+  Module m = parse(source, fileName);
+  TracedProgram prog;
+  prog.graph = std::make_shared<Graph>();
+  prog.params = collectParams(m, fileName, options);
+  {
+    trace::Tracer tracer(fileName, options, prog);
+    char stackMarker = 0;
+    tracer.stackBase = &stackMarker;
+    tracer.stackLimit = std::min(tracer.stackLimit, threadStackSize() / 2);
+    try {
+      tracer.runModule(m);
+    } catch (const EngineError& e) {
+      if (e.loc().known()) throw;
+      throw e.located(tracer.b.loc().known() ? tracer.b.loc() : SourceLoc{fileName, 0, 0}, "");
+    } catch (const std::bad_alloc&) {
+      throw EngineError("tracing ran out of memory", SourceLoc{fileName, 0, 0});
+    } catch (const std::exception& e) {
+      // Anything else is a bug in GradLab, reported rather than crashing the window.
+      throw EngineError(std::string("internal error while tracing: ") + e.what(),
+                        tracer.b.loc().known() ? tracer.b.loc() : SourceLoc{fileName, 0, 0});
+    }
+  }
+  return prog;
+}
+
+}  // namespace gl::lang

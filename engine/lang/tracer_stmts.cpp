@@ -1,0 +1,235 @@
+// Statements: assignment and unpacking, def/return, with, and the dispatch of if/while/for to
+// the AutoGraph rules.
+#include <algorithm>
+
+#include "engine/lang/tracer.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+void targetNames(const Expr& t, std::vector<std::string>& out) {
+  if (auto n = t.as<Expr::Name>()) {
+    if (std::find(out.begin(), out.end(), n->id) == out.end()) out.push_back(n->id);
+  } else if (auto l = t.as<Expr::Tuple>()) {
+    for (const auto& e : l->elts) targetNames(*e, out);
+  } else if (auto l2 = t.as<Expr::List>()) {
+    for (const auto& e : l2->elts) targetNames(*e, out);
+  }
+}
+
+namespace {
+
+void addName(const std::string& n, std::vector<std::string>& out) {
+  if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+}
+
+// `ta.write(i, v)` as a statement: the new TensorArray is thrown away.
+bool discardsTensorArray(const Expr& e, const Val& v) {
+  auto c = e.as<Expr::Call>();
+  if (!c || v.kind != Kind::Object || v.obj->typeName() != "TensorArray") return false;
+  auto a = c->func->as<Expr::Attribute>();
+  return a && (a->attr == "write" || a->attr == "unstack" || a->attr == "scatter");
+}
+
+}  // namespace
+
+void assignedNames(const Block& block, std::vector<std::string>& out) {
+  for (const auto& sp : block) {
+    const Stmt& s = *sp;
+    if (auto a = s.as<Stmt::Assign>()) {
+      for (const auto& t : a->targets) targetNames(*t, out);
+    } else if (auto a2 = s.as<Stmt::AugAssign>()) {
+      targetNames(*a2->target, out);
+    } else if (auto i = s.as<Stmt::If>()) {
+      assignedNames(i->body, out);
+      assignedNames(i->orelse, out);
+    } else if (auto w = s.as<Stmt::While>()) {
+      assignedNames(w->body, out);
+    } else if (auto f = s.as<Stmt::For>()) {
+      targetNames(*f->target, out);
+      assignedNames(f->body, out);
+    } else if (auto w2 = s.as<Stmt::With>()) {
+      for (const auto& it : w2->items)
+        if (!it.asName.empty()) addName(it.asName, out);
+      assignedNames(w2->body, out);
+    } else if (auto d = s.as<Stmt::Def>()) {
+      addName(d->name, out);
+    }
+  }
+}
+
+void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
+  vanished.erase(name);
+  auto it = scope->vars.find(name);
+  if (it == scope->vars.end()) {
+    scope->vars[name] = {v, loc, ++bindOrder};
+  } else {
+    it->second.v = v;
+    it->second.loc = loc;
+  }
+  // Unnamed nodes take the script's name, so the graph view and the tape's explanations can
+  // say 'loss' instead of 'mul#41'.
+  // Throwaway names (`_`) and control-flow nodes (several outputs) keep their own names.
+  if (v.isTensor() && name[0] != '_') {
+    Node& n = g.node(v.t);
+    if (n.name.empty() && n.op != "const" && n.regions.empty()) n.name = name;
+  }
+}
+
+void Tracer::assign(const Expr& target, const Val& v) {
+  if (auto n = target.as<Expr::Name>()) return bind(n->id, v, target.loc);
+  const std::vector<ExprPtr>* elts = nullptr;
+  if (auto t = target.as<Expr::Tuple>()) elts = &t->elts;
+  if (auto l = target.as<Expr::List>()) elts = &l->elts;
+  if (elts) {
+    std::vector<Val> items;
+    if (v.isSeq()) {
+      items = v.items();
+    } else if (v.isTensor()) {
+      const Shape& s = b.type(v.t).shape;
+      if (s.empty() || s[0] < 0)
+        fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) +
+                             ": it needs a known first dimension");
+      if (s[0] != int64_t(elts->size()))
+        fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) + " into " +
+                             std::to_string(elts->size()) + " names");
+      at(target.loc);
+      for (Value x : ops::unstack(b, v.t, 0)) items.push_back(Val::tensor(x));
+    } else {
+      fail(target.loc, "cannot unpack " + article(typeName(v)) + " into " +
+                           std::to_string(elts->size()) + " names");
+    }
+    if (items.size() != elts->size())
+      fail(target.loc, std::string(items.size() > elts->size() ? "too many" : "not enough") +
+                           " values to unpack (expected " + std::to_string(elts->size()) +
+                           ", got " + std::to_string(items.size()) + ")");
+    for (size_t i = 0; i < items.size(); ++i) assign(*(*elts)[i], items[i]);
+    return;
+  }
+  if (auto s = target.as<Expr::Subscript>()) {
+    Val container = eval(*s->value);
+    Val index = eval(*s->index);
+    if (container.kind == Kind::List && index.kind == Kind::Int) {
+      auto& items = container.list->items;
+      int64_t i = index.i < 0 ? index.i + int64_t(items.size()) : index.i;
+      if (i < 0 || i >= int64_t(items.size()))
+        fail(s->index->loc, "list assignment index " + std::to_string(index.i) +
+                                " is out of range (length " + std::to_string(items.size()) + ")");
+      items[size_t(i)] = v;
+      container.list->noteChild(v);
+      return;
+    }
+    if (container.isTensor())
+      fail(target.loc,
+           "tensors are immutable: assigning to an element or slice of a tensor is not "
+           "supported; build a new tensor (tf.where, tf.concat) or use a TensorArray");
+    fail(target.loc, "cannot assign to an item of " + article(typeName(container)));
+  }
+  if (auto a = target.as<Expr::Attribute>()) {
+    Val owner = eval(*a->value);
+    fail(target.loc, "cannot set attribute '" + a->attr + "' of " + article(typeName(owner)));
+  }
+  fail(target.loc, "cannot assign to this expression");
+}
+
+Flow Tracer::execBlock(const Block& block) {
+  for (const auto& s : block) {
+    Flow f = execStmt(*s);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+Flow Tracer::execStmt(const Stmt& s) {
+  try {
+    return execStmtAt(s);
+  } catch (const EngineError& e) {
+    if (e.loc().known()) throw;
+    throw e.located(s.loc, "");  // e.g. a list nested too deeply: the statement is the place
+  }
+}
+
+Flow Tracer::execStmtAt(const Stmt& s) {
+  DepthGuard guard(*this, s.loc);
+  checkLimits(s.loc);
+  if (auto e = s.as<Stmt::ExprStmt>()) {
+    Val v = eval(*e->value);
+    if (discardsTensorArray(*e->value, v))
+      fail(s.loc,
+           "the TensorArray this call returns is thrown away: TensorArrays are values in "
+           "TF2, so write 'ta = ta.write(i, value)'");
+    return Flow::Normal;
+  }
+  if (auto a = s.as<Stmt::Assign>()) {
+    Val v = eval(*a->value);
+    for (const auto& t : a->targets) assign(*t, v);
+    return Flow::Normal;
+  }
+  if (auto a = s.as<Stmt::AugAssign>()) {
+    Val cur = eval(*a->target);
+    Val rhs = eval(*a->value);
+    at(s.loc);
+    Val v;
+    if (a->op == BinaryOp::Add && cur.kind == Kind::List && rhs.isSeq()) {
+      // list += iterable extends the same list, as in Python.
+      const std::vector<Val> extra = rhs.items();  // a copy: `x += x` extends x by itself
+      for (const Val& x : extra) cur.list->items.push_back(x), cur.list->noteChild(x);
+      v = cur;
+    } else {
+      v = binary(a->op, cur, rhs, s.loc);
+    }
+    assign(*a->target, v);
+    return Flow::Normal;
+  }
+  if (auto i = s.as<Stmt::If>()) return execIf(*i, s.loc);
+  if (auto w = s.as<Stmt::While>()) return execWhile(*w, s.loc);
+  if (auto f = s.as<Stmt::For>()) return execFor(*f, s.loc);
+  if (auto d = s.as<Stmt::Def>()) {
+    auto f = std::make_shared<FunctionObj>();
+    f->name = d->name;
+    f->params = d->params;
+    for (const auto& p : d->params)
+      f->defaults.push_back(p.defaultValue ? std::optional<Val>(eval(*p.defaultValue))
+                                           : std::nullopt);
+    f->body = &d->body;
+    f->closure = scope;
+    f->loc = s.loc;
+    bind(d->name, Val::object(f), s.loc);
+    return Flow::Normal;
+  }
+  if (auto r = s.as<Stmt::Return>()) {
+    returnValue = r->value ? eval(*r->value) : Val::none();
+    return Flow::Return;
+  }
+  if (auto w = s.as<Stmt::With>()) {
+    if (isVariantBlock(*w)) return execVariant(*w, s.loc);
+    std::vector<Val> entered;
+    for (const auto& item : w->items) {
+      Val ctx = eval(*item.context);
+      if (ctx.kind != Kind::Object || !ctx.obj->isContext())
+        fail(item.context->loc, article(typeName(ctx)) +
+                                    " cannot be used in a with statement (GradLab knows "
+                                    "tf.GradientTape(), tape.stop_recording() and variant(...))");
+      Val bound = ctx.obj->enter(*this, item.context->loc);
+      entered.push_back(ctx);
+      if (!item.asName.empty()) bind(item.asName, bound, item.asLoc);
+    }
+    Flow f = execBlock(w->body);
+    for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(*this);
+    return f;
+  }
+  if (s.is<Stmt::Pass>()) return Flow::Normal;
+  if (s.is<Stmt::Break>()) return Flow::Break;
+  if (s.is<Stmt::Continue>()) return Flow::Continue;
+  if (auto p = s.as<Stmt::ParamDecl>()) {
+    for (const Param& q : prog.params)
+      if (q.name == p->name) {
+        bind(p->name, q.isInt ? Val::integer(int64_t(q.value)) : Val::real(q.value), s.loc);
+        return Flow::Normal;
+      }
+    fail(s.loc, "param '" + p->name + "' was not collected");  // cannot happen: collected first
+  }
+  fail(s.loc, "this statement is not supported");
+}
+
+}  // namespace gl::lang::trace

@@ -1,0 +1,454 @@
+// Python values meet tensors: conversion, operators with Python semantics on Python values and
+// tf semantics on tensors, and subscripts (x[0], x[:, 1:3], x[i] with a tensor i).
+#include <cmath>
+#include <set>
+
+#include "engine/exec/executor.h"
+#include "engine/lang/tracer.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+namespace {
+
+// Shape and flat contents of a nested Python list of numbers.
+void nestedNumbers(Tracer& t, const Val& v, size_t depth, Shape& shape, std::vector<double>& out,
+                   bool& anyFloat, bool& allBool, const SourceLoc& loc) {
+  if (depth > size_t(kMaxListNesting)) t.fail(loc, "the list is nested too deeply");
+  if (v.isNumber()) {
+    if (depth != shape.size()) t.fail(loc, "a nested list of numbers must be rectangular");
+    anyFloat = anyFloat || v.kind == Kind::Float;
+    allBool = allBool && v.kind == Kind::Bool;
+    out.push_back(v.number());
+    return;
+  }
+  if (!v.isSeq())
+    t.fail(loc, "cannot convert " + article(typeName(v)) + " inside a list to a tensor");
+  const int64_t n = int64_t(v.items().size());
+  if (depth == shape.size()) {
+    if (!out.empty()) t.fail(loc, "a nested list of numbers must be rectangular");
+    shape.push_back(n);
+  } else if (depth > shape.size() || shape[depth] != n) {
+    t.fail(loc, "a nested list of numbers must be rectangular");
+  }
+  for (const Val& x : v.items()) nestedNumbers(t, x, depth + 1, shape, out, anyFloat, allBool, loc);
+}
+
+// Checked 64-bit integer arithmetic (Python ints are unbounded; ours are not, so say so).
+template <class Op>
+int64_t checked(Op op, int64_t a, int64_t c, Tracer& t, const SourceLoc& loc) {
+  int64_t out = 0;
+  if (op(a, c, &out)) t.fail(loc, "integer overflow: GradLab script integers are 64-bit");
+  return out;
+}
+bool addOv(int64_t a, int64_t c, int64_t* o) { return __builtin_add_overflow(a, c, o); }
+bool subOv(int64_t a, int64_t c, int64_t* o) { return __builtin_sub_overflow(a, c, o); }
+bool mulOv(int64_t a, int64_t c, int64_t* o) { return __builtin_mul_overflow(a, c, o); }
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
+  const bool ints = l.kind != Kind::Float && r.kind != Kind::Float;
+  const int64_t a = l.kind == Kind::Bool ? l.b : l.i, c = r.kind == Kind::Bool ? r.b : r.i;
+  const double x = l.number(), y = r.number();
+  switch (op) {
+    case BinaryOp::Add:
+      if (ints) return Val::integer(checked(addOv, a, c, t, loc));
+      return Val::real(x + y);
+    case BinaryOp::Sub:
+      if (ints) return Val::integer(checked(subOv, a, c, t, loc));
+      return Val::real(x - y);
+    case BinaryOp::Mul:
+      if (ints) return Val::integer(checked(mulOv, a, c, t, loc));
+      return Val::real(x * y);
+    case BinaryOp::Div:
+      if (y == 0) t.fail(loc, "division by zero");
+      return Val::real(x / y);
+    case BinaryOp::FloorDiv:
+      if (y == 0) t.fail(loc, "integer division or modulo by zero");
+      if (ints) {
+        if (a == INT64_MIN && c == -1) t.fail(loc, "integer overflow");
+        return Val::integer(floorDiv(a, c));
+      }
+      return Val::real(std::floor(x / y));
+    case BinaryOp::Mod:
+      if (y == 0) t.fail(loc, "integer division or modulo by zero");
+      if (ints) {
+        if (c == -1) return Val::integer(0);
+        return Val::integer(a - floorDiv(a, c) * c);
+      }
+      return Val::real(x - std::floor(x / y) * y);
+    case BinaryOp::Pow:
+      if (ints && c >= 0) {
+        int64_t p = 1;
+        for (int64_t k = 0; k < c; ++k) {
+          p = checked(mulOv, p, a, t, loc);
+          if (p == 0 || p == 1) break;
+          if (p == -1) {
+            p = (c % 2) ? (a == -1 ? -1 : p) : 1;
+            break;
+          }
+        }
+        return Val::integer(p);
+      }
+      if (x == 0 && y < 0) t.fail(loc, "0.0 cannot be raised to a negative power");
+      return Val::real(std::pow(x, y));
+    case BinaryOp::BitAnd:
+    case BinaryOp::BitOr:
+    case BinaryOp::BitXor:
+    case BinaryOp::LShift:
+    case BinaryOp::RShift:
+      if (!ints) break;
+      if (l.kind == Kind::Bool && r.kind == Kind::Bool && op <= BinaryOp::BitAnd)
+        return Val::boolean(op == BinaryOp::BitAnd  ? (a & c)
+                            : op == BinaryOp::BitOr ? (a | c)
+                                                    : (a ^ c));
+      if (op == BinaryOp::BitAnd) return Val::integer(a & c);
+      if (op == BinaryOp::BitOr) return Val::integer(a | c);
+      if (op == BinaryOp::BitXor) return Val::integer(a ^ c);
+      if (c < 0 || c > 62) t.fail(loc, "shift count out of range");
+      return Val::integer(op == BinaryOp::LShift ? a << c : a >> c);
+    default:
+      break;
+  }
+  t.fail(loc, std::string("unsupported operand types for ") + symbol(op) + ": '" + typeName(l) +
+                  "' and '" + typeName(r) + "'");
+}
+
+Val repeat(Tracer& t, const Val& seq, int64_t n, const SourceLoc& loc) {
+  const int64_t len = seq.kind == Kind::Str ? int64_t(seq.s.size()) : int64_t(seq.items().size());
+  if (n > 0 && len > 0 && n > kMaxPythonItems / len)
+    t.fail(loc, "this repetition makes more than " + std::to_string(kMaxPythonItems) + " items");
+  if (seq.kind == Kind::Str) {
+    std::string s;
+    for (int64_t k = 0; k < n; ++k) s += seq.s;
+    return Val::str(s);
+  }
+  std::vector<Val> items;
+  for (int64_t k = 0; k < n; ++k) items.insert(items.end(), seq.items().begin(), seq.items().end());
+  return Val::listOf(std::move(items), seq.kind == Kind::Tuple);
+}
+
+// Python's // and % on int32 tensors (floor semantics), from a truncating division: there is
+// no floor primitive, and counters (i % 2 in a loop body) need these.
+Value intFloorDivMod(Builder& b, Value x, Value y, bool mod) {
+  Value q = o::cast(b, o::div(b, o::cast(b, x, DType::F64), o::cast(b, y, DType::F64)), DType::I32);
+  Value r = o::sub(b, x, o::mul(b, q, y));
+  Value zero = b.scalar(0, DType::I32);
+  Value fix = o::logicalAnd(b, o::notEqual(b, r, zero),
+                            o::notEqual(b, o::less(b, r, zero), o::less(b, y, zero)));
+  if (mod) return o::where(b, fix, o::add(b, r, y), r);
+  return o::where(b, fix, o::sub(b, q, b.scalar(1, DType::I32)), q);
+}
+
+}  // namespace
+
+std::string Tracer::describe(Value v) const {
+  const Node& n = g.node(v);
+  std::string s =
+      n.name.empty() ? n.op + "#" + std::to_string(n.id) : "'" + n.name + "' (" + n.op + ")";
+  if (n.loc.known()) s += " from line " + std::to_string(n.loc.line);
+  return s;
+}
+
+void Tracer::checkRegion(Value v, const SourceLoc& loc) {
+  const int vr = g.node(v).region;
+  if (g.within(b.currentRegion(), vr)) return;
+  int r = vr;
+  while (g.region(r).parent >= 0 && !g.within(b.currentRegion(), g.region(r).parent))
+    r = g.region(r).parent;
+  const Region& body = g.region(r);
+  std::string where = "a loop or branch body";
+  if (body.owner >= 0) {
+    const Node& owner = g.node(body.owner);
+    where = "the body of the " + owner.op + " at line " + std::to_string(owner.loc.line);
+  } else if (body.kind == "while_body" || body.kind == "while_cond") {
+    where = "the body of a tensor loop";
+  }
+  fail(loc, describe(v) + " was computed inside " + where +
+                ", and exists only within one iteration or branch there. Carry it out as a loop "
+                "variable, collect it with a TensorArray (ta = ta.write(i, x)), or return it from "
+                "the branch");
+}
+
+std::optional<Tensor> Tracer::constantValue(Value v) {
+  std::vector<int> stack{v.node};
+  std::set<int> seen;
+  while (!stack.empty()) {
+    const Node& n = g.node(stack.back());
+    stack.pop_back();
+    if (!seen.insert(n.id).second || n.op == "const") continue;
+    if (!n.prim || !n.regions.empty() || n.op.rfind("random", 0) == 0 || n.type().list ||
+        seen.size() > 64)
+      return std::nullopt;
+    for (Value in : n.inputs) stack.push_back(in.node);
+  }
+  if (g.node(v).op == "const") return g.node(v).value;
+  if (g.node(v).region != 0) return std::nullopt;
+  try {
+    RunOptions ro;
+    ro.records = false;
+    ro.timeline = false;
+    return evaluate(g, {v}, ro).at(0);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+bool Tracer::tensorish(const Val& v, int depth) const {
+  if (v.isTensor()) return true;
+  if (v.isSeq() && depth < kMaxListNesting)
+    for (const Val& x : v.items())
+      if (tensorish(x, depth + 1)) return true;
+  return false;
+}
+
+Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> like) {
+  switch (v.kind) {
+    case Kind::Tensor:
+      checkRegion(v.t, loc);
+      return v.t;
+    case Kind::Bool:
+      return b.constant(Tensor::scalar(v.b, DType::Bool));
+    case Kind::Int: {
+      DType dt = like && *like != DType::Bool ? *like : DType::I32;
+      if (dt == DType::I32 && (v.i > INT32_MAX || v.i < INT32_MIN))
+        fail(loc, "the integer " + std::to_string(v.i) + " does not fit in an int32 tensor");
+      return b.constant(Tensor::scalar(double(v.i), dt));
+    }
+    case Kind::Float: {
+      DType dt = like && isFloat(*like) ? *like : DType::F32;
+      if (like && !isFloat(*like))
+        fail(loc, "cannot mix the Python float " + repr(g, v) + " with " +
+                      article(dtypeName(*like)) + " tensor; use tf.cast");
+      return b.constant(Tensor::scalar(v.f, dt));
+    }
+    case Kind::List:
+    case Kind::Tuple: {
+      if (tensorish(v)) {
+        std::optional<DType> dt = like;
+        for (const Val& x : v.items())
+          if (x.isTensor()) dt = b.type(x.t).dtype;
+        std::vector<Value> parts;
+        for (const Val& x : v.items()) parts.push_back(toTensor(x, loc, dt));
+        if (parts.empty()) fail(loc, "cannot make a tensor from an empty list");
+        at(loc);
+        return o::stack(b, parts, 0);
+      }
+      Shape shape;
+      std::vector<double> flat;
+      bool anyFloat = false, allBool = true;
+      nestedNumbers(*this, v, 0, shape, flat, anyFloat, allBool, loc);
+      if (flat.empty() && shape.empty()) shape = {0};
+      DType dt = allBool && !flat.empty() ? DType::Bool : anyFloat ? DType::F32 : DType::I32;
+      if (like && (*like == dt || (isFloat(*like) && dt != DType::Bool))) dt = *like;
+      if (flat.empty()) dt = like ? *like : DType::F32;
+      return b.constant(Tensor::fromVector(flat, shape, dt));
+    }
+    case Kind::None: {
+      std::string msg = "cannot use None as a tensor";
+      if (v.why) msg += "; it is a gradient that does not exist: " + v.why->text;
+      fail(loc, msg);
+    }
+    case Kind::Object:
+      if (v.obj->typeName() == "TensorArray")
+        fail(loc, "a TensorArray is not a tensor; read it with ta.stack() or ta.read(i)");
+      [[fallthrough]];
+    default:
+      fail(loc, "cannot convert " + article(typeName(v)) + " to a tensor");
+  }
+}
+
+Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
+  for (const Val* v : {&l, &r})
+    if (v->isNone() && v->why)
+      fail(loc, std::string("an operand of '") + symbol(op) +
+                    "' is None: it is a gradient that does not exist, because " + v->why->text);
+  if (!l.isTensor() && !r.isTensor()) {
+    if (l.isNumber() && r.isNumber()) return pythonArith(*this, op, l, r, loc);
+    if (op == BinaryOp::Add && l.kind == Kind::Str && r.kind == Kind::Str)
+      return Val::str(l.s + r.s);
+    if (op == BinaryOp::Add && l.isSeq() && l.kind == r.kind) {
+      std::vector<Val> items = l.items();
+      items.insert(items.end(), r.items().begin(), r.items().end());
+      return Val::listOf(std::move(items), l.kind == Kind::Tuple);
+    }
+    if (op == BinaryOp::Mul && (l.isSeq() || l.kind == Kind::Str) && r.kind == Kind::Int)
+      return repeat(*this, l, r.i, loc);
+    if (op == BinaryOp::Mul && (r.isSeq() || r.kind == Kind::Str) && l.kind == Kind::Int)
+      return repeat(*this, r, l.i, loc);
+    if (!tensorish(l) && !tensorish(r))
+      fail(loc, std::string("unsupported operand types for ") + symbol(op) + ": '" + typeName(l) +
+                    "' and '" + typeName(r) + "'");
+  }
+  std::optional<DType> likeL, likeR;
+  if (l.isTensor()) likeR = b.type(l.t).dtype;
+  if (r.isTensor()) likeL = b.type(r.t).dtype;
+  Value x = toTensor(l, loc, likeL);
+  Value y = toTensor(r, loc, likeR);
+  const DType dx = b.type(x).dtype, dy = b.type(y).dtype;
+  if (dx != dy)
+    fail(loc, "cannot combine " + article(dtypeName(dx)) + " tensor and " + article(dtypeName(dy)) +
+                  " tensor with '" + symbol(op) + "'; use tf.cast to make them the same dtype");
+  at(loc);
+  switch (op) {
+    case BinaryOp::Add:
+      return Val::tensor(o::add(b, x, y));
+    case BinaryOp::Sub:
+      return Val::tensor(o::sub(b, x, y));
+    case BinaryOp::Mul:
+      return Val::tensor(o::mul(b, x, y));
+    case BinaryOp::Div:
+      return Val::tensor(o::div(b, x, y));
+    case BinaryOp::Pow:
+      return Val::tensor(o::pow(b, x, y));
+    case BinaryOp::MatMul:
+      return Val::tensor(o::matmul(b, x, y));
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Mod:
+      if (dx == DType::I32) return Val::tensor(intFloorDivMod(b, x, y, op == BinaryOp::Mod));
+      break;
+    case BinaryOp::BitAnd:
+      if (dx == DType::Bool) return Val::tensor(o::logicalAnd(b, x, y));
+      break;
+    case BinaryOp::BitOr:
+      if (dx == DType::Bool) return Val::tensor(o::logicalOr(b, x, y));
+      break;
+    case BinaryOp::BitXor:
+      if (dx == DType::Bool) return Val::tensor(o::notEqual(b, x, y));
+      break;
+    default:
+      break;
+  }
+  fail(loc, std::string("the operator '") + symbol(op) + "' is not supported on " + dtypeName(dx) +
+                " tensors");
+}
+
+Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
+  if (v.isTensor()) {
+    const DType dt = b.type(v.t).dtype;
+    switch (op) {
+      case UnaryOp::Neg:
+        return Val::tensor(o::neg(b, v.t));
+      case UnaryOp::Pos:
+        return v;
+      case UnaryOp::Not:
+      case UnaryOp::Invert:
+        if (dt != DType::Bool)
+          fail(loc, std::string("'") + symbol(op) + "' needs a bool tensor, got " + dtypeName(dt) +
+                        "; compare first (x > 0)");
+        return Val::tensor(o::logicalNot(b, v.t));
+    }
+  }
+  if (op == UnaryOp::Not) return Val::boolean(!truthy(v, loc));
+  if (v.isNumber()) {
+    if (op == UnaryOp::Pos) return v.kind == Kind::Bool ? Val::integer(v.b) : v;
+    if (op == UnaryOp::Neg) {
+      if (v.kind == Kind::Float) return Val::real(-v.f);
+      const int64_t i = v.kind == Kind::Bool ? v.b : v.i;
+      if (i == INT64_MIN) fail(loc, "integer overflow");
+      return Val::integer(-i);
+    }
+    if (op == UnaryOp::Invert && v.kind != Kind::Float)
+      return Val::integer(~(v.kind == Kind::Bool ? int64_t(v.b) : v.i));
+  }
+  fail(loc, std::string("bad operand type for unary ") + symbol(op) + ": '" + typeName(v) + "'");
+}
+
+Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) {
+  if (op == CmpOp::Is || op == CmpOp::IsNot) {
+    bool same =
+        l.kind == r.kind && (l.kind == Kind::None || l.kind == Kind::Ellipsis ||
+                             (l.isTensor() && l.t == r.t) || (l.obj && l.obj == r.obj) ||
+                             (l.list && l.list == r.list) || (l.kind == Kind::Bool && l.b == r.b));
+    return Val::boolean(op == CmpOp::Is ? same : !same);
+  }
+  if (op == CmpOp::In || op == CmpOp::NotIn) {
+    bool found = false;
+    if (r.isSeq()) {
+      for (const Val& x : r.items()) found = found || sameValue(l, x);
+    } else if (r.kind == Kind::Str && l.kind == Kind::Str) {
+      found = r.s.find(l.s) != std::string::npos;
+    } else {
+      fail(loc, "argument of type '" + typeName(r) + "' does not support 'in'");
+    }
+    return Val::boolean(op == CmpOp::In ? found : !found);
+  }
+  if (l.isTensor() || r.isTensor()) {
+    if (l.isNone() || r.isNone()) return Val::boolean(op == CmpOp::NotEq);
+    Value x = toTensor(l, loc, r.isTensor() ? std::optional(b.type(r.t).dtype) : std::nullopt);
+    Value y = toTensor(r, loc, l.isTensor() ? std::optional(b.type(l.t).dtype) : std::nullopt);
+    if (b.type(x).dtype != b.type(y).dtype)
+      fail(loc, std::string("cannot compare a ") + dtypeName(b.type(x).dtype) + " tensor with a " +
+                    dtypeName(b.type(y).dtype) + " tensor; use tf.cast");
+    at(loc);
+    switch (op) {
+      case CmpOp::Lt:
+        return Val::tensor(o::less(b, x, y));
+      case CmpOp::Le:
+        return Val::tensor(o::lessEqual(b, x, y));
+      case CmpOp::Gt:
+        return Val::tensor(o::greater(b, x, y));
+      case CmpOp::Ge:
+        return Val::tensor(o::greaterEqual(b, x, y));
+      case CmpOp::Eq:
+        return Val::tensor(o::equal(b, x, y));
+      default:
+        return Val::tensor(o::notEqual(b, x, y));
+    }
+  }
+  if (op == CmpOp::Eq) return Val::boolean(sameValue(l, r));
+  if (op == CmpOp::NotEq) return Val::boolean(!sameValue(l, r));
+  int c = 0;
+  if (l.isNumber() && r.isNumber()) {
+    c = l.number() < r.number() ? -1 : l.number() > r.number() ? 1 : 0;
+  } else if (l.kind == Kind::Str && r.kind == Kind::Str) {
+    c = l.s.compare(r.s);
+  } else {
+    fail(loc, std::string("'") + symbol(op) + "' is not supported between '" + typeName(l) +
+                  "' and '" + typeName(r) + "'");
+  }
+  switch (op) {
+    case CmpOp::Lt:
+      return Val::boolean(c < 0);
+    case CmpOp::Le:
+      return Val::boolean(c <= 0);
+    case CmpOp::Gt:
+      return Val::boolean(c > 0);
+    default:
+      return Val::boolean(c >= 0);
+  }
+}
+
+bool Tracer::truthy(const Val& v, const SourceLoc& loc) {
+  switch (v.kind) {
+    case Kind::None:
+      return false;
+    case Kind::Bool:
+      return v.b;
+    case Kind::Int:
+      return v.i != 0;
+    case Kind::Float:
+      return v.f != 0;
+    case Kind::Str:
+      return !v.s.empty();
+    case Kind::List:
+    case Kind::Tuple:
+      return !v.items().empty();
+    case Kind::Tensor:
+      fail(loc,
+           "the truth value of a tensor is known only when the graph runs: an if/while "
+           "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "
+           "tf.logical_and/or or tf.cond");
+    default:
+      return true;
+  }
+}
+
+}  // namespace gl::lang::trace

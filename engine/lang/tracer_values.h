@@ -1,0 +1,174 @@
+#pragma once
+// The tracer's value model: what a GradLab script name can hold while it is traced. Python
+// values (None, bool, int, float, str, list, tuple) are evaluated at trace time; tensors are
+// graph values; everything else (functions, tapes, TensorArrays, layers, modules) is an Object.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/autodiff/tape.h"
+#include "engine/graph/graph.h"
+
+namespace gl::lang {
+
+struct Expr;
+
+namespace trace {
+
+class Tracer;
+struct Val;
+struct CallArgs;
+
+enum class Kind { None, Bool, Int, Float, Str, Tensor, List, Tuple, Object, DType, Ellipsis };
+
+// A Python list is shared and mutable (append); a tuple uses the same storage but is never
+// mutated.
+struct ListObj {
+  std::vector<Val> items;
+  int depth = 1;  // nesting of lists inside; bounded so no recursive walk can overflow the stack
+  // Records a new item's nesting; throws past kMaxListNesting (the tracer adds the location).
+  void noteChild(const Val& v);
+};
+
+// Lists may nest this deep (and no deeper): printing, comparing and flattening recurse.
+constexpr int kMaxListNesting = 100;
+// Python lists and strings may hold this many items while tracing.
+constexpr int64_t kMaxPythonItems = 1'000'000;
+
+// tf.range(start, limit, delta): remembered so that `for i in tf.range(n)` becomes one
+// while_loop instead of a tensor that is iterated over.
+struct RangeInfo;
+
+// Everything that is neither a Python scalar/list nor a tensor: functions, builtins, modules,
+// tapes, TensorArrays, layers. Attribute lookup and calls go through these hooks.
+class Object : public std::enable_shared_from_this<Object> {
+ public:
+  virtual ~Object() = default;
+  virtual std::string typeName() const = 0;
+  // Returns nullopt for unknown attributes (the caller reports them with suggestions).
+  virtual std::optional<Val> attr(Tracer& t, const std::string& name);
+  virtual std::vector<std::string> attrNames() const { return {}; }
+  virtual bool callable() const { return false; }
+  virtual Val call(Tracer& t, CallArgs& args);
+  // `with obj:` / `with obj as name:`; enter returns the value bound by `as`.
+  virtual bool isContext() const { return false; }
+  virtual Val enter(Tracer& t, const SourceLoc& loc);
+  virtual void exit(Tracer& t) {}
+};
+using ObjPtr = std::shared_ptr<Object>;
+
+struct Val {
+  Kind kind = Kind::None;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  Value t;
+  DType dt = DType::F32;
+  std::shared_ptr<ListObj> list;  // List and Tuple
+  ObjPtr obj;
+  // Bookkeeping that survives binding to a name, for outputs and AutoGraph.
+  bool fromGradient = false;                  // a result of tape.gradient/jacobian
+  std::shared_ptr<const GradDiagnostic> why;  // None returned by a tape: why
+  std::shared_ptr<const RangeInfo> range;     // a tf.range result
+
+  static Val none() { return {}; }
+  static Val boolean(bool v) {
+    Val x;
+    x.kind = Kind::Bool;
+    x.b = v;
+    return x;
+  }
+  static Val integer(int64_t v) {
+    Val x;
+    x.kind = Kind::Int;
+    x.i = v;
+    return x;
+  }
+  static Val real(double v) {
+    Val x;
+    x.kind = Kind::Float;
+    x.f = v;
+    return x;
+  }
+  static Val str(std::string v) {
+    Val x;
+    x.kind = Kind::Str;
+    x.s = std::move(v);
+    return x;
+  }
+  static Val tensor(Value v) {
+    Val x;
+    x.kind = Kind::Tensor;
+    x.t = v;
+    return x;
+  }
+  static Val dtype(DType d) {
+    Val x;
+    x.kind = Kind::DType;
+    x.dt = d;
+    return x;
+  }
+  static Val listOf(std::vector<Val> items, bool tuple = false) {
+    Val x;
+    x.kind = tuple ? Kind::Tuple : Kind::List;
+    x.list = std::make_shared<ListObj>();
+    x.list->items = std::move(items);
+    for (const Val& v : x.list->items) x.list->noteChild(v);
+    return x;
+  }
+  static Val object(ObjPtr o) {
+    Val x;
+    x.kind = Kind::Object;
+    x.obj = std::move(o);
+    return x;
+  }
+  static Val ellipsis() {
+    Val x;
+    x.kind = Kind::Ellipsis;
+    return x;
+  }
+
+  bool isNone() const { return kind == Kind::None; }
+  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+  bool isTensor() const { return kind == Kind::Tensor; }
+  bool isSeq() const { return kind == Kind::List || kind == Kind::Tuple; }
+  double number() const { return kind == Kind::Float ? f : kind == Kind::Int ? double(i) : b; }
+  const std::vector<Val>& items() const { return list->items; }
+  template <class T>
+  T* as() const {
+    return kind == Kind::Object ? dynamic_cast<T*>(obj.get()) : nullptr;
+  }
+};
+
+struct RangeInfo {
+  Val start, limit, delta;  // Python ints or scalar int tensors
+};
+
+// One argument as written: its value and where it was written (for errors).
+struct Arg {
+  Val v;
+  SourceLoc loc;
+  const Expr* expr = nullptr;
+};
+
+struct CallArgs {
+  std::vector<Arg> pos;
+  std::vector<std::pair<std::string, Arg>> kw;
+  SourceLoc loc;  // the call expression
+};
+
+// Type names as Python spells them ("int", "list", "Tensor", "GradientTape", ...).
+std::string typeName(const Val& v);
+// "an int", "a list": for messages.
+std::string article(const std::string& noun);
+// Python-like text for print() at trace time; tensors show their node, shape and dtype.
+std::string repr(const Graph& g, const Val& v, int depth = 0);
+// Python identity/equality for Python values (tensors compare by graph value).
+bool sameValue(const Val& a, const Val& b, int depth = 0);
+
+}  // namespace trace
+}  // namespace gl::lang

@@ -1,0 +1,335 @@
+// Bad scripts: each must fail with a located, readable error (message substring and exact
+// line:col), never a crash. Then every prefix and some byte mutations of each script must give
+// either a program or an EngineError, nothing else.
+#include <QtTest>
+
+#include <pthread.h>
+
+#include <random>
+
+#include "engine/lang/program.h"
+
+using namespace gl;
+using namespace gl::lang;
+
+namespace {
+
+struct BadScript {
+  const char* source;
+  const char* message;  // a substring of the error message
+  int line, col;
+};
+
+// clang-format off
+const BadScript kBad[] = {
+    {"x = tf.ones([2])\ny = tf.reduce_sum(x, 0, False, None, 5)\n",
+     "tf.reduce_sum() takes at most 4 positional arguments (5 given)", 2, 38},
+    {"ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\nn = len(ta)\n",
+     "len(): argument 'obj' is a dynamically sized TensorArray; use ta.size()", 2, 9},
+    {"i = tf.constant(0)\nx = tf.ones([2, 2])\ni, x = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x[0]), [i, x])\n",
+     "the while_loop body changes the shape of loop variable 1 ('x') from [2,2] to [2]", 3, 8},
+    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2.0\nwith tape:\n    pass\n",
+     "this GradientTape was already used in a with block", 4, 6},
+    {"x = tf.ones([2])\ny = x // 2\n",
+     "the operator '//' is not supported on float32 tensors", 2, 5},
+    {"t = tf.TensorArray(tf.float32, size=2)\nfor i in tf.range(2):\n    t.write(i, 1.0)\n",
+     "the TensorArray this call returns is thrown away", 3, 5},
+    {"x = tf.constant([1.0])\nwith tf.GradientTape() as tape:\n    y = x * 2\ng = tape2.gradient(y, x)\n",
+     "unknown name 'tape2' (did you mean 'tape'?)", 4, 5},
+    {"y = tf.reduce_sum(tf.ones([2]), axes=1)\n",
+     "tf.reduce_sum() got an unexpected keyword argument 'axes' (did you", 1, 33},
+    {"x = tf.ones([10, 5000])\nfor i in tf.range(3):\n    x = x[0]\n",
+     "the tf.range loop body changes the shape of 'x' from [10,5000] to", 3, 5},
+    {"x = 5\nx()\n",
+     "'x' is an int, not a function; it cannot be called", 2, 1},
+    {"a = [1, 2]\nb = a[5]\n",
+     "index 5 is out of range for a list of size 2", 2, 5},
+    {"x = tf.ones([2, 3]) @ tf.ones([2, 3])\n",
+     "matmul: matmul inner dimensions do not match: [2,3] @ [2,3] (3 != 2)", 1, 5},
+    {"x = foo + 1\n",
+     "unknown name 'foo'", 1, 5},
+    {"x = tf.ones([3])\ny = x[3]\n",
+     "index 3 is out of range for axis 0 of size 3", 2, 5},
+    {"x = tf.ones([3])\nif x > 0:\n    y = 1\n",
+     "an if on a tensor needs a scalar bool condition, got bool[3]; reduce", 2, 4},
+    {"x = tf.ones([2])\nfor i in tf.range(3):\n    if i > 1:\n        break\n",
+     "'break' is not supported in a tf.range loop (its body becomes one", 4, 9},
+    {"y = tf.reduce_summ(1)\n",
+     "module 'tf' has no attribute 'reduce_summ' (did you mean", 1, 5},
+    {"t = tf.GradientTape()\nt.gradients(1, 2)\n",
+     "'GradientTape' object has no attribute 'gradients' (did you mean", 2, 1},
+    {"x = 1 + \"a\"\n",
+     "unsupported operand types for +: 'int' and 'str'", 1, 5},
+    {"x = tf.ones([2]) + tf.ones([3])\n",
+     "add: shapes [2] and [3] cannot be broadcast together", 1, 5},
+    {"x = [1, 2][tf.constant(0)]\n",
+     "a Python list cannot be indexed by a tensor: the index is known only", 1, 5},
+    {"def f(n):\n    return f(n + 1)\ny = f(0)\n",
+     "maximum recursion depth (200) exceeded calling 'f'", 2, 12},
+    {"x = tf.ones([2], dtype=tf.float64) + tf.ones([2])\n",
+     "cannot combine a float64 tensor and a float32 tensor with '+'; use", 1, 5},
+    {"i = tf.constant(0)\nwhile i < 3:\n    i = i + 1.0\n",
+     "cannot mix the Python float 1.0 with an int32 tensor; use tf.cast", 3, 9},
+    {"def f(a, b):\n    return a\ny = f(1, 2, 3)\n",
+     "f() takes 2 positional arguments but 3 were given", 3, 5},
+    {"def f(a, b):\n    return a\ny = f(1)\n",
+     "f() missing required argument 'b'", 3, 5},
+    {"def f(a):\n    return a\ny = f(1, c=2)\n",
+     "f() got an unexpected keyword argument 'c' (did you mean 'a'?)", 3, 10},
+    {"x = tf.ones([2])\ny = x[0, 0]\n",
+     "too many indices for a tensor of rank 1 (shape [2])", 2, 5},
+    {"t = tf.TensorArray(tf.float32, size=2)\nt.write(0, tf.ones([]))\n",
+     "the TensorArray this call returns is thrown away: TensorArrays are", 2, 1},
+    {"t = tf.TensorArray(tf.float32, size=2)\nt = t.write(5, 1.0)\n",
+     "TensorArray.write(): argument 'index' 5 is out of range for a", 2, 13},
+    {"a, b = [1, 2, 3]\n",
+     "too many values to unpack (expected 2, got 3)", 1, 1},
+    {"x = 10 / 0\n",
+     "division by zero", 1, 5},
+    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2\ng = tape.gradient([y, y], x)\n",
+     "GradientTape.gradient(): argument 'target' must be one tensor, got a", 4, 19},
+    {"with tf.GradientTape() as tape:\n    pass\ng = tape.gradient(None, [])\n",
+     "GradientTape.gradient(): argument 'target' must be one tensor, got a", 3, 19},
+    {"x = tf.zeros([100000, 100000])\n",
+     "fill: this needs 37.3 GiB, over the memory budget of 8.0 GiB", 1, 5},
+    {"y = tf.matmul(tf.ones([2, 2]))\n",
+     "tf.matmul() missing required argument 'b'", 1, 5},
+    {"x = tf.ones([3])\nx[0] = 2.0\n",
+     "tensors are immutable: assigning to an element or slice of a tensor", 2, 1},
+    {"v = tf.Variable([1, 2])\n",
+     "tf.Variable(): argument 'initial_value' must be float32 or float64", 1, 17},
+    {"y = tf.cast(tf.ones([2]), tf.float16)\n",
+     "module 'tf' has no attribute 'float16' (did you mean 'float'?)", 1, 27},
+    {"x = tf.ones([2])\nz = int(x)\n",
+     "int(): argument 'x' is a tensor, whose value exists only when the", 2, 9},
+    {"x = len(5)\n",
+     "len(): argument 'obj' of type 'int' has no len()", 1, 9},
+    {"y = range(tf.constant(3))\n",
+     "range() needs Python ints known while tracing; for a tensor bound use", 1, 11},
+    {"y = tf.while_loop(lambda i: i < 3, lambda i: (i + 1, i), [0])\n",
+     "the while_loop body returns 2 values for 1 loop variables", 1, 5},
+    {"y = tf.cond(tf.constant(True), lambda: tf.ones([2]), lambda: tf.ones([3]))\n",
+     "cond: the branches return different types for result 0: float32[2]", 1, 5},
+    {"x = tf.ones([2])\ny = x.numpy()\n",
+     "a traced tensor has no value yet (it exists when the graph runs); use", 2, 5},
+    {"y = \"abc\".upper()\n",
+     "'str' object has no attribute 'upper'", 1, 5},
+    {"import numpy\n",
+     "'import' is not supported in GradLab script", 1, 1},
+    {"x = tf.ones([2])\nfor i in tf.range(2):\n    t = x * 2\ny = t + 1\n",
+     "'t' is assigned only inside the body of the tf.range loop at line 2,", 4, 5},
+    {"l = []\nx = tf.ones([2])\nfor i in tf.range(3):\n    l.append(x * 2)\ny = tf.stack(l)\n",
+     "mul#9 from line 4 was computed inside the body of the while at line", 5, 14},
+    {"y = tf.random.normal([2, -1])\n",
+     "tf.random.normal(): argument 'shape' has a negative dimension -1", 1, 22},
+    {"d = tf.keras.layers.Dense(3)\ny = d(tf.ones([2]))\nz = d(tf.ones([2, 5]))\n",
+     "this Dense layer was built for inputs of size 2, got 5", 3, 5},
+    {"y = tf.einsum(\"ij,jk->ik\", tf.ones([2, 3]), tf.ones([4, 5]))\n",
+     "einsum: einsum 'ij,jk->ik': label 'j' has size 3 in operand 0 [2,3]", 1, 5},
+    {"x = tf.ones([2])\ny = x.shapee\n",
+     "'Tensor' object has no attribute 'shapee' (did you mean 'shape'?)", 2, 5},
+    {"with variant(\"a\"):\n    x = 1\nwith variant(\"a\"):\n    y = 2\n",
+     "variant 'a' is defined twice", 3, 14},
+    {"def g():\n    with variant(\"a\"):\n        pass\ng()\n",
+     "variant blocks must be at the top level of the script, not inside", 2, 5},
+    {"x = 2 ** 100\n",
+     "integer overflow: GradLab script integers are 64-bit", 1, 5},
+    {"y = tf.reshape(tf.ones([6]), [4, -1])\n",
+     "reshape: cannot reshape [6] (6 elements) to [4,-1]", 1, 5},
+    {"x = tf.ones([2])\ny = tf.gather(x, 1.5)\n",
+     "cannot mix the Python float 1.5 with an int32 tensor; use tf.cast", 2, 18},
+    {"with 5:\n    pass\n",
+     "an int cannot be used in a with statement (GradLab knows", 1, 6},
+    {"y = tf.GradientTape(persistant=True)\n",
+     "tf.GradientTape() got an unexpected keyword argument 'persistant'", 1, 21},
+    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2\ng = tape.gradient(y, x)\nh = tape.gradient(y, x)\n",
+     "gradient: a non-persistent GradientTape can only be used once; create", 5, 5},
+    {"y = print(undefined_thing)\n",
+     "unknown name 'undefined_thing'", 1, 11},
+    {"y = [1, 2] * 100000000\n",
+     "this repetition makes more than 1000000 items", 1, 5},
+    {"x = tf.ones([2, 2])\nif tf.reduce_sum(x) > 0:\n    y = x\nelse:\n    y = tf.ones([3])\n",
+     "the if branch makes 'y' float32[2,2] but the else branch makes it", 5, 5},
+    {"x = tf.constant(1.0)\nwhile x < 10.0:\n    break\n",
+     "'break' is not supported in a while loop on a tensor (it becomes one", 3, 5},
+    {"x = tf.ones([2])\nwith tf.GradientTape() as t:\n    t.watch(5)\n",
+     "GradientTape.watch(): argument 'tensor' must be tensors or variables,", 3, 13},
+    {"f = lambda: g()\ny = f()\n",
+     "unknown name 'g' (did you mean 'f'?)", 1, 13},
+    {"f = lambda n: f(n)\ny = f(1)\n",
+     "maximum recursion depth (200) exceeded calling '<lambda>'", 1, 15},
+    {"y = tf.ones([4])[1:3:0]\n",
+     "slice step cannot be zero", 1, 5},
+    {"x = tf.TensorArray(tf.float32, size=2)\ny = x[0]\n",
+     "a TensorArray is read with ta.read(i), not ta[i]", 2, 5},
+    {"y = tf.nn.softmax_cross_entropy_with_logits(tf.ones([2, 3]), tf.ones([2, 4]))\n",
+     "softmax_cross_entropy: softmax_cross_entropy: labels [2,3] and logits", 1, 5},
+    {"y = tf.while_loop(lambda i: i, lambda i: i + 1, [0])\n",
+     "the while_loop cond must return a scalar bool tensor, got int32[]", 1, 5},
+    {"x = tf.ones([3])\nfor i in range(2):\n    x = x[None]\ny = x @ x\n",
+     "matmul: matmul inner dimensions do not match: [1,1,3] @ [1,1,3] (3 !=", 4, 5},
+    {"t = tf.GradientTape()\nt.watch(tf.ones([2]))\n",
+     "GradientTape.watch(): use the tape inside `with tf.GradientTape() as", 2, 1},
+    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2.0\ng = tape.gradient(y, x)\nh = g * 2.0\n",
+     "an operand of '*' is None: it is a gradient that does not exist,", 5, 5},
+    {"y = tf.map_fn(lambda r: r, tf.ones([]))\n",
+     "map_fn: map_fn maps over the first axis of tensors; got float32[]", 1, 5},
+    {"y = tf.reduce_sum(tf.ones([2, 3]), axis=2)\n",
+     "sum: axis 2 is out of range for rank 2", 1, 5},
+    {"y = tf.one_hot([1, 2], depth=-3)\n",
+     "one_hot: one_hot depth -3 < 0", 1, 5},
+    {"x = [1, 2]\nx.push(3)\n",
+     "'list' object has no attribute 'push'", 2, 1},
+    {"y = tf.concat([tf.ones([2]), tf.ones([2, 2])], axis=0)\n",
+     "concat: cannot concat float32[2] and float32[2,2] along axis 0", 1, 5},
+    {"i = 0\nwhile i < 3:\n    i = tf.constant(5)\n",
+     "this while condition became a tensor after 1 Python iterations; make", 2, 7},
+};
+// clang-format on
+
+// Traces; returns "" on success, the error text on EngineError, "CRASH: ..." on anything else.
+std::string outcome(const std::string& src, const TraceOptions& opt = {}) {
+  try {
+    traceProgram(src, "bad.gls", opt);
+    return "";
+  } catch (const EngineError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("CRASH: ") + e.what();
+  } catch (...) {
+    return "CRASH: unknown exception";
+  }
+}
+
+}  // namespace
+
+class TestBadScripts : public QObject {
+  Q_OBJECT
+ private slots:
+  void table_data() {
+    QTest::addColumn<int>("index");
+    for (int i = 0; i < int(std::size(kBad)); ++i)
+      QTest::newRow(QByteArray::number(i + 1).constData()) << i;
+  }
+
+  void table() {
+    QFETCH(int, index);
+    const BadScript& b = kBad[index];
+    try {
+      traceProgram(b.source, "bad.gls");
+      QFAIL(qPrintable(QString("no error for:\n%1").arg(b.source)));
+    } catch (const EngineError& e) {
+      const std::string what = e.what();
+      QVERIFY2(what.find(b.message) != std::string::npos, what.c_str());
+      QCOMPARE(e.loc().file, std::string("bad.gls"));
+      QCOMPARE(e.loc().line, b.line);
+      QCOMPARE(e.loc().col, b.col);
+      // what() reads like a compiler: "bad.gls:line:col: message".
+      const std::string prefix =
+          "bad.gls:" + std::to_string(b.line) + ":" + std::to_string(b.col) + ": ";
+      QVERIFY2(what.rfind(prefix, 0) == 0, what.c_str());
+    }
+  }
+
+  void atLeastFortyScripts() { QVERIFY(std::size(kBad) >= 40); }
+
+  // Every prefix of every bad script: an error or a program, never a crash.
+  void prefixesNeverCrash() {
+    TraceOptions opt;
+    opt.maxUnroll = 1000;
+    opt.memoryBudget = size_t(64) << 20;
+    for (const BadScript& b : kBad) {
+      const std::string s = b.source;
+      for (size_t n = 0; n <= s.size(); ++n) {
+        const std::string r = outcome(s.substr(0, n), opt);
+        QVERIFY2(r.rfind("CRASH", 0) != 0, (r + "\n" + s.substr(0, n)).c_str());
+      }
+    }
+  }
+
+  void mutationsNeverCrash() {
+    TraceOptions opt;
+    opt.maxUnroll = 1000;
+    opt.memoryBudget = size_t(64) << 20;
+    std::mt19937 rng(7);
+    const std::string alphabet = "()[]{}:,.=+-*/@<>!01 \n\t'\"xyzif";
+    for (const BadScript& b : kBad) {
+      for (int k = 0; k < 20; ++k) {
+        std::string s = b.source;
+        const int edits = 1 + int(rng() % 3);
+        for (int e = 0; e < edits && !s.empty(); ++e) {
+          const size_t at = rng() % s.size();
+          switch (rng() % 3) {
+            case 0:
+              s[at] = alphabet[rng() % alphabet.size()];
+              break;
+            case 1:
+              s.erase(at, 1);
+              break;
+            default:
+              s.insert(at, 1, alphabet[rng() % alphabet.size()]);
+              break;
+          }
+        }
+        const std::string r = outcome(s, opt);
+        QVERIFY2(r.rfind("CRASH", 0) != 0, (r + "\n" + s).c_str());
+      }
+    }
+  }
+
+  // Deep nesting and runaway loops stop with an error, not a stack overflow or a hang.
+  void deepAndRunaway() {
+    std::string deep = "x = 1\n";
+    for (int i = 0; i < 150; ++i)
+      deep += "def f" + std::to_string(i) + "(x):\n    return f" +
+              std::to_string(i - 1 < 0 ? 0 : i - 1) + "(x)\n";
+    deep += "y = f149(1)\n";
+    QVERIFY(outcome(deep).find("recursion depth") != std::string::npos);
+    std::string expr = "x = " + std::string(900, '(') + "1" + std::string(900, ')') + "\n";
+    QVERIFY(outcome(expr).rfind("CRASH", 0) != 0);
+    std::string neg = "x = 1\ny = " + std::string(900, '-') + "x\n";
+    QVERIFY(outcome(neg).rfind("CRASH", 0) != 0);
+    QVERIFY(outcome("while True:\n    pass\n").find("maxUnroll") != std::string::npos);
+    QVERIFY(outcome("for i in range(10**12):\n    pass\n").find("maxUnroll") != std::string::npos);
+    QVERIFY(outcome("x = list(range(10**12))\n").find("too many") != std::string::npos);
+    QVERIFY(outcome("x = 'a' * 10**9\n").find("more than") != std::string::npos);
+    QVERIFY(outcome("x = tf.zeros([10**6, 10**6, 10**6])\n").find("memory budget") !=
+            std::string::npos);
+    QVERIFY(outcome("f = lambda f: f(f)\ny = f(f)\n").find("recursion depth") != std::string::npos);
+    // Cyclic and deeply nested lists: printed, compared and converted without recursing forever.
+    QCOMPARE(outcome("x = []\nx.append(x)\nprint(x)\ny = x == x\nz = x + [x]\n"), std::string());
+    QVERIFY(outcome("x = []\nx.append(x)\nz = tf.constant(x)\n")
+                .find("bad.gls:3:17: the list is nested too deeply") == 0);
+    QVERIFY(outcome("x = []\nfor i in range(200):\n    x = [x]\n")
+                .find("bad.gls:3:9: lists are nested more than 100 deep") == 0);
+    QVERIFY(outcome("x = [1]\nfor i in range(40):\n    x += x\n").find("grew past") !=
+            std::string::npos);
+  }
+
+  // A worker thread with a small stack (the GUI traces off the main thread): deep scripts still
+  // end in an error, because the tracer sizes its stack guard to the thread.
+  void smallStackThread() {
+    struct Job {
+      std::string src, result;
+    } job;
+    job.src = "def f(n):\n    return -(-(-(-(-(-(-(-(-(-f(n + 1))))))))))\ny = f(0)\n";
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(512) << 10);
+    pthread_t th;
+    auto run = [](void* p) -> void* {
+      auto* j = static_cast<Job*>(p);
+      j->result = outcome(j->src);
+      return nullptr;
+    };
+    QCOMPARE(pthread_create(&th, &attr, run, &job), 0);
+    pthread_join(th, nullptr);
+    pthread_attr_destroy(&attr);
+    QVERIFY2(job.result.find("too deeply") != std::string::npos ||
+                 job.result.find("recursion depth") != std::string::npos,
+             job.result.c_str());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestBadScripts)
+#include "test_bad_scripts.moc"

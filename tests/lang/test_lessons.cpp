@@ -1,0 +1,178 @@
+// Every built-in lesson runs at small params on both executors, its variants agree, and the
+// None cases it teaches come out None with the engine's explanation at the right line.
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "engine/lang/session.h"
+
+using namespace gl;
+using namespace gl::lang;
+
+namespace {
+
+std::string lessonPath(const std::string& name) {
+  return std::string(GRADLAB_SOURCE_DIR) + "/resources/lessons/" + name;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// 1-based line of the first line containing text.
+int lineOf(const std::string& source, const std::string& text) {
+  std::istringstream in(source);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find(text) != std::string::npos) return n;
+  return -1;
+}
+
+TracedProgram traceLesson(const std::string& name, std::map<std::string, double> overrides) {
+  TraceOptions opt;
+  opt.overrides = std::move(overrides);
+  return traceProgram(readFile(lessonPath(name)), name, opt);
+}
+
+const OutputResult* output(const VariantRun& v, const std::string& name) {
+  for (const OutputResult& o : v.outputs)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+const VariantRun& variant(const ProgramRun& r, const std::string& name) {
+  for (const VariantRun& v : r.variants)
+    if (v.name == name) return v;
+  qFatal("no variant %s", name.c_str());
+}
+
+// Runs on both executors; every variant must succeed and all must agree.
+ProgramRun runAndCompare(const TracedProgram& p) {
+  RunSettings serial;
+  ProgramRun a = runProgram(p, serial);
+  RunSettings parallel;
+  parallel.parallel = true;
+  parallel.threads = 2;
+  ProgramRun b = runProgram(p, parallel);
+  for (const ProgramRun* r : {&a, &b}) {
+    for (const VariantRun& v : r->variants)
+      if (!v.ok()) qFatal("variant %s failed: %s", v.name.c_str(), v.error.c_str());
+    for (const Agreement& ag : r->agreement)
+      if (!ag.agree())
+        qFatal("%s differs between %s and %s by %g", ag.output.c_str(), ag.reference.c_str(),
+               ag.other.c_str(), ag.maxAbsDiff);
+  }
+  // Serial and parallel executors agree output by output.
+  std::vector<VariantRun> both = a.variants;
+  for (VariantRun v : b.variants) {
+    v.name += "/parallel";
+    both.push_back(v);
+  }
+  for (const Agreement& ag : compareVariants(both))
+    if (!ag.agree()) qFatal("serial and parallel executors differ on %s", ag.output.c_str());
+  return a;
+}
+
+}  // namespace
+
+class TestLessons : public QObject {
+  Q_OBJECT
+ private slots:
+  void odeLessonMatchesClosedForm() {
+    const int steps = 7;
+    const double dt = 0.1;
+    TracedProgram p =
+        traceLesson("ode_while_loop.gls", {{"batch", 3}, {"dim", 4}, {"steps", steps}, {"dt", dt}});
+    QCOMPARE(int(p.variants.size()), 3);
+    ProgramRun r = runAndCompare(p);
+    for (const VariantRun& v : r.variants) {
+      const OutputResult* g = output(v, "fx_grads");
+      QVERIFY2(g, v.name.c_str());
+      const Tensor& t = g->entries.at(0).value.t;
+      QCOMPARE(t.shape(), (Shape{3, 4}));
+      for (int64_t i = 0; i < t.numel(); ++i)
+        QVERIFY(std::abs(t.at(i) - std::pow(1 - dt, steps)) < 1e-5);
+    }
+  }
+
+  void perStepGradientsMatchClosedFormAndExplainTheMistake() {
+    const int T = 6;
+    const double x0 = 2.0, w = 1.1;
+    const std::string src = readFile(lessonPath("per_step_gradients.gls"));
+    TracedProgram p = traceLesson("per_step_gradients.gls", {{"steps", T}, {"x0", x0}, {"w", w}});
+    ProgramRun r = runAndCompare(p);
+    for (const char* name : {"backward_passes", "jacobian"}) {
+      const Tensor& j = output(variant(r, name), "dx_dw")->entries.at(0).value.t;
+      QCOMPARE(j.shape(), (Shape{T, T}));
+      for (int t = 0; t < T; ++t)
+        for (int k = 0; k < T; ++k) {
+          const double xt = x0 * std::pow(w, t + 1);
+          const double expect = k <= t ? xt / w : 0.0;
+          QVERIFY2(std::abs(j.at(t * T + k) - expect) < 1e-4 * std::max(1.0, expect), name);
+        }
+    }
+    const OutputResult* wrong = output(variant(r, "variable_in_loop"), "grads_wrong");
+    QVERIFY(wrong);
+    QVERIFY(!wrong->entries.empty());
+    for (const EntryResult& e : wrong->entries) {
+      QVERIFY(e.none());
+      QVERIFY2(QString::fromStdString(e.whyNone).contains("inside the body"), e.whyNone.c_str());
+      QCOMPARE(e.whyLoc.line, lineOf(src, "w_step = tf.Variable"));
+    }
+  }
+
+  void parallelLayersVariantsAgree() {
+    TracedProgram p =
+        traceLesson("parallel_layers.gls",
+                    {{"batch", 3}, {"time", 4}, {"n_in", 5}, {"n_out", 2}, {"layers", 3}});
+    ProgramRun r = runAndCompare(p);
+    QCOMPARE(int(r.variants.size()), 3);
+    const OutputResult* dk = output(variant(r, "einsum"), "d_kernels");
+    QVERIFY(dk);
+    QCOMPARE(dk->entries.at(0).value.t.shape(), (Shape{3, 4, 5, 2}));
+    QVERIFY(dk->entries.at(0).record.l2 > 0);
+    // The Python list unrolls into one einsum per layer; the fix has one.
+    int einsums = 0;
+    for (const Node& n : p.graph->nodes()) einsums += n.op == "einsum";
+    QVERIFY(einsums >= 3 + 1 + 1);
+  }
+
+  void gradientNoneLessonExplainsAndFixes() {
+    const std::string src = readFile(lessonPath("gradient_none.gls"));
+    TracedProgram p = traceLesson("gradient_none.gls", {{"batch", 2}, {"size", 8}, {"classes", 4}});
+    ProgramRun r = runAndCompare(p);
+    const OutputResult* bad = output(variant(r, "outside_tape"), "grads_outside_tape");
+    QVERIFY(bad);
+    QCOMPARE(int(bad->entries.size()), 12);
+    for (const EntryResult& e : bad->entries) {
+      QVERIFY(e.none());
+      QVERIFY2(QString::fromStdString(e.whyNone).contains("after the tape stopped recording"),
+               e.whyNone.c_str());
+      QCOMPARE(e.whyLoc.line, lineOf(src, "tape.gradient(tf.gather(loss_val, i)"));
+    }
+    for (const char* fix : {"fix_map_fn", "fix_python_list", "fix_tensorarray", "fix_vectorized"}) {
+      const OutputResult* g = output(variant(r, fix), "grads");
+      QVERIFY2(g, fix);
+      QCOMPARE(int(g->entries.size()), 12);
+      for (const EntryResult& e : g->entries) {
+        QVERIFY2(!e.none(), e.whyNone.c_str());
+        QVERIFY(e.record.l2 > 0);
+      }
+    }
+    // The fixes really go through map_fn, while_loop + TensorArray and an unrolled loop.
+    bool map = false, loop = false;
+    for (const Node& n : p.graph->nodes()) {
+      map = map || n.op == "map";
+      loop = loop || n.op == "while";
+    }
+    QVERIFY(map && loop);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestLessons)
+#include "test_lessons.moc"

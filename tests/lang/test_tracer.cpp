@@ -1,0 +1,740 @@
+// The tracer: AutoGraph rules visible in the graph, Python semantics at trace time, params and
+// variants, and closed-form gradients through scripts, run on both executors.
+#include <QtTest>
+
+#include <cmath>
+
+#include "../engine/helpers.h"
+#include "engine/lang/program.h"
+#include "engine/ops/registry.h"
+
+using namespace gl;
+using namespace gl::lang;
+
+namespace {
+
+TracedProgram trace(const std::string& src, const TraceOptions& opt = {}) {
+  try {
+    return traceProgram(src, "test.gls", opt);
+  } catch (const EngineError& e) {
+    qWarning("trace failed: %s", e.what());
+    throw;
+  }
+}
+
+const Output& output(const TracedProgram& p, const std::string& name,
+                     const std::string& variant = "") {
+  for (const Variant& v : p.variants)
+    if (v.name == variant)
+      for (const Output& o : v.outputs)
+        if (o.name == name) return o;
+  qFatal("no output '%s' in variant '%s'", name.c_str(), variant.c_str());
+}
+
+bool hasOutput(const TracedProgram& p, const std::string& name, const std::string& variant = "") {
+  for (const Variant& v : p.variants)
+    if (v.name == variant)
+      for (const Output& o : v.outputs)
+        if (o.name == name) return true;
+  return false;
+}
+
+int countOp(const Graph& g, const std::string& op, Phase phase = Phase::Forward) {
+  int n = 0;
+  for (const Node& node : g.nodes()) n += node.op == op && node.phase == phase;
+  return n;
+}
+
+// Runs the named outputs (first entry each) on both executors.
+std::vector<Tensor> run(const TracedProgram& p, const std::vector<std::string>& names,
+                        const std::string& variant = "", double tol = 1e-5) {
+  std::vector<Value> fetches;
+  for (const auto& n : names) fetches.push_back(output(p, n, variant).entries.at(0).value);
+  return gltest::runBoth(*p.graph, fetches, tol);
+}
+
+std::string traceError(const std::string& src, const TraceOptions& opt = {}) {
+  try {
+    traceProgram(src, "test.gls", opt);
+  } catch (const EngineError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+class TestTracer : public QObject {
+  Q_OBJECT
+ private slots:
+  // Seed-a, vectorized: d sum(x_N)/dx = (1-dt)^N through tf.while_loop.
+  void odeWhileLoopClosedForm() {
+    const char* src = R"(
+param steps = 7 in 1..100
+dt = 0.1
+x = tf.random.normal([3, 4], mean=10.0, stddev=1.0, dtype=tf.float64, seed=1)
+
+def ode_fn(x):
+    return -x + 1.0
+
+def integrate(x, nsteps, time_step):
+    def cond(i, x_next):
+        return tf.less(i, nsteps)
+    def body(i, x_next):
+        x_next = x_next + time_step * ode_fn(x_next)
+        return i + 1, x_next
+    _, final_x = tf.while_loop(cond, body, loop_vars=[tf.constant(0), x], parallel_iterations=5)
+    return tf.reduce_sum(final_x)
+
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    lnp = integrate(x, steps, dt)
+grads = tape.gradient(lnp, x)
+)";
+    for (int steps : {1, 7, 30}) {
+      TraceOptions opt;
+      opt.overrides["steps"] = steps;
+      TracedProgram p = trace(src, opt);
+      QCOMPARE(countOp(*p.graph, "while"), 1);
+      QVERIFY(output(p, "grads").isGradient);
+      auto vals = run(p, {"grads"}, "", 1e-12);
+      QCOMPARE(vals[0].shape(), (Shape{3, 4}));
+      for (double v : vals[0].toVector()) QVERIFY(std::abs(v - std::pow(0.9, steps)) < 1e-12);
+    }
+  }
+
+  // Seed-a with `for i in tf.range(n)`: one while_loop, same closed form; a TensorArray of
+  // every step written at the counter.
+  void odeForTfRange() {
+    const char* src = R"(
+x = tf.random.normal([2, 5], mean=10.0, stddev=1.0, dtype=tf.float64, seed=3)
+n = 12
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.TensorArray(tf.float64, size=n)
+    x_next = x
+    for i in tf.range(n):
+        x_next = x_next + 0.1 * (-x_next + 1.0)
+        y = y.write(i, x_next)
+    ys = y.stack()
+    lnp = tf.reduce_sum(x_next)
+dx = tape.gradient(lnp, x)
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "while"), 1);
+    auto vals = run(p, {"dx", "ys"}, "", 1e-12);
+    for (double v : vals[0].toVector()) QVERIFY(std::abs(v - std::pow(0.9, 12)) < 1e-12);
+    QCOMPARE(vals[1].shape(), (Shape{12, 2, 5}));
+  }
+
+  // for i in range(n) unrolls: n copies of the body; tf.range: one while node, one copy.
+  void rangeUnrollsTfRangeLoops() {
+    TracedProgram a = trace("x = tf.constant([1.0, 2.0])\nfor i in range(5):\n    x = x * 3.0\n");
+    QCOMPARE(countOp(*a.graph, "mul"), 5);
+    QCOMPARE(countOp(*a.graph, "while"), 0);
+    QCOMPARE(a.unrolledCopies, 5);
+    TracedProgram b =
+        trace("x = tf.constant([1.0, 2.0])\nfor i in tf.range(5):\n    x = x * 3.0\n");
+    QCOMPARE(countOp(*b.graph, "mul"), 1);
+    QCOMPARE(countOp(*b.graph, "while"), 1);
+    QCOMPARE(b.variants[0].loops.size(), size_t(1));
+    auto va = run(a, {"x"}), vb = run(b, {"x"});
+    QCOMPARE(va[0].toVector(), (std::vector<double>{243, 486}));
+    QCOMPARE(vb[0].toVector(), (std::vector<double>{243, 486}));
+    // A Python for over a tensor unrolls over its first axis.
+    TracedProgram c = trace(
+        "m = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])\ns = 0.0\nfor row in m:\n    s = s "
+        "+ tf.reduce_sum(row)\n");
+    QCOMPARE(countOp(*c.graph, "while"), 0);
+    QCOMPARE(run(c, {"s"})[0].item(), 21.0);
+  }
+
+  // A while statement on a tensor becomes one while_loop whose loop variables are the names
+  // the body changes; on a Python value it runs while tracing.
+  void whileStatements() {
+    TracedProgram a = trace(
+        "i = tf.constant(0)\nx = tf.constant(1.0)\nwhile i < 10:\n    x = x * 2.0\n    i += 1\n");
+    QCOMPARE(countOp(*a.graph, "while"), 1);
+    QCOMPARE(run(a, {"x"})[0].item(), 1024.0);
+    TracedProgram b =
+        trace("i = 0\nx = tf.constant(1.0)\nwhile i < 4:\n    x = x * 2.0\n    i += 1\n");
+    QCOMPARE(countOp(*b.graph, "while"), 0);
+    QCOMPARE(countOp(*b.graph, "mul"), 4);
+    QCOMPARE(run(b, {"x"})[0].item(), 16.0);
+  }
+
+  // if on a tensor: a cond node; on a Python value: no node at all.
+  void ifRules() {
+    const char* src = R"(
+x = tf.constant([1.0, -2.0, 3.0])
+if tf.reduce_sum(x) > 0:
+    y = x * 2.0
+else:
+    y = -x
+flag = True
+if flag:
+    z = x + 1.0
+else:
+    z = x - 1.0
+w = x * 10.0 if tf.reduce_max(x) > 5.0 else x / 10.0
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "cond"), 2);
+    QCOMPARE(countOp(*p.graph, "sub"), 0);  // the Python if traced only one branch
+    auto v = run(p, {"y", "z", "w"});
+    QCOMPARE(v[0].toVector(), (std::vector<double>{2, -4, 6}));
+    QCOMPARE(v[1].toVector(), (std::vector<double>{2, -1, 4}));
+    QVERIFY(std::abs(v[2].at(0) - 0.1) < 1e-6);
+    // The branch that assigns only in one branch leaves the name undefined after the if.
+    QVERIFY(traceError("x = tf.constant(1.0)\nif x > 0:\n    t = x\nu = t\n")
+                .find("'t' is assigned in only one branch") != std::string::npos);
+  }
+
+  void tensorIfGradients() {
+    const char* src = R"(
+w = tf.Variable([1.5, -0.5], dtype=tf.float64)
+with tf.GradientTape() as tape:
+    s = tf.reduce_sum(w)
+    if s > 0:
+        y = tf.reduce_sum(w * w)
+    else:
+        y = tf.reduce_sum(tf.sin(w))
+g = tape.gradient(y, w)
+)";
+    TracedProgram p = trace(src);
+    auto v = run(p, {"g"}, "", 1e-12);
+    QCOMPARE(v[0].toVector(), (std::vector<double>{3.0, -1.0}));
+  }
+
+  void pythonSemantics() {
+    const char* src = R"(
+def make_scale(k):
+    def scale(x):
+        return x * k
+    return scale
+triple = make_scale(3.0)
+a, (b, c) = 1, (2, 3)
+sq = [i * i for i in range(5) if i % 2 == 0]
+pairs = [(i, j) for i in range(2) for j in range(2)]
+n = len(sq) + sum([1, 2, 3]) + max(4, 9, 2) + min([5, 1])
+f = lambda x, y=2: x ** y
+total = 0
+for i, v in enumerate([10, 20]):
+    total += i * v
+for p, q in zip([1, 2], [3, 4]):
+    total += p * q
+lst = []
+lst.append(5)
+lst += [6]
+v = triple(tf.constant([1.0, 2.0]))
+s = "ab" * 2
+k = 7 // 2 + 7 % 3 + (-7) // 2
+flt = float(3) / 2
+)";
+    TracedProgram p = trace(src);
+    QVERIFY(hasOutput(p, "v"));
+    QVERIFY(!hasOutput(p, "n"));  // Python numbers are not outputs
+    QVERIFY(!hasOutput(p, "triple"));
+    QCOMPARE(run(p, {"v"})[0].toVector(), (std::vector<double>{3, 6}));
+    // Check the Python values through the trace log.
+    TracedProgram q = trace(std::string(src) +
+                            "print(a, b, c, sq, len(pairs), n, f(3), total, lst, s, k, flt)\n");
+    QCOMPARE(q.traceLog.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(q.traceLog[0]),
+             QString("1 2 3 [0, 4, 16] 4 19 9 31 [5, 6] abab 0 1.5"));
+  }
+
+  void subscripts() {
+    const char* src = R"(
+x = tf.reshape(tf.range(24), [2, 3, 4])
+a = x[1]
+b = x[:, 1:3]
+c = x[..., -1]
+d = x[0, ::2, 1]
+i = tf.constant(1)
+e = x[i]
+f = x[:, None, 0]
+)";
+    TracedProgram p = trace(src);
+    auto v = run(p, {"a", "b", "c", "d", "e", "f"});
+    QCOMPARE(v[0].shape(), (Shape{3, 4}));
+    QCOMPARE(v[0].at(0), 12.0);
+    QCOMPARE(v[1].shape(), (Shape{2, 2, 4}));
+    QCOMPARE(v[1].at(0), 4.0);
+    QCOMPARE(v[2].shape(), (Shape{2, 3}));
+    QCOMPARE(v[2].toVector(), (std::vector<double>{3, 7, 11, 15, 19, 23}));
+    QCOMPARE(v[3].toVector(), (std::vector<double>{1, 9}));
+    QCOMPARE(v[4].at(0), 12.0);
+    QCOMPARE(v[5].shape(), (Shape{2, 1, 4}));
+  }
+
+  void paramsAndOverrides() {
+    const char* src =
+        "param steps = 5 in 1..100\nparam rate = 0.5 in 0.0..1.0\nx = tf.constant(1.0) * steps * "
+        "rate\n";
+    TracedProgram p = trace(src);
+    QCOMPARE(p.params.size(), size_t(2));
+    QCOMPARE(p.params[0].name, std::string("steps"));
+    QVERIFY(p.params[0].isInt);
+    QVERIFY(!p.params[1].isInt);
+    QCOMPARE(run(p, {"x"})[0].item(), 2.5);
+    TraceOptions o;
+    o.overrides["steps"] = 10;
+    TracedProgram q = trace(src, o);
+    QCOMPARE(q.params[0].value, 10.0);
+    QCOMPARE(run(q, {"x"})[0].item(), 5.0);
+    o.overrides["stepz"] = 1;
+    QVERIFY(traceError(src, o).find("unknown param 'stepz' (params: steps, rate)") !=
+            std::string::npos);
+    TraceOptions r;
+    r.overrides["steps"] = 1000;
+    QVERIFY(traceError(src, r).find(
+                "test.gls:1:15: param 'steps' = 1000 is outside its range 1..100") !=
+            std::string::npos);
+  }
+
+  void variantsAndOutputs() {
+    const char* src = R"(
+x = tf.constant([1.0, 2.0, 3.0])
+with variant("loop"):
+    acc = tf.zeros([3])
+    for i in tf.range(3):
+        acc = acc + x
+    y = acc
+with variant("direct"):
+    y = x * 3.0
+    helper = 2
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(p.variants.size(), size_t(2));
+    QCOMPARE(p.variants[0].name, std::string("loop"));
+    QCOMPARE(p.variants[0].loops.size(), size_t(1));
+    QCOMPARE(p.variants[1].loops.size(), size_t(0));
+    QVERIFY(hasOutput(p, "y", "loop"));
+    QVERIFY(hasOutput(p, "acc", "loop"));
+    QVERIFY(!hasOutput(p, "acc", "direct"));  // names do not leak between variants
+    QVERIFY(!hasOutput(p, "helper", "direct"));
+    QVERIFY(!hasOutput(p, "x", "loop"));  // shared top-level code is not a variant's output
+    auto a = run(p, {"y"}, "loop"), b = run(p, {"y"}, "direct");
+    QCOMPARE(a[0].toVector(), b[0].toVector());
+    QCOMPARE(output(p, "y", "loop").loc.line, 7);
+    // A variant's loop or tensor if treats top-level names as defined before it.
+    const char* shared = R"(
+x = tf.constant([1.0, 2.0])
+with variant("a"):
+    for i in tf.range(3):
+        x = x * 2.0
+    if tf.reduce_sum(x) > 100.0:
+        x = x * 0.0
+    y = x
+with variant("b"):
+    y = x * 8.0
+)";
+    TracedProgram q = trace(shared);
+    QCOMPARE(run(q, {"y"}, "a")[0].toVector(), (std::vector<double>{8, 16}));
+    QCOMPARE(run(q, {"y"}, "b")[0].toVector(), (std::vector<double>{8, 16}));
+  }
+
+  // Seed-b: x_t = x_{t-1} * w_t, per-step weights as one [T] variable outside the loop:
+  // d x_T / d w_k = x_T / w_k.
+  void perStepProduct() {
+    const char* src = R"(
+T = 6
+w = tf.Variable(tf.random.uniform([T], 0.5, 1.5, dtype=tf.float64, seed=4))
+x0 = tf.constant(2.0, dtype=tf.float64)
+with tf.GradientTape(persistent=True) as tape:
+    xs = tf.TensorArray(tf.float64, size=T)
+    x = x0
+    for t in tf.range(T):
+        x = x * w[t]
+        xs = xs.write(t, x)
+    outs = xs.stack()
+    last = outs[T - 1]
+dlast = tape.gradient(last, w)
+J = tape.jacobian(outs, w)
+rows = [tape.gradient(x, [w])[0] for _ in range(1)]
+)";
+    TracedProgram p = trace(src);
+    auto v = run(p, {"dlast", "J", "w", "outs"}, "", 1e-12);
+    const int T = 6;
+    const double xT = v[3].at(T - 1);
+    for (int k = 0; k < T; ++k) QVERIFY(std::abs(v[0].at(k) - xT / v[2].at(k)) < 1e-12);
+    for (int t = 0; t < T; ++t)
+      for (int k = 0; k < T; ++k) {
+        const double expect = k <= t ? v[3].at(t) / v[2].at(k) : 0.0;
+        QVERIFY(std::abs(v[1].at(t * T + k) - expect) < 1e-12);
+      }
+    QVERIFY(output(p, "rows").isGradient);
+    QVERIFY(output(p, "rows").isList);
+  }
+
+  // Seed-b's mistake: a variable created inside the loop body gets no gradient, with the reason.
+  void variableInLoopBodyIsNone() {
+    const char* src = R"(
+x = tf.constant(2.0)
+ws = []
+with tf.GradientTape() as tape:
+    for t in tf.range(3):
+        w = tf.Variable(1.0)
+        ws.append(w)
+        x = x * w
+g = tape.gradient(x, ws)
+)";
+    TracedProgram p = trace(src);
+    const Output& g = output(p, "g");
+    QVERIFY(g.isGradient);
+    QVERIFY(!g.entries[0].value.valid());
+    QVERIFY2(g.entries[0].whyNone.find("inside the body") != std::string::npos,
+             g.entries[0].whyNone.c_str());
+  }
+
+  // Seed-d: the target indexed after the tape closed has no gradient; inside the tape it has,
+  // whether the losses come from map_fn, a Python loop or a TensorArray + while_loop.
+  void seedDGradientNone() {
+    const char* src = R"(
+tf.random.set_seed(0)
+images = tf.random.uniform([2, 8, 8, 3])
+labels = tf.one_hot([1, 3], 4)
+heads = [tf.keras.Sequential([tf.keras.layers.Conv2D(4, 3), tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(4)]) for _ in range(3)]
+def model(x):
+    return tf.stack([h(x) for h in heads])
+def loss_map(logits):
+    return tf.map_fn(lambda i: tf.reduce_mean(tf.keras.losses.categorical_crossentropy(labels, tf.gather(logits, i), from_logits=True)), tf.range(3), fn_output_signature=tf.float32)
+def loss_ta(logits):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=())
+    for i in tf.range(3):
+        ta = ta.write(i, tf.reduce_mean(tf.keras.losses.categorical_crossentropy(labels, tf.gather(logits, i), from_logits=True)))
+    return ta.stack()
+with tf.GradientTape(persistent=True) as tape:
+    logits = model(images)
+    loss_val = loss_map(logits)
+    loss_ta_val = loss_ta(logits)
+    loss_inside = loss_val[0]
+    loss_ta_0 = loss_ta_val[0]
+bad = tape.gradient(loss_val[0], heads[0].trainable_variables)
+good = tape.gradient(loss_inside, heads[0].trainable_variables)
+good_ta = tape.gradient(loss_ta_0, heads[0].trainable_variables)
+)";
+    TracedProgram p = trace(src);
+    const Output& bad = output(p, "bad");
+    QCOMPARE(bad.entries.size(), size_t(4));
+    for (const auto& e : bad.entries) {
+      QVERIFY(!e.value.valid());
+      QVERIFY2(e.whyNone.find("after the tape stopped recording") != std::string::npos,
+               e.whyNone.c_str());
+    }
+    const Output& good = output(p, "good");
+    const Output& goodTa = output(p, "good_ta");
+    std::vector<Value> fetch;
+    for (int k = 0; k < 4; ++k) {
+      QVERIFY(good.entries[size_t(k)].value.valid());
+      fetch.push_back(good.entries[size_t(k)].value);
+      fetch.push_back(goodTa.entries[size_t(k)].value);
+    }
+    auto v = gltest::runBoth(*p.graph, fetch, 1e-5);
+    for (int k = 0; k < 4; ++k)
+      QVERIFY(gltest::maxAbsDiff(v[size_t(2 * k)], v[size_t(2 * k + 1)]) < 1e-5);
+    // 3 heads x (kernel, bias) x 2 layers with weights: 12 variables, made once.
+    QCOMPARE(countOp(*p.graph, "variable"), 12);
+  }
+
+  void mapFnMatchesUnrolled() {
+    const char* src = R"(
+x = tf.Variable(tf.random.normal([5, 3], dtype=tf.float64, seed=5))
+w = tf.Variable(tf.random.normal([3], dtype=tf.float64, seed=6))
+with tf.GradientTape(persistent=True) as tape:
+    m = tf.map_fn(lambda row: tf.reduce_sum(tf.sin(row) * w), x)
+    y = tf.reduce_sum(tf.square(m))
+    v = tf.vectorized_map(lambda row: tf.reduce_sum(tf.sin(row) * w), x)
+    yv = tf.reduce_sum(tf.square(v))
+    direct = tf.reduce_sum(tf.square(tf.reduce_sum(tf.sin(x) * w, axis=1)))
+g1 = tape.gradient(y, [x, w])
+g2 = tape.gradient(direct, [x, w])
+g3 = tape.gradient(yv, [x, w])
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "map"), 2);
+    const auto& g1 = output(p, "g1").entries;
+    const auto& g2 = output(p, "g2").entries;
+    const auto& g3 = output(p, "g3").entries;
+    auto v = gltest::runBoth(
+        *p.graph, {g1[0].value, g1[1].value, g2[0].value, g2[1].value, g3[0].value}, 1e-12);
+    QVERIFY(gltest::maxAbsDiff(v[0], v[2]) < 1e-12);
+    QVERIFY(gltest::maxAbsDiff(v[1], v[3]) < 1e-12);
+    QVERIFY(gltest::maxAbsDiff(v[4], v[2]) < 1e-12);
+  }
+
+  void layersCreateVariablesOnce() {
+    const char* src = R"(
+tf.random.set_seed(1)
+dense = tf.keras.layers.Dense(4, activation="relu")
+x = tf.ones([2, 3])
+a = dense(x)
+b = dense(x * 2.0)
+c = tf.map_fn(lambda row: tf.reduce_sum(dense(row[None, :])), x)
+kernels = dense.trainable_variables
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "variable"), 2);
+    QCOMPARE(output(p, "kernels").entries.size(), size_t(2));
+    for (const Node& n : p.graph->nodes())
+      if (n.op == "variable") QCOMPARE(n.region, 0);
+    auto v = run(p, {"a", "b"});
+    QCOMPARE(v[0].shape(), (Shape{2, 4}));
+    // Same seed, same weights: tracing twice gives the same numbers.
+    TracedProgram q = trace(src);
+    QCOMPARE(run(q, {"a"})[0].toVector(), v[0].toVector());
+    // input_shape= and build() create the variables before the first call, as in Keras.
+    TracedProgram r = trace(
+        "d = tf.keras.layers.Dense(3, input_shape=(4,))\nv = d.trainable_variables\n"
+        "c = tf.keras.layers.Conv2D(2, 3)\nc.build((None, 8, 8, 3))\nw = c.kernel\n"
+        "f = tf.keras.layers.Flatten()(tf.ones([2, 3, 4]))\n");
+    QCOMPARE(output(r, "v").entries.size(), size_t(2));
+    QCOMPARE(r.graph->type(output(r, "w").entries[0].value).shape, (Shape{3, 3, 3, 2}));
+    QCOMPARE(r.graph->type(output(r, "f").entries[0].value).shape, (Shape{2, 12}));
+  }
+
+  // print runs once, while tracing, even in a tf.range body; tf.print runs every iteration.
+  void printVersusTfPrint() {
+    const char* src = R"(
+x = tf.constant(1.0)
+for i in tf.range(3):
+    print("tracing the body")
+    tf.print("step", i)
+    x = x + 1.0
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(p.traceLog.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(p.traceLog[0]), QString("tracing the body"));
+    Executor ex(*p.graph);
+    RunResult r = ex.run({output(p, "x").entries[0].value});
+    QCOMPARE(r.log.size(), size_t(3));
+    QVERIFY(QString::fromStdString(r.log[2]).startsWith("step"));
+    QCOMPARE(r.values[0].t.item(), 4.0);
+  }
+
+  // Every registered primitive is reachable by name, with keyword args as attributes.
+  void primitivesByName() {
+    const char* src = R"(
+x = tf.constant([[1.0, -2.0], [3.0, 4.0]])
+a = tf.conv2d(tf.ones([1, 4, 4, 1]), tf.ones([3, 3, 1, 2]), strides=[1, 1], padding="VALID")
+b = global_avg_pool(tf.ones([1, 2, 2, 3]))
+c = tf.math.softmax(x)
+d = tf.raw_ops.fill(shape=[2], value=7.0, dtype="float32")
+e = tf.nn.relu(x)
+ta = list_new(dtype="float32", size=2)
+ta = list_write(ta, 0, tf.constant([1.0]))
+ta = list_write(ta, 1, tf.constant([2.0]))
+f = list_stack(ta, size=2)
+)";
+    TracedProgram p = trace(src);
+    auto v = run(p, {"a", "b", "d", "e", "f"});
+    QCOMPARE(v[0].shape(), (Shape{1, 2, 2, 2}));
+    QCOMPARE(v[0].at(0), 9.0);
+    QCOMPARE(v[2].toVector(), (std::vector<double>{7, 7}));
+    QCOMPARE(v[3].toVector(), (std::vector<double>{1, 0, 3, 4}));
+    QCOMPARE(v[4].toVector(), (std::vector<double>{1, 2}));
+    // Every registered primitive, by name.
+    std::string all;
+    for (const auto& name : Registry::instance().names()) all += "f = tf.raw_ops." + name + "\n";
+    QCOMPARE(traceError(all), std::string());
+  }
+
+  void unconnectedZeroAndStopRecording() {
+    const char* src = R"(
+x = tf.Variable([1.0, 2.0])
+u = tf.Variable([1.0, 2.0, 3.0])
+with tf.GradientTape(persistent=True) as tape:
+    y = tf.reduce_sum(x * x)
+    with tape.stop_recording():
+        z = y * 2.0
+    s = tf.stop_gradient(y) * tf.reduce_sum(x)
+gz = tape.gradient(y, u, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+gn = tape.gradient(y, u)
+gstop = tape.gradient(z, x)
+gs = tape.gradient(s, x)
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(run(p, {"gz"})[0].toVector(), (std::vector<double>{0, 0, 0}));
+    QVERIFY(!output(p, "gn").entries[0].value.valid());
+    QVERIFY(output(p, "gn").entries[0].whyNone.find("does not depend") != std::string::npos);
+    QVERIFY(output(p, "gstop").entries[0].whyNone.find("stop_recording") != std::string::npos);
+    QCOMPARE(run(p, {"gs"})[0].toVector(), (std::vector<double>{5, 5}));
+  }
+
+  void tfCondAndWhileLoopBuiltins() {
+    const char* src = R"(
+x = tf.constant(3.0)
+y = tf.cond(x > 2.0, lambda: x * 2.0, lambda: x - 1.0)
+z = tf.cond(False, lambda: x * 2.0, lambda: x - 1.0)
+i, acc = tf.while_loop(lambda i, a: i < 4, lambda i, a: (i + 1, a + x), [0, 0.0])
+capped = tf.while_loop(lambda i: i < 100, lambda i: i + 1, [tf.constant(0)], maximum_iterations=7)[0]
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "cond"), 1);
+    auto v = run(p, {"y", "z", "acc", "i", "capped"});
+    QCOMPARE(v[0].item(), 6.0);
+    QCOMPARE(v[1].item(), 2.0);
+    QCOMPARE(v[2].item(), 12.0);
+    QCOMPARE(v[3].item(), 4.0);
+    QCOMPARE(v[4].item(), 7.0);
+  }
+
+  // Seed-a, per sample: a tape inside a tf.range body writing each gradient to a TensorArray.
+  void tapeInsideLoopBody() {
+    const char* src = R"(
+x = tf.random.normal([4, 6], mean=10.0, stddev=1.0, seed=2)
+grads = tf.TensorArray(tf.float32, size=4)
+for b in tf.range(4):
+    xi = x[b]
+    with tf.GradientTape() as tape:
+        tape.watch(xi)
+        x_next = xi
+        for s in tf.range(30):
+            x_next = x_next + 0.1 * (-x_next + 1.0)
+        lnp = tf.reduce_sum(x_next)
+    grads = grads.write(b, tape.gradient(lnp, xi))
+g = grads.stack()
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "while"), 2);
+    auto v = run(p, {"g"});
+    QCOMPARE(v[0].shape(), (Shape{4, 6}));
+    for (double x : v[0].toVector()) QVERIFY(std::abs(x - std::pow(0.9, 30)) < 1e-5);
+  }
+
+  // Seed-c: N parallel dense layers as a Python list, as one einsum, and as vectorized_map:
+  // same outputs and gradients.
+  void parallelLayersAgree() {
+    const char* src = R"(
+tf.random.set_seed(3)
+N = 3
+x = tf.random.normal([2, 5, 3], seed=1)
+layers = [tf.keras.layers.Dense(4) for _ in range(N)]
+for l in layers:
+    l(x)
+with variant("list"):
+    with tf.GradientTape() as tape:
+        y = tf.stack([l(x) for l in layers], axis=1)
+        loss = tf.reduce_sum(y * y)
+    g = tape.gradient(loss, layers[0].kernel)
+with variant("einsum"):
+    with tf.GradientTape() as tape:
+        kernels = tf.stack([l.kernel for l in layers])
+        biases = tf.stack([l.bias for l in layers])
+        y = tf.einsum('bti, nic -> bntc', x, kernels) + biases[None, :, None, :]
+        loss = tf.reduce_sum(y * y)
+    g = tape.gradient(loss, layers[0].kernel)
+with variant("vectorized"):
+    with tf.GradientTape() as tape:
+        kernels = tf.stack([l.kernel for l in layers])
+        biases = tf.stack([l.bias for l in layers])
+        per = tf.vectorized_map(lambda kb: tf.einsum('bti,ic->btc', x, kb[0]) + kb[1], (kernels, biases))
+        y = tf.transpose(per, [1, 0, 2, 3])
+        loss = tf.reduce_sum(y * y)
+    g = tape.gradient(loss, layers[0].kernel)
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(p.variants.size(), size_t(3));
+    QCOMPARE(countOp(*p.graph, "variable"), 6);
+    for (const Variant& v : p.variants) QCOMPARE(v.tapes.size(), size_t(1));
+    auto a = run(p, {"y", "g"}, "list"), b = run(p, {"y", "g"}, "einsum"),
+         c = run(p, {"y", "g"}, "vectorized");
+    QCOMPARE(a[0].shape(), (Shape{2, 3, 5, 4}));
+    QVERIFY(gltest::maxAbsDiff(a[0], b[0]) < 1e-5);
+    QVERIFY(gltest::maxAbsDiff(a[0], c[0]) < 1e-5);
+    QVERIFY(gltest::maxAbsDiff(a[1], b[1]) < 1e-4);
+    QVERIFY(gltest::maxAbsDiff(a[1], c[1]) < 1e-4);
+  }
+
+  void batchJacobianAndTensorArrayMethods() {
+    const char* src = R"(
+x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=tf.float64)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = x * x
+bj = tape.batch_jacobian(y, x)
+ta = tf.TensorArray(tf.float64, size=3)
+ta = ta.unstack(x)
+r = ta.read(2)
+g = ta.gather([0, 0])
+n = ta.size()
+)";
+    TracedProgram p = trace(src);
+    auto v = run(p, {"bj", "r", "g", "n"}, "", 1e-12);
+    QCOMPARE(v[0].shape(), (Shape{3, 2, 2}));
+    QCOMPARE(v[0].at(0), 2.0);
+    QCOMPARE(v[0].at(1), 0.0);
+    QCOMPARE(v[0].at(3), 4.0);
+    QCOMPARE(v[1].toVector(), (std::vector<double>{5, 6}));
+    QCOMPARE(v[2].shape(), (Shape{2, 2}));
+    QCOMPARE(v[3].item(), 3.0);
+  }
+
+  // Names the script binds get onto the graph's nodes, for the graph view and explanations.
+  void nodesTakeScriptNames() {
+    TracedProgram p = trace("x = tf.constant([1.0])\nloss = tf.reduce_sum(x * 2.0)\n");
+    const Output& o = output(p, "loss");
+    QCOMPARE(p.graph->node(o.entries[0].value).name, std::string("loss"));
+    QCOMPARE(o.loc.line, 2);
+  }
+
+  // Tensor if/elif inside a tf.range body, nested tensor whiles, Python ints becoming loop
+  // variables, and // and % on int tensors with Python's floor semantics.
+  void nestedControlFlow() {
+    const char* src = R"(
+x = tf.constant([1.0, 2.0])
+acc = tf.zeros([2])
+count = 0
+for i in tf.range(6):
+    if i % 2 == 0:
+        acc = acc + x
+    elif i == 3:
+        acc = acc * 2.0
+    else:
+        acc = acc - 1.0
+    count += 1
+j = tf.constant(0)
+y = tf.constant(1.0)
+while j < 3:
+    k = tf.constant(0)
+    while k < 2:
+        y = y * 2.0
+        k += 1
+    j += 1
+q = tf.constant([7, -7, 7, -7]) // tf.constant([2, 2, -2, -2])
+r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "while"), 3);
+    QCOMPARE(countOp(*p.graph, "cond"), 2);
+    auto v = run(p, {"acc", "count", "y", "q", "r"});
+    // i: 0 +x, 1 -1, 2 +x, 3 *2, 4 +x, 5 -1
+    QCOMPARE(v[0].toVector(),
+             (std::vector<double>{(((1 - 1 + 1) * 2) + 1) - 1, (((2 - 1 + 2) * 2) + 2) - 1}));
+    QCOMPARE(v[1].item(), 6.0);
+    QCOMPARE(v[2].item(), 64.0);
+    QCOMPARE(v[3].toVector(), (std::vector<double>{3, -4, -4, 3}));
+    QCOMPARE(v[4].toVector(), (std::vector<double>{1, 1, -1, -1}));
+  }
+
+  void limits() {
+    TraceOptions o;
+    o.maxUnroll = 50;
+    QVERIFY(traceError("x = 0\nfor i in range(100):\n    x += 1\n", o).find("maxUnroll") !=
+            std::string::npos);
+    TraceOptions n;
+    n.maxNodes = 40;
+    QVERIFY(traceError("x = tf.constant(1.0)\nfor i in range(100):\n    x = x * 2.0\n", n)
+                .find("maxNodes") != std::string::npos);
+    TraceOptions m;
+    m.memoryBudget = 1 << 20;
+    QVERIFY(traceError("x = tf.zeros([1000, 1000])\n", m).find("memory budget") !=
+            std::string::npos);
+    QVERIFY(traceError("def f(n):\n    return f(n + 1)\nf(0)\n").find("recursion depth") !=
+            std::string::npos);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTracer)
+#include "test_tracer.moc"

@@ -1,0 +1,324 @@
+// The graph view offscreen: frames and node counts, folding, phase filters, the gradient
+// overlay, break markers, clicks, search and script-line selection.
+#include <QGraphicsSceneMouseEvent>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "sample_graphs.h"
+#include "ui/graph/edge_item.h"
+#include "ui/graph/frame_item.h"
+#include "ui/graph/gradient_flow.h"
+#include "ui/graph/gradient_scale.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/graph/node_item.h"
+
+using namespace gl::ui;
+
+namespace {
+
+int countPhase(const gl::Graph& g, gl::Phase p) {
+  int n = 0;
+  for (const gl::Node& node : g.nodes()) n += node.phase == p;
+  return n;
+}
+
+// Nodes whose region lies inside one of `owner`'s regions.
+int nodesInside(const gl::Graph& g, int owner, gl::Phase p) {
+  int n = 0;
+  for (const gl::Node& node : g.nodes())
+    for (int r : g.node(owner).regions)
+      if (node.phase == p && g.within(node.region, r)) ++n;
+  return n;
+}
+
+int countTitled(const GraphScene& s, const std::string& prefix) {
+  int n = 0;
+  for (NodeItem* item : s.nodeItems()) n += item->info().title.rfind(prefix, 0) == 0;
+  return n;
+}
+
+}  // namespace
+
+class TestGraphView : public QObject {
+  Q_OBJECT
+ private slots:
+  void framesAndNodeCounts() {
+    auto s = gltest::makeSampleGraph();
+    GraphScene scene;
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    const gl::Graph& g = *s.graph;
+    // Every forward node once, plus an exit node for each of the two unfolded frames.
+    QCOMPARE(int(scene.nodeItems().size()), countPhase(g, gl::Phase::Forward) + 2);
+    QVERIFY(scene.frameItem(s.whileNode));
+    QVERIFY(scene.frameItem(s.condNode));
+    // The while frame holds cond and body, the cond frame then and else.
+    QCOMPARE(int(scene.frameItems().size()), 6);
+    int regions = 0;
+    for (FrameItem* f : scene.frameItems()) regions += f->isRegion();
+    QCOMPARE(regions, 4);
+    // The unrolled loop is four separate mul nodes at the top level; the while body is one frame.
+    for (int id : s.unrolled) QCOMPARE(scene.nodeItem(id)->info().frame, -1);
+    QCOMPARE(scene.nodeItem(s.whileNode)->kind(), VisNodeKind::Entry);
+    // Frames enclose their nodes.
+    const QRectF whileFrame = scene.frameItem(s.whileNode)->boundingRect();
+    for (int r : g.node(s.whileNode).regions)
+      for (int id : g.region(r).nodes)
+        QVERIFY(whileFrame.contains(scene.nodeItem(id)->sceneBoundingRect().center()));
+    QVERIFY(scene.lastLayoutSeconds() > 0);
+  }
+
+  void foldAndUnfold() {
+    auto s = gltest::makeSampleGraph();
+    GraphScene scene;
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    scene.setRunResult(gltest::runSample(s));
+    const int before = int(scene.nodeItems().size());
+    const int itemsBefore = int(scene.items().size());
+    QSignalSpy folded(&scene, &GraphScene::foldingChanged);
+    scene.setFolded(s.whileNode, true);
+    QCOMPARE(folded.count(), 1);
+    QVERIFY(scene.isFolded(s.whileNode));
+    const int inside = nodesInside(*s.graph, s.whileNode, gl::Phase::Forward);
+    QCOMPARE(int(scene.nodeItems().size()), before - inside - 1);  // and no exit node
+    QVERIFY(int(scene.items().size()) < itemsBefore);
+    QVERIFY(!scene.frameItem(s.whileNode));
+    NodeItem* node = scene.nodeItem(s.whileNode);
+    QCOMPARE(node->kind(), VisNodeKind::Folded);
+    QCOMPARE(node->info().iterations, int64_t(gltest::SampleGraph::kSteps));
+    // Nodes of the body are now shown by the folded node.
+    const int bodyNode = s.graph->region(s.graph->node(s.whileNode).regions[1]).nodes.back();
+    QCOMPARE(scene.nodeItem(bodyNode), node);
+    scene.setFolded(s.whileNode, false);
+    QCOMPARE(int(scene.nodeItems().size()), before);
+    QCOMPARE(int(scene.items().size()), itemsBefore);
+    scene.foldAll();
+    QCOMPARE(int(scene.frameItems().size()), 0);
+    scene.unfoldAll();
+    QCOMPARE(int(scene.frameItems().size()), 6);
+  }
+
+  void forwardAndBackwardToggles() {
+    auto s = gltest::makeSampleGraph();
+    GraphScene scene;
+    scene.setGraph(s.graph);
+    const int backward = countPhase(*s.graph, gl::Phase::Backward);
+    QVERIFY(backward > 0);
+    auto count = [&](bool wantBackward) {
+      int n = 0;
+      for (NodeItem* item : scene.nodeItems()) n += item->info().backward == wantBackward;
+      return n;
+    };
+    QVERIFY(count(true) >= backward);
+    scene.setShowBackward(false);
+    QCOMPARE(count(true), 0);
+    QVERIFY(count(false) > 0);
+    scene.setShowForward(false);
+    scene.setShowBackward(true);
+    QCOMPARE(count(false), 0);
+    QVERIFY(count(true) >= backward);
+    scene.setShowForward(true);
+    QVERIFY(count(false) > 0 && count(true) > 0);
+  }
+
+  void gradientOverlayFollowsNorms() {
+    auto s = gltest::makeSampleGraph();
+    GraphScene scene;
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    const int m0 = s.unrolled[0], m1 = s.unrolled[1], m2 = s.unrolled[2];
+    std::map<gl::Value, double> norms{{{m0, 0}, 1e-3}, {{m1, 0}, 10.0}};
+    scene.setValueNorms(norms);
+    EdgeItem* small = scene.edgeItem(m0, m1);
+    EdgeItem* big = scene.edgeItem(m1, m2);
+    QVERIFY(small && big);
+    QCOMPARE(small->gradientNorm(), 1e-3);
+    QVERIFY(big->penWidth() > small->penWidth());
+    QCOMPARE(big->penWidth(), GradientScale::kMaxWidth);
+    QCOMPARE(small->penWidth(), GradientScale::kMinWidth);
+    QVERIFY(big->color() != small->color());
+    QCOMPARE(scene.gradientScale()->min(), 1e-3);
+    QCOMPARE(scene.gradientScale()->max(), 10.0);
+    QVERIFY(scene.colorBar()->isVisible());
+    // One scale for all variants: a second scene sharing it draws the same norm the same way.
+    GraphScene other;
+    other.setGradientScale(scene.gradientScale());
+    other.setShowBackward(false);
+    other.setGraph(s.graph);
+    other.setValueNorms({{{m1, 0}, 10.0}}, /*widenScale=*/false);
+    QCOMPARE(other.edgeItem(m1, m2)->color(), big->color());
+    QCOMPARE(other.edgeItem(m1, m2)->penWidth(), big->penWidth());
+    scene.clearValueNorms();
+    QVERIFY(!scene.edgeItem(m1, m2)->hasGradient());
+    QVERIFY(!scene.colorBar()->isVisible());
+  }
+
+  void overlayFromLoopRecords() {
+    auto s = gltest::makeSampleGraph();
+    const gl::RunResult run = gltest::runSample(s);
+    QVERIFY(run.loops.count(s.whileNode));
+    QVERIFY(!run.loops.at(s.whileNode).adjoints.empty());
+    const auto norms = gradientNormsAtStep(*s.graph, run, 2);
+    const gl::Region& body = s.graph->region(s.graph->node(s.whileNode).regions[1]);
+    QVERIFY(norms.count(body.params[1]));
+    const auto& adjoints = run.loops.at(s.whileNode).adjoints;
+    QCOMPARE(norms.at(body.params[1]), adjoints[2][1].l2);
+    QCOMPARE(norms.at(body.results[1]), adjoints[3][1].l2);
+    // The reverse loop's edges carry the same adjoints, one iteration later.
+    int reverse = -1;
+    for (const gl::Node& n : s.graph->nodes())
+      if (n.forwardNode == s.whileNode && n.op == "while") reverse = n.id;
+    QVERIFY(reverse >= 0);
+    const gl::Region& revBody = s.graph->region(s.graph->node(reverse).regions[1]);
+    QCOMPARE(norms.at(revBody.params[1]), adjoints[3][1].l2);
+    QCOMPARE(norms.at(revBody.results[1]), adjoints[2][1].l2);
+    // The scale spans every step, so that colours stay put while stepping.
+    auto scale = std::make_shared<GradientScale>();
+    includeRunInScale(*scale, run);
+    for (int64_t t = 0; t <= gltest::SampleGraph::kSteps; ++t)
+      for (const auto& [v, norm] : gradientNormsAtStep(*s.graph, run, t))
+        QVERIFY(norm == 0 || (norm >= scale->min() && norm <= scale->max()));
+    GraphScene scene;
+    scene.setGradientScale(scale);
+    scene.setGraph(s.graph);
+    scene.setValueNorms(norms, /*widenScale=*/false);
+    int withGradient = 0;
+    for (EdgeItem* e : scene.edgeItems()) withGradient += e->hasGradient();
+    QVERIFY(withGradient >= 2);
+  }
+
+  void breakMarkerWithExplanation() {
+    auto s = gltest::makeSampleGraph();
+    QVERIFY(!s.none.text.empty());
+    QVERIFY(s.none.node >= 0);
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    scene.setBreaks({s.none});
+    NodeItem* item = scene.nodeItem(s.none.node);
+    QVERIFY(item && item->isBreak());
+    QCOMPARE(item->breakText(), QString::fromStdString(s.none.text));
+    QVERIFY(item->toolTip().contains(QString::fromStdString(s.none.text)));
+    int breaks = 0;
+    for (NodeItem* n : scene.nodeItems()) breaks += n->isBreak();
+    QCOMPARE(breaks, 1);
+    // Clicking the break tells the editor where to go.
+    QSignalSpy spy(&scene, &GraphScene::breakActivated);
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.centerOn(item);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(item->scenePos()));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toInt(), s.none.node);
+    const auto loc = spy.at(0).at(2).value<gl::SourceLoc>();
+    QCOMPARE(loc.line, s.graph->node(s.none.node).loc.line);
+  }
+
+  void clickEmitsNodeSelected() {
+    auto s = gltest::makeSampleGraph();
+    GraphView view;
+    view.graphScene()->setGraph(s.graph);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy spy(view.graphScene(), &GraphScene::nodeSelected);
+    NodeItem* item = view.graphScene()->nodeItem(s.unrolled[2]);
+    view.centerOn(item);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(item->scenePos()));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toInt(), s.unrolled[2]);
+    QVERIFY(item->isSelected());
+  }
+
+  void doubleClickFoldsAndUnfolds() {
+    auto s = gltest::makeSampleGraph();
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    // The fold button in the frame's header folds it.
+    const QPointF button = scene.frameItem(s.whileNode)->foldButtonRect().center();
+    view.centerOn(button);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(button));
+    QVERIFY(scene.isFolded(s.whileNode));
+    // Double-clicking the folded node unfolds it, and the view keeps it where it was.
+    NodeItem* folded = scene.nodeItem(s.whileNode);
+    view.centerOn(folded);
+    const QPoint at = view.mapFromScene(folded->scenePos());
+    QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, at);
+    QVERIFY(!scene.isFolded(s.whileNode));
+    QVERIFY(scene.frameItem(s.whileNode));
+    const QRectF frame = scene.frameItem(s.whileNode)->sceneBoundingRect();
+    const QPoint top = view.mapFromScene(QPointF(frame.center().x(), frame.top()));
+    QVERIFY2(QLineF(top, at).length() < 60, "the unfolded frame jumped away");
+  }
+
+  void searchSelectsAndCenters() {
+    auto s = gltest::makeSampleGraph();
+    GraphView view;
+    view.graphScene()->setGraph(s.graph);
+    view.resize(400, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setZoom(2);
+    // 'w' sits at the top edge of the graph: the view scrolls as far as it can to show it.
+    QVERIFY(view.search(QStringLiteral("'W'")));
+    NodeItem* w = view.graphScene()->nodeItem(s.w.node);
+    QVERIFY(w->isSelected());
+    const QRectF shown = view.mapToScene(view.viewport()->rect()).boundingRect();
+    QVERIFY(shown.contains(w->sceneBoundingRect()));
+    // tanh is inside the loop body, away from the edges: it lands in the centre.
+    QVERIFY(view.search(QStringLiteral("tanh")));
+    NodeItem* tanh = static_cast<NodeItem*>(view.graphScene()->selectedItems().value(0));
+    QCOMPARE(tanh->info().title, std::string("tanh"));
+    const QPointF center = view.mapToScene(view.viewport()->rect().center());
+    QVERIFY2(
+        QLineF(center, tanh->scenePos()).length() < 5,
+        qPrintable(QString("centre is %1 px away").arg(QLineF(center, tanh->scenePos()).length())));
+    // Repeated searches step through the matches.
+    QVERIFY(view.search(QStringLiteral("mul")));
+    QGraphicsItem* first = view.graphScene()->selectedItems().value(0);
+    QVERIFY(view.search(QStringLiteral("mul")));
+    QVERIFY(view.graphScene()->selectedItems().value(0) != first);
+    QVERIFY(!view.search(QStringLiteral("no such node")));
+  }
+
+  void selectNodesOfAScriptLine() {
+    auto s = gltest::makeSampleGraph();
+    GraphScene scene;
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    const int n = scene.selectNodesAtLine(gltest::SampleGraph::kUnrolledLine);
+    QCOMPARE(n, int(s.unrolled.size()));
+    for (int id : s.unrolled) QVERIFY(scene.nodeItem(id)->isHighlighted());
+    QCOMPARE(int(scene.selectedItems().size()), n);
+    QCOMPARE(scene.selectNodesAtLine(999), 0);
+    QCOMPARE(int(scene.selectedItems().size()), 0);
+  }
+
+  void viewZoomAndFit() {
+    auto s = gltest::makeSampleGraph();
+    GraphView view;
+    view.graphScene()->setGraph(s.graph);
+    view.resize(300, 200);
+    view.fitGraph();
+    QVERIFY(view.zoom() < 1);
+    const double fitted = view.zoom();
+    view.zoomIn();
+    QVERIFY(qAbs(view.zoom() - fitted * 1.25) < 1e-9);
+    QTest::keyClick(&view, Qt::Key_Minus, Qt::ControlModifier);
+    QVERIFY(qAbs(view.zoom() - fitted) < 1e-9);
+    view.setZoom(100);
+    QCOMPARE(view.zoom(), GraphView::kMaxZoom);
+  }
+};
+
+QTEST_MAIN(TestGraphView)
+#include "test_graph_view.moc"

@@ -1,0 +1,365 @@
+// The plots show the engine's numbers: gradient lines, heat map, timing bars, scaling curves and
+// the per-thread timeline, fed from real runs; cursor, log-y, dark mode and hover on real widgets.
+#include <QtTest>
+
+#include <QToolTip>
+
+#include "plot_test_runs.h"
+#include "ui/plots/gradient_lines_plot.h"
+#include "ui/plots/heat_map_plot.h"
+#include "ui/plots/plots_panel.h"
+#include "ui/plots/scaling_plot.h"
+#include "ui/plots/timeline_plot.h"
+#include "ui/plots/timing_bars_plot.h"
+
+using namespace gl::ui;
+
+namespace {
+
+// Lays a plot out at a fixed size so that pixel <-> coordinate conversions are defined.
+void layOut(QCustomPlot* plot) {
+  plot->resize(800, 500);
+  plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+int csvRows(const QString& csv) { return int(csv.trimmed().split(QLatin1Char('\n')).size()) - 1; }
+
+}  // namespace
+
+class TestPlots : public QObject {
+  Q_OBJECT
+ private slots:
+  // LoopRecord l2 == adapter numbers == graph data, and all equal the closed form.
+  void gradientLinesHoldTheEngineNumbers() {
+    auto d = plottest::runDecay(8, 4, 0.5);
+    QVERIFY(d->run.loops.count(d->loopNode));
+    const gl::LoopRecord& loop = d->run.loops.at(d->loopNode);
+    QCOMPARE(loop.adjoints.size(), size_t(9));
+
+    const QVector<SeriesData> series = gradientNormSeries(loop, &d->graph);
+    QCOMPARE(series.size(), 1);  // the int32 counter has no gradient
+    QCOMPARE(series[0].name, QStringLiteral("y"));
+    QCOMPARE(series[0].x.size(), 9);
+
+    GradientLinesPlot plot;
+    plot.setSeries(series);
+    QCOMPARE(plot.graphCount(), 1);
+    const auto data = plot.graph(0)->data();
+    QCOMPARE(data->size(), 9);
+    for (int t = 0; t <= 8; ++t) {
+      const double recorded = loop.adjoints[size_t(t)][1].l2;
+      QCOMPARE(series[0].x[t], double(t));
+      QCOMPARE(series[0].y[t], recorded);
+      QCOMPARE(data->at(t)->key, double(t));
+      QCOMPARE(data->at(t)->value, recorded);
+      QVERIFY2(std::abs(recorded - d->expectedNorm(t)) < 1e-12,
+               qPrintable(
+                   QStringLiteral("t=%1: %2 vs %3").arg(t).arg(recorded).arg(d->expectedNorm(t))));
+    }
+    QCOMPARE(plot.graph(0)->name(), QStringLiteral("y"));
+    QVERIFY(plot.legend->visible());
+    QVERIFY(!plot.yAxis->label().isEmpty());
+    QVERIFY(plot.xAxis->label().contains(QStringLiteral("step")));
+  }
+
+  void valueNormsComeFromCarriedRecords() {
+    auto d = plottest::runDecay(5, 9, 0.5);
+    const gl::LoopRecord& loop = d->run.loops.at(d->loopNode);
+    const SeriesData s = valueNormSeries(loop, 1, QStringLiteral("y"));
+    QCOMPARE(s.y.size(), int(loop.carried.size()));
+    for (int t = 0; t < s.y.size(); ++t) {
+      QCOMPARE(s.y[t], loop.carried[size_t(t)][1].l2);
+      QVERIFY(std::abs(s.y[t] - 3.0 * std::pow(0.5, t)) < 1e-12);  // sqrt(9) * 0.5^t
+    }
+  }
+
+  // Seed-b: the heat map cells are the engine's jacobian d x_t / d w_k, lower triangular.
+  void heatMapCellsEqualTheJacobian() {
+    const int T = 6;
+    const plottest::JacobianRun r = plottest::runPerStepJacobian(T);
+    QCOMPARE(r.jacobian.shape(), (gl::Shape{T, T}));
+    const HeatMapData data = heatMapFromTensor(r.jacobian);
+    QCOMPARE(data.rows, T);
+    QCOMPARE(data.cols, T);
+    HeatMapPlot plot;
+    plot.setData(data);
+    for (int t = 0; t < T; ++t)
+      for (int k = 0; k < T; ++k) {
+        const double engine = r.jacobian.at(t * T + k);
+        QCOMPARE(data.at(t, k), engine);
+        QCOMPARE(plot.cellValue(t, k), engine);
+        const double closedForm = k <= t ? r.xs.at(t) / r.w.at(k) : 0.0;
+        QVERIFY(std::abs(engine - closedForm) < 1e-12);
+      }
+    QVERIFY(plot.colorMap()->colorScale() == plot.colorScale());
+    QCOMPARE(plot.colorMap()->data()->keySize(), T);
+    QCOMPARE(plot.colorMap()->data()->valueSize(), T);
+    QVERIFY(!plot.colorScale()->axis()->label().isEmpty());
+    // The colour range spans the data.
+    double lo = data.values[0], hi = data.values[0];
+    for (double v : data.values) lo = std::min(lo, v), hi = std::max(hi, v);
+    QCOMPARE(plot.colorMap()->dataRange().lower, lo);
+    QCOMPARE(plot.colorMap()->dataRange().upper, hi);
+    QCOMPARE(csvRows(plot.toCsv()), T * T);
+  }
+
+  void heatMapHoverNamesTheCell() {
+    HeatMapPlot plot;
+    plot.setData(HeatMapData{2, 3, {1, 2, 3, 4, 5, 6.5}});
+    layOut(&plot);
+    const QPointF pixel(plot.xAxis->coordToPixel(2), plot.yAxis->coordToPixel(1));
+    const QString text = plot.hoverText(pixel);
+    QVERIFY2(text.contains(QStringLiteral("6.5")), qPrintable(text));
+  }
+
+  void timingBarsEqualTheTimings() {
+    auto serialRun = plottest::runDecay(50, 4, 0.5, false);
+    auto parallelRun = plottest::runDecay(50, 4, 0.5, true);
+    const QVector<TimingData> timings = {
+        timingOf(QStringLiteral("serial"), QStringLiteral("serial"), serialRun->run),
+        timingOf(QStringLiteral("serial"), QStringLiteral("parallel"), parallelRun->run),
+        {QStringLiteral("vectorized"), QStringLiteral("serial"), 0.25},
+        {QStringLiteral("vectorized"), QStringLiteral("parallel"), 0.125},
+        {QStringLiteral("fused"), QStringLiteral("serial"), 0.0625}};
+    QCOMPARE(timings[0].seconds, serialRun->run.seconds);
+    QCOMPARE(timings[1].seconds, parallelRun->run.seconds);
+
+    TimingBarsPlot plot;
+    plot.setTimings(timings);
+    QCOMPARE(plot.variants(), (QStringList{"serial", "vectorized", "fused"}));
+    QCOMPARE(plot.executors(), (QStringList{"serial", "parallel"}));
+    QCOMPARE(plot.yAxis->label(), QStringLiteral("seconds"));
+    QCOMPARE(plot.group()->size(), 2);
+    QCPBars* serial = plot.barsFor(QStringLiteral("serial"));
+    QCPBars* parallel = plot.barsFor(QStringLiteral("parallel"));
+    QVERIFY(serial && parallel);
+    QCOMPARE(serial->data()->size(), 3);
+    QCOMPARE(parallel->data()->size(), 2);
+    QCOMPARE(serial->data()->at(0)->key, 0.0);
+    QCOMPARE(serial->data()->at(0)->value, serialRun->run.seconds);
+    QCOMPARE(serial->data()->at(1)->value, 0.25);
+    QCOMPARE(serial->data()->at(2)->key, 2.0);
+    QCOMPARE(serial->data()->at(2)->value, 0.0625);
+    QCOMPARE(parallel->data()->at(0)->value, parallelRun->run.seconds);
+    QCOMPARE(parallel->data()->at(1)->value, 0.125);
+    QCOMPARE(csvRows(plot.toCsv()), 5);
+    QVERIFY(plot.toCsv().startsWith(QStringLiteral("variant,executor,seconds\n")));
+
+    layOut(&plot);
+    // Hovering the middle of the "vectorized"/serial bar names it.
+    // Two executors side by side: "serial" is the left bar, half a bar (plus spacing) left of
+    // the category centre.
+    const double keyPx = plot.xAxis->coordToPixel(1 - (serial->width() + 0.02) / 2);
+    const QString text = plot.hoverText(QPointF(keyPx, plot.yAxis->coordToPixel(0.1)));
+    QVERIFY2(text.contains(QStringLiteral("vectorized")) && text.contains(QStringLiteral("0.25")),
+             qPrintable(text));
+  }
+
+  void scalingCurvesAndLogAxes() {
+    ScalingData data;
+    data.param = QStringLiteral("N");
+    for (double n : {1.0, 2.0, 4.0, 8.0}) {
+      data.add(QStringLiteral("list"), n, 0.01 * n);
+      data.add(QStringLiteral("einsum"), n, 0.002 * n);
+    }
+    ScalingPlot plot;
+    plot.setScaling(data);
+    QCOMPARE(plot.graphCount(), 2);
+    QCOMPARE(plot.graph(0)->name(), QStringLiteral("list"));
+    QCOMPARE(plot.graph(1)->data()->at(3)->value, 0.016);
+    QCOMPARE(plot.xAxis->label(), QStringLiteral("N"));
+    QCOMPARE(plot.yAxis->label(), QStringLiteral("seconds"));
+    plot.setLogX(true);
+    plot.setLogY(true);
+    QCOMPARE(plot.xAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(plot.yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(plot.graph(0)->data()->at(2)->value, 0.04);
+    QCOMPARE(csvRows(plot.toCsv()), 8);
+    QVERIFY(plot.toCsv().startsWith(QStringLiteral("variant,N,seconds\n")));
+  }
+
+  // One rectangle per engine timeline event, spanning its start..end in ms, on its thread row.
+  void timelineHasOneRectPerEvent() {
+    auto d = plottest::runDecay(6, 4, 0.5, true);
+    QVERIFY(!d->run.timeline.empty());
+    const TimelineData data = timelineData(d->run, &d->graph);
+    TimelinePlot plot;
+    plot.setTimeline(data);
+    QCOMPARE(plot.rectCount(), int(d->run.timeline.size()));
+    int threads = 0;
+    for (const auto& e : d->run.timeline) threads = std::max(threads, e.thread + 1);
+    QCOMPARE(plot.rowCount(), threads);
+    for (int i = 0; i < data.events.size(); ++i) {
+      const gl::TimelineEvent& e = d->run.timeline[size_t(i)];
+      const QRectF r = plot.eventRect(i);
+      QCOMPARE(r.left(), e.start * 1e3);
+      QCOMPARE(r.right(), e.end * 1e3);
+      QVERIFY(std::abs(r.center().y() - e.thread) < 1e-12);
+      QCOMPARE(data.events[i].op, QString::fromStdString(d->graph.node(e.node).op));
+    }
+    QCOMPARE(csvRows(plot.toCsv()), int(d->run.timeline.size()));
+  }
+
+  void timelineRowsPerThreadAndHover() {
+    TimelineData data;
+    data.events = {{1, "mul", "mul#1", 0, 0, 0.0, 2.0},
+                   {2, "add", "add#2 'y'", 1, 3, 1.0, 4.0},
+                   {1, "mul", "mul#1", 2, 1, 0.5, 1.5},
+                   {2, "add", "add#2 'y'", 2, 2, 2.0, 3.0}};
+    TimelinePlot plot;
+    plot.setTimeline(data);
+    QCOMPARE(plot.rectCount(), 4);
+    QCOMPARE(plot.rowCount(), 3);
+    QCOMPARE(plot.ops(), (QStringList{"add", "mul"}));
+    QVERIFY(plot.colorOfOp("add") != plot.colorOfOp("mul"));
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot.yAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().size(), 3);
+    QCOMPARE(ticker->ticks().value(2), QStringLiteral("thread 2"));
+    QCOMPARE(plot.xAxis->label(), QStringLiteral("time (ms)"));
+    layOut(&plot);
+    const QPointF onSecond(plot.xAxis->coordToPixel(2.5), plot.yAxis->coordToPixel(1));
+    QCOMPARE(plot.eventAt(onSecond), 1);
+    const QString text = plot.hoverText(onSecond);
+    QVERIFY2(text.contains(QStringLiteral("add#2")) &&
+                 text.contains(QStringLiteral("iteration 3")) &&
+                 text.contains(QStringLiteral("3 ms")),
+             qPrintable(text));
+    QCOMPARE(plot.eventAt(QPointF(plot.xAxis->coordToPixel(3.5), plot.yAxis->coordToPixel(0))), -1);
+  }
+
+  // A loop's bar encloses its body's ops: they are drawn inside it and win the hover.
+  void timelineNestsBodyOpsInsideTheirLoop() {
+    TimelineData data;
+    data.events = {{5, "while", "while#5", 0, -1, 0.0, 10.0},
+                   {6, "mul", "mul#6", 0, 0, 1.0, 2.0},
+                   {7, "add", "add#7", 0, 1, 3.0, 4.0}};
+    TimelinePlot plot;
+    plot.setTimeline(data);
+    QCOMPARE(plot.nestingDepth(0), 0);
+    QCOMPARE(plot.nestingDepth(1), 1);
+    QCOMPARE(plot.nestingDepth(2), 1);
+    QVERIFY(plot.eventRect(1).height() < plot.eventRect(0).height());
+    QCOMPARE(plot.legend->itemCount(), 3);
+    layOut(&plot);
+    const double row = plot.yAxis->coordToPixel(0);
+    QCOMPARE(plot.eventAt(QPointF(plot.xAxis->coordToPixel(1.5), row)), 1);
+    QCOMPARE(plot.eventAt(QPointF(plot.xAxis->coordToPixel(5.0), row)), 0);
+  }
+
+  void cursorMovesToTheStep() {
+    PlotsPanel panel;
+    auto d = plottest::runDecay(8, 4, 0.5);
+    panel.showLoopGradients(d->run.loops.at(d->loopNode), &d->graph);
+    panel.showJacobian(plottest::runPerStepJacobian(6).jacobian);
+    panel.setStepCursor(3);
+    QVERIFY(panel.gradientLines()->stepCursorVisible());
+    QCOMPARE(panel.gradientLines()->stepCursorLine()->point1->coords().x(), 3.0);
+    QCOMPARE(panel.gradientLines()->stepCursorLine()->point2->coords().x(), 3.0);
+    // The heat map's step axis is its rows: a horizontal line at t.
+    QCOMPARE(panel.heatMap()->stepCursorLine()->point1->coords().y(), 3.0);
+    QCOMPARE(panel.heatMap()->stepCursorLine()->point2->coords().y(), 3.0);
+    QVERIFY(!panel.timingBars()->stepCursorVisible());
+    QVERIFY(!panel.timeline()->stepCursorVisible());
+    // The timeline has no step axis: it outlines the events of iteration t instead.
+    auto d2 = plottest::runDecay(6, 4, 0.5);
+    panel.showTimeline(d2->run, &d2->graph);
+    panel.setStepCursor(3);
+    QCOMPARE(panel.timeline()->highlightedIteration(), qint64(3));
+    int atThree = 0;
+    for (const auto& e : d2->run.timeline) atThree += e.iteration == 3 ? 1 : 0;
+    QVERIFY(atThree > 0);
+    QCOMPARE(panel.timeline()->highlightedEventCount(), atThree);
+    panel.setStepCursor(5);
+    QCOMPARE(panel.gradientLines()->stepCursor(), 5.0);
+    QCOMPARE(panel.gradientLines()->stepCursorLine()->point1->coords().x(), 5.0);
+  }
+
+  void logYToggleSwitchesTheAxis() {
+    PlotsPanel panel;
+    panel.gradientLines()->setSeries({{QStringLiteral("x"), {0, 1, 2}, {0.0, 1e-3, 1.0}}});
+    panel.showPlot(panel.gradientLines());
+    QVERIFY(panel.logYAction()->isEnabled());
+    panel.logYAction()->trigger();
+    QCOMPARE(panel.gradientLines()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    // Zero has no place on a log axis: a gap, while the stored series keeps the engine's 0.
+    QVERIFY(std::isnan(panel.gradientLines()->graph(0)->data()->at(0)->value));
+    QCOMPARE(panel.gradientLines()->series()[0].y[0], 0.0);
+    QCOMPARE(panel.gradientLines()->graph(0)->data()->at(1)->value, 1e-3);
+    panel.logYAction()->trigger();
+    QCOMPARE(panel.gradientLines()->yAxis->scaleType(), QCPAxis::stLinear);
+    QCOMPARE(panel.gradientLines()->graph(0)->data()->at(0)->value, 0.0);
+    // Bars and the timeline have no log option: the toggle is off there.
+    panel.showPlot(panel.timingBars());
+    QVERIFY(!panel.logYAction()->isEnabled());
+    panel.showPlot(panel.scaling());
+    QVERIFY(panel.logYAction()->isEnabled());
+    QVERIFY(!panel.logYAction()->isChecked());
+  }
+
+  void darkModeRecolours() {
+    PlotsPanel panel;
+    panel.gradientLines()->setSeries({{QStringLiteral("x"), {0, 1}, {1, 2}}});
+    const QColor lightBg = panel.gradientLines()->axisRect()->backgroundBrush().color();
+    panel.setDarkMode(true);
+    for (PlotWidget* p : panel.plots()) {
+      QVERIFY(p->darkMode());
+      QVERIFY(p->axisRect()->backgroundBrush().color().lightness() < 80);
+      QVERIFY(p->xAxis->tickLabelColor().lightness() > 150);
+    }
+    QVERIFY(lightBg.lightness() > 200);
+    QCOMPARE(panel.gradientLines()->graph(0)->pen().color(), PlotPalette::dark().seriesColor(0));
+    panel.setDarkMode(false);
+    QCOMPARE(panel.gradientLines()->graph(0)->pen().color(), PlotPalette::light().seriesColor(0));
+  }
+
+  void hoverShowsTheNearestPoint() {
+    GradientLinesPlot plot;
+    plot.setSeries({{QStringLiteral("x"), {0, 1, 2}, {1.0, 0.5, 0.25}}});
+    layOut(&plot);
+    const QPointF near(plot.xAxis->coordToPixel(1) + 3, plot.yAxis->coordToPixel(0.5) - 2);
+    const QString text = plot.hoverText(near);
+    QVERIFY2(text.contains(QStringLiteral("0.5")) && text.contains(QStringLiteral("x")),
+             qPrintable(text));
+    QVERIFY(plot.hoverText(QPointF(plot.xAxis->coordToPixel(0.5), plot.yAxis->coordToPixel(0.1)))
+                .isEmpty());
+  }
+
+  // A real mouse move over a shown plot pops up the same text.
+  void mouseMoveShowsTheTooltip() {
+    GradientLinesPlot plot;
+    plot.setSeries({{QStringLiteral("x"), {0, 1, 2}, {1.0, 0.5, 0.25}}});
+    plot.resize(800, 500);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    const QPoint point(int(plot.xAxis->coordToPixel(1)), int(plot.yAxis->coordToPixel(0.5)));
+    QTest::mouseMove(&plot, point);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QCOMPARE(QToolTip::text(), plot.hoverText(point));
+  }
+
+  void interactionsAreOn() {
+    PlotsPanel panel;
+    QCOMPARE(panel.tabs()->count(), 5);
+    for (PlotWidget* p : panel.plots()) {
+      QVERIFY(p->interactions().testFlag(QCP::iRangeDrag));
+      QVERIFY(p->interactions().testFlag(QCP::iRangeZoom));
+      QVERIFY(!p->plotTitle().isEmpty());
+    }
+    QVERIFY(panel.gradientLines()->interactions().testFlag(QCP::iSelectPlottables));
+  }
+
+  void gradientCsvRows() {
+    GradientLinesPlot plot;
+    plot.setSeries(
+        {{QStringLiteral("a"), {0, 1, 2}, {1, 2, 3}}, {QStringLiteral("b,c"), {0}, {0.1}}});
+    const QString csv = plot.toCsv();
+    QCOMPARE(csvRows(csv), 4);
+    QVERIFY(csv.startsWith(QStringLiteral("series,step,value\n")));
+    QVERIFY(csv.contains(QStringLiteral("\"b,c\",0,0.1\n")));
+  }
+};
+
+QTEST_MAIN(TestPlots)
+#include "test_plots.moc"

@@ -1,0 +1,216 @@
+// The window driven as a user would, under QT_QPA_PLATFORM=offscreen: open each built-in
+// lesson, run it, step through, and check every panel shows the engine's numbers.
+#include <QComboBox>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/about.h"
+#include "ui/editor/script_editor.h"
+#include "ui/export/lesson_export.h"
+#include "ui/graph/frame_item.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/graph/node_item.h"
+#include "ui/inspect/inspector_panel.h"
+#include "ui/inspect/tensor_text.h"
+#include "ui/panels/params_panel.h"
+#include "ui/plots/gradient_lines_plot.h"
+#include "ui/plots/heat_map_plot.h"
+#include "ui/plots/plots_panel.h"
+#include "ui/plots/timing_bars_plot.h"
+#include "ui/step/step_controls.h"
+#include "ui/window/main_window.h"
+
+using namespace gl;
+using namespace gl::ui;
+
+namespace {
+
+// Opens a lesson with small params and waits for its trace.
+void openSmall(MainWindow& w, const QString& lesson, const QMap<QString, double>& params) {
+  QSignalSpy traced(w.controller(), &LessonController::traced);
+  QVERIFY(w.openFile(":/lessons/" + lesson));
+  w.controller()->setParamValues(params);
+  w.controller()->traceNow();
+  QTRY_VERIFY_WITH_TIMEOUT(traced.count() >= 1, 20000);
+  // The last trace is the one with the small params.
+  QTRY_VERIFY_WITH_TIMEOUT(w.controller()->program() != nullptr, 20000);
+}
+
+void runAll(MainWindow& w) {
+  QSignalSpy finished(w.controller(), &LessonController::runFinished);
+  w.runCurrent(true);
+  QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+}
+
+int countItems(GraphScene* s, int type) {
+  int n = 0;
+  for (QGraphicsItem* item : s->items()) n += item->type() == type;
+  return n;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+  QTemporaryDir home_;
+
+ private slots:
+  void initTestCase() {
+    qputenv("XDG_CONFIG_HOME", home_.filePath("config").toUtf8());
+    qputenv("XDG_DATA_HOME", home_.filePath("data").toUtf8());
+    QCoreApplication::setOrganizationName("GradLabTest");
+    QCoreApplication::setApplicationName("GradLabTest");
+    initResources();
+  }
+
+  void odeLessonRunsAndStepsThrough() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "ode_while_loop.gls", {{"batch", 2}, {"dim", 3}, {"steps", 5}, {"dt", 0.1}});
+    QCOMPARE(w.variantBox()->count(), 3);
+    GraphScene* scene = w.graphView()->graphScene();
+    QTRY_VERIFY(!scene->nodeItems().empty());
+    QVERIFY(countItems(scene, FrameItem::Type) >= 2);  // the while loops are frames
+    w.variantBox()->setCurrentIndex(w.variantBox()->findData("vectorized"));
+    runAll(w);
+    const lang::VariantRun* v = w.shownRun();
+    QVERIFY(v && v->ok());
+    QCOMPARE(QString::fromStdString(v->name), QString("vectorized"));
+    // Step through: the inspector shows the engine's record for iteration 3.
+    StepControls* steps = w.stepControls();
+    QVERIFY(steps->currentLoop() >= 0);
+    const LoopRecord& rec = v->run.loops.at(steps->currentLoop());
+    steps->setStep(3);
+    QCOMPARE(steps->step(), qint64(3));
+    const QString text = w.inspector()->text();
+    QVERIFY2(text.contains(recordSummary(rec.carried.at(3).back())), qPrintable(text));
+    // The gradient plot holds the engine's adjoint norms, and its cursor follows the step.
+    GradientLinesPlot* lines = w.plots()->gradientLines();
+    QVERIFY(lines->graphCount() >= 1);
+    const double norm0 = rec.adjoints.at(0).back().l2;
+    bool found = false;
+    for (auto it = lines->graph(0)->data()->begin(); it != lines->graph(0)->data()->end(); ++it)
+      if (it->key == 0) found = std::abs(it->value - norm0) <= 1e-6 * std::max(1.0, norm0);
+    QVERIFY(found);
+    QVERIFY(lines->stepCursorVisible());
+    // Timings: one bar per variant for the serial executor.
+    QCOMPARE(w.plots()->timingBars()->variants().size(), 3);
+  }
+
+  void perStepLessonShowsJacobianAndExplainsNone() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "per_step_gradients.gls", {{"steps", 4}, {"x0", 2.0}, {"w", 1.5}});
+    runAll(w);
+    w.variantBox()->setCurrentIndex(w.variantBox()->findData("jacobian"));
+    HeatMapPlot* heat = w.plots()->heatMap();
+    // d x_t / d w_k = x_t / w_k for k <= t: x_2 = 2 * 1.5^3 (t = 2, 0-based), w = 1.5.
+    QVERIFY(std::abs(heat->cellValue(2, 1) - 2 * std::pow(1.5, 3) / 1.5) < 1e-4);
+    QVERIFY(std::abs(heat->cellValue(1, 3)) < 1e-9);
+    // The Variable created in the loop body: a red break with the engine's text.
+    bool broken = false;
+    for (NodeItem* n : w.graphView()->graphScene()->nodeItems())
+      if (n->isBreak() && n->breakText().contains("inside the body")) broken = true;
+    QVERIFY(broken);
+  }
+
+  void gradientNoneLessonMarksTheBreak() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "gradient_none.gls", {{"batch", 2}, {"size", 8}, {"classes", 4}});
+    bool broken = false;
+    for (NodeItem* n : w.graphView()->graphScene()->nodeItems())
+      if (n->isBreak() && n->breakText().contains("after the tape stopped recording")) broken = true;
+    QVERIFY(broken);
+  }
+
+  void parallelLayersRunsAllVariants() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "parallel_layers.gls",
+              {{"batch", 2}, {"time", 3}, {"n_in", 4}, {"n_out", 2}, {"layers", 3}});
+    runAll(w);
+    const RunOutcome& out = w.controller()->outcome();
+    QCOMPARE(int(out.run->variants.size()), 3);
+    for (const lang::Agreement& a : out.run->agreement) QVERIFY(a.agree());
+  }
+
+  void errorsUnderlineTheLine() {
+    MainWindow w;
+    w.show();
+    QSignalSpy failed(w.controller(), &LessonController::traceFailed);
+    w.editor()->setPlainText("x = tf.constant([1.0])\ny = x + tape2\n");
+    w.controller()->setSource(w.editor()->toPlainText(), "bad.gls");
+    w.controller()->traceNow();
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() >= 1, 10000);
+    QCOMPARE(failed.last().at(1).toInt(), 2);
+    QVERIFY(!w.editor()->errorMessagesOnLine(2).isEmpty());
+    QVERIFY(w.editor()->errorMessagesOnLine(1).isEmpty());
+  }
+
+  void cancelStopsALongRun() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "ode_while_loop.gls", {{"batch", 10}, {"dim", 5000}, {"steps", 100000}});
+    QSignalSpy finished(w.controller(), &LessonController::runFinished);
+    QElapsedTimer t;
+    w.variantBox()->setCurrentIndex(w.variantBox()->findData("serial"));
+    w.runCurrent(false);
+    QTest::qWait(300);
+    QVERIFY(w.controller()->running());
+    t.start();
+    w.controller()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 5000);
+    qInfo("cancel took %lld ms", t.elapsed());
+    QVERIFY(t.elapsed() < 2000);
+    QVERIFY(w.controller()->outcome().run->variants.at(0).cancelled);
+  }
+
+  void editingAParamReruns() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "ode_while_loop.gls", {{"batch", 2}, {"dim", 3}, {"steps", 5}});
+    runAll(w);
+    QSignalSpy finished(w.controller(), &LessonController::runFinished);
+    w.params()->setDebounceInterval(10);
+    // Change a param the way the user does: through its spin box.
+    auto* steps = qobject_cast<QSpinBox*>(w.params()->spinBoxFor("steps"));
+    QVERIFY(steps);
+    steps->setValue(6);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1, 20000);
+    QCOMPARE(w.controller()->program()->params.size(), size_t(4));
+    for (const lang::Param& p : w.controller()->program()->params)
+      if (p.name == "steps") QCOMPARE(p.value, 6.0);
+  }
+
+  void exportLessonWritesValidFiles() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "per_step_gradients.gls", {{"steps", 4}});
+    runAll(w);
+    QTemporaryDir dir;
+    LessonExportOptions opt;
+    opt.plotSize = QSize(640, 400);
+    const RunOutcome& out = w.controller()->outcome();
+    LessonExportReport report = exportLesson(*out.program, *out.run, dir.path(), opt);
+    QVERIFY2(report.ok(), qPrintable(report.errors.join("\n")));
+    QImage png(dir.filePath("graph.png"));
+    QVERIFY(!png.isNull());
+    QImage jac(dir.filePath("jacobian_jacobian.png"));
+    QCOMPARE(jac.size(), QSize(640, 400));
+    QFile pdf(dir.filePath("timings.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.read(4) == "%PDF");
+    QFile csv(dir.filePath("jacobian_jacobian.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readAll().count('\n'), 1 + 16);  // header + T*T cells
+    QFile dot(dir.filePath("graph.dot"));
+    QVERIFY(dot.open(QIODevice::ReadOnly));
+    QVERIFY(dot.readAll().startsWith("digraph"));
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

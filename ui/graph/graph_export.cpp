@@ -1,0 +1,140 @@
+#include "ui/graph/graph_export.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QGraphicsItem>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+#include "ui/graph/graph_scene.h"
+
+namespace gl::ui {
+
+namespace {
+
+constexpr double kSceneDpi = 72.0;
+
+bool fail(QString* error, const QString& message) {
+  if (error) *error = message;
+  return false;
+}
+
+// Exports show the graph, not the user's current selection.
+class SelectionHidden {
+ public:
+  explicit SelectionHidden(GraphScene& s) : scene_(s), selected_(s.selectedItems()) {
+    scene_.clearSelection();
+  }
+  ~SelectionHidden() {
+    for (QGraphicsItem* item : selected_) item->setSelected(true);
+  }
+
+ private:
+  GraphScene& scene_;
+  QList<QGraphicsItem*> selected_;
+};
+
+void renderWhole(GraphScene& scene, QPainter& p, const QRectF& target) {
+  SelectionHidden hidden(scene);
+  p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  scene.render(&p, target, scene.graphBounds(), Qt::KeepAspectRatio);
+}
+
+}  // namespace
+
+QImage renderGraphImage(GraphScene& scene, QSize size) {
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter p(&image);
+  renderWhole(scene, p, QRectF(QPointF(0, 0), QSizeF(size)));
+  return image;
+}
+
+bool exportPng(GraphScene& scene, const QString& path, QSize size, QString* error) {
+  if (size.width() <= 0 || size.height() <= 0 || size.width() > 30000 || size.height() > 30000)
+    return fail(error, QStringLiteral("PNG size %1x%2 is out of range (1..30000)")
+                           .arg(size.width())
+                           .arg(size.height()));
+  QImage image = renderGraphImage(scene, size);
+  image.setDotsPerMeterX(3780);  // 96 dpi unless exportPngAtDpi says otherwise
+  image.setDotsPerMeterY(3780);
+  if (!image.save(path, "PNG")) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  return true;
+}
+
+QSize pngSizeForDpi(const GraphScene& scene, double dpi) {
+  const QSizeF s = scene.graphBounds().size() * (dpi / kSceneDpi);
+  return QSize(std::max(1, int(std::ceil(s.width()))), std::max(1, int(std::ceil(s.height()))));
+}
+
+bool exportPngAtDpi(GraphScene& scene, const QString& path, double dpi, QString* error) {
+  if (!(dpi >= 10 && dpi <= 2400)) return fail(error, QStringLiteral("DPI must be in 10..2400"));
+  const QSize size = pngSizeForDpi(scene, dpi);
+  if (size.width() > 30000 || size.height() > 30000)
+    return fail(error, QStringLiteral("the graph at %1 dpi would be %2x%3 pixels; choose a "
+                                      "lower DPI or a fixed size")
+                           .arg(dpi)
+                           .arg(size.width())
+                           .arg(size.height()));
+  QImage image = renderGraphImage(scene, size);
+  image.setDotsPerMeterX(int(std::lround(dpi / 0.0254)));
+  image.setDotsPerMeterY(int(std::lround(dpi / 0.0254)));
+  if (!image.save(path, "PNG")) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  return true;
+}
+
+bool exportSvg(GraphScene& scene, const QString& path, QString* error) {
+  const QRectF bounds = scene.graphBounds();
+  QSvgGenerator svg;
+  svg.setFileName(path);
+  svg.setSize(bounds.size().toSize());
+  svg.setViewBox(QRectF(QPointF(0, 0), bounds.size()));
+  svg.setResolution(int(kSceneDpi));
+  svg.setTitle(QStringLiteral("GradLab graph"));
+  QPainter p;
+  if (!p.begin(&svg)) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  renderWhole(scene, p, QRectF(QPointF(0, 0), bounds.size()));
+  p.end();
+  return true;
+}
+
+bool exportPdf(GraphScene& scene, const QString& path, QString* error) {
+  const QRectF bounds = scene.graphBounds();
+  QPdfWriter pdf(path);
+  pdf.setTitle(QStringLiteral("GradLab graph"));
+  pdf.setCreator(QStringLiteral("GradLab"));
+  // One page the size of the graph (scene units are points), so nothing is cut or shrunk.
+  pdf.setPageSize(QPageSize(bounds.size(), QPageSize::Point));
+  pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+  pdf.setResolution(300);
+  QPainter p;
+  if (!p.begin(&pdf)) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  const double scale = pdf.resolution() / kSceneDpi;
+  renderWhole(scene, p, QRectF(0, 0, bounds.width() * scale, bounds.height() * scale));
+  p.end();
+  return true;
+}
+
+bool exportDot(const GraphScene& scene, const QString& path, QString* error) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+    return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+  file.write(scene.toDot().toUtf8());
+  return true;
+}
+
+bool exportGraph(GraphScene& scene, const QString& path, double dpi, QString* error) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return exportPngAtDpi(scene, path, dpi, error);
+  if (suffix == QLatin1String("svg")) return exportSvg(scene, path, error);
+  if (suffix == QLatin1String("pdf")) return exportPdf(scene, path, error);
+  if (suffix == QLatin1String("dot") || suffix == QLatin1String("gv"))
+    return exportDot(scene, path, error);
+  return fail(error, QStringLiteral("unknown graph format '.%1' (png, svg, pdf, dot)").arg(suffix));
+}
+
+}  // namespace gl::ui

@@ -1,0 +1,284 @@
+#include "ui/graph/graph_model.h"
+
+#include <cstdio>
+
+namespace gl::ui {
+
+namespace {
+
+// Frame owners around a node, innermost first.
+std::vector<int> enclosingOwners(const Graph& g, const Node& n) {
+  std::vector<int> chain;
+  for (int r = n.region; r > 0;) {
+    const int owner = g.region(r).owner;
+    if (owner < 0) break;
+    chain.push_back(owner);
+    r = g.node(owner).region;
+  }
+  return chain;
+}
+
+// The outermost folded frame around a node, -1 if none.
+int outermostFolded(const Graph& g, const Node& n, const std::set<int>& folded) {
+  int found = -1;
+  for (int owner : enclosingOwners(g, n))
+    if (folded.count(owner)) found = owner;
+  return found;
+}
+
+bool phaseShown(const Node& n, const GraphFilter& f) {
+  return n.phase == Phase::Forward ? f.showForward : f.showBackward;
+}
+
+// Hidden by the phase filter, itself or through an enclosing frame.
+bool phaseHidden(const Graph& g, const Node& n, const GraphFilter& f) {
+  if (!phaseShown(n, f)) return true;
+  for (int owner : enclosingOwners(g, n))
+    if (!phaseShown(g.node(owner), f)) return true;
+  return false;
+}
+
+std::string regionTitle(const std::string& kind) {
+  if (kind == "while_cond") return "cond";
+  if (kind == "while_body") return "body";
+  return kind;
+}
+
+std::string controlFlowName(const std::string& op) {
+  if (op == "while") return "while_loop";
+  if (op == "map") return "map_fn";
+  return op;
+}
+
+std::string formatScalar(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+// A run's count when there is one; a map's length is known before any run.
+int64_t iterationsOf(const Graph& g, const Node& n, const GraphFilter& f) {
+  if (auto it = f.iterations.find(n.id); it != f.iterations.end()) return it->second;
+  if (n.op == "map" && !n.inputs.empty()) {
+    const Shape& s = g.type(n.inputs[0]).shape;
+    if (!s.empty() && s[0] >= 0) return s[0];
+  }
+  return -1;
+}
+
+// Builds the VisibleGraph; one instance per call keeps the helper state together.
+class Builder {
+ public:
+  Builder(const Graph& g, const GraphFilter& f) : g_(g), f_(f) {}
+
+  VisibleGraph build() {
+    for (const Node& n : g_.nodes()) addNode(n);
+    for (const Node& n : g_.nodes()) mapHiddenByFolding(n);
+    for (const Node& n : g_.nodes()) addInputEdges(n);
+    for (const auto& [owner, entry] : entryOf_) addStructuralEdges(owner, entry);
+    return std::move(out_);
+  }
+
+ private:
+  bool visible(const Node& n) const {
+    return !phaseHidden(g_, n, f_) && outermostFolded(g_, n, f_.folded) < 0;
+  }
+
+  int frameOf(int owner) {
+    if (auto it = frameIndex_.find(owner); it != frameIndex_.end()) return it->second;
+    const Node& o = g_.node(owner);
+    VisFrame fr;
+    fr.key = "cluster_f" + std::to_string(owner);
+    fr.owner = owner;
+    fr.parent = containingFrame(o);
+    fr.backward = o.phase == Phase::Backward;
+    fr.iterations = iterationsOf(g_, o, f_);
+    fr.title = controlFlowName(o.op) + " #" + std::to_string(owner);
+    if (!o.name.empty()) fr.title += " '" + o.name + "'";
+    if (fr.iterations >= 0) fr.title += "  ×" + std::to_string(fr.iterations);
+    if (fr.backward) fr.title += "  (backward)";
+    out_.frames.push_back(fr);
+    const int index = static_cast<int>(out_.frames.size()) - 1;
+    frameIndex_[owner] = index;
+    if (o.regions.size() > 1)
+      for (int r : o.regions) {
+        VisFrame sub;
+        sub.key = fr.key + "_r" + std::to_string(r);
+        sub.owner = owner;
+        sub.region = r;
+        sub.parent = index;
+        sub.backward = fr.backward;
+        sub.title = regionTitle(g_.region(r).kind);
+        out_.frames.push_back(sub);
+        regionFrame_[r] = static_cast<int>(out_.frames.size()) - 1;
+      }
+    return index;
+  }
+
+  // The frame a node is drawn in: its region's sub-frame, or its owner's frame.
+  int containingFrame(const Node& n) {
+    if (n.region <= 0) return -1;
+    const int owner = g_.region(n.region).owner;
+    if (owner < 0) return -1;
+    const int whole = frameOf(owner);
+    auto it = regionFrame_.find(n.region);
+    return it == regionFrame_.end() ? whole : it->second;
+  }
+
+  int push(VisNode v) {
+    out_.nodes.push_back(std::move(v));
+    return static_cast<int>(out_.nodes.size()) - 1;
+  }
+
+  void addNode(const Node& n) {
+    if (!visible(n)) return;
+    VisNode v;
+    v.node = n.id;
+    v.op = n.op;
+    v.frame = containingFrame(n);
+    v.category = categoryOf(n);
+    v.backward = n.phase == Phase::Backward;
+    v.title = nodeTitle(n);
+    v.subtitle = nodeSubtitle(n);
+    v.key = "n" + std::to_string(n.id);
+    if (!isFrameOwner(n)) {
+      out_.nodeIndex[n.id] = push(v);
+      return;
+    }
+    if (f_.folded.count(n.id)) {
+      v.kind = VisNodeKind::Folded;
+      v.iterations = iterationsOf(g_, n, f_);
+      out_.nodeIndex[n.id] = push(v);
+      return;
+    }
+    v.kind = VisNodeKind::Entry;
+    v.frame = frameOf(n.id);
+    v.subtitle = "enter";
+    const int entry = push(v);
+    v.kind = VisNodeKind::Exit;
+    v.key = "x" + std::to_string(n.id);
+    v.title = "exit";
+    v.subtitle = std::to_string(n.outputs.size()) + " outputs";
+    exitOf_[n.id] = push(v);
+    entryOf_[n.id] = entry;
+    out_.nodeIndex[n.id] = entry;
+  }
+
+  // Nodes inside a folded frame are represented by the folded node (made after them).
+  void mapHiddenByFolding(const Node& n) {
+    if (phaseHidden(g_, n, f_)) return;
+    const int folded = outermostFolded(g_, n, f_.folded);
+    if (folded < 0) return;
+    auto it = out_.nodeIndex.find(folded);
+    if (it != out_.nodeIndex.end()) out_.nodeIndex[n.id] = it->second;
+  }
+
+  int represent(int node, bool asProducer) const {
+    if (asProducer)
+      if (auto it = exitOf_.find(node); it != exitOf_.end()) return it->second;
+    auto it = out_.nodeIndex.find(node);
+    return it == out_.nodeIndex.end() ? -1 : it->second;
+  }
+
+  void addEdge(int from, int to, Value v, bool structural, bool layoutOnly = false) {
+    if (from < 0 || to < 0 || from == to) return;
+    auto [it, added] = edgeIndex_.try_emplace({from, to}, static_cast<int>(out_.edges.size()));
+    if (added) out_.edges.push_back({from, to, {}, structural, layoutOnly});
+    VisEdge& e = out_.edges[static_cast<size_t>(it->second)];
+    if (!layoutOnly) e.values.push_back(v);
+    e.structural = e.structural && structural;
+    e.layoutOnly = e.layoutOnly && layoutOnly;
+  }
+
+  // A region node fed only from outside (branches read captures, bodies have constants):
+  // without an edge from the entry, dot may rank the entry below its own frame's content.
+  bool isRegionRoot(const Node& n, int region) const {
+    if (n.op == "param") return false;
+    for (Value v : n.inputs)
+      if (g_.within(g_.node(v.node).region, region)) return false;
+    return true;
+  }
+
+  void addInputEdges(const Node& n) {
+    if (phaseHidden(g_, n, f_)) return;
+    const int to = represent(n.id, false);
+    for (Value v : n.inputs) addEdge(represent(v.node, true), to, v, false);
+  }
+
+  void addStructuralEdges(int owner, int entry) {
+    const int exit = exitOf_.at(owner);
+    for (int r : g_.node(owner).regions) {
+      const Region& reg = g_.region(r);
+      for (Value p : reg.params) addEdge(entry, represent(p.node, false), p, true);
+      for (int id : reg.nodes)
+        if (isRegionRoot(g_.node(id), r) && !phaseHidden(g_, g_.node(id), f_))
+          addEdge(entry, represent(id, false), Value{id, 0}, false, true);
+      for (Value v : reg.results) addEdge(represent(v.node, true), exit, v, true);
+    }
+  }
+
+  const Graph& g_;
+  const GraphFilter& f_;
+  VisibleGraph out_;
+  std::map<int, int> frameIndex_, regionFrame_, entryOf_, exitOf_;
+  std::map<std::pair<int, int>, int> edgeIndex_;
+};
+
+}  // namespace
+
+int VisibleGraph::indexOf(int glNode) const {
+  auto it = nodeIndex.find(glNode);
+  return it == nodeIndex.end() ? -1 : it->second;
+}
+
+bool isFrameOwner(const Node& n) { return !n.regions.empty(); }
+
+std::vector<int> frameOwners(const Graph& g) {
+  std::vector<int> owners;
+  for (const Node& n : g.nodes())
+    if (isFrameOwner(n)) owners.push_back(n.id);
+  // Outer frames are created after their bodies: reverse id order puts them first.
+  return {owners.rbegin(), owners.rend()};
+}
+
+std::set<int> defaultFolding(const Graph& g, int maxVisibleNodes) {
+  if (g.numNodes() <= maxVisibleNodes) return {};
+  std::set<int> nested;
+  for (int owner : frameOwners(g))
+    if (g.node(owner).region > 0) nested.insert(owner);
+  int visibleCount = 0;
+  for (const Node& n : g.nodes())
+    if (outermostFolded(g, n, nested) < 0) ++visibleCount;
+  if (visibleCount <= maxVisibleNodes) return nested;
+  const std::vector<int> all = frameOwners(g);
+  return {all.begin(), all.end()};
+}
+
+VisibleGraph buildVisibleGraph(const Graph& g, const GraphFilter& filter) {
+  return Builder(g, filter).build();
+}
+
+NodeCategory categoryOf(const Node& n) {
+  if (isFrameOwner(n)) return NodeCategory::ControlFlow;
+  if (n.op == "const" || n.op == "variable" || n.op == "placeholder") return NodeCategory::Leaf;
+  if (n.op == "param") return NodeCategory::Param;
+  return NodeCategory::Primitive;
+}
+
+std::string nodeTitle(const Node& n) {
+  std::string s = isFrameOwner(n) ? controlFlowName(n.op) : n.op;
+  if (n.op == "const" && n.value.numel() == 1 && n.name.empty())
+    return s + " " + formatScalar(n.value.at(0));
+  if (!n.name.empty()) s += " '" + n.name + "'";
+  return s;
+}
+
+std::string nodeSubtitle(const Node& n) {
+  if (n.outputs.empty()) return {};
+  if (isFrameOwner(n)) return "#" + std::to_string(n.id);
+  std::string s = n.outputs[0].str();
+  if (n.outputs.size() > 1) s += " +" + std::to_string(n.outputs.size() - 1);
+  return s;
+}
+
+}  // namespace gl::ui

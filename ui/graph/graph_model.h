@@ -1,0 +1,81 @@
+#pragma once
+// What the graph view shows, as plain data: the visible nodes, frames and edges of a gl::Graph
+// under the current folding and phase filters. A pure function of its inputs, so it is tested
+// without a screen; the layout and the scene items are built from it.
+//
+// Every control-flow node (while, cond, map) becomes a frame. Unfolded, the frame holds an
+// entry node (receives the inputs, feeds the body params), one sub-frame per owned region when
+// there are several (cond/body, then/else), and an exit node (collects the region results,
+// sends the outputs on). Folded, the whole frame is a single node with an iteration badge.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/graph/graph.h"
+
+namespace gl::ui {
+
+enum class VisNodeKind { Op, Entry, Exit, Folded };
+enum class NodeCategory { Primitive, ControlFlow, Leaf, Param };
+
+struct VisNode {
+  std::string key;  // unique layout key: n12, x12 (exit of 12)
+  int node = -1;    // the gl::Node it stands for
+  std::string op;   // the gl::Node's op
+  VisNodeKind kind = VisNodeKind::Op;
+  int frame = -1;  // index into VisibleGraph::frames of the innermost enclosing frame, -1: top
+  NodeCategory category = NodeCategory::Primitive;
+  bool backward = false;
+  std::string title;        // "mul 'y'", "while ×20"
+  std::string subtitle;     // "float32[3,4]"
+  int64_t iterations = -1;  // folded loops and maps with a known count: the badge
+};
+
+struct VisFrame {
+  std::string key;  // cluster_f12 / cluster_f12_r3
+  int owner = -1;   // the control-flow node
+  int region = -1;  // set for region sub-frames, -1 for the frame of the whole node
+  int parent = -1;  // enclosing frame index, -1: top
+  bool backward = false;
+  std::string title;  // "while_loop #12 ×20", "body"
+  int64_t iterations = -1;
+};
+
+struct VisEdge {
+  int from = -1, to = -1;     // indices into VisibleGraph::nodes
+  std::vector<Value> values;  // the producer values it carries (for gradient norms)
+  bool structural = false;    // entry->param or result->exit: drawn dashed
+  bool layoutOnly = false;    // entry->region root: keeps the entry on top, never drawn
+};
+
+struct GraphFilter {
+  bool showForward = true;
+  bool showBackward = true;
+  std::set<int> folded;               // control-flow node ids shown as one node
+  std::map<int, int64_t> iterations;  // loop node id -> iteration count (badges)
+};
+
+struct VisibleGraph {
+  std::vector<VisNode> nodes;
+  std::vector<VisFrame> frames;
+  std::vector<VisEdge> edges;
+  std::map<int, int> nodeIndex;   // gl node id -> index of the node that represents it
+  int indexOf(int glNode) const;  // -1 when hidden
+};
+
+// True for nodes that own regions and are drawn as frames.
+bool isFrameOwner(const Node& n);
+// Every frame owner of the graph, outermost first.
+std::vector<int> frameOwners(const Graph& g);
+// Nested frames fold by default on big graphs so that dot stays fast.
+std::set<int> defaultFolding(const Graph& g, int maxVisibleNodes = 600);
+
+VisibleGraph buildVisibleGraph(const Graph& g, const GraphFilter& filter);
+
+// Label pieces, shared with the DOT export.
+std::string nodeTitle(const Node& n);
+std::string nodeSubtitle(const Node& n);
+NodeCategory categoryOf(const Node& n);
+
+}  // namespace gl::ui

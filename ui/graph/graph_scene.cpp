@@ -1,0 +1,309 @@
+#include "ui/graph/graph_scene.h"
+
+#include <QGraphicsSceneMouseEvent>
+
+#include <algorithm>
+
+#include "ui/graph/edge_item.h"
+#include "ui/graph/frame_item.h"
+#include "ui/graph/gradient_flow.h"
+#include "ui/graph/gradient_scale.h"
+#include "ui/graph/graph_style.h"
+#include "ui/graph/graphviz_graph.h"
+#include "ui/graph/node_item.h"
+
+namespace gl::ui {
+
+GraphScene::GraphScene(QObject* parent)
+    : QGraphicsScene(parent), scale_(std::make_shared<GradientScale>()) {
+  setBackgroundBrush(Qt::white);
+  setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+}
+
+GraphScene::~GraphScene() = default;
+
+void GraphScene::setGraph(std::shared_ptr<const Graph> graph) {
+  graph_ = std::move(graph);
+  filter_.folded = graph_ ? defaultFolding(*graph_) : std::set<int>{};
+  norms_.clear();
+  breaks_.clear();
+  rebuild();
+}
+
+void GraphScene::setIterations(std::map<int, int64_t> iterations) {
+  filter_.iterations = std::move(iterations);
+  rebuild();  // titles and badges change size
+}
+
+void GraphScene::setRunResult(const RunResult& run) { setIterations(loopIterations(run)); }
+
+void GraphScene::setFolded(int ownerNode, bool folded) {
+  if (isFolded(ownerNode) != folded) toggleFold(ownerNode, folded);
+}
+
+void GraphScene::setFolding(std::set<int> folded) {
+  filter_.folded = std::move(folded);
+  rebuild();
+}
+
+void GraphScene::foldAll() {
+  if (!graph_) return;
+  const std::vector<int> owners = frameOwners(*graph_);
+  setFolding({owners.begin(), owners.end()});
+}
+
+void GraphScene::unfoldAll() { setFolding({}); }
+
+void GraphScene::setLayoutOptions(const LayoutOptions& options) {
+  layoutOptions_ = options;
+  rebuild();
+}
+
+void GraphScene::setShowForward(bool on) {
+  if (filter_.showForward == on) return;
+  filter_.showForward = on;
+  rebuild();
+}
+
+void GraphScene::setShowBackward(bool on) {
+  if (filter_.showBackward == on) return;
+  filter_.showBackward = on;
+  rebuild();
+}
+
+void GraphScene::setGradientScale(std::shared_ptr<GradientScale> scale) {
+  scale_ = scale ? std::move(scale) : std::make_shared<GradientScale>();
+  rebuild();  // the colour bar item points at the scale
+}
+
+void GraphScene::setValueNorms(std::map<Value, double> norms, bool widenScale) {
+  norms_ = std::move(norms);
+  if (widenScale) scale_->include(norms_);
+  refreshGradientStyle();
+}
+
+void GraphScene::clearValueNorms() {
+  norms_.clear();
+  refreshGradientStyle();
+}
+
+double GraphScene::edgeNorm(const VisEdge& e) const {
+  double best = -1;
+  for (Value v : e.values)
+    if (auto it = norms_.find(v); it != norms_.end()) best = std::max(best, it->second);
+  return best;
+}
+
+void GraphScene::refreshGradientStyle() {
+  for (EdgeItem* item : edgeItems_) {
+    const double norm = edgeNorm(item->info());
+    if (norm > 0)
+      item->setGradientNorm(norm, *scale_);
+    else
+      item->clearGradient();
+  }
+  if (colorBar_) {
+    colorBar_->setVisible(!norms_.empty());
+    colorBar_->update();
+  }
+  setSceneRect(graphBounds());
+}
+
+void GraphScene::setBreaks(const std::vector<GradDiagnostic>& breaks) {
+  breaks_.clear();
+  for (const GradDiagnostic& d : breaks)
+    if (d.node >= 0 && !d.text.empty()) breaks_[d.node] = QString::fromStdString(d.text);
+  applyBreaks();
+}
+
+void GraphScene::applyBreaks() {
+  std::map<NodeItem*, QStringList> texts;
+  for (const auto& [node, why] : breaks_) {
+    NodeItem* item = nodeItem(node);
+    if (!item) continue;
+    // A break hidden in a folded frame marks the frame's node and says where it really is.
+    texts[item] << (item->nodeId() == node
+                        ? why
+                        : QStringLiteral("inside, at node #%1: %2").arg(node).arg(why));
+  }
+  for (NodeItem* item : nodeItems_) {
+    auto it = texts.find(item);
+    item->setBreak(it == texts.end() ? QString() : it->second.join(QStringLiteral("\n")));
+  }
+}
+
+int GraphScene::selectNodesAtLine(int line) {
+  clearSelection();
+  for (NodeItem* item : nodeItems_) item->setHighlighted(false);
+  if (!graph_ || line <= 0) return 0;
+  std::set<NodeItem*> hits;
+  for (const Node& n : graph_->nodes())
+    if (n.loc.line == line)
+      if (NodeItem* item = nodeItem(n.id)) hits.insert(item);
+  for (NodeItem* item : hits) {
+    item->setHighlighted(true);
+    item->setSelected(true);
+  }
+  return static_cast<int>(hits.size());
+}
+
+NodeItem* GraphScene::nodeItem(int glNode) const {
+  const int index = visible_.indexOf(glNode);
+  return index >= 0 && size_t(index) < nodeItems_.size() ? nodeItems_[size_t(index)] : nullptr;
+}
+
+EdgeItem* GraphScene::edgeItem(int fromGlNode, int toGlNode) const {
+  for (EdgeItem* item : edgeItems_) {
+    const VisEdge& e = item->info();
+    if (visible_.nodes[size_t(e.from)].node == fromGlNode &&
+        visible_.nodes[size_t(e.to)].node == toGlNode)
+      return item;
+  }
+  return nullptr;
+}
+
+FrameItem* GraphScene::frameItem(int ownerNode) const {
+  for (FrameItem* item : frameItems_)
+    if (item->owner() == ownerNode && !item->isRegion()) return item;
+  return nullptr;
+}
+
+QRectF GraphScene::graphBounds() const {
+  QRectF r = layout_.bounds;
+  if (colorBar_ && colorBar_->isVisible())
+    r = r.united(colorBar_->mapRectToScene(colorBar_->boundingRect()));
+  return r.adjusted(-12, -12, 12, 12);
+}
+
+void GraphScene::rebuild() {
+  clear();  // deletes every item
+  nodeItems_.clear();
+  edgeItems_.clear();
+  frameItems_.clear();
+  colorBar_ = nullptr;
+  visible_ = {};
+  layout_ = {};
+  if (!graph_) return;
+  visible_ = buildVisibleGraph(*graph_, filter_);
+  std::vector<QSizeF> sizes;
+  sizes.reserve(visible_.nodes.size());
+  for (const VisNode& n : visible_.nodes) sizes.push_back(style::nodeSize(n));
+  layout_ = layoutGraph(visible_, sizes, layoutOptions_);
+  if (!layout_.ok()) {
+    emit layoutFailed(QString::fromStdString(layout_.error));
+    return;
+  }
+  for (size_t i = 0; i < visible_.frames.size(); ++i) {
+    if (layout_.frames[i].isNull()) continue;
+    int depth = 0;
+    for (int p = visible_.frames[i].parent; p >= 0; p = visible_.frames[size_t(p)].parent) ++depth;
+    frameItems_.push_back(new FrameItem(visible_.frames[i], layout_.frames[i], depth));
+    addItem(frameItems_.back());
+  }
+  for (size_t i = 0; i < visible_.edges.size(); ++i) {
+    if (visible_.edges[i].layoutOnly) continue;
+    edgeItems_.push_back(new EdgeItem(visible_.edges[i], layout_.edges[i]));
+    addItem(edgeItems_.back());
+  }
+  for (size_t i = 0; i < visible_.nodes.size(); ++i) {
+    const VisNode& n = visible_.nodes[i];
+    nodeItems_.push_back(new NodeItem(n, layout_.nodes[i], graph_->node(n.node).loc));
+    addItem(nodeItems_.back());
+  }
+  colorBar_ = new ColorBarItem(scale_.get());
+  addItem(colorBar_);
+  colorBar_->setPos(layout_.bounds.right() + 28, layout_.bounds.top() + 24);
+  refreshGradientStyle();
+  applyBreaks();
+  emit layoutChanged(layout_.seconds);
+}
+
+QPointF GraphScene::anchorOf(int owner) const {
+  if (FrameItem* frame = frameItem(owner)) {
+    const QRectF r = frame->mapRectToScene(frame->boundingRect());
+    return {r.center().x(), r.top()};
+  }
+  if (NodeItem* node = nodeItem(owner)) {
+    const QRectF r = node->mapRectToScene(node->boundingRect());
+    return {r.center().x(), r.top()};
+  }
+  return {};
+}
+
+void GraphScene::toggleFold(int owner, bool folded) {
+  const QPointF before = anchorOf(owner);
+  emit anchorAboutToMove(before);
+  if (folded)
+    filter_.folded.insert(owner);
+  else
+    filter_.folded.erase(owner);
+  rebuild();
+  emit foldingChanged(owner, folded);
+  emit anchorMoved(before, anchorOf(owner));
+}
+
+NodeItem* GraphScene::nodeItemAt(QPointF pos) const {
+  for (QGraphicsItem* item : items(pos))
+    if (item->type() == NodeItem::Type) return static_cast<NodeItem*>(item);
+  return nullptr;
+}
+
+FrameItem* GraphScene::frameItemAt(QPointF pos) const {
+  for (QGraphicsItem* item : items(pos))
+    if (item->type() == FrameItem::Type && !static_cast<FrameItem*>(item)->isRegion())
+      return static_cast<FrameItem*>(item);
+  return nullptr;
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+  const QPointF pos = event->scenePos();
+  if (event->button() == Qt::LeftButton && !nodeItemAt(pos)) {
+    FrameItem* frame = frameItemAt(pos);
+    if (frame && frame->foldButtonRect().contains(pos)) {
+      event->accept();
+      toggleFold(frame->owner(), true);  // items are rebuilt: nothing below may touch them
+      return;
+    }
+  }
+  QGraphicsScene::mousePressEvent(event);
+  if (event->button() != Qt::LeftButton) return;
+  if (NodeItem* node = nodeItemAt(pos)) {
+    emit nodeSelected(node->nodeId());
+    if (node->isBreak()) emit breakActivated(node->nodeId(), node->breakText(), node->loc());
+  }
+}
+
+// Double-click: a folded frame unfolds, a frame folds, any other node asks for its script line.
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+  const QPointF pos = event->scenePos();
+  if (event->button() == Qt::LeftButton) {
+    if (NodeItem* node = nodeItemAt(pos)) {
+      if (node->kind() == VisNodeKind::Folded) {
+        event->accept();
+        toggleFold(node->nodeId(), false);
+        return;
+      }
+      if (node->loc().known()) emit sourceRequested(node->loc());
+    } else if (FrameItem* frame = frameItemAt(pos)) {
+      event->accept();
+      toggleFold(frame->owner(), true);
+      return;
+    }
+  }
+  QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
+QString GraphScene::toDot() const {
+  DotStyle style;
+  style.scale = *scale_;
+  for (const VisEdge& e : visible_.edges) style.edgeNorms.push_back(edgeNorm(e));
+  for (NodeItem* item : nodeItems_) {
+    style.breaks.push_back(item->isBreak());
+    style.tooltips.push_back(item->breakText().toStdString());
+  }
+  std::lock_guard<std::mutex> lock(graphvizMutex());
+  std::unique_ptr<GvGraph> gv = buildStyledGraph(visible_, style);
+  return QString::fromStdString(writeDot(gv->graph));
+}
+
+}  // namespace gl::ui

@@ -1,0 +1,124 @@
+#pragma once
+// The graph as QGraphicsScene items, rebuilt from a VisibleGraph and its dot layout whenever
+// folding or the phase filters change; the gradient overlay and break markers restyle the
+// existing items without a new layout.
+#include <QGraphicsScene>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "engine/autodiff/tape.h"
+#include "engine/exec/run.h"
+#include "ui/graph/graph_layout.h"
+#include "ui/graph/graph_model.h"
+
+namespace gl::ui {
+
+class NodeItem;
+class EdgeItem;
+class FrameItem;
+class ColorBarItem;
+class GradientScale;
+
+class GraphScene : public QGraphicsScene {
+  Q_OBJECT
+ public:
+  explicit GraphScene(QObject* parent = nullptr);
+  ~GraphScene() override;
+
+  // Shows a graph; nested frames start folded on big graphs (defaultFolding).
+  void setGraph(std::shared_ptr<const Graph> graph);
+  const Graph* graph() const { return graph_.get(); }
+
+  // Iteration counts for the badges (from a RunResult's loop records).
+  void setIterations(std::map<int, int64_t> iterations);
+  void setRunResult(const RunResult& run);
+
+  void setFolded(int ownerNode, bool folded);
+  bool isFolded(int ownerNode) const { return filter_.folded.count(ownerNode) > 0; }
+  void setFolding(std::set<int> folded);
+  const std::set<int>& folding() const { return filter_.folded; }
+  void foldAll();
+  void unfoldAll();
+
+  // Edge routing: splines, or straight lines on big graphs (the default decides by size).
+  void setLayoutOptions(const LayoutOptions& options);
+
+  void setShowForward(bool on);
+  void setShowBackward(bool on);
+  bool showForward() const { return filter_.showForward; }
+  bool showBackward() const { return filter_.showBackward; }
+
+  // Gradient overlay. The scale is shared by the scenes of all variants; setValueNorms widens
+  // it by the new norms (other scenes sharing it then need refreshGradientStyle()).
+  void setGradientScale(std::shared_ptr<GradientScale> scale);
+  std::shared_ptr<GradientScale> gradientScale() const { return scale_; }
+  void setValueNorms(std::map<Value, double> norms, bool widenScale = true);
+  void clearValueNorms();
+  void refreshGradientStyle();
+  // The norm an edge between two visible gl nodes shows (max over the values it carries).
+  double edgeNorm(const VisEdge& e) const;
+
+  // None gradients: marks diag.node red with diag.text as tooltip. Replaces earlier breaks.
+  void setBreaks(const std::vector<GradDiagnostic>& breaks);
+
+  // Highlights and selects the visible nodes built from script line `line`; returns how many.
+  int selectNodesAtLine(int line);
+
+  NodeItem* nodeItem(int glNode) const;  // the item that shows a node (entry, folded frame)
+  EdgeItem* edgeItem(int fromGlNode, int toGlNode) const;
+  FrameItem* frameItem(int ownerNode) const;
+  const std::vector<NodeItem*>& nodeItems() const { return nodeItems_; }
+  const std::vector<EdgeItem*>& edgeItems() const { return edgeItems_; }
+  const std::vector<FrameItem*>& frameItems() const { return frameItems_; }
+  ColorBarItem* colorBar() const { return colorBar_; }
+
+  const VisibleGraph& visibleGraph() const { return visible_; }
+  const GraphLayout& currentLayout() const { return layout_; }
+  double lastLayoutSeconds() const { return layout_.seconds; }
+  QRectF graphBounds() const;  // everything drawn, with a margin
+
+  // The visible graph in DOT, styled like the scene (colours, gradient widths, breaks).
+  QString toDot() const;
+
+ signals:
+  void nodeSelected(int nodeId);
+  void breakActivated(int nodeId, const QString& why, const gl::SourceLoc& loc);
+  void sourceRequested(const gl::SourceLoc& loc);
+  void foldingChanged(int ownerNode, bool folded);
+  // Around a fold or unfold: where the toggled frame is before the new layout and after it, so
+  // a view can keep it where the user was looking.
+  void anchorAboutToMove(QPointF before);
+  void anchorMoved(QPointF before, QPointF after);
+  void layoutChanged(double seconds);
+  void layoutFailed(const QString& error);
+
+ protected:
+  void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+  void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+
+ private:
+  void rebuild();
+  void toggleFold(int owner, bool folded);
+  QPointF anchorOf(int owner) const;
+  void applyBreaks();
+  NodeItem* nodeItemAt(QPointF pos) const;
+  FrameItem* frameItemAt(QPointF pos) const;
+
+  std::shared_ptr<const Graph> graph_;
+  GraphFilter filter_;
+  LayoutOptions layoutOptions_;
+  VisibleGraph visible_;
+  GraphLayout layout_;
+  std::shared_ptr<GradientScale> scale_;
+  std::map<Value, double> norms_;
+  std::map<int, QString> breaks_;  // gl node -> why
+  std::vector<NodeItem*> nodeItems_;
+  std::vector<EdgeItem*> edgeItems_;
+  std::vector<FrameItem*> frameItems_;
+  ColorBarItem* colorBar_ = nullptr;
+};
+
+}  // namespace gl::ui

@@ -1,0 +1,98 @@
+#include "ui/graph/graph_style.h"
+
+#include <QFontMetricsF>
+
+#include <algorithm>
+
+namespace gl::ui::style {
+
+QFont titleFont() {
+  QFont f(QStringLiteral("Sans Serif"));
+  f.setPointSizeF(9);
+  return f;
+}
+
+QFont subtitleFont() {
+  QFont f(QStringLiteral("Sans Serif"));
+  f.setPointSizeF(7);
+  return f;
+}
+
+QFont frameFont() {
+  QFont f(QStringLiteral("Sans Serif"));
+  f.setPointSizeF(8);
+  f.setBold(true);
+  return f;
+}
+
+// Forward kinds in light tints; the backward phase in violet so the two graphs separate at once.
+QColor nodeFill(const VisNode& n) {
+  if (n.backward) {
+    if (n.category == NodeCategory::ControlFlow) return QColor(214, 196, 240);
+    if (n.category == NodeCategory::Param) return QColor(236, 230, 246);
+    return QColor(230, 218, 250);
+  }
+  switch (n.category) {
+    case NodeCategory::Primitive:
+      return QColor(222, 235, 250);
+    case NodeCategory::ControlFlow:
+      return QColor(255, 222, 173);
+    case NodeCategory::Leaf:
+      return QColor(214, 240, 214);
+    case NodeCategory::Param:
+      return QColor(240, 240, 240);
+  }
+  return Qt::white;
+}
+
+QColor nodeBorder(const VisNode& n) {
+  if (n.backward) return QColor(110, 70, 170);
+  switch (n.category) {
+    case NodeCategory::Primitive:
+      return QColor(70, 110, 160);
+    case NodeCategory::ControlFlow:
+      return QColor(190, 120, 20);
+    case NodeCategory::Leaf:
+      return QColor(60, 130, 60);
+    case NodeCategory::Param:
+      return QColor(130, 130, 130);
+  }
+  return Qt::black;
+}
+
+QColor frameFill(const VisFrame& f, int depth) {
+  QColor c = f.backward ? QColor(246, 240, 252) : QColor(255, 248, 235);
+  if (f.region >= 0) c = QColor(252, 252, 252);
+  return c.darker(100 + 4 * depth);
+}
+
+QColor frameBorder(const VisFrame& f) {
+  if (f.region >= 0) return QColor(170, 170, 170);
+  return f.backward ? QColor(130, 90, 190) : QColor(200, 140, 40);
+}
+
+QColor breakColor() { return QColor(215, 30, 30); }
+QColor selectionColor() { return QColor(30, 120, 255); }
+
+QString badgeText(const VisNode& n) {
+  if (n.iterations >= 0) return QStringLiteral("×%1").arg(n.iterations);
+  if (n.op == "cond") return QStringLiteral("if/else");
+  return QStringLiteral("folded");
+}
+
+QSizeF nodeSize(const VisNode& n) {
+  const QFontMetricsF title(titleFont()), sub(subtitleFont());
+  double w = title.horizontalAdvance(QString::fromStdString(n.title));
+  double h = title.height();
+  if (!n.subtitle.empty()) {
+    w = std::max(w, sub.horizontalAdvance(QString::fromStdString(n.subtitle)));
+    h += sub.height();
+  }
+  if (n.kind == VisNodeKind::Folded) {
+    w += sub.horizontalAdvance(badgeText(n)) + 14;  // the badge sits on the right
+    h = std::max(h, title.height() * 2);
+  }
+  return {std::max(w + 2 * kPadX, 36.0), h + 2 * kPadY};
+}
+
+}  // namespace gl::ui::style

@@ -1,0 +1,31 @@
+#pragma once
+// The look of the graph, in one place: colours by node kind and phase, fonts and the size a
+// node needs for its two label lines. Items, layout and the DOT export all read it.
+#include <QColor>
+#include <QFont>
+#include <QSizeF>
+
+#include "ui/graph/graph_model.h"
+
+namespace gl::ui::style {
+
+QFont titleFont();
+QFont subtitleFont();
+QFont frameFont();
+
+QColor nodeFill(const VisNode& n);
+QColor nodeBorder(const VisNode& n);
+QColor frameFill(const VisFrame& f, int depth);
+QColor frameBorder(const VisFrame& f);
+QColor breakColor();  // a None gradient
+QColor selectionColor();
+
+// Room for the title and subtitle lines plus padding (and the badge of folded nodes).
+QSizeF nodeSize(const VisNode& n);
+// The badge text of a folded frame: "×20000", "if/else" for a cond, "folded" when a loop's
+// count is unknown (before a run).
+QString badgeText(const VisNode& n);
+
+constexpr double kPadX = 8, kPadY = 4, kFrameTitleHeight = 16;
+
+}  // namespace gl::ui::style

@@ -1,0 +1,124 @@
+#include "ui/graph/graph_view.h"
+
+#include <QKeyEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/node_item.h"
+
+namespace gl::ui {
+
+GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphScene(this)) {
+  setScene(scene_);
+  setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  setDragMode(QGraphicsView::ScrollHandDrag);  // items still take clicks; the background pans
+  setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+  setOptimizationFlag(QGraphicsView::DontAdjustForAntialiasing);
+  connect(scene_, &GraphScene::anchorAboutToMove, this,
+          [this](QPointF before) { anchorInViewport_ = mapFromScene(before); });
+  connect(scene_, &GraphScene::anchorMoved, this,
+          [this](QPointF, QPointF after) { keepAnchor(after); });
+  connect(scene_, &GraphScene::layoutChanged, this, &GraphView::updateScrollArea);
+  connect(scene_, &GraphScene::foldingChanged, this, [this] { lastSearch_.clear(); });
+}
+
+double GraphView::zoom() const { return transform().m11(); }
+
+void GraphView::setZoom(double z) {
+  z = std::clamp(z, kMinZoom, kMaxZoom);
+  const QPointF center = mapToScene(viewport()->rect().center());
+  setTransform(QTransform::fromScale(z, z));
+  updateScrollArea();
+  centerOn(center);
+  emit zoomChanged(z);
+}
+
+void GraphView::zoomBy(double factor) {
+  const double z = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+  if (z == zoom()) return;
+  scale(z / zoom(), z / zoom());
+  updateScrollArea();
+  emit zoomChanged(z);
+}
+
+void GraphView::fitGraph() {
+  const QRectF bounds = scene_->graphBounds();
+  if (bounds.isEmpty()) return;
+  fitInView(bounds, Qt::KeepAspectRatio);
+  if (zoom() > 1.5) setZoom(1.5);  // a tiny graph stays at a readable size, not a giant one
+  updateScrollArea();
+  centerOn(bounds.center());
+  emit zoomChanged(zoom());
+}
+
+bool GraphView::search(const QString& text) {
+  if (text.isEmpty()) return false;
+  std::vector<NodeItem*> matches;
+  for (NodeItem* item : scene_->nodeItems())
+    if (QString::fromStdString(item->info().title).contains(text, Qt::CaseInsensitive))
+      matches.push_back(item);
+  if (matches.empty()) return false;
+  searchIndex_ = text == lastSearch_ ? (searchIndex_ + 1) % int(matches.size()) : 0;
+  lastSearch_ = text;
+  NodeItem* hit = matches[size_t(searchIndex_)];
+  scene_->clearSelection();
+  hit->setSelected(true);
+  centerOn(hit);
+  return true;
+}
+
+void GraphView::centerOnNode(int nodeId) {
+  if (NodeItem* item = scene_->nodeItem(nodeId)) centerOn(item);
+}
+
+// The toggled frame stays where the user was looking, even though dot moved everything.
+void GraphView::keepAnchor(QPointF after) {
+  const QPoint shift = mapFromScene(after) - anchorInViewport_;
+  horizontalScrollBar()->setValue(horizontalScrollBar()->value() + shift.x());
+  verticalScrollBar()->setValue(verticalScrollBar()->value() + shift.y());
+}
+
+void GraphView::updateScrollArea() {
+  const QRectF bounds = scene_->graphBounds();
+  const double margin = 0.5 * std::max(viewport()->width(), viewport()->height()) / zoom();
+  setSceneRect(bounds.adjusted(-margin, -margin, margin, margin));
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+  QGraphicsView::resizeEvent(event);
+  updateScrollArea();
+}
+
+void GraphView::wheelEvent(QWheelEvent* event) {
+  const double steps = event->angleDelta().y() / 120.0;
+  if (steps == 0) return QGraphicsView::wheelEvent(event);
+  zoomBy(std::pow(1.15, steps));
+  event->accept();
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event) {
+  if (event->modifiers() & Qt::ControlModifier) {
+    switch (event->key()) {
+      case Qt::Key_Plus:
+      case Qt::Key_Equal:
+        zoomIn();
+        return;
+      case Qt::Key_Minus:
+        zoomOut();
+        return;
+      case Qt::Key_0:
+        fitGraph();
+        return;
+      default:
+        break;
+    }
+  }
+  QGraphicsView::keyPressEvent(event);
+}
+
+}  // namespace gl::ui

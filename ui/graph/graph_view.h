@@ -1,0 +1,52 @@
+#pragma once
+// The view does view things only: zoom (wheel, Ctrl +/-/0), pan (drag the background), fit,
+// search by name, and keeping a frame in place while it folds or unfolds. The graph itself is
+// the GraphScene's business.
+#include <QGraphicsView>
+
+namespace gl::ui {
+
+class GraphScene;
+
+class GraphView : public QGraphicsView {
+  Q_OBJECT
+ public:
+  explicit GraphView(QWidget* parent = nullptr);  // owns a GraphScene
+  GraphScene* graphScene() const { return scene_; }
+
+  double zoom() const;  // 1 = one scene unit per pixel
+  void setZoom(double zoom);
+  void zoomBy(double factor);
+  void zoomIn() { zoomBy(1.25); }
+  void zoomOut() { zoomBy(1 / 1.25); }
+  void resetZoom() { setZoom(1); }
+  void fitGraph();  // the whole graph in the viewport (never magnified past 1.5)
+
+  // Selects and centres the next visible node whose title (op and name) contains `text`,
+  // case-insensitively; repeated calls with the same text step through the matches.
+  bool search(const QString& text);
+  void centerOnNode(int nodeId);
+
+  static constexpr double kMinZoom = 0.02, kMaxZoom = 8;
+
+ signals:
+  void zoomChanged(double zoom);
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void keepAnchor(QPointF after);
+  // The scrollable area: the graph plus half a viewport all round, so that any node (even one
+  // on the graph's edge) can be centred and a frame can stay put while the layout changes.
+  void updateScrollArea();
+
+  GraphScene* scene_;
+  QString lastSearch_;
+  int searchIndex_ = -1;
+  QPoint anchorInViewport_;
+};
+
+}  // namespace gl::ui

@@ -1,0 +1,108 @@
+#include "ui/graph/node_item.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include "ui/graph/graph_style.h"
+
+namespace gl::ui {
+
+NodeItem::NodeItem(const VisNode& node, const QRectF& rect, const SourceLoc& loc)
+    : node_(node),
+      loc_(loc),
+      box_(-rect.width() / 2, -rect.height() / 2, rect.width(), rect.height()) {
+  setPos(rect.center());
+  setFlag(ItemIsSelectable);
+  setZValue(2);
+  setToolTip(defaultToolTip());
+  setCursor(Qt::PointingHandCursor);
+}
+
+QString NodeItem::defaultToolTip() const {
+  QString tip = QString::fromStdString(node_.title);
+  if (!node_.subtitle.empty()) tip += QStringLiteral("\n") + QString::fromStdString(node_.subtitle);
+  tip += QStringLiteral("\nnode #%1").arg(node_.node);
+  if (loc_.known()) tip += QStringLiteral(", line %1").arg(loc_.line);
+  if (node_.kind == VisNodeKind::Folded) tip += QStringLiteral("\ndouble-click to unfold");
+  return tip;
+}
+
+void NodeItem::setBreak(const QString& why) {
+  breakText_ = why;
+  setToolTip(why.isEmpty() ? defaultToolTip() : QStringLiteral("Gradient is None here:\n") + why);
+  update();
+}
+
+void NodeItem::setHighlighted(bool on) {
+  highlighted_ = on;
+  update();
+}
+
+QRectF NodeItem::boundingRect() const { return box_.adjusted(-5, -5, 5, 5); }
+
+QPainterPath NodeItem::shape() const {
+  QPainterPath path;
+  path.addRect(box_);
+  return path;
+}
+
+void NodeItem::paintBadge(QPainter* p, const QRectF& box) const {
+  const QString text = style::badgeText(node_);
+  p->setFont(style::subtitleFont());
+  const QFontMetricsF fm(p->font());
+  const QRectF badge(box.right() - fm.horizontalAdvance(text) - 12, box.top() + 4,
+                     fm.horizontalAdvance(text) + 8, fm.height() + 2);
+  p->setPen(Qt::NoPen);
+  p->setBrush(node_.backward ? QColor(110, 70, 170) : QColor(190, 110, 10));
+  p->drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);
+  p->setPen(Qt::white);
+  p->drawText(badge, Qt::AlignCenter, text);
+}
+
+void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+  const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+  QColor border = style::nodeBorder(node_);
+  double borderWidth = 1.0;
+  if (isBreak() || highlighted_ || isSelected()) {
+    border =
+        isBreak() && !highlighted_ && !isSelected() ? style::breakColor() : style::selectionColor();
+    borderWidth = isSelected() ? 3.0 : 2.5;
+  }
+  QColor fill = style::nodeFill(node_);
+  if (isBreak()) fill = QColor(255, 215, 215);
+
+  p->setRenderHint(QPainter::Antialiasing);
+  p->setPen(QPen(border, borderWidth));
+  p->setBrush(fill);
+  const double radius = node_.category == NodeCategory::Leaf ? box_.height() / 2 : 5;
+  if (node_.kind == VisNodeKind::Folded) {
+    // A stack of cards: the frame's many nodes live behind this one.
+    p->drawRoundedRect(box_.translated(3, 3), radius, radius);
+  }
+  p->drawRoundedRect(box_, radius, radius);
+  if (lod < 0.35) return;  // text is unreadable at this zoom; skipping it keeps big graphs fluid
+
+  QRectF text = box_.adjusted(style::kPadX, style::kPadY, -style::kPadX, -style::kPadY);
+  if (node_.kind == VisNodeKind::Folded) {
+    paintBadge(p, box_);
+    text.setRight(text.right() -
+                  QFontMetricsF(style::subtitleFont()).horizontalAdvance(style::badgeText(node_)) -
+                  12);
+  }
+  const QFontMetricsF titleMetrics(style::titleFont());
+  p->setFont(style::titleFont());
+  p->setPen(isBreak() ? style::breakColor().darker(130) : QColor(20, 20, 20));
+  const Qt::Alignment align = Qt::AlignHCenter | Qt::AlignTop;
+  p->drawText(QRectF(text.left(), text.top(), text.width(), titleMetrics.height()), align,
+              titleMetrics.elidedText(QString::fromStdString(node_.title), Qt::ElideRight,
+                                      text.width() + 1));
+  if (!node_.subtitle.empty()) {
+    p->setFont(style::subtitleFont());
+    p->setPen(QColor(90, 90, 90));
+    p->drawText(QRectF(text.left(), text.top() + titleMetrics.height(), text.width(),
+                       text.height() - titleMetrics.height()),
+                align, QString::fromStdString(node_.subtitle));
+  }
+}
+
+}  // namespace gl::ui

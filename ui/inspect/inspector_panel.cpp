@@ -1,0 +1,163 @@
+#include "ui/inspect/inspector_panel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "ui/inspect/tensor_text.h"
+
+namespace gl::ui {
+
+namespace {
+
+QString typeText(const TypeInfo& t) {
+  QString s = QString::fromLatin1(dtypeName(t.dtype)) + shapeText(t.shape);
+  return t.list ? QObject::tr("TensorArray of %1").arg(s) : s;
+}
+
+}  // namespace
+
+InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
+  title_ = new QLabel(this);
+  title_->setWordWrap(true);
+  title_->setTextFormat(Qt::PlainText);
+  tree_ = new QTreeWidget(this);
+  tree_->setColumnCount(2);
+  tree_->setHeaderLabels({tr("Property"), tr("Value")});
+  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->setWordWrap(true);
+  tree_->setAlternatingRowColors(true);
+  QFont mono(QStringLiteral("monospace"));
+  mono.setStyleHint(QFont::Monospace);
+  tree_->setFont(mono);
+  connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+    const int line = item->data(1, Qt::UserRole).toInt();
+    if (line > 0) emit locationActivated(line, item->data(1, Qt::UserRole + 1).toInt());
+  });
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(title_);
+  layout->addWidget(tree_);
+  clear();
+}
+
+void InspectorPanel::setContext(std::shared_ptr<const Graph> graph,
+                                std::shared_ptr<const RunResult> run) {
+  graph_ = std::move(graph);
+  run_ = std::move(run);
+  if (node_ >= 0 && graph_ && node_ < graph_->numNodes())
+    showNode(node_);
+  else
+    clear();
+}
+
+void InspectorPanel::clear() {
+  node_ = -1;
+  tree_->clear();
+  title_->setText(tr("Select a node in the graph or a loop step to inspect it."));
+}
+
+QTreeWidgetItem* InspectorPanel::addRow(const QString& key, const QString& value,
+                                        QTreeWidgetItem* parent) {
+  auto* item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(tree_);
+  item->setText(0, key);
+  item->setText(1, value);
+  item->setToolTip(1, value);
+  return item;
+}
+
+void InspectorPanel::addRecord(const QString& key, const TensorRecord& r) {
+  QTreeWidgetItem* item = addRow(key, recordSummary(r));
+  const QString values = recordValues(r);
+  if (!values.isEmpty()) {
+    addRow(r.full.defined() ? tr("values") : tr("head"), values, item);
+    item->setExpanded(true);
+  }
+}
+
+void InspectorPanel::showNode(int nodeId) {
+  tree_->clear();
+  node_ = nodeId;
+  if (!graph_ || nodeId < 0 || nodeId >= graph_->numNodes()) {
+    clear();
+    return;
+  }
+  const Node& n = graph_->node(nodeId);
+  title_->setText(n.name.empty() ? QString::fromStdString(n.op)
+                                 : QStringLiteral("%1 (%2)").arg(QString::fromStdString(n.name),
+                                                                 QString::fromStdString(n.op)));
+  addRow(tr("node"), QString::number(n.id));
+  addRow(tr("op"), QString::fromStdString(n.op));
+  if (!n.name.empty()) addRow(tr("name"), QString::fromStdString(n.name));
+  addRow(tr("phase"), n.phase == Phase::Backward ? tr("backward (gradient)") : tr("forward"));
+  if (n.loc.known()) {
+    QTreeWidgetItem* loc = addRow(tr("script"), QStringLiteral("%1:%2:%3")
+                                                    .arg(QString::fromStdString(n.loc.file))
+                                                    .arg(n.loc.line)
+                                                    .arg(n.loc.col));
+    loc->setData(1, Qt::UserRole, n.loc.line);
+    loc->setData(1, Qt::UserRole + 1, n.loc.col);
+  }
+  if (n.region > 0) {
+    const Region& r = graph_->region(n.region);
+    addRow(tr("inside"), QString::fromStdString(r.kind) +
+                             (r.owner >= 0 ? tr(" of node %1").arg(r.owner) : QString()));
+  }
+  for (size_t i = 0; i < n.outputs.size(); ++i) {
+    const Value v{n.id, int(i)};
+    const QString out = n.outputs.size() > 1 ? tr("output %1").arg(i) : tr("output");
+    addRow(out, typeText(n.outputs[i]));
+    if (!run_) continue;
+    if (auto it = run_->valueRecords.find(v); it != run_->valueRecords.end())
+      addRecord(tr("value"), it->second);
+    if (auto adj = graph_->adjoints.find(v); adj != graph_->adjoints.end()) {
+      int k = 0;
+      for (Value a : adj->second) {
+        auto rec = run_->valueRecords.find(a);
+        const QString key = adj->second.size() > 1 ? tr("gradient %1").arg(++k) : tr("gradient");
+        if (rec != run_->valueRecords.end())
+          addRecord(key, rec->second);
+        else
+          addRow(key, tr("not computed in this run"));
+      }
+    }
+  }
+  if (run_) {
+    if (auto loop = run_->loops.find(n.id); loop != run_->loops.end())
+      addRow(tr("iterations"), QString::number(loop->second.iterations));
+  }
+}
+
+void InspectorPanel::showLoopStep(int loopNode, int64_t step, bool backward) {
+  if (!graph_ || !run_) return;
+  auto it = run_->loops.find(loopNode);
+  if (it == run_->loops.end()) return;
+  showNode(loopNode);
+  const LoopRecord& rec = it->second;
+  const auto& rows = backward ? rec.adjoints : rec.carried;
+  addRow(tr("step"), tr("%1 of %2 (%3)")
+                         .arg(step)
+                         .arg(rec.iterations)
+                         .arg(backward ? tr("adjoints, backward pass") : tr("carried values")));
+  if (step < 0 || size_t(step) >= rows.size()) {
+    addRow(tr("record"), rec.truncated ? tr("not recorded: the record budget ran out")
+                                       : tr("no record for this step"));
+    return;
+  }
+  for (size_t i = 0; i < rows[size_t(step)].size(); ++i)
+    addRecord((backward ? tr("adjoint of var %1") : tr("var %1")).arg(i), rows[size_t(step)][i]);
+}
+
+QString InspectorPanel::text() const {
+  QStringList lines{title_->text()};
+  std::function<void(QTreeWidgetItem*, int)> walk = [&](QTreeWidgetItem* item, int depth) {
+    lines << QString(depth * 2, QLatin1Char(' ')) + item->text(0) + QStringLiteral(": ") +
+                 item->text(1);
+    for (int i = 0; i < item->childCount(); ++i) walk(item->child(i), depth + 1);
+  };
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) walk(tree_->topLevelItem(i), 0);
+  return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace gl::ui

@@ -1,0 +1,76 @@
+#include "ui/plots/scaling_plot.h"
+
+#include <cmath>
+
+namespace gl::ui {
+
+namespace {
+
+const QCPScatterStyle::ScatterShape kShapes[] = {
+    QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+    QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross};
+
+}  // namespace
+
+ScalingPlot::ScalingPlot(QWidget* parent) : PlotWidget(parent) {
+  setPlotTitle(tr("Scaling"));
+  setAxisLabels(tr("param"), tr("seconds"));
+  legend->setVisible(true);
+  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+}
+
+void ScalingPlot::setScaling(const ScalingData& data) {
+  data_ = data;
+  clearGraphs();
+  for (const auto& s : data_.series) addGraph()->setName(s.variant);
+  xAxis->setLabel(data_.param.isEmpty() ? tr("param") : data_.param);
+  reloadForScale();
+  applyPalette();
+  fitView();
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ScalingPlot::setLogX(bool on) {
+  logX_ = on;
+  setAxisLogScale(xAxis, on);
+  reloadForScale();
+  fitView();
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ScalingPlot::reloadForScale() {
+  for (int i = 0; i < graphCount() && i < data_.series.size(); ++i) {
+    const ScalingSeries& s = data_.series[i];
+    // A log x axis cannot place x <= 0: such points become gaps, like y <= 0 on a log y axis.
+    QVector<double> y = logY() ? positiveOrNaN(s.seconds) : s.seconds;
+    if (logX_)
+      for (int j = 0; j < s.x.size(); ++j)
+        if (s.x[j] <= 0) y[j] = std::nan("");
+    graph(i)->setData(s.x, y);  // sorts by x: sweeps may arrive out of order
+  }
+}
+
+void ScalingPlot::applyPalette() {
+  for (int i = 0; i < graphCount(); ++i) {
+    const QColor c = plotPalette().seriesColor(i);
+    graph(i)->setPen(QPen(c, 2));
+    graph(i)->setScatterStyle(
+        QCPScatterStyle(kShapes[i % std::size(kShapes)], c, plotPalette().background, 7));
+  }
+}
+
+QString ScalingPlot::hoverText(const QPointF& pixel) const {
+  return nearestGraphPointText(pixel, xAxis->label(), tr("seconds"));
+}
+
+QString ScalingPlot::toCsv() const {
+  QString csv = QStringLiteral("variant,%1,seconds\n")
+                    .arg(csvField(data_.param.isEmpty() ? QStringLiteral("param") : data_.param));
+  for (const auto& s : data_.series)
+    for (int i = 0; i < s.x.size(); ++i)
+      csv += csvField(s.variant) + QLatin1Char(',') + csvNumber(s.x[i]) + QLatin1Char(',') +
+             csvNumber(s.seconds[i]) + QLatin1Char('\n');
+  return csv;
+}
+
+}  // namespace gl::ui

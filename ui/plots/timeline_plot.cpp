@@ -1,0 +1,261 @@
+#include "ui/plots/timeline_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace gl::ui {
+
+// Draws the events of one op at one nesting depth as rectangles. One plottable for thousands of
+// events: a QCPItemRect per event would make every replot walk thousands of items. Layers are
+// created outermost first, so a loop's bar is drawn before the ops of its body on top of it.
+class TimelineLayer : public QCPAbstractPlottable {
+ public:
+  TimelineLayer(QCPAxis* time, QCPAxis* thread, const QString& op, const TimelinePlot* plot)
+      : QCPAbstractPlottable(time, thread), plot_(plot) {
+    setName(op);
+    setSelectable(QCP::stWhole);
+  }
+  QVector<int> events;  // indices into the plot's TimelineData
+
+  // Pixel rectangle, at least one pixel wide so that sub-pixel ops still show.
+  QRectF pixelRect(int e) const {
+    const QRectF r = plot_->eventRect(e);
+    const double x1 = keyAxis()->coordToPixel(r.left()), x2 = keyAxis()->coordToPixel(r.right());
+    const double y1 = valueAxis()->coordToPixel(r.top()),
+                 y2 = valueAxis()->coordToPixel(r.bottom());
+    QRectF px(QPointF(std::min(x1, x2), std::min(y1, y2)),
+              QPointF(std::max(x1, x2), std::max(y1, y2)));
+    if (px.width() < 1) px.setWidth(1);
+    return px;
+  }
+
+  double selectTest(const QPointF& pos, bool onlySelectable, QVariant*) const override {
+    if (onlySelectable && !selectable()) return -1;
+    for (int e : events)
+      if (pixelRect(e).contains(pos)) return parentPlot()->selectionTolerance() * 0.99;
+    return -1;
+  }
+
+  QCPRange getKeyRange(bool& found, QCP::SignDomain) const override {
+    return rangeOf(found, [&](int e, QCPRange& r) {
+      r.expand(plot_->eventRect(e).left());
+      r.expand(plot_->eventRect(e).right());
+    });
+  }
+
+  QCPRange getValueRange(bool& found, QCP::SignDomain, const QCPRange&) const override {
+    return rangeOf(found, [&](int e, QCPRange& r) {
+      r.expand(plot_->eventRect(e).top());
+      r.expand(plot_->eventRect(e).bottom());
+    });
+  }
+
+ protected:
+  void draw(QCPPainter* painter) override {
+    const QRectF clip = clipRect();
+    painter->setPen(selected() ? QPen(mPen.color().darker(170), 2) : mPen);
+    painter->setBrush(mBrush);
+    QVector<QRectF> highlighted;
+    for (int e : events) {
+      const QRectF px = pixelRect(e);
+      if (!px.intersects(clip)) continue;
+      painter->drawRect(px);
+      if (plot_->isHighlighted(e)) highlighted.push_back(px);
+    }
+    // The current step's events get the cursor colour around them, on top of their fill.
+    painter->setPen(QPen(plot_->plotPalette().cursor, 2));
+    painter->setBrush(Qt::NoBrush);
+    for (const QRectF& px : highlighted) painter->drawRect(px);
+  }
+
+  void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override {
+    painter->setPen(mPen);
+    painter->setBrush(mBrush);
+    painter->drawRect(rect.adjusted(1, rect.height() * 0.2, -1, -rect.height() * 0.2));
+  }
+
+ private:
+  template <class Grow>
+  QCPRange rangeOf(bool& found, Grow grow) const {
+    found = !events.isEmpty();
+    if (!found) return {};
+    const QRectF first = plot_->eventRect(events[0]);
+    QCPRange r(first.left(), first.left());
+    for (int e : events) grow(e, r);
+    return r;
+  }
+
+  const TimelinePlot* plot_;
+};
+
+TimelinePlot::TimelinePlot(QWidget* parent) : PlotWidget(parent) {
+  setPlotTitle(tr("Timeline per thread"));
+  setAxisLabels(tr("time (ms)"), tr("thread"));
+  yAxis->setRangeReversed(true);  // thread 0 on top, like a Gantt chart
+  yAxis->grid()->setVisible(false);
+  // Zooming and panning time matters; threads stay put.
+  axisRect()->setRangeDrag(Qt::Horizontal);
+  axisRect()->setRangeZoom(Qt::Horizontal);
+  // The legend goes under the plot, in rows: over the bars it would hide events.
+  axisRect()->insetLayout()->take(legend);
+  plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
+  plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+  legend->setFillOrder(QCPLegend::foColumnsFirst);
+  legend->setWrap(6);
+  legend->setBorderPen(Qt::NoPen);
+  legend->setVisible(true);
+}
+
+double TimelinePlot::halfHeightAt(int depth) {
+  return std::max(0.12, kRowHalfHeight - kNestInset * depth);
+}
+
+// Events on one thread nest (a while contains its body's ops): a stack of open intervals, walked
+// in start order, gives each event the number of events around it.
+void TimelinePlot::computeDepths() {
+  depth_.fill(0, data_.events.size());
+  std::map<int, QVector<int>> byThread;
+  for (int i = 0; i < data_.events.size(); ++i) byThread[data_.events[i].thread].push_back(i);
+  for (auto& [thread, idx] : byThread) {
+    std::sort(idx.begin(), idx.end(), [&](int a, int b) {
+      const auto &ea = data_.events[a], &eb = data_.events[b];
+      return ea.startMs != eb.startMs ? ea.startMs < eb.startMs : ea.endMs > eb.endMs;
+    });
+    QVector<double> openEnds;
+    for (int i : idx) {
+      while (!openEnds.isEmpty() && openEnds.last() <= data_.events[i].startMs)
+        openEnds.removeLast();
+      depth_[i] = int(openEnds.size());
+      openEnds.push_back(data_.events[i].endMs);
+    }
+  }
+}
+
+void TimelinePlot::setTimeline(const TimelineData& data) {
+  data_ = data;
+  computeDepths();
+  for (TimelineLayer* layer : layers_) removePlottable(layer);
+  layers_.clear();
+  ops_.clear();
+  for (const auto& e : data_.events)
+    if (!ops_.contains(e.op)) ops_.push_back(e.op);
+  std::sort(ops_.begin(), ops_.end());  // stable colours: an op keeps its colour across runs
+
+  // One layer per (depth, op), created outermost first: creation order is drawing order.
+  std::map<std::pair<int, QString>, QVector<int>> groups;
+  for (int i = 0; i < data_.events.size(); ++i)
+    groups[{depth_[i], data_.events[i].op}].push_back(i);
+  legend->clearItems();
+  QSet<QString> inLegend;
+  for (auto& [key, events] : groups) {
+    auto* layer = new TimelineLayer(xAxis, yAxis, key.second, this);
+    layer->events = std::move(events);
+    layer->removeFromLegend();
+    layers_.push_back(layer);
+  }
+  for (const QString& op : ops_)  // the legend in op order, one entry per op
+    for (TimelineLayer* layer : layers_)
+      if (layer->name() == op) {
+        layer->addToLegend();
+        break;
+      }
+
+  const int rows = std::max(1, data_.threadCount());
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  for (int t = 0; t < rows; ++t) ticker->addTick(t, tr("thread %1").arg(t));
+  yAxis->setTicker(ticker);
+  fitView();
+  applyPalette();
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::fitView() {
+  yAxis->setRange(-0.6, std::max(1, data_.threadCount()) - 0.4);
+  double first = 0, last = 1;
+  if (!data_.events.isEmpty()) {
+    first = data_.events[0].startMs;
+    last = data_.events[0].endMs;
+    for (const auto& e : data_.events) {
+      first = std::min(first, e.startMs);
+      last = std::max(last, e.endMs);
+    }
+  }
+  const double pad = std::max(1e-6, (last - first) * 0.02);
+  xAxis->setRange(first - pad, last + pad);
+}
+
+void TimelinePlot::stepChanged(double t) { highlighted_ = qint64(std::llround(t)); }
+
+bool TimelinePlot::isHighlighted(int event) const {
+  return highlighted_ >= 0 && data_.events[event].iteration == highlighted_;
+}
+
+int TimelinePlot::highlightedEventCount() const {
+  int n = 0;
+  for (int i = 0; i < data_.events.size(); ++i) n += isHighlighted(i) ? 1 : 0;
+  return n;
+}
+
+int TimelinePlot::rectCount() const {
+  int n = 0;
+  for (const TimelineLayer* layer : layers_) n += int(layer->events.size());
+  return n;
+}
+
+QRectF TimelinePlot::eventRect(int i) const {
+  const TimelineItem& it = data_.events.at(i);
+  const double half = halfHeightAt(depth_.value(i));
+  return QRectF(QPointF(it.startMs, it.thread - half), QPointF(it.endMs, it.thread + half));
+}
+
+QColor TimelinePlot::colorOfOp(const QString& op) const {
+  const qsizetype i = ops_.indexOf(op);
+  if (i < 0) return {};
+  const PlotPalette& p = plotPalette();
+  if (i < p.series.size()) return p.seriesColor(int(i));
+  // Beyond the palette: golden-angle hues keep neighbours apart.
+  return QColor::fromHsv(int(std::fmod(i * 137.508, 360.0)), 150, darkMode() ? 235 : 200);
+}
+
+void TimelinePlot::applyPalette() {
+  for (TimelineLayer* layer : layers_) {
+    const QColor c = colorOfOp(layer->name());
+    layer->setPen(QPen(c.darker(140), 0.5));
+    layer->setBrush(c);
+  }
+  legend->setBorderPen(Qt::NoPen);  // it sits under the plot, not over the data
+}
+
+// The innermost event under the mouse: the op, not the loop around it.
+int TimelinePlot::eventAt(const QPointF& pixel) const {
+  int best = -1;
+  for (const TimelineLayer* layer : layers_)
+    for (int e : layer->events)
+      if (layer->pixelRect(e).contains(pixel) && (best < 0 || depth_[e] > depth_[best])) best = e;
+  return best;
+}
+
+QString TimelinePlot::hoverText(const QPointF& pixel) const {
+  const int e = eventAt(pixel);
+  if (e < 0) return {};
+  const TimelineItem& it = data_.events[e];
+  QString text = it.label;
+  if (it.iteration >= 0) text += tr("\niteration %1").arg(it.iteration);
+  text += tr("\n%1 ms on thread %2").arg(QString::number(it.durationMs(), 'g', 4)).arg(it.thread);
+  return text;
+}
+
+QString TimelinePlot::toCsv() const {
+  QString csv = QStringLiteral("thread,op,node,label,iteration,start_ms,end_ms,duration_ms\n");
+  for (const auto& e : data_.events)
+    csv += QString::number(e.thread) + QLatin1Char(',') + csvField(e.op) + QLatin1Char(',') +
+           QString::number(e.node) + QLatin1Char(',') + csvField(e.label) + QLatin1Char(',') +
+           QString::number(e.iteration) + QLatin1Char(',') + csvNumber(e.startMs) +
+           QLatin1Char(',') + csvNumber(e.endMs) + QLatin1Char(',') + csvNumber(e.durationMs()) +
+           QLatin1Char('\n');
+  return csv;
+}
+
+}  // namespace gl::ui

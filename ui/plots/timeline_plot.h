@@ -1,0 +1,59 @@
+#pragma once
+// A per-thread Gantt chart of op executions: thread on y, time on x (ms), one rectangle per
+// timeline event coloured by op; hovering shows op, iteration and duration.
+#include <QRectF>
+
+#include "ui/plots/plot_data.h"
+#include "ui/plots/plot_widget.h"
+
+namespace gl::ui {
+
+class TimelineLayer;  // the events of one op at one nesting depth: a colour, a legend entry
+
+class TimelinePlot : public PlotWidget {
+  Q_OBJECT
+ public:
+  explicit TimelinePlot(QWidget* parent = nullptr);
+
+  void setTimeline(const TimelineData& data);
+  const TimelineData& timeline() const { return data_; }
+
+  int rowCount() const { return data_.threadCount(); }  // one row per thread
+  int rectCount() const;                                // drawn rectangles, one per event
+  QStringList ops() const { return ops_; }              // legend order
+  // The rectangle of event i in plot coordinates: x from start to end (ms), y around its thread,
+  // a little lower for each enclosing event (a loop's body ops sit inside the loop's bar).
+  QRectF eventRect(int i) const;
+  // How many events on the same thread enclose event i (0 for top-level ops).
+  int nestingDepth(int i) const { return depth_.value(i); }
+  QColor colorOfOp(const QString& op) const;
+  // The loop iteration the step controls point at: its events are outlined. -1 for none.
+  qint64 highlightedIteration() const { return highlighted_; }
+  int highlightedEventCount() const;
+  bool isHighlighted(int event) const;
+  // The event under `pixel` (widget coordinates), or -1.
+  int eventAt(const QPointF& pixel) const;
+
+  QString toCsv() const override;  // thread,op,node,label,iteration,start_ms,end_ms,duration_ms
+  QString hoverText(const QPointF& pixel) const override;
+  void fitView() override;  // all threads, the whole run
+
+  static constexpr double kRowHalfHeight = 0.38;  // rows never touch: threads stay apart
+  static constexpr double kNestInset = 0.07;      // per enclosing event
+  static double halfHeightAt(int depth);
+
+ protected:
+  void applyPalette() override;
+  void stepChanged(double t) override;
+
+ private:
+  void computeDepths();
+
+  TimelineData data_;
+  QVector<int> depth_;  // per event
+  qint64 highlighted_ = -1;
+  QStringList ops_;
+  QVector<TimelineLayer*> layers_;
+};
+
+}  // namespace gl::ui

@@ -1,0 +1,38 @@
+#pragma once
+// Wall time per variant, one bar per executor, grouped by variant (QCPBars in a QCPBarsGroup).
+#include "ui/plots/plot_data.h"
+#include "ui/plots/plot_widget.h"
+
+namespace gl::ui {
+
+class TimingBarsPlot : public PlotWidget {
+  Q_OBJECT
+ public:
+  explicit TimingBarsPlot(QWidget* parent = nullptr);
+
+  void setTimings(const QVector<TimingData>& timings);
+  const QVector<TimingData>& timings() const { return timings_; }
+  // Variants in first-seen order (the x axis) and executors (one QCPBars each).
+  QStringList variants() const { return variants_; }
+  QStringList executors() const { return executors_; }
+  QCPBars* barsFor(const QString& executor) const;
+  QCPBarsGroup* group() const { return group_; }
+
+  QString toCsv() const override;  // variant,executor,seconds
+  void fitView() override;         // every category, bars from zero, room for the labels
+  QString hoverText(const QPointF& pixel) const override;
+
+ protected:
+  void applyPalette() override;
+
+ private:
+  void labelBars();
+
+  QVector<TimingData> timings_;
+  QStringList variants_, executors_;
+  QVector<QCPBars*> bars_;
+  QCPBarsGroup* group_ = nullptr;
+  QVector<QCPItemText*> valueLabels_;
+};
+
+}  // namespace gl::ui

@@ -1,0 +1,85 @@
+#include "ui/run/lesson_controller.h"
+
+#include <set>
+
+#include "engine/lang/parser.h"
+
+namespace gl::ui {
+
+LessonController::LessonController(QObject* parent) : QObject(parent) {
+  traceTimer_.setSingleShot(true);
+  traceTimer_.setInterval(300);
+  connect(&traceTimer_, &QTimer::timeout, this, &LessonController::traceNow);
+  connect(&worker_, &RunWorker::traced, this, &LessonController::onTraced);
+  connect(&worker_, &RunWorker::started, this, &LessonController::runStarted);
+  connect(&worker_, &RunWorker::variantStarted, this, &LessonController::variantStarted);
+  connect(&worker_, &RunWorker::progress, this, &LessonController::progress);
+  connect(&worker_, &RunWorker::printed, this, &LessonController::printed);
+  connect(&worker_, &RunWorker::finished, this, [this](const RunOutcome& out) {
+    outcome_ = out;
+    if (out.run && out.program == program_)
+      for (const lang::VariantRun& v : out.run->variants)
+        if (v.ok())
+          timings_[{QString::fromStdString(v.name),
+                    out.settings.parallel ? QStringLiteral("parallel") : QStringLiteral("serial")}] =
+              v.run.seconds;
+    emit runFinished(out);
+  });
+}
+
+void LessonController::setSource(const QString& text, const QString& fileName) {
+  const bool newFile = fileName != fileName_;
+  source_ = text;
+  fileName_ = fileName;
+  if (newFile) traceNow();
+  else traceTimer_.start();
+}
+
+void LessonController::setParamValues(const QMap<QString, double>& values) {
+  if (values == params_) return;
+  params_ = values;
+  traceTimer_.start();
+}
+
+void LessonController::traceNow() {
+  traceTimer_.stop();
+  lang::TraceOptions opt;
+  // Only params the script still declares: a knob left over from a deleted line must not
+  // turn into an "unknown param" error.
+  std::set<std::string> declared;
+  try {
+    const lang::Module m = lang::parse(source_.toStdString(), fileName_.toStdString());
+    for (const auto* p : lang::paramDecls(m)) declared.insert(p->name);
+  } catch (const std::exception&) {
+    // the trace reports the error
+  }
+  for (auto it = params_.begin(); it != params_.end(); ++it)
+    if (declared.count(it.key().toStdString()))
+      opt.overrides[it.key().toStdString()] = it.value();
+  ++pendingTraces_;
+  worker_.trace(source_, fileName_, opt);
+}
+
+void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> program,
+                                const QString& error, int line, int col) {
+  if (program) {
+    if (!program_ || program_->graph != program->graph) timings_.clear();
+    program_ = std::move(program);
+    emit traced(program_);
+  } else {
+    emit traceFailed(error, line, col);
+  }
+}
+
+bool LessonController::run(const QString& variant, bool parallel, int threads) {
+  if (!program_ || worker_.busy()) return false;
+  lang::RunSettings s;
+  s.variant = variant.toStdString();
+  s.parallel = parallel;
+  s.threads = threads;
+  return worker_.start(program_, s);
+}
+
+void LessonController::cancel() { worker_.cancel(); }
+
+}  // namespace gl::ui

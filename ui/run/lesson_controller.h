@@ -1,0 +1,69 @@
+#pragma once
+// The window's model of the open lesson: its text is traced (debounced, off the GUI thread)
+// whenever it or a param changes, and runs go to the RunWorker. Panels read the results
+// through the signals; nothing here draws.
+#include <QMap>
+#include <QObject>
+#include <QTimer>
+#include <map>
+#include <memory>
+
+#include "ui/run/run_worker.h"
+
+namespace gl::ui {
+
+struct TimingKey {
+  QString variant, executor;
+  bool operator<(const TimingKey& o) const {
+    return variant != o.variant ? variant < o.variant : executor < o.executor;
+  }
+};
+
+class LessonController : public QObject {
+  Q_OBJECT
+ public:
+  explicit LessonController(QObject* parent = nullptr);
+
+  // New text (and its file name for messages); traced after a short pause.
+  void setSource(const QString& text, const QString& fileName);
+  void setParamValues(const QMap<QString, double>& values);
+  void setTraceDelay(int ms) { traceTimer_.setInterval(ms); }
+  void traceNow();
+
+  // Runs the current program (the last successful trace). Returns false when there is none
+  // or a run is going on.
+  bool run(const QString& variant, bool parallel, int threads = 0);
+  void cancel();
+  bool running() const { return worker_.busy(); }
+  bool waitForRun(int msecs) { return worker_.wait(msecs); }
+
+  std::shared_ptr<const lang::TracedProgram> program() const { return program_; }
+  const RunOutcome& outcome() const { return outcome_; }
+  // Latest seconds per (variant, executor) over the runs of the current program.
+  const std::map<TimingKey, double>& timings() const { return timings_; }
+  QString fileName() const { return fileName_; }
+
+ signals:
+  void traced(std::shared_ptr<const gl::lang::TracedProgram> program);
+  void traceFailed(const QString& message, int line, int col);
+  void runStarted();
+  void variantStarted(int index, const QString& name);
+  void progress(const QString& variant, int loopNode, qint64 done, qint64 total);
+  void printed(const QString& line);
+  void runFinished(const gl::ui::RunOutcome& outcome);
+
+ private:
+  void onTraced(std::shared_ptr<const lang::TracedProgram> program, const QString& error,
+                int line, int col);
+
+  RunWorker worker_;
+  QTimer traceTimer_;
+  QString source_, fileName_;
+  QMap<QString, double> params_;
+  std::shared_ptr<const lang::TracedProgram> program_;
+  RunOutcome outcome_;
+  std::map<TimingKey, double> timings_;
+  int pendingTraces_ = 0;
+};
+
+}  // namespace gl::ui

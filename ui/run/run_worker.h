@@ -1,0 +1,67 @@
+#pragma once
+// Runs a traced program off the GUI thread. The engine reports progress and asks about
+// cancellation through gl::RunMonitor; this class turns those calls into queued Qt signals.
+#include <QObject>
+#include <QThread>
+#include <atomic>
+#include <memory>
+
+#include "engine/lang/session.h"
+
+namespace gl::ui {
+
+// The result handed back to the GUI thread: the program (it owns the Graph the run refers
+// to) and what the run produced.
+struct RunOutcome {
+  std::shared_ptr<const lang::TracedProgram> program;
+  std::shared_ptr<const lang::ProgramRun> run;
+  lang::RunSettings settings;
+  QString error;  // set when the run could not start (e.g. an unknown variant)
+};
+
+class RunWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunWorker(QObject* parent = nullptr);
+  ~RunWorker() override;
+
+  bool busy() const { return busy_; }
+
+ public slots:
+  // Starts a run on the worker thread; ignored (returns false) while one is running.
+  bool start(std::shared_ptr<const lang::TracedProgram> program, lang::RunSettings settings);
+  // Traces a script on the worker thread (big lessons take a moment); emits traced().
+  // A newer request supersedes older ones still queued.
+  void trace(const QString& source, const QString& fileName, lang::TraceOptions options);
+  // Asks the engine to stop; it checks between nodes and loop iterations.
+  void cancel();
+  // Blocks until the current run ends (for tests and shutdown).
+  bool wait(int msecs);
+
+ signals:
+  void started(const QString& variant);
+  void variantStarted(int index, const QString& name);
+  void progress(const QString& variant, int loopNode, qint64 done, qint64 total);
+  void printed(const QString& line);
+  void finished(const gl::ui::RunOutcome& outcome);
+  // program is null when the script has an error: message "file:line:col: ...", line, col.
+  void traced(std::shared_ptr<const gl::lang::TracedProgram> program, const QString& error,
+              int line, int col);
+
+ private:
+  class Monitor;
+  void runOnThread(std::shared_ptr<const lang::TracedProgram> program, lang::RunSettings s);
+
+  QThread thread_;
+  QObject* threadContext_ = nullptr;  // lives on thread_, runs the runs
+  QThread traceThread_;                // traces never wait behind a long run
+  QObject* traceContext_ = nullptr;
+  std::atomic<bool> cancel_{false};
+  std::atomic<bool> busy_{false};
+  std::atomic<int> traceGeneration_{0};
+};
+
+}  // namespace gl::ui
+
+Q_DECLARE_METATYPE(gl::ui::RunOutcome)
+Q_DECLARE_METATYPE(std::shared_ptr<const gl::lang::TracedProgram>)

@@ -1,0 +1,141 @@
+#include "ui/step/step_controls.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+
+namespace gl::ui {
+
+StepControls::StepControls(QWidget* parent) : QWidget(parent) {
+  loops_ = new QComboBox(this);
+  loops_->setMinimumContentsLength(16);
+  loops_->setToolTip(tr("Loop to step through"));
+  phase_ = new QComboBox(this);
+  phase_->addItems({tr("Forward"), tr("Backward")});
+  phase_->setToolTip(tr("Forward pass: loop-carried values; backward pass: their adjoints"));
+  auto button = [this](QStyle::StandardPixmap icon, const QString& tip) {
+    auto* b = new QToolButton(this);
+    b->setIcon(style()->standardIcon(icon));
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    return b;
+  };
+  first_ = button(QStyle::SP_MediaSkipBackward, tr("First iteration"));
+  prev_ = button(QStyle::SP_MediaSeekBackward, tr("Previous iteration"));
+  play_ = button(QStyle::SP_MediaPlay, tr("Play"));
+  play_->setCheckable(true);
+  next_ = button(QStyle::SP_MediaSeekForward, tr("Next iteration"));
+  last_ = button(QStyle::SP_MediaSkipForward, tr("Last iteration"));
+  slider_ = new QSlider(Qt::Horizontal, this);
+  spin_ = new QSpinBox(this);
+  total_ = new QLabel(this);
+  timer_ = new QTimer(this);
+  timer_->setInterval(120);
+
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(4, 2, 4, 2);
+  for (QWidget* w : std::initializer_list<QWidget*>{loops_, phase_, first_, prev_, play_, next_,
+                                                    last_, slider_, spin_, total_})
+    layout->addWidget(w);
+  layout->setStretch(7, 1);
+
+  connect(first_, &QToolButton::clicked, this, &StepControls::first);
+  connect(prev_, &QToolButton::clicked, this, &StepControls::previous);
+  connect(next_, &QToolButton::clicked, this, &StepControls::next);
+  connect(last_, &QToolButton::clicked, this, &StepControls::last);
+  connect(play_, &QToolButton::toggled, this, &StepControls::setPlaying);
+  connect(timer_, &QTimer::timeout, this, [this] {
+    if (step() >= slider_->maximum())
+      setPlaying(false);
+    else
+      next();
+  });
+  connect(slider_, &QSlider::valueChanged, this, [this](int v) { setStep(v); });
+  connect(spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { setStep(v); });
+  connect(loops_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+    if (updating_) return;
+    refreshRange();
+    announce();
+  });
+  connect(phase_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { announce(); });
+  refreshRange();
+}
+
+void StepControls::setLoops(const QVector<LoopChoice>& loops) {
+  const int keep = currentLoop();
+  updating_ = true;
+  choices_ = loops;
+  loops_->clear();
+  for (const LoopChoice& c : loops)
+    loops_->addItem(tr("%1 (%2 iterations)").arg(c.label).arg(c.iterations), c.node);
+  const int idx = loops_->findData(keep);
+  loops_->setCurrentIndex(idx >= 0 ? idx : (loops.isEmpty() ? -1 : 0));
+  updating_ = false;
+  refreshRange();
+  if (!loops.isEmpty()) announce();
+}
+
+int StepControls::currentLoop() const {
+  return loops_->currentIndex() >= 0 ? loops_->currentData().toInt() : -1;
+}
+qint64 StepControls::step() const { return slider_->value(); }
+bool StepControls::backward() const { return phase_->currentIndex() == 1; }
+bool StepControls::playing() const { return timer_->isActive(); }
+
+void StepControls::selectLoop(int node) {
+  const int idx = loops_->findData(node);
+  if (idx >= 0) loops_->setCurrentIndex(idx);
+}
+
+void StepControls::setStep(qint64 t) {
+  t = std::clamp<qint64>(t, slider_->minimum(), slider_->maximum());
+  if (t == slider_->value() && t == spin_->value()) return;
+  updating_ = true;
+  slider_->setValue(int(t));
+  spin_->setValue(int(t));
+  updating_ = false;
+  announce();
+}
+
+void StepControls::first() { setStep(0); }
+void StepControls::previous() { setStep(step() - 1); }
+void StepControls::next() { setStep(step() + 1); }
+void StepControls::last() { setStep(slider_->maximum()); }
+
+void StepControls::setPlaying(bool on) {
+  if (on && step() >= slider_->maximum()) setStep(0);
+  on ? timer_->start() : timer_->stop();
+  play_->blockSignals(true);
+  play_->setChecked(on);
+  play_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  play_->blockSignals(false);
+}
+
+void StepControls::setBackward(bool on) { phase_->setCurrentIndex(on ? 1 : 0); }
+
+void StepControls::refreshRange() {
+  const int idx = loops_->currentIndex();
+  // Records hold iterations + 1 rows: the value before each iteration and the final one.
+  const qint64 n = idx >= 0 && idx < choices_.size() ? choices_[idx].iterations : 0;
+  const bool on = idx >= 0;
+  for (QWidget* w : std::initializer_list<QWidget*>{phase_, first_, prev_, play_, next_, last_,
+                                                    slider_, spin_})
+    w->setEnabled(on);
+  updating_ = true;
+  slider_->setRange(0, int(std::max<qint64>(0, n)));
+  spin_->setRange(0, int(std::max<qint64>(0, n)));
+  updating_ = false;
+  total_->setText(on ? tr("/ %1").arg(n) : tr("no loop"));
+}
+
+void StepControls::announce() {
+  if (updating_ || currentLoop() < 0) return;
+  emit stepChanged(currentLoop(), step(), backward());
+}
+
+}  // namespace gl::ui

@@ -1,0 +1,213 @@
+#include "ui/window/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "ui/about.h"
+#include "ui/editor/script_editor.h"
+#include "ui/editor/templates.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/inspect/inspector_panel.h"
+#include "ui/panels/lesson_browser.h"
+#include "ui/panels/params_panel.h"
+#include "ui/panels/run_log.h"
+#include "ui/plots/plots_panel.h"
+#include "ui/step/step_controls.h"
+#include "ui/window/theme.h"
+
+namespace gl::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName(QStringLiteral("MainWindow"));
+  controller_ = new LessonController(this);
+  graphView_ = new GraphView(this);
+  setCentralWidget(graphView_);
+  createActions();
+  createMenus();
+  createToolBars();
+  createDocks();
+  connectPanels();
+  autosaveTimer_ = new QTimer(this);
+  autosaveTimer_->setInterval(5000);
+  autosaveTimer_->setSingleShot(true);
+  connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosave);
+  statusBar()->addWidget(status_ = new QLabel(this), 1);
+  statusBar()->addPermanentWidget(progress_ = new QProgressBar(this));
+  progress_->setMaximumWidth(220);
+  progress_->setVisible(false);
+  readSettings();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+  auto make = [this](const QString& text, QKeySequence key, auto slot) {
+    auto* a = new QAction(text, this);
+    if (!key.isEmpty()) a->setShortcut(key);
+    connect(a, &QAction::triggered, this, slot);
+    return a;
+  };
+  newAct_ = make(tr("&New Lesson"), QKeySequence::New, [this] { newLesson(); });
+  openAct_ = make(tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
+  saveAct_ = make(tr("&Save"), QKeySequence::Save, [this] { save(); });
+  saveAsAct_ = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
+  exportAct_ = make(tr("&Export Lesson…"), QKeySequence(tr("Ctrl+E")), [this] { exportLessonDialog(); });
+  quitAct_ = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+  runAct_ = make(tr("&Run"), QKeySequence(tr("Ctrl+R")), [this] { runCurrent(false); });
+  runAct_->setShortcuts({QKeySequence(tr("Ctrl+R")), QKeySequence(Qt::Key_F5)});
+  runAct_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  runAct_->setToolTip(tr("Run the chosen variant (Ctrl+R, F5)"));
+  runAllAct_ = make(tr("Run &All Variants"), QKeySequence(tr("Ctrl+Shift+R")),
+                    [this] { runCurrent(true); });
+  runAllAct_->setToolTip(tr("Run every variant and compare their results"));
+  cancelAct_ = make(tr("&Cancel Run"), QKeySequence(Qt::Key_Escape), [this] { controller_->cancel(); });
+  cancelAct_->setIcon(style()->standardIcon(QStyle::SP_BrowserStop));
+  cancelAct_->setEnabled(false);
+  fitAct_ = make(tr("&Fit Graph"), QKeySequence(tr("Ctrl+0")), [this] { graphView_->fitGraph(); });
+  zoomInAct_ = make(tr("Zoom &In"), QKeySequence::ZoomIn, [this] { graphView_->zoomIn(); });
+  zoomOutAct_ = make(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] { graphView_->zoomOut(); });
+  foldAllAct_ = make(tr("Fold All Loops"), {}, [this] { graphView_->graphScene()->foldAll(); });
+  unfoldAllAct_ = make(tr("Unfold All Loops"), {}, [this] { graphView_->graphScene()->unfoldAll(); });
+  showForwardAct_ = make(tr("Show &Forward Graph"), {}, [this](bool on) {
+    graphView_->graphScene()->setShowForward(on);
+  });
+  showForwardAct_->setCheckable(true);
+  showForwardAct_->setChecked(true);
+  showBackwardAct_ = make(tr("Show &Backward (Gradient) Graph"), {}, [this](bool on) {
+    graphView_->graphScene()->setShowBackward(on);
+  });
+  showBackwardAct_->setCheckable(true);
+  showBackwardAct_->setChecked(true);
+  darkAct_ = make(tr("&Dark Palette"), {}, [this](bool on) { setDark(on); });
+  darkAct_->setCheckable(true);
+  settingsAct_ = make(tr("&Settings…"), QKeySequence::Preferences, [this] { showSettings(); });
+  aboutAct_ = make(tr("&About GradLab"), {}, [this] {
+    QMessageBox::about(this, tr("About GradLab"),
+                       tr("<b>GradLab %1</b><p>Loops, branches and gradients: build a "
+                          "computation, step through its iterations, watch the gradient flow, "
+                          "and time serial against vectorized versions.</p>")
+                           .arg(applicationVersion()));
+  });
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addActions({newAct_, openAct_, saveAct_, saveAsAct_});
+  file->addSeparator();
+  file->addAction(exportAct_);
+  file->addSeparator();
+  file->addAction(quitAct_);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  auto* undo = edit->addAction(tr("&Undo"), QKeySequence::Undo, this, [this] { editor_->undo(); });
+  auto* redo = edit->addAction(tr("&Redo"), QKeySequence::Redo, this, [this] { editor_->redo(); });
+  undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  edit->addSeparator();
+  edit->addAction(settingsAct_);
+
+  insertMenu_ = menuBar()->addMenu(tr("&Insert"));
+  for (const ScriptTemplate& t : scriptTemplates())
+    insertMenu_->addAction(t.title, this, [this, text = t.text] {
+      editor_->insertTemplate(text);
+      editor_->setFocus();
+    });
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addActions({runAct_, runAllAct_, cancelAct_});
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  viewMenu_->addActions({fitAct_, zoomInAct_, zoomOutAct_});
+  viewMenu_->addSeparator();
+  viewMenu_->addActions({foldAllAct_, unfoldAllAct_, showForwardAct_, showBackwardAct_});
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(darkAct_);
+  viewMenu_->addSeparator();
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(aboutAct_);
+}
+
+void MainWindow::createToolBars() {
+  QToolBar* bar = addToolBar(tr("Run"));
+  bar->setObjectName(QStringLiteral("RunToolBar"));
+  bar->addAction(openAct_);
+  bar->addAction(saveAct_);
+  bar->addSeparator();
+  bar->addWidget(new QLabel(tr(" Variant "), bar));
+  variants_ = new QComboBox(bar);
+  variants_->setMinimumContentsLength(14);
+  variants_->setToolTip(tr("Variant to run and to show"));
+  bar->addWidget(variants_);
+  bar->addWidget(new QLabel(tr(" Executor "), bar));
+  executor_ = new QComboBox(bar);
+  executor_->addItem(tr("serial"), false);
+  executor_->addItem(tr("parallel"), true);
+  bar->addWidget(executor_);
+  bar->addWidget(new QLabel(tr(" Threads "), bar));
+  threads_ = new QSpinBox(bar);
+  threads_->setRange(1, std::max(1, QThread::idealThreadCount()) * 4);
+  threads_->setValue(std::max(1, QThread::idealThreadCount()));
+  threads_->setToolTip(tr("Threads of the parallel executor"));
+  bar->addWidget(threads_);
+  bar->addSeparator();
+  bar->addAction(runAct_);
+  bar->addAction(runAllAct_);
+  bar->addAction(cancelAct_);
+  bar->addSeparator();
+  bar->addAction(fitAct_);
+}
+
+void MainWindow::createDocks() {
+  auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    viewMenu_->addAction(d->toggleViewAction());
+    return d;
+  };
+  lessons_ = new LessonBrowser(this);
+  lessons_->setLessonDirectory(QStringLiteral(":/lessons"));
+  editor_ = new ScriptEditor(this);
+  params_ = new ParamsPanel(this);
+  inspector_ = new InspectorPanel(this);
+  steps_ = new StepControls(this);
+  plots_ = new PlotsPanel(this);
+  log_ = new RunLog(this);
+
+  QDockWidget* lessons = dock(lessons_, tr("Lessons"), QStringLiteral("LessonsDock"), Qt::LeftDockWidgetArea);
+  QDockWidget* editor = dock(editor_, tr("Script"), QStringLiteral("ScriptDock"), Qt::LeftDockWidgetArea);
+  splitDockWidget(lessons, editor, Qt::Vertical);
+  resizeDocks({lessons, editor}, {140, 600}, Qt::Vertical);
+  resizeDocks({editor}, {560}, Qt::Horizontal);
+  QDockWidget* params = dock(params_, tr("Params"), QStringLiteral("ParamsDock"), Qt::RightDockWidgetArea);
+  QDockWidget* inspector = dock(inspector_, tr("Inspector"), QStringLiteral("InspectorDock"), Qt::RightDockWidgetArea);
+  splitDockWidget(params, inspector, Qt::Vertical);
+  resizeDocks({inspector}, {330}, Qt::Horizontal);
+  QDockWidget* steps = dock(steps_, tr("Step Through"), QStringLiteral("StepDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* plots = dock(plots_, tr("Plots"), QStringLiteral("PlotsDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* log = dock(log_, tr("Run Log"), QStringLiteral("LogDock"), Qt::BottomDockWidgetArea);
+  splitDockWidget(steps, plots, Qt::Vertical);
+  tabifyDockWidget(plots, log);
+  plots->raise();
+  resizeDocks({steps, plots}, {40, 300}, Qt::Vertical);
+}
+
+}  // namespace gl::ui

@@ -1,0 +1,115 @@
+#pragma once
+// The main window: only wires panels together (Qt's application example: built from
+// createActions()/createMenus()/createToolBars()/createDocks() helpers). State lives in the
+// LessonController; each panel draws what it is given.
+#include <QMainWindow>
+#include <memory>
+
+#include "ui/run/lesson_controller.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QSpinBox;
+
+namespace gl::ui {
+
+class ScriptEditor;
+class GraphView;
+class InspectorPanel;
+class StepControls;
+class PlotsPanel;
+class ParamsPanel;
+class RunLog;
+class LessonBrowser;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens a script (a path or a ":/lessons/..." resource); false (and a message) on failure.
+  bool openFile(const QString& path);
+  bool saveTo(const QString& path);
+  void runCurrent(bool allVariants);
+
+  // For tests and the exporter.
+  LessonController* controller() const { return controller_; }
+  ScriptEditor* editor() const { return editor_; }
+  GraphView* graphView() const { return graphView_; }
+  InspectorPanel* inspector() const { return inspector_; }
+  StepControls* stepControls() const { return steps_; }
+  PlotsPanel* plots() const { return plots_; }
+  ParamsPanel* params() const { return params_; }
+  RunLog* runLog() const { return log_; }
+  QComboBox* variantBox() const { return variants_; }
+  QComboBox* executorBox() const { return executor_; }
+  QString currentFile() const { return path_; }
+  // The run shown in the inspector, graph overlay and plots (the chosen variant).
+  const lang::VariantRun* shownRun() const;
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void createActions();
+  void createMenus();
+  void createToolBars();
+  void createDocks();
+  void connectPanels();
+  void readSettings();
+  void writeSettings();
+
+  bool maybeSave();
+  void newLesson();
+  void openDialog();
+  bool save();
+  bool saveAsDialog();
+  void autosave();
+  void updateTitle();
+  void setDark(bool dark);
+  void showSettings();
+  void exportLessonDialog();
+  QString fileLabel() const;  // file name used in messages ("untitled.gls" when new)
+
+  void onTraced(std::shared_ptr<const lang::TracedProgram> program);
+  void onTraceFailed(const QString& message, int line, int col);
+  void onRunFinished(const RunOutcome& outcome);
+  void showVariantResults();
+  void onStep(int loopNode, qint64 step, bool backward);
+
+  LessonController* controller_;
+  ScriptEditor* editor_ = nullptr;
+  GraphView* graphView_ = nullptr;
+  InspectorPanel* inspector_ = nullptr;
+  StepControls* steps_ = nullptr;
+  PlotsPanel* plots_ = nullptr;
+  ParamsPanel* params_ = nullptr;
+  RunLog* log_ = nullptr;
+  LessonBrowser* lessons_ = nullptr;
+
+  QComboBox* variants_ = nullptr;
+  QComboBox* executor_ = nullptr;
+  QSpinBox* threads_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+
+  QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *quitAct_;
+  QAction *runAct_, *runAllAct_, *cancelAct_;
+  QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;
+  QAction *showForwardAct_, *showBackwardAct_, *darkAct_, *settingsAct_, *aboutAct_;
+  QMenu* insertMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+
+  RunOutcome lastRun_;
+  bool pendingRunAfterTrace_ = false;
+  bool runOnNextTrace_ = false;
+  QString path_;
+  bool dirty_ = false;
+  bool loading_ = false;
+  QTimer* autosaveTimer_ = nullptr;
+};
+
+}  // namespace gl::ui

@@ -1,0 +1,194 @@
+// MainWindow: what happens when a trace or a run comes back — each panel is handed the part
+// of the result it shows.
+#include <QComboBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSpinBox>
+#include <QStatusBar>
+
+#include "ui/editor/script_editor.h"
+#include "ui/graph/gradient_flow.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/inspect/inspector_panel.h"
+#include "ui/panels/lesson_browser.h"
+#include "ui/panels/params_panel.h"
+#include "ui/panels/run_log.h"
+#include "ui/plots/plot_data.h"
+#include "ui/plots/plots_panel.h"
+#include "ui/step/step_controls.h"
+#include "ui/window/main_window.h"
+#include "ui/window/result_views.h"
+
+namespace gl::ui {
+
+void MainWindow::connectPanels() {
+  connect(controller_, &LessonController::traced, this, &MainWindow::onTraced);
+  connect(controller_, &LessonController::traceFailed, this, &MainWindow::onTraceFailed);
+  connect(controller_, &LessonController::runFinished, this, &MainWindow::onRunFinished);
+  connect(controller_, &LessonController::printed, log_, &RunLog::appendPrint);
+  connect(controller_, &LessonController::runStarted, this, [this] {
+    runAct_->setEnabled(false);
+    runAllAct_->setEnabled(false);
+    cancelAct_->setEnabled(true);
+    progress_->setVisible(true);
+    progress_->setRange(0, 0);
+  });
+  connect(controller_, &LessonController::variantStarted, this, [this](int, const QString& name) {
+    status_->setText(tr("Running variant '%1'…").arg(name));
+    progress_->setRange(0, 0);
+    progress_->setFormat(name + QStringLiteral(" %v/%m"));
+  });
+  connect(controller_, &LessonController::progress, this,
+          [this](const QString& variant, int, qint64 done, qint64 total) {
+            progress_->setRange(0, int(std::min<qint64>(total, INT_MAX)));
+            progress_->setValue(int(std::min<qint64>(done, INT_MAX)));
+            progress_->setFormat(variant + QStringLiteral(" %v/%m"));
+          });
+
+  connect(editor_, &ScriptEditor::textEditedDebounced, this, [this] {
+    if (loading_) return;
+    controller_->setSource(editor_->toPlainText(), fileLabel());
+  });
+  connect(editor_->document(), &QTextDocument::modificationChanged, this, [this](bool changed) {
+    dirty_ = changed;
+    updateTitle();
+    if (changed) autosaveTimer_->start();
+  });
+  connect(editor_, &ScriptEditor::cursorLineChanged, this, [this](int line) {
+    graphView_->graphScene()->selectNodesAtLine(line);
+  });
+  connect(params_, &ParamsPanel::paramsChanged, this, [this] {
+    controller_->setParamValues(params_->values());
+    pendingRunAfterTrace_ = true;  // a param change re-runs once the new trace is in
+  });
+  connect(log_, &RunLog::locationActivated, editor_, &ScriptEditor::goToLocation);
+  connect(lessons_, &LessonBrowser::lessonActivated, this, [this](const QString& path) {
+    if (maybeSave()) openFile(path);
+  });
+  connect(plots_, &PlotsPanel::exportFailed, log_, [this](const QString& m) { log_->appendError(m); });
+  connect(plots_, &PlotsPanel::exported, log_, [this](const QString& p) {
+    log_->appendInfo(tr("Exported %1").arg(p));
+  });
+  connect(inspector_, &InspectorPanel::locationActivated, editor_, &ScriptEditor::goToLocation);
+  connect(graphView_->graphScene(), &GraphScene::nodeSelected, this, [this](int id) {
+    inspector_->showNode(id);
+    const Graph* g = graphView_->graphScene()->graph();
+    if (g && id >= 0 && id < g->numNodes() && g->node(id).loc.known()) {
+      editor_->selectLine(g->node(id).loc.line);
+    }
+  });
+  connect(graphView_->graphScene(), &GraphScene::sourceRequested, this,
+          [this](const SourceLoc& loc) { editor_->goToLocation(loc.line, loc.col); });
+  connect(steps_, &StepControls::stepChanged, this, &MainWindow::onStep);
+  connect(variants_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this] { showVariantResults(); });
+}
+
+void MainWindow::onTraced(std::shared_ptr<const lang::TracedProgram> program) {
+  editor_->clearErrors();
+  // Params and variants as the script now declares them.
+  params_->setParams(QVector<lang::Param>(program->params.begin(), program->params.end()));
+  const QString keep = variants_->currentText();
+  variants_->blockSignals(true);
+  variants_->clear();
+  for (const lang::Variant& v : program->variants)
+    variants_->addItem(v.name.empty() ? tr("(main)") : QString::fromStdString(v.name),
+                       QString::fromStdString(v.name));
+  const int idx = variants_->findText(keep);
+  variants_->setCurrentIndex(idx >= 0 ? idx : 0);
+  variants_->blockSignals(false);
+  for (const std::string& line : program->traceLog)
+    log_->appendInfo(tr("print: %1").arg(QString::fromStdString(line)));
+  showProgramGraph(*graphView_, program);
+  status_->setText(tr("Traced: %1 nodes, %2 variants")
+                       .arg(program->graph->numNodes())
+                       .arg(program->variants.size()));
+  inspector_->setContext(program->graph, nullptr);
+  if (pendingRunAfterTrace_ || runOnNextTrace_) {
+    const bool all = runOnNextTrace_;
+    pendingRunAfterTrace_ = runOnNextTrace_ = false;
+    if (!controller_->running()) runCurrent(all);
+  }
+}
+
+void MainWindow::onTraceFailed(const QString& message, int line, int col) {
+  pendingRunAfterTrace_ = runOnNextTrace_ = false;
+  QList<ScriptError> errors;
+  if (line > 0) errors.append({line, std::max(1, col), message, 0});
+  editor_->setErrors(errors);
+  log_->appendError(message);
+  status_->setText(message);
+}
+
+void MainWindow::runCurrent(bool allVariants) {
+  if (!controller_->program()) {
+    runOnNextTrace_ = allVariants;
+    controller_->traceNow();
+    return;
+  }
+  const QString variant = allVariants ? QString() : variants_->currentData().toString();
+  const bool parallel = executor_->currentData().toBool();
+  if (controller_->program()->variants.size() == 1 && !allVariants)
+    log_->appendInfo(tr("Running on the %1 executor…").arg(executor_->currentText()));
+  else
+    log_->appendInfo(allVariants ? tr("Running all variants on the %1 executor…").arg(executor_->currentText())
+                                 : tr("Running variant '%1' on the %2 executor…")
+                                       .arg(variants_->currentText(), executor_->currentText()));
+  controller_->run(variant, parallel, threads_->value());
+}
+
+void MainWindow::onRunFinished(const RunOutcome& outcome) {
+  runAct_->setEnabled(true);
+  runAllAct_->setEnabled(true);
+  cancelAct_->setEnabled(false);
+  progress_->setVisible(false);
+  if (!outcome.error.isEmpty()) {
+    log_->appendError(outcome.error);
+    status_->setText(outcome.error);
+    return;
+  }
+  logRun(*log_, outcome);
+  lastRun_ = outcome;
+  int failed = 0;
+  for (const lang::VariantRun& v : outcome.run->variants) {
+    if (v.ok()) continue;
+    ++failed;
+    if (v.errorLoc.line > 0) editor_->setErrors({{v.errorLoc.line, std::max(1, v.errorLoc.col),
+                                                  QString::fromStdString(v.error), 0}});
+  }
+  status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
+                          : tr("Run finished"));
+  showVariantResults();
+  plots_->showTimings(timingData(controller_->timings()));
+}
+
+const lang::VariantRun* MainWindow::shownRun() const {
+  if (!lastRun_.run) return nullptr;
+  const std::string name = variants_->currentData().toString().toStdString();
+  for (const lang::VariantRun& v : lastRun_.run->variants)
+    if (v.name == name) return &v;
+  return lastRun_.run->variants.empty() ? nullptr : &lastRun_.run->variants.front();
+}
+
+void MainWindow::showVariantResults() {
+  const lang::VariantRun* v = shownRun();
+  if (!v || !lastRun_.program || !v->ok()) return;
+  auto graph = lastRun_.program->graph;
+  // The inspector and overlay keep the record alive through shared ownership.
+  auto run = std::shared_ptr<const RunResult>(lastRun_.run, &v->run);
+  inspector_->setContext(graph, run);
+  showRunOnGraph(*graphView_, *graph, *run, steps_->step());
+  steps_->setLoops(loopChoices(*graph, *run));
+  showRunOnPlots(*plots_, *graph, *v);
+}
+
+void MainWindow::onStep(int loopNode, qint64 step, bool backward) {
+  const lang::VariantRun* v = shownRun();
+  if (!v || !lastRun_.program) return;
+  inspector_->showLoopStep(loopNode, step, backward);
+  plots_->setStepCursor(double(step));
+  showRunOnGraph(*graphView_, *lastRun_.program->graph, v->run, step);
+}
+
+}  // namespace gl::ui

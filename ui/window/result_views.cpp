@@ -1,0 +1,138 @@
+#include "ui/window/result_views.h"
+
+#include <set>
+
+#include <QGraphicsTextItem>
+
+#include "ui/graph/gradient_flow.h"
+#include "ui/graph/graph_model.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/panels/run_log.h"
+#include "ui/plots/plots_panel.h"
+
+namespace gl::ui {
+
+std::vector<GradDiagnostic> noneGradients(const lang::TracedProgram& program) {
+  std::vector<GradDiagnostic> out;
+  std::set<std::pair<int, std::string>> seen;
+  for (const lang::Variant& v : program.variants)
+    for (const lang::Output& o : v.outputs)
+      for (const lang::OutputEntry& e : o.entries)
+        if (!e.value.valid() && e.whyNode >= 0 && seen.insert({e.whyNode, e.whyNone}).second)
+          out.push_back({e.whyNone, e.whyNode, e.whyLoc});
+  return out;
+}
+
+void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program) {
+  const Graph& g = *program->graph;
+  // Decide what to draw before any layout runs: dot on tens of thousands of nodes would block
+  // the window for minutes and nobody could read the result.
+  GraphFilter filter;
+  filter.folded = defaultFolding(g);
+  bool backward = true;
+  size_t visible = buildVisibleGraph(g, filter).nodes.size();
+  if (visible > size_t(kMaxDrawnNodes)) {
+    filter.showBackward = backward = false;
+    visible = buildVisibleGraph(g, filter).nodes.size();
+  }
+  scene.setGraph(nullptr);
+  scene.setShowBackward(backward);
+  if (visible > size_t(kMaxDrawnNodes)) {
+    auto* notice = scene.addText(
+        QObject::tr("This graph has %1 nodes (%2 even with loops folded and the backward pass "
+                    "hidden): too many to draw. Lower the lesson's params to see it.")
+            .arg(g.numNodes())
+            .arg(visible));
+    notice->setTextWidth(520);
+    return;
+  }
+  scene.setGraph(program->graph);
+  scene.setBreaks(noneGradients(*program));
+}
+
+void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram> program) {
+  showProgramGraph(*view.graphScene(), std::move(program));
+  view.fitGraph();
+}
+
+std::map<Value, double> gradientNorms(const Graph& graph, const RunResult& run, int64_t step) {
+  std::map<Value, double> norms = gradientNormsAtStep(graph, run, step);
+  for (const auto& [forward, adjoints] : graph.adjoints) {
+    double sq = 0;
+    bool any = false;
+    for (Value a : adjoints)
+      if (auto it = run.valueRecords.find(a); it != run.valueRecords.end()) {
+        sq += it->second.l2 * it->second.l2;
+        any = true;
+      }
+    if (any && !norms.count(forward)) norms[forward] = std::sqrt(sq);
+  }
+  return norms;
+}
+
+void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step) {
+  scene.setIterations(loopIterations(run));
+  scene.setValueNorms(gradientNorms(graph, run, step));
+}
+
+void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, int64_t step) {
+  showRunOnGraph(*view.graphScene(), graph, run, step);
+}
+
+QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
+  QVector<LoopChoice> out;
+  for (const auto& [node, rec] : run.loops) {
+    if (node < 0 || node >= graph.numNodes()) continue;
+    const Node& n = graph.node(node);
+    if (n.phase == Phase::Backward) continue;  // its adjoints show on the forward loop
+    LoopChoice c;
+    c.node = node;
+    c.iterations = rec.iterations;
+    c.hasAdjoints = !rec.adjoints.empty();
+    QString what = QString::fromStdString(n.op == "while" ? "while_loop" : n.op);
+    if (!n.name.empty()) what += QStringLiteral(" '%1'").arg(QString::fromStdString(n.name));
+    c.label = n.loc.known() ? QObject::tr("%1 at line %2").arg(what).arg(n.loc.line)
+                            : QObject::tr("%1 #%2").arg(what).arg(node);
+    out.push_back(c);
+  }
+  return out;
+}
+
+void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lang::VariantRun& run) {
+  for (const auto& [node, rec] : run.run.loops)
+    if (!rec.adjoints.empty() && graph.node(node).phase == Phase::Forward) {
+      plots.showLoopGradients(rec, &graph);
+      break;
+    }
+  for (const lang::OutputResult& o : run.outputs) {
+    if (!o.isGradient || o.entries.empty() || o.entries[0].none()) continue;
+    const Datum& d = o.entries[0].value;
+    if (!d.isList() && d.t.shape().size() == 2 && d.t.shape()[0] > 1 && d.t.shape()[1] > 1) {
+      plots.showJacobian(d.t);
+      break;
+    }
+  }
+  plots.showTimeline(run.run, &graph);
+}
+
+QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {
+  QVector<TimingData> out;
+  for (const auto& [key, seconds] : timings) out.push_back({key.variant, key.executor, seconds});
+  return out;
+}
+
+void logRun(RunLog& log, const RunOutcome& outcome) {
+  const QString report = QString::fromStdString(
+      lang::reportText(*outcome.program, *outcome.run, outcome.settings));
+  for (const QString& line : report.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+    if (line.contains(QStringLiteral("error: ")) || line.contains(QStringLiteral("DIFFER")))
+      log.appendError(line);
+    else if (line.trimmed().startsWith(QStringLiteral("tf.print:")))
+      continue;  // already streamed while running
+    else
+      log.appendInfo(line);
+  }
+}
+
+}  // namespace gl::ui

@@ -1,0 +1,46 @@
+#pragma once
+// Hands the parts of a traced program and of a run to the views that show them. Free
+// functions, so the window and the headless exporter feed the views the same way.
+#include <map>
+#include <memory>
+
+#include "engine/autodiff/tape.h"
+#include "engine/lang/session.h"
+#include "ui/run/lesson_controller.h"
+#include "ui/plots/plot_data.h"
+#include "ui/step/step_controls.h"
+
+namespace gl::ui {
+
+class GraphView;
+class GraphScene;
+class PlotsPanel;
+class RunLog;
+
+// Graphs larger than this are shown folded; over kMaxDrawnNodes visible nodes the view shows
+// a notice instead of waiting for a layout nobody can read.
+constexpr int kMaxDrawnNodes = 3000;
+
+// Sets the graph, folds loops of big graphs, and marks every None gradient of every variant
+// as a break with the engine's explanation.
+void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram> program);
+void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program);
+std::vector<GradDiagnostic> noneGradients(const lang::TracedProgram& program);
+
+// Iteration badges and the gradient-flow overlay at loop step `step`.
+void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, int64_t step);
+void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step);
+// Gradient norm per forward value: top-level adjoints from the run's value records, loop
+// values from the loop records at `step`.
+std::map<Value, double> gradientNorms(const Graph& graph, const RunResult& run, int64_t step);
+
+QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run);
+
+// Per-step gradients (first loop with adjoints), the jacobian heat map (first rank-2
+// gradient output), and the timeline of the run.
+void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lang::VariantRun& run);
+QVector<TimingData> timingData(const std::map<TimingKey, double>& timings);
+
+void logRun(RunLog& log, const RunOutcome& outcome);
+
+}  // namespace gl::ui
