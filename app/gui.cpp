@@ -1,8 +1,12 @@
 #include "gui.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QMap>
 #include <QFileInfo>
 #include <QSettings>
+#include <QTimer>
+#include <memory>
 #include <cstdio>
 #include <iostream>
 
@@ -10,6 +14,7 @@
 #include "engine/lang/session.h"
 #include "ui/about.h"
 #include "ui/export/lesson_export.h"
+#include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/translations.h"
 
@@ -37,7 +42,34 @@ void exportUsage() {
 
 }  // namespace
 
-int runWindow(int argc, char** argv, const std::string& file) {
+int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
+  std::string file, screenshot, variant;
+  bool run = false;
+  long long step = -1;
+  QMap<QString, double> params;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool hasValue = i + 1 < args.size();
+    if (a == "--set" && hasValue) {
+      std::string name;
+      double x = 0;
+      if (!parseSetting(args[++i], name, x)) return std::fprintf(stderr, "gradlab: --set expects name=value\n"), 2;
+      params[QString::fromStdString(name)] = x;
+    } else if (a == "--screenshot" && hasValue) {
+      screenshot = args[++i];
+    } else if (a == "--variant" && hasValue) {
+      variant = args[++i];
+    } else if (a == "--step" && hasValue) {
+      step = std::atoll(args[++i].c_str());
+    } else if (a == "--run") {
+      run = true;
+    } else if (!a.empty() && a[0] != '-' && file.empty()) {
+      file = a;
+    } else {
+      std::fprintf(stderr, "gradlab: unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
   if (!haveDisplay()) {
     std::fprintf(stderr,
                  "gradlab: no display. Run a lesson with `gradlab run FILE.gls` or write its "
@@ -54,9 +86,39 @@ int runWindow(int argc, char** argv, const std::string& file) {
     path = QSettings().value(QStringLiteral("lastFile")).toString();
     if (path.isEmpty() || !QFileInfo::exists(path)) path = ui::builtinLessons().value(0);
   }
+  auto* controller = window.controller();
+  // Params first: opening the file traces with them (and stops the params' debounce).
+  if (!params.isEmpty()) controller->setParamValues(params);
   window.show();
   if (!window.openFile(path) && path != ui::builtinLessons().value(0))
     window.openFile(ui::builtinLessons().value(0));
+  if (run || !screenshot.empty()) {
+    // Once the (last) trace is in: pick the variant, run everything, step, then shoot.
+    auto once = std::make_shared<bool>(false);
+    QObject::connect(controller, &ui::LessonController::traced, &window, [=, &window] {
+      if (*once) return;
+      *once = true;
+      if (!variant.empty()) {
+        const int idx = window.variantBox()->findData(QString::fromStdString(variant));
+        if (idx >= 0) window.variantBox()->setCurrentIndex(idx);
+      }
+      if (run) window.runCurrent(true);
+      else if (!screenshot.empty())
+        QTimer::singleShot(1500, &window, [&window, screenshot] {
+          window.grab().save(QString::fromStdString(screenshot));
+          QApplication::quit();
+        });
+    });
+    if (run)
+      QObject::connect(controller, &ui::LessonController::runFinished, &window, [=, &window] {
+        if (step >= 0) window.stepControls()->setStep(step);
+        if (screenshot.empty()) return;
+        QTimer::singleShot(1500, &window, [&window, screenshot] {
+          window.grab().save(QString::fromStdString(screenshot));
+          QApplication::quit();
+        });
+      });
+  }
   return app.exec();
 }
 

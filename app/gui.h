@@ -6,7 +6,10 @@
 namespace gl::app {
 
 // Opens the window on `file` (or the last lesson used; the ODE lesson the first time).
-int runWindow(int argc, char** argv, const std::string& file);
+// Options: --set name=value (params), --variant V, --run (run all variants once traced),
+// --step T (after the run), --screenshot PNG (save the window once it settles, then quit;
+// for the README's pictures and for looking at the window under xvfb-run).
+int runWindow(int argc, char** argv, const std::vector<std::string>& args);
 
 // gradlab export FILE --out DIR [--format png,svg,pdf,csv,dot] [--set k=v]... [--step t]
 //                    [--variant V] [--executor serial|parallel] [--threads N]

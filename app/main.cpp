@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
     usage();
     return 0;
   }
-  if (cmd.empty() || cmd[0] != '-') return gl::app::runWindow(argc, argv, cmd);
+  if (cmd.empty() || cmd[0] != '-' || cmd == "--screenshot" || cmd == "--set" || cmd == "--run")
+    return gl::app::runWindow(argc, argv, std::vector<std::string>(argv + 1, argv + argc));
   usage();
   return 2;
 }

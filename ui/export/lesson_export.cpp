@@ -50,23 +50,29 @@ class Writer {
     }
   }
 
-  void graph(GraphScene& scene) {
+  void graph(GraphScene& scene, const QString& stem) {
     using Fn = bool (*)(GraphScene&, const QString&, QString*);
     const std::pair<const char*, Fn> writers[] = {
         {"svg", [](GraphScene& s, const QString& p, QString* e) { return exportSvg(s, p, e); }},
         {"pdf", [](GraphScene& s, const QString& p, QString* e) { return exportPdf(s, p, e); }},
         {"dot", [](GraphScene& s, const QString& p, QString* e) { return exportDot(s, p, e); }}};
     if (opt_.formats.contains(QStringLiteral("png"))) {
-      const QString path = dir_.filePath(QStringLiteral("graph.png"));
+      const QString path = dir_.filePath(stem + QStringLiteral(".png"));
       QString error;
-      if (exportPngAtDpi(scene, path, opt_.dpi, &error))
+      // Very wide graphs (unrolled loops) would exceed any image size at full DPI: keep the
+      // aspect and cap the longest side.
+      QSize size = pngSizeForDpi(scene, opt_.dpi);
+      constexpr int kMaxSide = 12000;
+      if (size.width() > kMaxSide || size.height() > kMaxSide)
+        size.scale(kMaxSide, kMaxSide, Qt::KeepAspectRatio);
+      if (exportPng(scene, path, size.expandedTo(QSize(1, 1)), &error))
         report_.written << path;
       else
         report_.errors << QObject::tr("%1: %2").arg(path, error);
     }
     for (const auto& [suffix, fn] : writers) {
       if (!opt_.formats.contains(suffix)) continue;
-      const QString path = dir_.filePath(QStringLiteral("graph.") + suffix);
+      const QString path = dir_.filePath(stem + QLatin1Char('.') + suffix);
       QString error;
       if (fn(scene, path, &error))
         report_.written << path;
@@ -118,18 +124,16 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lang::
   Writer out(directory, options, report);
   const Graph& g = *program.graph;
 
-  // The graph, with the overlay of the first variant that ran.
+  // The graph of each variant (or the whole script), with that variant's gradient overlay.
   auto programPtr = std::shared_ptr<const lang::TracedProgram>(std::shared_ptr<void>(), &program);
-  GraphScene scene;
-  showProgramGraph(scene, programPtr);
-  const lang::VariantRun* first = nullptr;
-  for (const lang::VariantRun& v : run.variants)
-    if (v.ok()) {
-      first = &v;
-      break;
-    }
-  if (first) showRunOnGraph(scene, g, first->run, options.step < 0 ? 1 << 30 : options.step);
-  out.graph(scene);
+  const int64_t overlayStep = options.step < 0 ? (int64_t(1) << 40) : options.step;
+  for (const lang::Variant& variant : program.variants) {
+    GraphScene scene;
+    showProgramGraph(scene, programPtr, variant.name);
+    for (const lang::VariantRun& v : run.variants)
+      if (v.ok() && v.name == variant.name) showRunOnGraph(scene, g, v.run, overlayStep);
+    out.graph(scene, program.variants.size() > 1 ? safeName(variant.name) + "_graph" : "graph");
+  }
 
   QVector<TimingData> timings;
   for (const lang::VariantRun& v : run.variants) {

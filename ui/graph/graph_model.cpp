@@ -30,8 +30,16 @@ bool phaseShown(const Node& n, const GraphFilter& f) {
   return n.phase == Phase::Forward ? f.showForward : f.showBackward;
 }
 
-// Hidden by the phase filter, itself or through an enclosing frame.
+// Outside the node subset: decided by the top-level node the node belongs to.
+bool subsetHidden(const Graph& g, const Node& n, const GraphFilter& f) {
+  if (!f.only) return false;
+  const std::vector<int> owners = enclosingOwners(g, n);
+  return !f.only->count(owners.empty() ? n.id : owners.back());
+}
+
+// Hidden by the phase filter or the subset, itself or through an enclosing frame.
 bool phaseHidden(const Graph& g, const Node& n, const GraphFilter& f) {
+  if (subsetHidden(g, n, f)) return true;
   if (!phaseShown(n, f)) return true;
   for (int owner : enclosingOwners(g, n))
     if (!phaseShown(g.node(owner), f)) return true;

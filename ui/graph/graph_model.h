@@ -8,6 +8,7 @@
 // there are several (cond/body, then/else), and an exit node (collects the region results,
 // sends the outputs on). Folded, the whole frame is a single node with an iteration badge.
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct GraphFilter {
   bool showBackward = true;
   std::set<int> folded;               // control-flow node ids shown as one node
   std::map<int, int64_t> iterations;  // loop node id -> iteration count (badges)
+  // When set, only these top-level nodes (and everything inside their frames) are shown:
+  // one variant of a lesson instead of all of them side by side.
+  std::shared_ptr<const std::set<int>> only;
 };
 
 struct VisibleGraph {

@@ -30,6 +30,11 @@ void GraphScene::setGraph(std::shared_ptr<const Graph> graph) {
   rebuild();
 }
 
+void GraphScene::setNodeSubset(std::shared_ptr<const std::set<int>> nodes) {
+  filter_.only = std::move(nodes);
+  rebuild();
+}
+
 void GraphScene::setIterations(std::map<int, int64_t> iterations) {
   filter_.iterations = std::move(iterations);
   rebuild();  // titles and badges change size

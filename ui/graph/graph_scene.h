@@ -46,6 +46,8 @@ class GraphScene : public QGraphicsScene {
   // Edge routing: splines, or straight lines on big graphs (the default decides by size).
   void setLayoutOptions(const LayoutOptions& options);
 
+  // Only these top-level nodes and their frames (nullptr: all).
+  void setNodeSubset(std::shared_ptr<const std::set<int>> nodes);
   void setShowForward(bool on);
   void setShowBackward(bool on);
   bool showForward() const { return filter_.showForward; }

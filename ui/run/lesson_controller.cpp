@@ -29,6 +29,7 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
 
 void LessonController::setSource(const QString& text, const QString& fileName) {
   const bool newFile = fileName != fileName_;
+  if (!newFile && text == source_) return;  // e.g. the editor's debounce after loading
   source_ = text;
   fileName_ = fileName;
   if (newFile) traceNow();

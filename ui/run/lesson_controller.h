@@ -42,6 +42,7 @@ class LessonController : public QObject {
   // Latest seconds per (variant, executor) over the runs of the current program.
   const std::map<TimingKey, double>& timings() const { return timings_; }
   QString fileName() const { return fileName_; }
+  QString source() const { return source_; }
 
  signals:
   void traced(std::shared_ptr<const gl::lang::TracedProgram> program);

@@ -71,8 +71,10 @@ void RunWorker::trace(const QString& source, const QString& fileName,
     try {
       auto program =
           std::make_shared<const lang::TracedProgram>(lang::traceProgram(src, file, options));
+      if (generation != traceGeneration_) return;  // a newer request came in while tracing
       emit traced(program, QString(), 0, 0);
     } catch (const EngineError& e) {
+      if (generation != traceGeneration_) return;
       emit traced(nullptr, QString::fromStdString(e.what()), e.loc().line, e.loc().col);
     } catch (const std::exception& e) {
       emit traced(nullptr, QString::fromStdString(e.what()), 0, 0);

@@ -81,8 +81,11 @@ void MainWindow::connectPanels() {
   connect(graphView_->graphScene(), &GraphScene::sourceRequested, this,
           [this](const SourceLoc& loc) { editor_->goToLocation(loc.line, loc.col); });
   connect(steps_, &StepControls::stepChanged, this, &MainWindow::onStep);
-  connect(variants_, qOverload<int>(&QComboBox::currentIndexChanged), this,
-          [this] { showVariantResults(); });
+  connect(variants_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+    if (auto program = controller_->program())
+      showProgramGraph(*graphView_, program, variants_->currentData().toString().toStdString());
+    showVariantResults();
+  });
 }
 
 void MainWindow::onTraced(std::shared_ptr<const lang::TracedProgram> program) {
@@ -100,7 +103,7 @@ void MainWindow::onTraced(std::shared_ptr<const lang::TracedProgram> program) {
   variants_->blockSignals(false);
   for (const std::string& line : program->traceLog)
     log_->appendInfo(tr("print: %1").arg(QString::fromStdString(line)));
-  showProgramGraph(*graphView_, program);
+  showProgramGraph(*graphView_, program, variants_->currentData().toString().toStdString());
   status_->setText(tr("Traced: %1 nodes, %2 variants")
                        .arg(program->graph->numNodes())
                        .arg(program->variants.size()));

@@ -24,11 +24,48 @@ std::vector<GradDiagnostic> noneGradients(const lang::TracedProgram& program) {
   return out;
 }
 
-void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program) {
+std::shared_ptr<const std::set<int>> variantNodes(const lang::TracedProgram& program,
+                                                  const std::string& variant) {
+  if (program.variants.size() < 2) return nullptr;
+  const Graph& g = *program.graph;
+  auto topOf = [&](int id) {
+    while (g.node(id).region > 0) {
+      const int owner = g.region(g.node(id).region).owner;
+      if (owner < 0) break;
+      id = owner;
+    }
+    return id;
+  };
+  std::vector<int> stack;
+  for (const lang::Variant& v : program.variants) {
+    if (v.name != variant) continue;
+    for (const lang::Output& o : v.outputs)
+      for (const lang::OutputEntry& e : o.entries) {
+        if (e.value.valid()) stack.push_back(topOf(e.value.node));
+        if (e.whyNode >= 0) stack.push_back(topOf(e.whyNode));
+      }
+    for (int id : v.loops) stack.push_back(topOf(id));
+  }
+  if (stack.empty()) return nullptr;
+  auto nodes = std::make_shared<std::set<int>>();
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    if (!nodes->insert(id).second) continue;
+    const Node& n = g.node(id);
+    for (Value v : n.inputs) stack.push_back(topOf(v.node));
+    for (Value v : n.captures) stack.push_back(topOf(v.node));
+  }
+  return nodes;
+}
+
+void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program,
+                      const std::string& variant) {
   const Graph& g = *program->graph;
   // Decide what to draw before any layout runs: dot on tens of thousands of nodes would block
   // the window for minutes and nobody could read the result.
   GraphFilter filter;
+  filter.only = variantNodes(*program, variant);
   filter.folded = defaultFolding(g);
   bool backward = true;
   size_t visible = buildVisibleGraph(g, filter).nodes.size();
@@ -37,6 +74,7 @@ void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgr
     visible = buildVisibleGraph(g, filter).nodes.size();
   }
   scene.setGraph(nullptr);
+  scene.setNodeSubset(filter.only);
   scene.setShowBackward(backward);
   if (visible > size_t(kMaxDrawnNodes)) {
     auto* notice = scene.addText(
@@ -51,8 +89,9 @@ void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgr
   scene.setBreaks(noneGradients(*program));
 }
 
-void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram> program) {
-  showProgramGraph(*view.graphScene(), std::move(program));
+void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram> program,
+                      const std::string& variant) {
+  showProgramGraph(*view.graphScene(), std::move(program), variant);
   view.fitGraph();
 }
 

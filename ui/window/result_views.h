@@ -21,10 +21,16 @@ class RunLog;
 // a notice instead of waiting for a layout nobody can read.
 constexpr int kMaxDrawnNodes = 3000;
 
-// Sets the graph, folds loops of big graphs, and marks every None gradient of every variant
-// as a break with the engine's explanation.
-void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram> program);
-void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program);
+// Sets the graph (only the nodes of `variant` when it names one), folds loops of big graphs,
+// and marks every None gradient as a break with the engine's explanation.
+void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram> program,
+                      const std::string& variant = {});
+void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program,
+                      const std::string& variant = {});
+// The top-level nodes a variant's outputs (and None explanations) depend on, shared setup
+// included; nullptr when the program has one variant or none is named.
+std::shared_ptr<const std::set<int>> variantNodes(const lang::TracedProgram& program,
+                                                  const std::string& variant);
 std::vector<GradDiagnostic> noneGradients(const lang::TracedProgram& program);
 
 // Iteration badges and the gradient-flow overlay at loop step `step`.

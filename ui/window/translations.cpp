@@ -10,6 +10,13 @@ namespace gl::ui {
 namespace {
 QTranslator* gTranslator = nullptr;
 QTranslator* gQtTranslator = nullptr;
+
+// Messages lupdate cannot extract where they are used: ui/editor/templates.cpp passes
+// QT_TRANSLATE_NOOP(...) straight into a function named translate(), whose non-literal first
+// argument makes lupdate skip the call. Listed here so they reach the .ts file.
+[[maybe_unused]] const char* const kLupdateHints[] = {
+    QT_TRANSLATE_NOOP("ScriptTemplates", "Lesson title"),
+};
 }  // namespace
 
 QStringList availableLanguages() { return {QStringLiteral("en"), QStringLiteral("zh_CN")}; }

@@ -1,0 +1,193 @@
+// The Simplified Chinese translation: compiled into gradlab_ui as :/i18n/gradlab_zh_CN.qm,
+// installed by installLanguage(), shown by a freshly built window, and complete in its .ts.
+#include <QComboBox>
+#include <QFile>
+#include <QMenuBar>
+#include <QRegularExpression>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include "ui/about.h"
+#include "ui/editor/templates.h"
+#include "ui/plots/plots_panel.h"
+#include "ui/step/step_controls.h"
+#include "ui/window/main_window.h"
+#include "ui/window/translations.h"
+
+using namespace gl::ui;
+
+namespace {
+
+const char* const kTsPath = GRADLAB_SOURCE_DIR "/resources/translations/gradlab_zh_CN.ts";
+
+QString translate(const QMetaObject& mo, const char* source) {
+  return QCoreApplication::translate(mo.className(), source);
+}
+
+QStringList menuTitles(MainWindow& w) {
+  QStringList out;
+  for (QAction* a : w.menuBar()->actions()) out << a->text();
+  return out;
+}
+
+QStringList toolTips(QWidget* w) {
+  QStringList out;
+  for (QWidget* child : w->findChildren<QWidget*>()) out << child->toolTip();
+  return out;
+}
+
+QStringList tabTexts(QTabWidget* tabs) {
+  QStringList out;
+  for (int i = 0; i < tabs->count(); ++i) out << tabs->tabText(i);
+  return out;
+}
+
+QStringList placeholders(const QString& s) {
+  QStringList out;
+  for (const QRegularExpressionMatch& m : QRegularExpression(QStringLiteral("%\\d+")).globalMatch(s))
+    out << m.captured();
+  out.sort();
+  return out;
+}
+
+QStringList tags(const QString& s) {
+  QStringList out;
+  for (const QRegularExpressionMatch& m :
+       QRegularExpression(QStringLiteral("</?[A-Za-z][A-Za-z0-9]*>")).globalMatch(s))
+    out << m.captured();
+  return out;
+}
+
+// "&File" has an accelerator; "&&" is a literal ampersand.
+bool hasAccelerator(QString s) { return s.remove(QStringLiteral("&&")).contains(QLatin1Char('&')); }
+
+}  // namespace
+
+class TestTranslations : public QObject {
+  Q_OBJECT
+  QTemporaryDir home_;
+
+ private slots:
+  void initTestCase() {
+    qputenv("XDG_CONFIG_HOME", home_.filePath("config").toUtf8());
+    qputenv("XDG_DATA_HOME", home_.filePath("data").toUtf8());
+    QCoreApplication::setOrganizationName("GradLabTest");
+    QCoreApplication::setApplicationName("GradLabTest");
+    initResources();
+  }
+
+  void cleanup() { installLanguage(QStringLiteral("en")); }
+
+  void qmIsCompiledIn() {
+    QFile qm(QStringLiteral(":/i18n/gradlab_zh_CN.qm"));
+    QVERIFY2(qm.exists(), "the .qm is not in the resources linked from gradlab_ui");
+    QVERIFY(qm.open(QIODevice::ReadOnly));
+    QVERIFY(qm.size() > 1000);
+  }
+
+  void installsChinese() {
+    QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    QCOMPARE(translate(MainWindow::staticMetaObject, "&File"), QStringLiteral("文件(&F)"));
+    QCOMPARE(MainWindow::tr("&Run"), QStringLiteral("运行(&R)"));
+    QCOMPARE(MainWindow::tr("Running on the %1 executor…").arg(MainWindow::tr("serial")),
+             QStringLiteral("正在串行执行器上运行…"));
+    QCOMPARE(translate(StepControls::staticMetaObject, "Loop to step through"),
+             QStringLiteral("要单步执行的循环"));
+    QCOMPARE(translate(StepControls::staticMetaObject,
+                       "Forward pass: loop-carried values; backward pass: their adjoints"),
+             QStringLiteral("前向传播：循环携带的值；反向传播：它们的伴随值"));
+    QCOMPARE(translate(PlotsPanel::staticMetaObject, "Gradients"), QStringLiteral("梯度"));
+    QCOMPARE(translate(PlotsPanel::staticMetaObject, "Timeline"), QStringLiteral("时间线"));
+    QCOMPARE(QObject::tr("%1 does not exist").arg("a.gls"), QStringLiteral("a.gls 不存在"));
+    // Placeholders survive translation.
+    QCOMPARE(MainWindow::tr("Exported %1 files to %2").arg(3).arg("/tmp/x"),
+             QStringLiteral("已将 3 个文件导出到 /tmp/x"));
+    // The editor's templates (context ScriptTemplates), including the new lesson's title.
+    bool found = false;
+    for (const ScriptTemplate& t : scriptTemplates()) found |= t.title == QStringLiteral("GradientTape 代码块");
+    QVERIFY(found);
+    QVERIFY(newLessonTemplate().text.contains(QStringLiteral("${课程标题}")));
+    QVERIFY(newLessonTemplate().text.contains(QStringLiteral("用两种方法计算")));
+  }
+
+  void windowShowsChinese() {
+    QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    MainWindow w;
+    const QStringList menus = menuTitles(w);
+    QCOMPARE(menus, (QStringList{"文件(&F)", "编辑(&E)", "插入(&I)", "运行(&R)", "视图(&V)",
+                                 "帮助(&H)"}));
+    QVERIFY2(toolTips(w.stepControls()).contains(QStringLiteral("要单步执行的循环")),
+             qPrintable(toolTips(w.stepControls()).join('|')));
+    QTabWidget* tabs = w.plots()->findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QVERIFY2(tabTexts(tabs).contains(QStringLiteral("梯度")), qPrintable(tabTexts(tabs).join('|')));
+    QVERIFY2(tabTexts(tabs).contains(QStringLiteral("时间线")), qPrintable(tabTexts(tabs).join('|')));
+  }
+
+  void englishRestores() {
+    QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    QCOMPARE(installLanguage(QStringLiteral("en")), QStringLiteral("en"));
+    QCOMPARE(translate(MainWindow::staticMetaObject, "&File"), QStringLiteral("&File"));
+    QCOMPARE(translate(StepControls::staticMetaObject, "Loop to step through"),
+             QStringLiteral("Loop to step through"));
+    MainWindow w;
+    QCOMPARE(menuTitles(w),
+             (QStringList{"&File", "&Edit", "&Insert", "&Run", "&View", "&Help"}));
+    QVERIFY(toolTips(w.stepControls()).contains(QStringLiteral("Loop to step through")));
+  }
+
+  void unknownLanguageFallsBackToEnglish() {
+    QCOMPARE(installLanguage(QStringLiteral("xx_YY")), QStringLiteral("en"));
+    QCOMPARE(translate(MainWindow::staticMetaObject, "&File"), QStringLiteral("&File"));
+  }
+
+  // Every message of the .ts is translated: none unfinished or empty, and each keeps the
+  // source's placeholders, HTML tags and (as "(&X)") its keyboard accelerator.
+  void tsFileIsComplete() {
+    QFile file(QString::fromUtf8(kTsPath));
+    QVERIFY2(file.open(QIODevice::ReadOnly), kTsPath);
+    QXmlStreamReader xml(&file);
+    QString context, source, translation, type;
+    int messages = 0;
+    QStringList problems;
+    while (!xml.atEnd()) {
+      xml.readNext();
+      if (!xml.isStartElement()) continue;
+      const auto name = xml.name();
+      if (name == QLatin1String("TS")) {
+        QCOMPARE(xml.attributes().value(QLatin1String("language")).toString(),
+                 QStringLiteral("zh_CN"));
+      } else if (name == QLatin1String("name")) {
+        context = xml.readElementText();
+      } else if (name == QLatin1String("source")) {
+        source = xml.readElementText();
+      } else if (name == QLatin1String("translation")) {
+        type = xml.attributes().value(QLatin1String("type")).toString();
+        translation = xml.readElementText();
+        if (type == QLatin1String("vanished") || type == QLatin1String("obsolete")) continue;
+        ++messages;
+        const QString where = context + QStringLiteral(": ") + source;
+        if (type == QLatin1String("unfinished")) problems << QStringLiteral("unfinished: ") + where;
+        if (translation.isEmpty()) problems << QStringLiteral("empty: ") + where;
+        if (placeholders(translation) != placeholders(source))
+          problems << QStringLiteral("placeholders differ: ") + where;
+        if (tags(translation) != tags(source)) problems << QStringLiteral("HTML tags differ: ") + where;
+        if (hasAccelerator(source)) {
+          const QRegularExpressionMatch m =
+              QRegularExpression(QStringLiteral("&(\\w)")).match(source);
+          const QString accel = QStringLiteral("(&") + m.captured(1).toUpper() + QLatin1Char(')');
+          if (!translation.contains(accel)) problems << QStringLiteral("accelerator lost: ") + where;
+        }
+      }
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QVERIFY2(messages >= 200, qPrintable(QString::number(messages)));
+    qInfo("%d messages, all translated", messages);
+  }
+};
+
+QTEST_MAIN(TestTranslations)
+#include "test_translations.moc"
