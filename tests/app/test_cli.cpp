@@ -2,7 +2,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QImage>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 namespace {
@@ -122,6 +124,50 @@ class TestCli : public QObject {
     QVERIFY2(p.err.contains("stepz"), qPrintable(p.err));
     Result range = gradlab({"check", lesson("ode_while_loop.gls"), "--set", "steps=0"});
     QCOMPARE(range.code, 1);
+  }
+
+  void exportWritesEveryFigureWithoutADisplay() {
+    QTemporaryDir out;
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("DISPLAY");
+    env.remove("QT_QPA_PLATFORM");  // the command must pick offscreen itself
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(GRADLAB_BINARY),
+            {"export", lesson("per_step_gradients.gls"), "--out", out.path(), "--set", "steps=5",
+             "--format", "png,svg,pdf,csv,dot", "--step", "2"});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString log = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(log.contains("wrote "), qPrintable(log));
+    QImage png(out.filePath("jacobian_jacobian.png"));
+    QCOMPARE(png.size(), QSize(1200, 750));
+    QFile svg(out.filePath("jacobian_graph.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&svg);
+    int elements = 0;
+    bool sawSvg = false;
+    while (!xml.atEnd())
+      if (xml.readNext() == QXmlStreamReader::StartElement) {
+        sawSvg = sawSvg || xml.name() == QLatin1String("svg");
+        ++elements;
+      }
+    QVERIFY(!xml.hasError());
+    QVERIFY(sawSvg && elements > 20);
+    QFile pdf(out.filePath("timings.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QCOMPARE(pdf.read(5), QByteArray("%PDF-"));
+    QFile csv(out.filePath("timings.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readAll().count('\n'), 1 + 3);  // header + one bar per variant
+    QFile dot(out.filePath("backward_passes_graph.dot"));
+    QVERIFY(dot.open(QIODevice::ReadOnly));
+    QVERIFY(dot.readAll().contains("digraph"));
+    QVERIFY(QFile::exists(out.filePath("report.txt")));
+    // Bad formats are usage errors.
+    QCOMPARE(gradlab({"export", lesson("per_step_gradients.gls"), "--out", out.path(), "--format",
+                      "gif"}).code,
+             2);
   }
 
   void printAtTraceTimeAndRunTime() {

@@ -15,6 +15,8 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
   connect(&worker_, &RunWorker::variantStarted, this, &LessonController::variantStarted);
   connect(&worker_, &RunWorker::progress, this, &LessonController::progress);
   connect(&worker_, &RunWorker::printed, this, &LessonController::printed);
+  connect(&worker_, &RunWorker::sweepPoint, this, &LessonController::sweepPoint);
+  connect(&worker_, &RunWorker::sweepFinished, this, &LessonController::sweepFinished);
   connect(&worker_, &RunWorker::finished, this, [this](const RunOutcome& out) {
     outcome_ = out;
     if (out.run && out.program == program_)
@@ -44,6 +46,20 @@ void LessonController::setParamValues(const QMap<QString, double>& values) {
 
 void LessonController::traceNow() {
   traceTimer_.stop();
+  ++pendingTraces_;
+  worker_.trace(source_, fileName_, traceOptions());
+}
+
+bool LessonController::sweep(const QString& param, const QVector<double>& values, bool parallel,
+                             int threads) {
+  if (worker_.busy() || values.isEmpty()) return false;
+  lang::RunSettings s;
+  s.parallel = parallel;
+  s.threads = threads;
+  return worker_.startSweep(source_, fileName_, traceOptions(), param, values, s);
+}
+
+lang::TraceOptions LessonController::traceOptions() const {
   lang::TraceOptions opt;
   // Only params the script still declares: a knob left over from a deleted line must not
   // turn into an "unknown param" error.
@@ -57,8 +73,7 @@ void LessonController::traceNow() {
   for (auto it = params_.begin(); it != params_.end(); ++it)
     if (declared.count(it.key().toStdString()))
       opt.overrides[it.key().toStdString()] = it.value();
-  ++pendingTraces_;
-  worker_.trace(source_, fileName_, opt);
+  return opt;
 }
 
 void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> program,

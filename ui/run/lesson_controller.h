@@ -33,6 +33,8 @@ class LessonController : public QObject {
   // Runs the current program (the last successful trace). Returns false when there is none
   // or a run is going on.
   bool run(const QString& variant, bool parallel, int threads = 0);
+  // Times every variant at each value of a param (for the scaling plot).
+  bool sweep(const QString& param, const QVector<double>& values, bool parallel, int threads = 0);
   void cancel();
   bool running() const { return worker_.busy(); }
   bool waitForRun(int msecs) { return worker_.wait(msecs); }
@@ -52,8 +54,11 @@ class LessonController : public QObject {
   void progress(const QString& variant, int loopNode, qint64 done, qint64 total);
   void printed(const QString& line);
   void runFinished(const gl::ui::RunOutcome& outcome);
+  void sweepPoint(const QString& variant, double value, double seconds);
+  void sweepFinished(const QString& param, const QString& error);
 
  private:
+  lang::TraceOptions traceOptions() const;
   void onTraced(std::shared_ptr<const lang::TracedProgram> program, const QString& error,
                 int line, int col);
 

@@ -82,6 +82,45 @@ void RunWorker::trace(const QString& source, const QString& fileName,
   });
 }
 
+bool RunWorker::startSweep(const QString& source, const QString& fileName,
+                           lang::TraceOptions options, const QString& param,
+                           const QVector<double>& values, lang::RunSettings settings) {
+  if (busy_.exchange(true)) return false;
+  cancel_ = false;
+  emit started(QString());
+  const std::string src = source.toStdString(), file = fileName.toStdString();
+  QMetaObject::invokeMethod(threadContext_, [=] {
+    QString error;
+    try {
+      for (double value : values) {
+        if (cancel_) break;
+        lang::TraceOptions opt = options;
+        opt.overrides[param.toStdString()] = value;
+        const lang::TracedProgram program = lang::traceProgram(src, file, opt);
+        for (const lang::Variant& v : program.variants) {
+          if (cancel_) break;
+          const QString name = QString::fromStdString(v.name);
+          emit variantStarted(0, tr("%1 at %2 = %3").arg(name, param).arg(value));
+          Monitor monitor(this, name);
+          lang::RunSettings one = settings;
+          one.variant = v.name;
+          one.monitor = &monitor;
+          one.records = false;
+          lang::ProgramRun r = lang::runProgram(program, one);
+          for (const lang::VariantRun& vr : r.variants)
+            if (vr.ok()) emit sweepPoint(name, value, vr.run.seconds);
+            else if (error.isEmpty()) error = QString::fromStdString(vr.error);
+        }
+      }
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    busy_ = false;
+    emit sweepFinished(param, cancel_ ? tr("the sweep was cancelled") : error);
+  });
+  return true;
+}
+
 void RunWorker::cancel() { cancel_ = true; }
 
 bool RunWorker::wait(int msecs) {

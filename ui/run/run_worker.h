@@ -33,6 +33,11 @@ class RunWorker : public QObject {
   // Traces a script on the worker thread (big lessons take a moment); emits traced().
   // A newer request supersedes older ones still queued.
   void trace(const QString& source, const QString& fileName, lang::TraceOptions options);
+  // Scaling sweep: traces and runs the script once per value of `param` (other params from
+  // `overrides`), all variants each time. Emits sweepPoint per variant and value, then
+  // sweepFinished. Shares the run slot: returns false while a run is going on.
+  bool startSweep(const QString& source, const QString& fileName, lang::TraceOptions options,
+                  const QString& param, const QVector<double>& values, lang::RunSettings settings);
   // Asks the engine to stop; it checks between nodes and loop iterations.
   void cancel();
   // Blocks until the current run ends (for tests and shutdown).
@@ -44,6 +49,8 @@ class RunWorker : public QObject {
   void progress(const QString& variant, int loopNode, qint64 done, qint64 total);
   void printed(const QString& line);
   void finished(const gl::ui::RunOutcome& outcome);
+  void sweepPoint(const QString& variant, double value, double seconds);
+  void sweepFinished(const QString& param, const QString& error);
   // program is null when the script has an error: message "file:line:col: ...", line, col.
   void traced(std::shared_ptr<const gl::lang::TracedProgram> program, const QString& error,
               int line, int col);

@@ -78,6 +78,8 @@ void MainWindow::createActions() {
   runAllAct_->setToolTip(tr("Run every variant and compare their results"));
   cancelAct_ = make(tr("&Cancel Run"), QKeySequence(Qt::Key_Escape), [this] { controller_->cancel(); });
   cancelAct_->setIcon(style()->standardIcon(QStyle::SP_BrowserStop));
+  sweepAct_ = make(tr("S&weep a Param…"), {}, [this] { sweepDialog(); });
+  sweepAct_->setToolTip(tr("Time every variant over several values of a param (scaling plot)"));
   cancelAct_->setEnabled(false);
   fitAct_ = make(tr("&Fit Graph"), QKeySequence(tr("Ctrl+0")), [this] { graphView_->fitGraph(); });
   zoomInAct_ = make(tr("Zoom &In"), QKeySequence::ZoomIn, [this] { graphView_->zoomIn(); });
@@ -131,6 +133,8 @@ void MainWindow::createMenus() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addActions({runAct_, runAllAct_, cancelAct_});
+  run->addSeparator();
+  run->addAction(sweepAct_);
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
   viewMenu_->addActions({fitAct_, zoomInAct_, zoomOutAct_});

@@ -5,6 +5,7 @@
 #include <QMainWindow>
 #include <memory>
 
+#include "ui/plots/plot_data.h"
 #include "ui/run/lesson_controller.h"
 
 class QAction;
@@ -34,6 +35,8 @@ class MainWindow : public QMainWindow {
   bool openFile(const QString& path);
   bool saveTo(const QString& path);
   void runCurrent(bool allVariants);
+  // Times every variant at each value of `param`; the scaling plot fills in as results come.
+  bool startSweep(const QString& param, const QVector<double>& values);
 
   // For tests and the exporter.
   LessonController* controller() const { return controller_; }
@@ -72,6 +75,8 @@ class MainWindow : public QMainWindow {
   void setDark(bool dark);
   void showSettings();
   void exportLessonDialog();
+  void sweepDialog();
+  void onSweepFinished(const QString& param, const QString& error);
   QString fileLabel() const;  // file name used in messages ("untitled.gls" when new)
 
   void onTraced(std::shared_ptr<const lang::TracedProgram> program);
@@ -97,13 +102,14 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
 
   QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *quitAct_;
-  QAction *runAct_, *runAllAct_, *cancelAct_;
+  QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;
   QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;
   QAction *showForwardAct_, *showBackwardAct_, *darkAct_, *settingsAct_, *aboutAct_;
   QMenu* insertMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
 
   RunOutcome lastRun_;
+  std::unique_ptr<ScalingData> sweep_;
   bool pendingRunAfterTrace_ = false;
   bool runOnNextTrace_ = false;
   QString path_;

@@ -26,10 +26,18 @@ void MainWindow::connectPanels() {
   connect(controller_, &LessonController::traced, this, &MainWindow::onTraced);
   connect(controller_, &LessonController::traceFailed, this, &MainWindow::onTraceFailed);
   connect(controller_, &LessonController::runFinished, this, &MainWindow::onRunFinished);
+  connect(controller_, &LessonController::sweepFinished, this, &MainWindow::onSweepFinished);
+  connect(controller_, &LessonController::sweepPoint, this,
+          [this](const QString& variant, double value, double seconds) {
+            if (!sweep_) return;
+            sweep_->add(variant, value, seconds);
+            plots_->showScaling(*sweep_);
+          });
   connect(controller_, &LessonController::printed, log_, &RunLog::appendPrint);
   connect(controller_, &LessonController::runStarted, this, [this] {
     runAct_->setEnabled(false);
     runAllAct_->setEnabled(false);
+    sweepAct_->setEnabled(false);
     cancelAct_->setEnabled(true);
     progress_->setVisible(true);
     progress_->setRange(0, 0);
@@ -144,6 +152,7 @@ void MainWindow::runCurrent(bool allVariants) {
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
   runAct_->setEnabled(true);
   runAllAct_->setEnabled(true);
+  sweepAct_->setEnabled(true);
   cancelAct_->setEnabled(false);
   progress_->setVisible(false);
   if (!outcome.error.isEmpty()) {
@@ -153,6 +162,8 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   }
   logRun(*log_, outcome);
   lastRun_ = outcome;
+  // One colour scale for every variant's gradients, so switching variants compares them.
+  scaleOverAllVariants(*graphView_->graphScene(), *outcome.program->graph, *outcome.run);
   int failed = 0;
   for (const lang::VariantRun& v : outcome.run->variants) {
     if (v.ok()) continue;
@@ -181,7 +192,7 @@ void MainWindow::showVariantResults() {
   // The inspector and overlay keep the record alive through shared ownership.
   auto run = std::shared_ptr<const RunResult>(lastRun_.run, &v->run);
   inspector_->setContext(graph, run);
-  showRunOnGraph(*graphView_, *graph, *run, steps_->step());
+  showRunOnGraph(*graphView_, *graph, *run, steps_->step(), false);
   steps_->setLoops(loopChoices(*graph, *run));
   showRunOnPlots(*plots_, *graph, *v);
 }
@@ -191,7 +202,7 @@ void MainWindow::onStep(int loopNode, qint64 step, bool backward) {
   if (!v || !lastRun_.program) return;
   inspector_->showLoopStep(loopNode, step, backward);
   plots_->setStepCursor(double(step));
-  showRunOnGraph(*graphView_, *lastRun_.program->graph, v->run, step);
+  showRunOnGraph(*graphView_, *lastRun_.program->graph, v->run, step, false);
 }
 
 }  // namespace gl::ui

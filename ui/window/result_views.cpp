@@ -5,6 +5,7 @@
 #include <QGraphicsTextItem>
 
 #include "ui/graph/gradient_flow.h"
+#include "ui/graph/gradient_scale.h"
 #include "ui/graph/graph_model.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -110,13 +111,27 @@ std::map<Value, double> gradientNorms(const Graph& graph, const RunResult& run, 
   return norms;
 }
 
-void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step) {
+void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step,
+                    bool widen) {
   scene.setIterations(loopIterations(run));
-  scene.setValueNorms(gradientNorms(graph, run, step));
+  scene.setValueNorms(gradientNorms(graph, run, step), widen);
 }
 
-void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, int64_t step) {
-  showRunOnGraph(*view.graphScene(), graph, run, step);
+void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, int64_t step,
+                    bool widen) {
+  showRunOnGraph(*view.graphScene(), graph, run, step, widen);
+}
+
+void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lang::ProgramRun& run) {
+  auto scale = scene.gradientScale();
+  if (!scale) return;
+  scale->reset();
+  for (const lang::VariantRun& v : run.variants) {
+    if (!v.ok()) continue;
+    includeRunInScale(*scale, v.run);
+    for (const auto& [value, norm] : gradientNorms(graph, v.run, 0)) scale->include(norm);
+  }
+  scene.refreshGradientStyle();
 }
 
 QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {

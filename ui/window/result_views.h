@@ -34,8 +34,14 @@ std::shared_ptr<const std::set<int>> variantNodes(const lang::TracedProgram& pro
 std::vector<GradDiagnostic> noneGradients(const lang::TracedProgram& program);
 
 // Iteration badges and the gradient-flow overlay at loop step `step`.
-void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, int64_t step);
-void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step);
+// `widen`: let these norms widen the colour scale (false when the scale already holds every
+// variant's run, so all variants share one colour bar).
+void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, int64_t step,
+                    bool widen = true);
+void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step,
+                    bool widen = true);
+// Resets the scene's colour scale to cover every step of every successful variant.
+void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lang::ProgramRun& run);
 // Gradient norm per forward value: top-level adjoints from the run's value records, loop
 // values from the loop records at `step`.
 std::map<Value, double> gradientNorms(const Graph& graph, const RunResult& run, int64_t step);

@@ -9,6 +9,7 @@
 #include "ui/editor/script_editor.h"
 #include "ui/export/lesson_export.h"
 #include "ui/graph/frame_item.h"
+#include "ui/graph/gradient_scale.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
 #include "ui/graph/node_item.h"
@@ -18,6 +19,7 @@
 #include "ui/plots/gradient_lines_plot.h"
 #include "ui/plots/heat_map_plot.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/plots/scaling_plot.h"
 #include "ui/plots/timing_bars_plot.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
@@ -98,6 +100,13 @@ class TestMainWindow : public QObject {
     QVERIFY(lines->stepCursorVisible());
     // Timings: one bar per variant for the serial executor.
     QCOMPARE(w.plots()->timingBars()->variants().size(), 3);
+    // One colour scale for all variants: switching variants keeps its range.
+    auto scale = w.graphView()->graphScene()->gradientScale();
+    QVERIFY(scale && scale->max() > 0);
+    const double lo = scale->min(), hi = scale->max();
+    w.variantBox()->setCurrentIndex(w.variantBox()->findData("serial"));
+    QCOMPARE(scale->min(), lo);
+    QCOMPARE(scale->max(), hi);
   }
 
   void perStepLessonShowsJacobianAndExplainsNone() {
@@ -186,6 +195,32 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.controller()->program()->params.size(), size_t(4));
     for (const lang::Param& p : w.controller()->program()->params)
       if (p.name == "steps") QCOMPARE(p.value, 6.0);
+  }
+
+  void sweepFillsTheScalingPlot() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "ode_while_loop.gls", {{"batch", 2}, {"dim", 3}, {"steps", 5}});
+    QSignalSpy points(w.controller(), &LessonController::sweepPoint);
+    QSignalSpy done(w.controller(), &LessonController::sweepFinished);
+    QVERIFY(w.startSweep("steps", {2, 4, 8}));
+    QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+    QCOMPARE(done.at(0).at(1).toString(), QString());
+    QCOMPARE(points.count(), 3 * 3);  // three variants at three values
+    const ScalingData& data = w.plots()->scaling()->scaling();
+    QCOMPARE(data.param, QString("steps"));
+    QCOMPARE(data.series.size(), 3);
+    for (const ScalingSeries& s : data.series) {
+      QCOMPARE(s.x, (QVector<double>{2, 4, 8}));
+      for (double sec : s.seconds) QVERIFY(sec > 0);
+    }
+    // The plot holds exactly the timings the engine reported.
+    const QList<QVariant> first = points.at(0);
+    bool found = false;
+    for (const ScalingSeries& s : data.series)
+      if (s.variant == first.at(0).toString())
+        found = s.seconds.at(0) == first.at(2).toDouble();
+    QVERIFY(found);
   }
 
   void exportLessonWritesValidFiles() {
