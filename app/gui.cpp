@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QTabWidget>
 #include <QMap>
 #include <QFileInfo>
 #include <QSettings>
@@ -14,6 +15,7 @@
 #include "engine/lang/session.h"
 #include "ui/about.h"
 #include "ui/export/lesson_export.h"
+#include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/translations.h"
@@ -44,6 +46,7 @@ void exportUsage() {
 
 int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
   std::string file, screenshot, variant;
+  QString plot;  // plots tab to bring to the front (for screenshots)
   bool run = false;
   long long step = -1;
   QMap<QString, double> params;
@@ -61,6 +64,8 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
       variant = args[++i];
     } else if (a == "--step" && hasValue) {
       step = std::atoll(args[++i].c_str());
+    } else if (a == "--plot" && hasValue) {
+      plot = QString::fromStdString(args[++i]);
     } else if (a == "--run") {
       run = true;
     } else if (!a.empty() && a[0] != '-' && file.empty()) {
@@ -112,6 +117,10 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
     if (run)
       QObject::connect(controller, &ui::LessonController::runFinished, &window, [=, &window] {
         if (step >= 0) window.stepControls()->setStep(step);
+        QTabWidget* tabs = window.plots()->tabs();
+        for (int t = 0; t < tabs->count(); ++t)
+          if (!plot.isEmpty() && tabs->tabText(t).remove('&').compare(plot, Qt::CaseInsensitive) == 0)
+            tabs->setCurrentIndex(t);
         if (screenshot.empty()) return;
         QTimer::singleShot(1500, &window, [&window, screenshot] {
           window.grab().save(QString::fromStdString(screenshot));

@@ -217,8 +217,8 @@ Flow Tracer::execIf(const Stmt::If& s, const SourceLoc& loc) {
         continue;
       }
       if (!flattenable(*afterFalse[i]))
-        fail(loc, "'" + names[i] + "' is a tensor after the if branch but a " +
-                      typeName(*afterFalse[i]) + " after the else branch");
+        fail(loc, "'" + names[i] + "' is a tensor after the if branch but " +
+                      article(typeName(*afterFalse[i])) + " after the else branch");
       std::vector<Value> got;
       for (const Val* part : {&*afterFalse[i]}) {
         if (part->isNumber() && want.size() == 1)

@@ -81,19 +81,34 @@
         <translation>前几项：%1 …</translation>
     </message>
     <message>
-        <location filename="../../ui/window/result_views.cpp" line="43"/>
+        <location filename="../../ui/window/result_views.cpp" line="82"/>
         <source>This graph has %1 nodes (%2 even with loops folded and the backward pass hidden): too many to draw. Lower the lesson&apos;s params to see it.</source>
         <translation>此计算图有 %1 个节点（即使折叠循环并隐藏反向传播，仍有 %2 个），节点过多，无法绘制。请调小课程的参数后再查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/result_views.cpp" line="95"/>
+        <location filename="../../ui/window/result_views.cpp" line="149"/>
         <source>%1 at line %2</source>
         <translation>%1（第 %2 行）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/result_views.cpp" line="96"/>
+        <location filename="../../ui/window/result_views.cpp" line="150"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="50"/>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="54"/>
+        <source>%1 is outside %2..%3</source>
+        <translation>%1 超出范围 %2..%3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="59"/>
+        <source>give at least one value</source>
+        <translation>请至少给出一个值</translation>
     </message>
 </context>
 <context>
@@ -425,7 +440,7 @@
     </message>
     <message>
         <location filename="../../ui/window/main_window.cpp" line="72"/>
-        <location filename="../../ui/window/main_window.cpp" line="132"/>
+        <location filename="../../ui/window/main_window.cpp" line="134"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
@@ -461,177 +476,187 @@
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
+        <location filename="../../ui/window/main_window.cpp" line="81"/>
+        <source>S&amp;weep a Param…</source>
+        <translation>参数扫描(&amp;W)…</translation>
+    </message>
+    <message>
         <location filename="../../ui/window/main_window.cpp" line="82"/>
+        <source>Time every variant over several values of a param (scaling plot)</source>
+        <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="82"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="84"/>
+        <location filename="../../ui/window/main_window.cpp" line="86"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="87"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="86"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="87"/>
+        <location filename="../../ui/window/main_window.cpp" line="89"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="92"/>
+        <location filename="../../ui/window/main_window.cpp" line="94"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="97"/>
+        <location filename="../../ui/window/main_window.cpp" line="99"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="99"/>
+        <location filename="../../ui/window/main_window.cpp" line="101"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="100"/>
+        <location filename="../../ui/window/main_window.cpp" line="102"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="101"/>
+        <location filename="../../ui/window/main_window.cpp" line="103"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="102"/>
+        <location filename="../../ui/window/main_window.cpp" line="104"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="110"/>
+        <location filename="../../ui/window/main_window.cpp" line="112"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="117"/>
+        <location filename="../../ui/window/main_window.cpp" line="119"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="118"/>
+        <location filename="../../ui/window/main_window.cpp" line="120"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="119"/>
+        <location filename="../../ui/window/main_window.cpp" line="121"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="125"/>
+        <location filename="../../ui/window/main_window.cpp" line="127"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="135"/>
+        <location filename="../../ui/window/main_window.cpp" line="139"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="143"/>
+        <location filename="../../ui/window/main_window.cpp" line="147"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="148"/>
+        <location filename="../../ui/window/main_window.cpp" line="152"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="153"/>
+        <location filename="../../ui/window/main_window.cpp" line="157"/>
         <source> Variant </source>
         <translation> 变体 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="156"/>
+        <location filename="../../ui/window/main_window.cpp" line="160"/>
         <source>Variant to run and to show</source>
         <translation>要运行和显示的变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="158"/>
+        <location filename="../../ui/window/main_window.cpp" line="162"/>
         <source> Executor </source>
         <translation> 执行器 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="160"/>
+        <location filename="../../ui/window/main_window.cpp" line="164"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="161"/>
+        <location filename="../../ui/window/main_window.cpp" line="165"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="163"/>
+        <location filename="../../ui/window/main_window.cpp" line="167"/>
         <source> Threads </source>
         <translation> 线程数 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="167"/>
+        <location filename="../../ui/window/main_window.cpp" line="171"/>
         <source>Threads of the parallel executor</source>
         <translation>并行执行器使用的线程数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="195"/>
+        <location filename="../../ui/window/main_window.cpp" line="199"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="196"/>
+        <location filename="../../ui/window/main_window.cpp" line="200"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="200"/>
+        <location filename="../../ui/window/main_window.cpp" line="204"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="201"/>
+        <location filename="../../ui/window/main_window.cpp" line="205"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="204"/>
+        <location filename="../../ui/window/main_window.cpp" line="208"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="205"/>
+        <location filename="../../ui/window/main_window.cpp" line="209"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="206"/>
+        <location filename="../../ui/window/main_window.cpp" line="210"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
@@ -752,7 +777,7 @@
     </message>
     <message>
         <location filename="../../ui/window/main_window_files.cpp" line="209"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="71"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="79"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -762,49 +787,89 @@
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="38"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="46"/>
         <source>Running variant &apos;%1&apos;…</source>
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="96"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="107"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="102"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="113"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="104"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="115"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="133"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="144"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="135"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="146"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="136"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="147"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="160"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="174"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="161"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="175"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="66"/>
+        <source>This script declares no param to sweep.</source>
+        <translation>此脚本没有声明可供扫描的参数。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="70"/>
+        <source>Sweep a Param</source>
+        <translation>参数扫描</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="79"/>
+        <source>%1 takes values in %2..%3</source>
+        <translation>%1 的取值范围为 %2..%3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="83"/>
+        <source>Param</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="84"/>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="107"/>
+        <source>Sweeping %1 over %2 values…</source>
+        <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="120"/>
+        <source>Sweep of %1 finished</source>
+        <translation>%1 的扫描已完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="121"/>
+        <source>Sweep finished</source>
+        <translation>扫描完成</translation>
     </message>
 </context>
 <context>
@@ -929,7 +994,17 @@
 <context>
     <name>gl::ui::RunWorker</name>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="116"/>
+        <location filename="../../ui/run/run_worker.cpp" line="103"/>
+        <source>%1 at %2 = %3</source>
+        <translation>%1（%2 = %3）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_worker.cpp" line="119"/>
+        <source>the sweep was cancelled</source>
+        <translation>扫描已取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_worker.cpp" line="155"/>
         <source>no variant named &apos;%1&apos;</source>
         <translation>没有名为“%1”的变体</translation>
     </message>
