@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -176,6 +177,24 @@ void MainWindow::createToolBars() {
   bar->addAction(cancelAct_);
   bar->addSeparator();
   bar->addAction(fitAct_);
+  search_ = new QLineEdit(bar);
+  search_->setPlaceholderText(tr("Find node…"));
+  search_->setClearButtonEnabled(true);
+  search_->setMaximumWidth(200);
+  search_->setToolTip(tr("Find a node by name or op; Enter again for the next match"));
+  connect(search_, &QLineEdit::returnPressed, this, [this] {
+    if (!graphView_->search(search_->text()))
+      statusBar()->showMessage(tr("No node matches '%1'").arg(search_->text()), 3000);
+  });
+  bar->addWidget(search_);
+  auto* find = new QAction(tr("&Find Node"), this);
+  find->setShortcut(QKeySequence::Find);
+  connect(find, &QAction::triggered, this, [this] {
+    search_->setFocus();
+    search_->selectAll();
+  });
+  addAction(find);
+  viewMenu_->insertAction(viewMenu_->actions().value(3), find);
 }
 
 void MainWindow::createDocks() {

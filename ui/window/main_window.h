@@ -11,6 +11,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QSpinBox;
 
@@ -98,6 +99,7 @@ class MainWindow : public QMainWindow {
   QComboBox* variants_ = nullptr;
   QComboBox* executor_ = nullptr;
   QSpinBox* threads_ = nullptr;
+  QLineEdit* search_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* status_ = nullptr;
 

@@ -29,7 +29,7 @@
 namespace gl::ui {
 
 QString MainWindow::fileLabel() const {
-  return path_.isEmpty() ? QStringLiteral("untitled.gls") : QFileInfo(path_).fileName();
+  return path_.isEmpty() ? tr("untitled.gls") : QFileInfo(path_).fileName();
 }
 
 bool MainWindow::openFile(const QString& path) {

@@ -88,6 +88,17 @@ void MainWindow::connectPanels() {
   });
   connect(graphView_->graphScene(), &GraphScene::sourceRequested, this,
           [this](const SourceLoc& loc) { editor_->goToLocation(loc.line, loc.col); });
+  // A red break: the engine's explanation in the log and the script line it points at.
+  connect(graphView_->graphScene(), &GraphScene::breakActivated, this,
+          [this](int node, const QString& why, const SourceLoc& loc) {
+            inspector_->showNode(node);
+            if (loc.line > 0) {
+              editor_->goToLocation(loc.line, loc.col);
+              log_->appendError(why, QString::fromStdString(loc.file), loc.line, loc.col);
+            } else {
+              log_->appendError(why);
+            }
+          });
   connect(steps_, &StepControls::stepChanged, this, &MainWindow::onStep);
   connect(variants_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     if (auto program = controller_->program())

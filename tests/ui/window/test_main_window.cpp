@@ -23,6 +23,7 @@
 #include "ui/plots/timing_bars_plot.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
+#include "ui/window/result_views.h"
 
 using namespace gl;
 using namespace gl::ui;
@@ -136,6 +137,16 @@ class TestMainWindow : public QObject {
     for (NodeItem* n : w.graphView()->graphScene()->nodeItems())
       if (n->isBreak() && n->breakText().contains("after the tape stopped recording")) broken = true;
     QVERIFY(broken);
+    // Find the break by name, then follow it to its script line.
+    QVERIFY(w.graphView()->search("gather"));
+    QVERIFY(!w.graphView()->graphScene()->selectedItems().isEmpty());
+    const std::vector<GradDiagnostic> breaks = noneGradients(*w.controller()->program());
+    QVERIFY(!breaks.empty());
+    emit w.graphView()->graphScene()->breakActivated(breaks[0].node,
+                                                     QString::fromStdString(breaks[0].text),
+                                                     breaks[0].loc);
+    QCOMPARE(w.editor()->currentLine(), breaks[0].loc.line);
+    QCOMPARE(w.inspector()->currentNode(), breaks[0].node);
   }
 
   void parallelLayersRunsAllVariants() {
