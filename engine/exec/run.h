@@ -17,9 +17,9 @@ namespace gl {
 class RunMonitor {
  public:
   virtual ~RunMonitor() = default;
-  virtual void onProgress(int loopNode, int64_t done, int64_t total) {}
+  virtual void onProgress(int /*loopNode*/, int64_t /*done*/, int64_t /*total*/) {}
   virtual bool cancelled() const { return false; }
-  virtual void onPrint(const std::string& line) {}
+  virtual void onPrint(const std::string& /*line*/) {}
 };
 
 class CancelledError : public EngineError {
@@ -76,7 +76,7 @@ struct RunResult {
   std::map<int, LoopRecord> loops;
   std::map<Value, TensorRecord> valueRecords;  // top-level values, see RunOptions
   std::vector<TimelineEvent> timeline;
-  size_t timelineDropped = 0;  // events past RunOptions::timelineLimit
+  bool timelineTruncated = false;  // RunOptions::timelineLimit events were kept, later ones not
   std::vector<std::string> log;  // tf.print lines
   double seconds = 0;
   size_t peakBytes = 0;   // tensor memory high-water mark during the run

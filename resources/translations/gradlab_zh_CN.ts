@@ -88,7 +88,7 @@
     <message>
         <location filename="../../ui/window/result_views.cpp" line="149"/>
         <source>%1 at line %2</source>
-        <translation>%1（第 %2 行）</translation>
+        <translation>第 %2 行的 %1</translation>
     </message>
     <message>
         <location filename="../../ui/window/result_views.cpp" line="150"/>

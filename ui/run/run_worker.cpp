@@ -89,7 +89,7 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
   cancel_ = false;
   emit started(QString());
   const std::string src = source.toStdString(), file = fileName.toStdString();
-  QMetaObject::invokeMethod(threadContext_, [=] {
+  QMetaObject::invokeMethod(threadContext_, [=, this] {
     QString error;
     try {
       for (double value : values) {
