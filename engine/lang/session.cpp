@@ -199,7 +199,17 @@ std::string reportText(const TracedProgram& program, const ProgramRun& run,
       continue;
     }
     for (const OutputResult& o : v.outputs) {
-      for (size_t i = 0; i < o.entries.size(); ++i) {
+      // Long lists (a per-step list of 1000 tensors) show their ends; --json has them all.
+      const size_t n = o.entries.size();
+      for (size_t i = 0; i < n; ++i) {
+        if (n > 8 && i == 3) {
+          size_t none = 0;
+          for (size_t k = 3; k + 2 < n; ++k) none += o.entries[k].none();
+          os << "  ... " << (n - 5) << " more entries of " << o.name;
+          if (none) os << " (" << none << " None)";
+          os << "\n";
+          i = n - 2;
+        }
         const EntryResult& e = o.entries[i];
         std::string name = o.name;
         if (o.isList) name += "[" + std::to_string(i) + "]";
