@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
@@ -145,9 +146,24 @@ Tracer::Tracer(const std::string& fileName, const TraceOptions& options, TracedP
 }
 
 Tracer::~Tracer() {
-  // Closures refer to the scopes that hold them; break the cycles so objects (and the tapes
-  // they hold) go away before the builder does.
+  // Closures refer to the scopes that hold them, and a list may hold itself (x.append(x)):
+  // break the cycles so objects (and the tapes they hold) go away before the builder does.
   returnValue = Val();
+  std::set<ListObj*> lists;
+  std::vector<const Val*> todo;
+  for (auto& w : allScopes_)
+    if (auto s = w.lock())
+      for (const auto& [k, bnd] : s->vars) todo.push_back(&bnd.v);
+  std::vector<std::shared_ptr<ListObj>> keep;
+  while (!todo.empty()) {
+    const Val* v = todo.back();
+    todo.pop_back();
+    if (!v->isSeq() || !lists.insert(v->list.get()).second) continue;
+    keep.push_back(v->list);
+    for (const Val& x : v->list->items) todo.push_back(&x);
+  }
+  for (auto& l : keep) l->items.clear();
+  keep.clear();
   for (auto& w : allScopes_)
     if (auto s = w.lock()) s->vars.clear();
   scope.reset();
@@ -191,13 +207,20 @@ int64_t Tracer::nextSeed(std::optional<int64_t> opSeed) {
   return int64_t((globalSeed * 1000003u + op * 7919u) & 0x7fffffffffffull);
 }
 
+size_t Tracer::stackUsed() const {
+  if (!stackBase) return 0;
+  char here;
+  const auto a = reinterpret_cast<uintptr_t>(stackBase), h = reinterpret_cast<uintptr_t>(&here);
+  return a > h ? a - h : h - a;
+}
+
 DepthGuard::DepthGuard(Tracer& t, const SourceLoc& loc) : t_(t) {
   ++t.evalDepth;
-  char here;
-  const auto a = reinterpret_cast<uintptr_t>(t.stackBase), h = reinterpret_cast<uintptr_t>(&here);
-  const size_t used = a > h ? a - h : h - a;
-  if (t.evalDepth > kMaxEvalDepth || (t.stackBase && used > t.stackLimit))
-    t.fail(loc, "the script nests too deeply here (expressions and calls inside each other)");
+  if (t.evalDepth > kMaxEvalDepth || t.stackUsed() > t.stackLimit)
+    t.fail(loc, t.callDepth > 0 ? "maximum recursion depth exceeded: calls and expressions nest "
+                                  "too deeply here for the tracer's stack"
+                                : "the script nests too deeply here (expressions inside each "
+                                  "other)");
 }
 
 std::string suggest(const std::string& name, const std::vector<std::string>& candidates) {
@@ -314,8 +337,11 @@ Val BuiltinObj::call(Tracer& t, CallArgs& args) {
 }
 
 Val FunctionObj::call(Tracer& t, CallArgs& args) {
-  if (t.callDepth >= kMaxCallDepth)
-    t.fail(args.loc, "maximum recursion depth (" + std::to_string(kMaxCallDepth) +
+  // The stack check here is stricter than the one in eval, so deep recursion (on a thread with
+  // a small stack, or in a sanitizer build) stops at a call with the same message.
+  if (t.callDepth >= kMaxCallDepth || t.stackUsed() > t.stackLimit / 10 * 9)
+    t.fail(args.loc, "maximum recursion depth (" +
+                         std::to_string(std::min(t.callDepth, kMaxCallDepth)) +
                          ") exceeded calling '" + name + "'");
   const std::string fn = name + "()";
   ScopePtr local = t.newScope(closure);

@@ -204,6 +204,7 @@ class Tracer {
   Variant* variant = nullptr;  // the `with variant(...)` block being traced, if any
   std::vector<std::unique_ptr<GradientTape>> tapes;  // owned here: they must die before b
   int bindOrder = 0;
+  std::map<std::string, int> layerCount;  // Keras-style default names: conv2d, conv2d_1, ...
   std::vector<int> topTapes;
   // Names that existed only inside a tensor loop body or one tensor-if branch, and why they
   // are gone: the unknown-name error says so.
@@ -265,6 +266,7 @@ class Tracer {
   [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const;
   void checkLimits(const SourceLoc& loc);
   void countUnroll(const SourceLoc& loc);
+  size_t stackUsed() const;  // native stack bytes below stackBase
   int64_t nextSeed(std::optional<int64_t> opSeed);
   // Builds nodes located at loc.
   void at(const SourceLoc& loc) { b.setLoc(loc); }

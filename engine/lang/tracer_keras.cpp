@@ -192,8 +192,13 @@ std::shared_ptr<L> layer(Bound& a, const char* kind) {
   auto l = std::make_shared<L>();
   l->kind = kind;
   l->loc = a.callLoc;
-  l->name = a.none("name") ? std::string(kind) + "_" + std::to_string(a.tr.g.numNodes())
-                           : a.string("name");
+  // Keras numbers layers of a kind in creation order; three heads get three names.
+  if (a.none("name")) {
+    const int n = a.tr.layerCount[kind]++;
+    l->name = n == 0 ? std::string(kind) : std::string(kind) + "_" + std::to_string(n);
+  } else {
+    l->name = a.string("name");
+  }
   return l;
 }
 

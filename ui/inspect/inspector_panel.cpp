@@ -134,6 +134,11 @@ void InspectorPanel::showLoopStep(int loopNode, int64_t step, bool backward) {
   auto it = run_->loops.find(loopNode);
   if (it == run_->loops.end()) return;
   showNode(loopNode);
+  // The step's values first; the loop node's own details folded underneath.
+  auto* details = new QTreeWidgetItem;
+  details->setText(0, tr("loop node"));
+  details->setText(1, title_->text());
+  while (tree_->topLevelItemCount() > 0) details->addChild(tree_->takeTopLevelItem(0));
   const LoopRecord& rec = it->second;
   const auto& rows = backward ? rec.adjoints : rec.carried;
   addRow(tr("step"), tr("%1 of %2 (%3)")
@@ -143,10 +148,12 @@ void InspectorPanel::showLoopStep(int loopNode, int64_t step, bool backward) {
   if (step < 0 || size_t(step) >= rows.size()) {
     addRow(tr("record"), rec.truncated ? tr("not recorded: the record budget ran out")
                                        : tr("no record for this step"));
+    tree_->addTopLevelItem(details);
     return;
   }
   for (size_t i = 0; i < rows[size_t(step)].size(); ++i)
     addRecord((backward ? tr("adjoint of var %1") : tr("var %1")).arg(i), rows[size_t(step)][i]);
+  tree_->addTopLevelItem(details);
 }
 
 QString InspectorPanel::text() const {

@@ -11,21 +11,12 @@
 #include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 
+#include "op_test_util.h"
+
 using namespace gl;
+using namespace gltest_ops;
 
 namespace {
-
-Tensors runAll(const std::string& op, const Tensors& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).forward(in, attrs);
-}
-
-Tensor run(const std::string& op, const Tensors& in, const Attrs& attrs = {}) {
-  return runAll(op, in, attrs).at(0);
-}
-
-TypeInfo typeOf(const std::string& op, const Types& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).shape(in, attrs).at(0);
-}
 
 Attrs convAttrs(int64_t sh, int64_t sw, const std::string& padding) {
   return Attrs{{"strides", std::vector<int64_t>{sh, sw}}, {"padding", padding}};
@@ -65,28 +56,6 @@ double dot(const Tensor& a, const Tensor& b) {
   double s = 0;
   for (int64_t i = 0; i < a.numel(); ++i) s += a.at(i) * b.at(i);
   return s;
-}
-
-void expectClose(const Tensor& got, const Tensor& want, double tol, const QString& what) {
-  QVERIFY2(got.shape() == want.shape(),
-           qPrintable(what + ": shape " + QString::fromStdString(shapeStr(got.shape())) +
-                      ", expected " + QString::fromStdString(shapeStr(want.shape()))));
-  for (int64_t i = 0; i < got.numel(); ++i)
-    QVERIFY2(std::abs(got.at(i) - want.at(i)) <= tol * (1 + std::abs(want.at(i))),
-             qPrintable(QString("%1: element %2 is %3, expected %4")
-                            .arg(what)
-                            .arg(i)
-                            .arg(got.at(i))
-                            .arg(want.at(i))));
-}
-
-QString shapeErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ShapeError& e) {
-    return e.what();
-  }
-  return {};
 }
 
 // Columns shared by the data-driven tests: shapes, strides, padding.

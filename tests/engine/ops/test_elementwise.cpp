@@ -11,21 +11,12 @@
 #include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 
+#include "op_test_util.h"
+
 using namespace gl;
+using namespace gltest_ops;
 
 namespace {
-
-Tensor run(const std::string& op, const Tensors& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).forward(in, attrs).at(0);
-}
-
-TypeInfo typeOf(const std::string& op, const Types& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).shape(in, attrs).at(0);
-}
-
-Tensor vec(const std::vector<double>& v, const Shape& s, DType dt = DType::F64) {
-  return Tensor::fromVector(v, s, dt);
-}
 
 // NumPy broadcasting by index arithmetic: the slow, obviously right reference.
 Tensor naiveBinary(const Tensor& a, const Tensor& b, DType outDt,
@@ -68,16 +59,6 @@ void expectValues(const Tensor& got, const std::vector<double>& want, const char
                            .arg(i)
                            .arg(got.at(i))
                            .arg(want[size_t(i)])));
-}
-
-// The message of the ShapeError thrown by f (empty if none).
-QString shapeErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ShapeError& e) {
-    return e.what();
-  }
-  return {};
 }
 
 }  // namespace

@@ -10,29 +10,18 @@
 #include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 
+#include "op_test_util.h"
+
 using namespace gl;
+using namespace gltest_ops;
 
 namespace {
-
-const Primitive& prim(const char* name) { return Registry::instance().get(name); }
 
 Tensor runMatmul(const Tensor& a, const Tensor& b, bool ta = false, bool tb = false) {
   return prim("matmul").forward({a, b}, {{"transpose_a", ta}, {"transpose_b", tb}}).at(0);
 }
 Tensor runEinsum(const std::string& eq, const Tensors& in) {
   return prim("einsum").forward(in, {{"equation", eq}}).at(0);
-}
-
-TypeInfo ty(DType dt, const Shape& s) { return {dt, s, false}; }
-
-template <class F>
-QString errorOf(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return QString::fromStdString(e.what());
-  }
-  return {};
 }
 
 double maxAbsDiff(const Tensor& a, const Tensor& b) {

@@ -10,47 +10,17 @@
 #include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 
+#include "op_test_util.h"
+
 using namespace gl;
+using namespace gltest_ops;
 
 namespace {
-
-Tensor run(const std::string& op, const Tensors& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).forward(in, attrs).at(0);
-}
-
-TypeInfo typeOf(const std::string& op, const Types& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).shape(in, attrs).at(0);
-}
 
 Tensor draw(const std::string& op, const Attrs& attrs, uint64_t execSeed) {
   KernelContext ctx;
   ctx.seed = execSeed;
   return Registry::instance().get(op).forwardCtx({}, attrs, ctx).at(0);
-}
-
-Tensor vec(const std::vector<double>& v, const Shape& s, DType dt = DType::F64) {
-  return Tensor::fromVector(v, s, dt);
-}
-
-void expectClose(const Tensor& got, const Tensor& want, double tol, const QString& what) {
-  QVERIFY2(got.shape() == want.shape(),
-           qPrintable(what + ": shape " + QString::fromStdString(shapeStr(got.shape()))));
-  for (int64_t i = 0; i < got.numel(); ++i)
-    QVERIFY2(std::abs(got.at(i) - want.at(i)) <= tol * (1 + std::abs(want.at(i))),
-             qPrintable(QString("%1: element %2 is %3, expected %4")
-                            .arg(what)
-                            .arg(i)
-                            .arg(got.at(i))
-                            .arg(want.at(i))));
-}
-
-QString shapeErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ShapeError& e) {
-    return e.what();
-  }
-  return {};
 }
 
 // Softmax along `axis` of a rank-2 tensor, in double, the textbook way.

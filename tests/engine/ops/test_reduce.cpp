@@ -11,21 +11,12 @@
 #include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 
+#include "op_test_util.h"
+
 using namespace gl;
+using namespace gltest_ops;
 
 namespace {
-
-Tensor run(const std::string& op, const Tensors& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).forward(in, attrs).at(0);
-}
-
-TypeInfo typeOf(const std::string& op, const Types& in, const Attrs& attrs = {}) {
-  return Registry::instance().get(op).shape(in, attrs).at(0);
-}
-
-Tensor vec(const std::vector<double>& v, const Shape& s, DType dt = DType::F64) {
-  return Tensor::fromVector(v, s, dt);
-}
 
 Attrs axesAttrs(std::vector<int64_t> axes, bool keepdims = false) {
   return Attrs{{"axes", std::move(axes)}, {"keepdims", keepdims}};
@@ -58,27 +49,6 @@ Tensor naiveReduce(const Tensor& x, std::vector<int64_t> axes, bool keepdims, in
   if (kind == 1)
     for (int64_t o = 0; o < n; ++o) acc[size_t(o)] /= double(cnt[size_t(o)]);
   return Tensor::fromVector(acc, out, DType::F64);
-}
-
-void expectClose(const Tensor& got, const Tensor& want, double rtol, const QString& what) {
-  QVERIFY2(got.shape() == want.shape(),
-           qPrintable(what + ": shape " + QString::fromStdString(shapeStr(got.shape()))));
-  for (int64_t i = 0; i < got.numel(); ++i)
-    if (!(std::abs(got.at(i) - want.at(i)) <= rtol * (1 + std::abs(want.at(i)))))
-      QFAIL(qPrintable(QString("%1: element %2 is %3, expected %4")
-                           .arg(what)
-                           .arg(i)
-                           .arg(got.at(i))
-                           .arg(want.at(i))));
-}
-
-QString shapeErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ShapeError& e) {
-    return e.what();
-  }
-  return {};
 }
 
 }  // namespace

@@ -6,16 +6,12 @@
 #include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 
+#include "op_test_util.h"
+
 using namespace gl;
+using namespace gltest_ops;
 
 namespace {
-
-const Primitive& prim(const char* name) { return Registry::instance().get(name); }
-
-Tensors run(const char* op, const Tensors& in, const Attrs& a = {}) {
-  return prim(op).forward(in, a);
-}
-Tensor run1(const char* op, const Tensors& in, const Attrs& a = {}) { return run(op, in, a).at(0); }
 
 Tensor f64(const std::vector<double>& v, const Shape& s) {
   return Tensor::fromVector(v, s, DType::F64);
@@ -28,19 +24,6 @@ Tensor iota(const Shape& s, DType dt = DType::F64) {
   Tensor t = Tensor::empty(dt, s);
   for (int64_t i = 0; i < t.numel(); ++i) t.set(i, double(i));
   return t;
-}
-
-TypeInfo ty(DType dt, const Shape& s) { return {dt, s, false}; }
-
-// The message of the exception f throws, or "" if it does not throw.
-template <class F>
-QString errorOf(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return QString::fromStdString(e.what());
-  }
-  return {};
 }
 
 #define CHECK_TENSOR(t, shape_, values_)                   \
@@ -79,11 +62,11 @@ class TestShapeOps : public QObject {
  private slots:
   void reshapeKeepsOrderAndInfers() {
     Tensor x = iota({2, 3});
-    Tensor y = run1("reshape", {x}, {{"shape", S(3, -1)}});
+    Tensor y = run("reshape", {x}, {{"shape", S(3, -1)}});
     CHECK_TENSOR(y, S(3, 2), V(0, 1, 2, 3, 4, 5));
     QVERIFY(y.sharesBufferWith(x));  // a reshape never copies
-    CHECK_TENSOR(run1("reshape", {x}, {{"shape", S(6)}}), S(6), V(0, 1, 2, 3, 4, 5));
-    CHECK_TENSOR(run1("reshape", {iota({1})}, {{"shape", S()}}), S(), V(0));
+    CHECK_TENSOR(run("reshape", {x}, {{"shape", S(6)}}), S(6), V(0, 1, 2, 3, 4, 5));
+    CHECK_TENSOR(run("reshape", {iota({1})}, {{"shape", S()}}), S(), V(0));
     // Shape rule: an unknown input dim leaves the inferred dim unknown.
     QCOMPARE(prim("reshape").shape({ty(DType::F32, {-1, 6})}, {{"shape", S(-1, 3)}})[0].shape,
              S(-1, 3));
@@ -93,11 +76,11 @@ class TestShapeOps : public QObject {
   void reshapeErrors() {
     Tensor x = Tensor::zeros(DType::F32, {10, 5000});
     QCOMPARE(errorOf([&] {
-               run1("reshape", {x}, {{"shape", S(7, 3)}});
+               run("reshape", {x}, {{"shape", S(7, 3)}});
              }),
              QString("cannot reshape [10,5000] (50000 elements) to [7,3]"));
     QCOMPARE(errorOf([&] {
-               run1("reshape", {x}, {{"shape", S(7, -1)}});
+               run("reshape", {x}, {{"shape", S(7, -1)}});
              }),
              QString("cannot reshape [10,5000] (50000 elements) to [7,-1]"));
     QVERIFY(errorOf([&] {
@@ -106,16 +89,16 @@ class TestShapeOps : public QObject {
   }
 
   void transpose2dAnd3d() {
-    CHECK_TENSOR(run1("transpose", {iota({2, 3})}), S(3, 2), V(0, 3, 1, 4, 2, 5));
+    CHECK_TENSOR(run("transpose", {iota({2, 3})}), S(3, 2), V(0, 3, 1, 4, 2, 5));
     // perm {1,2,0}: y[j,k,i] = x[i,j,k] for x of shape [2,3,2].
     Tensor x = iota({2, 3, 2});
-    Tensor y = run1("transpose", {x}, {{"perm", I(1, 2, 0)}});
+    Tensor y = run("transpose", {x}, {{"perm", I(1, 2, 0)}});
     QCOMPARE(y.shape(), S(3, 2, 2));
     for (int64_t i = 0; i < 2; ++i)
       for (int64_t j = 0; j < 3; ++j)
         for (int64_t k = 0; k < 2; ++k)
           QCOMPARE(y.at((j * 2 + k) * 2 + i), x.at((i * 3 + j) * 2 + k));
-    CHECK_TENSOR(run1("transpose", {iota({2, 2, 2})}, {{"perm", I(0, 2, 1)}}), S(2, 2, 2),
+    CHECK_TENSOR(run("transpose", {iota({2, 2, 2})}, {{"perm", I(0, 2, 1)}}), S(2, 2, 2),
                  V(0, 2, 1, 3, 4, 6, 5, 7));
   }
   void transposeLargeMatchesLoops() {
@@ -127,7 +110,7 @@ class TestShapeOps : public QObject {
     for (DType dt : {DType::F32, DType::F64, DType::I32, DType::Bool}) {
       Tensor x = iota(s, dt);
       for (const auto& perm : perms) {
-        Tensor y = run1("transpose", {x}, {{"perm", perm}});
+        Tensor y = run("transpose", {x}, {{"perm", perm}});
         Shape ys;
         for (auto p : perm) ys.push_back(s[size_t(p)]);
         QCOMPARE(y.shape(), ys);
@@ -143,7 +126,7 @@ class TestShapeOps : public QObject {
   }
   void transposeOfSizeOneAxesSharesBuffer() {
     Tensor x = iota({3, 1, 4});
-    Tensor y = run1("transpose", {x}, {{"perm", I(1, 0, 2)}});
+    Tensor y = run("transpose", {x}, {{"perm", I(1, 0, 2)}});
     QCOMPARE(y.shape(), S(1, 3, 4));
     QVERIFY(y.sharesBufferWith(x));
   }
@@ -156,15 +139,15 @@ class TestShapeOps : public QObject {
   }
 
   void expandDimsAndSqueeze() {
-    CHECK_TENSOR(run1("expand_dims", {iota({2, 3})}, {{"axis", int64_t(1)}}), S(2, 1, 3),
+    CHECK_TENSOR(run("expand_dims", {iota({2, 3})}, {{"axis", int64_t(1)}}), S(2, 1, 3),
                  V(0, 1, 2, 3, 4, 5));
-    CHECK_TENSOR(run1("expand_dims", {iota({2, 3})}, {{"axis", int64_t(-1)}}), S(2, 3, 1),
+    CHECK_TENSOR(run("expand_dims", {iota({2, 3})}, {{"axis", int64_t(-1)}}), S(2, 3, 1),
                  V(0, 1, 2, 3, 4, 5));
-    CHECK_TENSOR(run1("squeeze", {iota({1, 2, 1, 3})}), S(2, 3), V(0, 1, 2, 3, 4, 5));
-    CHECK_TENSOR(run1("squeeze", {iota({1, 2, 1, 3})}, {{"axes", I(-2)}}), S(1, 2, 3),
+    CHECK_TENSOR(run("squeeze", {iota({1, 2, 1, 3})}), S(2, 3), V(0, 1, 2, 3, 4, 5));
+    CHECK_TENSOR(run("squeeze", {iota({1, 2, 1, 3})}, {{"axes", I(-2)}}), S(1, 2, 3),
                  V(0, 1, 2, 3, 4, 5));
     QCOMPARE(errorOf([&] {
-               run1("squeeze", {iota({2, 3})}, {{"axes", I(1)}});
+               run("squeeze", {iota({2, 3})}, {{"axes", I(1)}});
              }),
              QString("cannot squeeze axis 1 of [2,3]: its size is 3, not 1"));
     QVERIFY(errorOf([&] {
@@ -176,30 +159,30 @@ class TestShapeOps : public QObject {
   }
 
   void tileRepeats() {
-    CHECK_TENSOR(run1("tile", {iota({2, 2})}, {{"multiples", I(2, 3)}}), S(4, 6),
+    CHECK_TENSOR(run("tile", {iota({2, 2})}, {{"multiples", I(2, 3)}}), S(4, 6),
                  V(0, 1, 0, 1, 0, 1,  //
                    2, 3, 2, 3, 2, 3,  //
                    0, 1, 0, 1, 0, 1,  //
                    2, 3, 2, 3, 2, 3));
     Tensor b = Tensor::fromVector({1, 0}, {2}, DType::Bool);
-    Tensor t = run1("tile", {b}, {{"multiples", I(2)}});
+    Tensor t = run("tile", {b}, {{"multiples", I(2)}});
     QCOMPARE(t.dtype(), DType::Bool);
     CHECK_TENSOR(t, S(4), V(1, 0, 1, 0));
     QCOMPARE(prim("tile").shape({ty(DType::F32, {-1, 3})}, {{"multiples", I(2, 2)}})[0].shape,
              S(-1, 6));
     QVERIFY(errorOf([&] {
-              run1("tile", {iota({2, 2})}, {{"multiples", I(2)}});
+              run("tile", {iota({2, 2})}, {{"multiples", I(2)}});
             }).contains("tile multiples [2] must have one entry per dim of [2,2]"));
   }
 
   void broadcastTo() {
     Tensor x = f64({1, 2, 3}, {3, 1});
-    Tensor y = run1("broadcast_to", {x}, {{"shape", S(2, 3, 2)}});
+    Tensor y = run("broadcast_to", {x}, {{"shape", S(2, 3, 2)}});
     CHECK_TENSOR(y, S(2, 3, 2), V(1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3));
-    CHECK_TENSOR(run1("broadcast_to", {f64({5, 6}, {2})}, {{"shape", S(2, 2)}}), S(2, 2),
+    CHECK_TENSOR(run("broadcast_to", {f64({5, 6}, {2})}, {{"shape", S(2, 2)}}), S(2, 2),
                  V(5, 6, 5, 6));
     QCOMPARE(errorOf([&] {
-               run1("broadcast_to", {iota({3, 2})}, {{"shape", S(3, 4)}});
+               run("broadcast_to", {iota({3, 2})}, {{"shape", S(3, 4)}});
              }),
              QString("cannot broadcast [3,2] to [3,4]"));
     // -1 keeps the input's dim (used by gradients of unknown-size values).
@@ -209,9 +192,9 @@ class TestShapeOps : public QObject {
 
   void concatMiddleAxis() {
     Tensor a = iota({2, 1, 2}), b = f64({10, 11, 12, 13, 14, 15, 16, 17}, {2, 2, 2});
-    CHECK_TENSOR(run1("concat", {a, b}, {{"axis", int64_t(1)}}), S(2, 3, 2),
+    CHECK_TENSOR(run("concat", {a, b}, {{"axis", int64_t(1)}}), S(2, 3, 2),
                  V(0, 1, 10, 11, 12, 13, 2, 3, 14, 15, 16, 17));
-    CHECK_TENSOR(run1("concat", {i32({1, 2}, {1, 2}), i32({3, 4}, {1, 2})}, {{"axis", int64_t(0)}}),
+    CHECK_TENSOR(run("concat", {i32({1, 2}, {1, 2}), i32({3, 4}, {1, 2})}, {{"axis", int64_t(0)}}),
                  S(2, 2), V(1, 2, 3, 4));
     QCOMPARE(
         prim("concat")
@@ -223,20 +206,20 @@ class TestShapeOps : public QObject {
                  .shape,
              S(5, 2));
     QCOMPARE(errorOf([&] {
-               run1("concat", {iota({2, 2}), iota({3, 3})}, {{"axis", int64_t(0)}});
+               run("concat", {iota({2, 2}), iota({3, 3})}, {{"axis", int64_t(0)}});
              }),
              QString("cannot concat float64[2,2] and float64[3,3] along axis 0"));
   }
 
   void stackAndUnstack() {
     Tensor a = f64({1, 2, 3}, {3}), b = f64({4, 5, 6}, {3});
-    CHECK_TENSOR(run1("stack", {a, b}), S(2, 3), V(1, 2, 3, 4, 5, 6));
-    CHECK_TENSOR(run1("stack", {a, b}, {{"axis", int64_t(1)}}), S(3, 2), V(1, 4, 2, 5, 3, 6));
+    CHECK_TENSOR(run("stack", {a, b}), S(2, 3), V(1, 2, 3, 4, 5, 6));
+    CHECK_TENSOR(run("stack", {a, b}, {{"axis", int64_t(1)}}), S(3, 2), V(1, 4, 2, 5, 3, 6));
     // Middle axis of a rank-3 result.
-    Tensor m = run1("stack", {iota({2, 2}), iota({2, 2})}, {{"axis", int64_t(1)}});
+    Tensor m = run("stack", {iota({2, 2}), iota({2, 2})}, {{"axis", int64_t(1)}});
     CHECK_TENSOR(m, S(2, 2, 2), V(0, 1, 0, 1, 2, 3, 2, 3));
 
-    Tensors parts = run("unstack", {iota({2, 3, 2})}, {{"axis", int64_t(1)}});
+    Tensors parts = runAll("unstack", {iota({2, 3, 2})}, {{"axis", int64_t(1)}});
     QCOMPARE(parts.size(), size_t(3));
     CHECK_TENSOR(parts[0], S(2, 2), V(0, 1, 6, 7));
     CHECK_TENSOR(parts[1], S(2, 2), V(2, 3, 8, 9));
@@ -247,17 +230,16 @@ class TestShapeOps : public QObject {
     QVERIFY(errorOf([&] {
               prim("unstack").shape({ty(DType::F32, {-1, 3})}, {{"axis", int64_t(0)}});
             }).contains("unstack needs the size of axis 0 known, got [?,3]"));
-    QVERIFY(errorOf([&] { run1("stack", {iota({2}), iota({3})}); }).contains("cannot stack"));
+    QVERIFY(errorOf([&] { run("stack", {iota({2}), iota({3})}); }).contains("cannot stack"));
   }
 
   void sliceAndPad() {
     Tensor x = iota({3, 4});
-    Tensor s = run1("slice", {x}, {{"begin", I(1, 1)}, {"size", I(2, -1)}});
+    Tensor s = run("slice", {x}, {{"begin", I(1, 1)}, {"size", I(2, -1)}});
     CHECK_TENSOR(s, S(2, 3), V(5, 6, 7, 9, 10, 11));
-    CHECK_TENSOR(run1("slice", {x}, {{"begin", I(0, 2)}, {"size", I(-1, 1)}}), S(3, 1),
-                 V(2, 6, 10));
+    CHECK_TENSOR(run("slice", {x}, {{"begin", I(0, 2)}, {"size", I(-1, 1)}}), S(3, 1), V(2, 6, 10));
     QCOMPARE(errorOf([&] {
-               run1("slice", {x}, {{"begin", I(2, 0)}, {"size", I(2, 1)}});
+               run("slice", {x}, {{"begin", I(2, 0)}, {"size", I(2, 1)}});
              }),
              QString("slice begin [2,0] size [2,1] is out of bounds for [3,4]"));
     QCOMPARE(prim("slice")
@@ -265,25 +247,25 @@ class TestShapeOps : public QObject {
                  .shape,
              S(-1, 2));
 
-    Tensor p = run1("pad", {f64({1, 2, 3, 4}, {2, 2})}, {{"paddings", I(1, 0, 0, 2)}});
+    Tensor p = run("pad", {f64({1, 2, 3, 4}, {2, 2})}, {{"paddings", I(1, 0, 0, 2)}});
     CHECK_TENSOR(p, S(3, 4), V(0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0));
-    Tensor pb = run1("pad", {Tensor::fromVector({1}, {1}, DType::Bool)}, {{"paddings", I(1, 1)}});
+    Tensor pb = run("pad", {Tensor::fromVector({1}, {1}, DType::Bool)}, {{"paddings", I(1, 1)}});
     QCOMPARE(pb.dtype(), DType::Bool);
     CHECK_TENSOR(pb, S(3), V(0, 1, 0));
     QVERIFY(errorOf([&] {
-              run1("pad", {iota({2})}, {{"paddings", I(1)}});
+              run("pad", {iota({2})}, {{"paddings", I(1)}});
             }).contains("need two entries (before, after) per dim of [2]"));
   }
 
   void gatherAnyAxis() {
     Tensor params = f64({0, 1, 10, 11, 20, 21, 30, 31}, {4, 2});
-    CHECK_TENSOR(run1("gather", {params, i32({3, 0, 3}, {3})}), S(3, 2), V(30, 31, 0, 1, 30, 31));
+    CHECK_TENSOR(run("gather", {params, i32({3, 0, 3}, {3})}), S(3, 2), V(30, 31, 0, 1, 30, 31));
     // axis 1 with rank-2 indices: out[i, j, k] = params[i, idx[j, k]].
     Tensor p2 = iota({2, 4});
-    Tensor g = run1("gather", {p2, i32({3, 1, 1, 0}, {2, 2})}, {{"axis", int64_t(1)}});
+    Tensor g = run("gather", {p2, i32({3, 1, 1, 0}, {2, 2})}, {{"axis", int64_t(1)}});
     CHECK_TENSOR(g, S(2, 2, 2), V(3, 1, 1, 0, 7, 5, 5, 4));
     // Negative axis, int32 params.
-    CHECK_TENSOR(run1("gather", {i32({5, 6, 7}, {3}), i32({2, 2}, {2})}, {{"axis", int64_t(-1)}}),
+    CHECK_TENSOR(run("gather", {i32({5, 6, 7}, {3}), i32({2, 2}, {2})}, {{"axis", int64_t(-1)}}),
                  S(2), V(7, 7));
     QCOMPARE(
         prim("gather")
@@ -294,11 +276,11 @@ class TestShapeOps : public QObject {
   void gatherRejectsBadIndices() {
     Tensor params = Tensor::zeros(DType::F32, {10, 3});
     QCOMPARE(errorOf([&] {
-               run1("gather", {params, i32({1, 12}, {2})});
+               run("gather", {params, i32({1, 12}, {2})});
              }),
              QString("gather index 12 is out of range for axis 0 of size 10"));
     QCOMPARE(errorOf([&] {
-               run1("gather", {params, i32({-1}, {1})});
+               run("gather", {params, i32({-1}, {1})});
              }),
              QString("gather index -1 is out of range for axis 0 of size 10"));
     QVERIFY(errorOf([&] {
@@ -309,7 +291,7 @@ class TestShapeOps : public QObject {
     Rng rng(5);
     Tensor params = rng.normal({500, 96}, 0, 1, DType::F32);
     Tensor idx = rng.uniform({3000}, 0, 500, DType::I32);
-    Tensor y = run1("gather", {params, idx});
+    Tensor y = run("gather", {params, idx});
     QCOMPARE(y.shape(), S(3000, 96));
     const float* pp = params.data<float>();
     const float* py = y.data<float>();
@@ -318,23 +300,23 @@ class TestShapeOps : public QObject {
       for (int64_t k = 0; k < 96; ++k)
         if (py[j * 96 + k] != pp[pi[j] * 96 + k]) QFAIL("gather value mismatch");
     // Along the last axis (one element per index).
-    Tensor y1 = run1("gather", {params, i32({95, 0, 7}, {3})}, {{"axis", int64_t(1)}});
+    Tensor y1 = run("gather", {params, i32({95, 0, 7}, {3})}, {{"axis", int64_t(1)}});
     QCOMPARE(y1.shape(), S(500, 3));
     for (int64_t r = 0; r < 500; ++r) QCOMPARE(y1.at(r * 3), params.at(r * 96 + 95));
   }
 
   void scatterAddAccumulatesRepeats() {
     Tensor upd = f64({1, 2, 3, 4, 5, 6, 7, 8}, {4, 2});
-    Tensor y = run1("scatter_add", {upd, i32({0, 2, 2, 3}, {4})},
-                    {{"axis", int64_t(0)}, {"shape", S(5, 2)}});
+    Tensor y = run("scatter_add", {upd, i32({0, 2, 2, 3}, {4})},
+                   {{"axis", int64_t(0)}, {"shape", S(5, 2)}});
     CHECK_TENSOR(y, S(5, 2), V(1, 2, 0, 0, 8, 10, 7, 8, 0, 0));
     // axis 1, non-axis dims taken from updates where the attr says -1.
-    Tensor y1 = run1("scatter_add", {f64({1, 2, 3, 4, 5, 6}, {2, 3}), i32({1, 1, 0}, {3})},
-                     {{"axis", int64_t(1)}, {"shape", S(-1, 2)}});
+    Tensor y1 = run("scatter_add", {f64({1, 2, 3, 4, 5, 6}, {2, 3}), i32({1, 1, 0}, {3})},
+                    {{"axis", int64_t(1)}, {"shape", S(-1, 2)}});
     CHECK_TENSOR(y1, S(2, 2), V(3, 3, 6, 9));
     QCOMPARE(errorOf([&] {
-               run1("scatter_add", {upd, i32({0, 5, 1, 1}, {4})},
-                    {{"axis", int64_t(0)}, {"shape", S(5, 2)}});
+               run("scatter_add", {upd, i32({0, 5, 1, 1}, {4})},
+                   {{"axis", int64_t(0)}, {"shape", S(5, 2)}});
              }),
              QString("scatter_add index 5 is out of range for axis 0 of size 5"));
     QVERIFY(errorOf([&] {
@@ -347,7 +329,7 @@ class TestShapeOps : public QObject {
     Rng rng(6);
     Tensor upd = rng.normal({4000, 33}, 0, 1, DType::F64);
     Tensor idx = rng.uniform({4000}, 0, 50, DType::I32);
-    Tensor y = run1("scatter_add", {upd, idx}, {{"axis", int64_t(0)}, {"shape", S(50, 33)}});
+    Tensor y = run("scatter_add", {upd, idx}, {{"axis", int64_t(0)}, {"shape", S(50, 33)}});
     std::vector<double> ref(50 * 33, 0.0);
     for (int64_t j = 0; j < 4000; ++j)
       for (int64_t k = 0; k < 33; ++k)
@@ -356,12 +338,12 @@ class TestShapeOps : public QObject {
   }
 
   void oneHot() {
-    Tensor y = run1(
-        "one_hot", {i32({0, 2, -1, 3}, {2, 2})},
-        {{"depth", int64_t(3)}, {"on", 5.0}, {"off", -1.0}, {"dtype", std::string("float64")}});
+    Tensor y =
+        run("one_hot", {i32({0, 2, -1, 3}, {2, 2})},
+            {{"depth", int64_t(3)}, {"on", 5.0}, {"off", -1.0}, {"dtype", std::string("float64")}});
     QCOMPARE(y.dtype(), DType::F64);
     CHECK_TENSOR(y, S(2, 2, 3), V(5, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1));
-    Tensor d = run1("one_hot", {i32({1}, {1})}, {{"depth", int64_t(2)}});
+    Tensor d = run("one_hot", {i32({1}, {1})}, {{"depth", int64_t(2)}});
     QCOMPARE(d.dtype(), DType::F32);
     CHECK_TENSOR(d, S(1, 2), V(0, 1));
     QVERIFY(!prim("one_hot").differentiable);
