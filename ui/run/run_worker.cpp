@@ -100,8 +100,9 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
         for (const lang::Variant& v : program.variants) {
           if (cancel_) break;
           const QString name = QString::fromStdString(v.name);
-          emit variantStarted(0, tr("%1 at %2 = %3").arg(name, param).arg(value));
-          Monitor monitor(this, name);
+          const QString label = tr("%1 at %2 = %3").arg(name, param).arg(value);
+          emit variantStarted(0, label);
+          Monitor monitor(this, label);
           lang::RunSettings one = settings;
           one.variant = v.name;
           one.monitor = &monitor;

@@ -27,6 +27,7 @@
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
+#include "ui/run/run_progress.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/theme.h"
@@ -48,9 +49,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   autosaveTimer_->setSingleShot(true);
   connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosave);
   statusBar()->addWidget(status_ = new QLabel(this), 1);
-  statusBar()->addPermanentWidget(progress_ = new QProgressBar(this));
-  progress_->setMaximumWidth(220);
-  progress_->setVisible(false);
+  statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
   readSettings();
   updateTitle();
 }

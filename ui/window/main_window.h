@@ -21,6 +21,7 @@ class ScriptEditor;
 class GraphView;
 class InspectorPanel;
 class StepControls;
+class RunProgress;
 class PlotsPanel;
 class ParamsPanel;
 class RunLog;
@@ -100,8 +101,12 @@ class MainWindow : public QMainWindow {
   QComboBox* executor_ = nullptr;
   QSpinBox* threads_ = nullptr;
   QLineEdit* search_ = nullptr;
-  QProgressBar* progress_ = nullptr;
+  RunProgress* progress_ = nullptr;
   QLabel* status_ = nullptr;
+ public:
+  RunProgress* runProgress() const { return progress_; }
+
+ private:
 
   QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *quitAct_;
   QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;

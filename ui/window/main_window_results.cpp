@@ -14,6 +14,7 @@
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
+#include "ui/run/run_progress.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
@@ -39,19 +40,15 @@ void MainWindow::connectPanels() {
     runAllAct_->setEnabled(false);
     sweepAct_->setEnabled(false);
     cancelAct_->setEnabled(true);
-    progress_->setVisible(true);
-    progress_->setRange(0, 0);
+    progress_->start();
   });
   connect(controller_, &LessonController::variantStarted, this, [this](int, const QString& name) {
     status_->setText(tr("Running variant '%1'…").arg(name));
-    progress_->setRange(0, 0);
-    progress_->setFormat(name + QStringLiteral(" %v/%m"));
+    progress_->beginVariant(name);
   });
   connect(controller_, &LessonController::progress, this,
           [this](const QString& variant, int, qint64 done, qint64 total) {
-            progress_->setRange(0, int(std::min<qint64>(total, INT_MAX)));
-            progress_->setValue(int(std::min<qint64>(done, INT_MAX)));
-            progress_->setFormat(variant + QStringLiteral(" %v/%m"));
+            progress_->setProgress(variant, done, total);
           });
 
   connect(editor_, &ScriptEditor::textEditedDebounced, this, [this] {
@@ -165,7 +162,7 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   runAllAct_->setEnabled(true);
   sweepAct_->setEnabled(true);
   cancelAct_->setEnabled(false);
-  progress_->setVisible(false);
+  progress_->finish();
   if (!outcome.error.isEmpty()) {
     log_->appendError(outcome.error);
     status_->setText(outcome.error);

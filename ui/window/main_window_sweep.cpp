@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "ui/panels/run_log.h"
+#include "ui/run/run_progress.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
@@ -113,7 +114,7 @@ void MainWindow::onSweepFinished(const QString& param, const QString& error) {
   runAllAct_->setEnabled(true);
   sweepAct_->setEnabled(true);
   cancelAct_->setEnabled(false);
-  progress_->setVisible(false);
+  progress_->finish();
   if (!error.isEmpty())
     log_->appendError(error);
   else

@@ -20,6 +20,8 @@
 #include "ui/plots/heat_map_plot.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
+#include "ui/run/run_progress.h"
+#include <QProgressBar>
 #include "ui/plots/timing_bars_plot.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
@@ -99,6 +101,9 @@ class TestMainWindow : public QObject {
       if (it->key == 0) found = std::abs(it->value - norm0) <= 1e-6 * std::max(1.0, norm0);
     QVERIFY(found);
     QVERIFY(lines->stepCursorVisible());
+    // One progress bar per variant, each run to its loop's end.
+    QCOMPARE(w.runProgress()->barCount(), 3);
+    QCOMPARE(w.runProgress()->bar("vectorized")->value(), w.runProgress()->bar("vectorized")->maximum());
     // Timings: one bar per variant for the serial executor.
     QCOMPARE(w.plots()->timingBars()->variants().size(), 3);
     // One colour scale for all variants: switching variants keeps its range.
