@@ -96,17 +96,17 @@
         <translation>%1 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="50"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="51"/>
         <source>&apos;%1&apos; is not a number</source>
         <translation>“%1”不是数字</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="54"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="55"/>
         <source>%1 is outside %2..%3</source>
         <translation>%1 超出范围 %2..%3</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="59"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="60"/>
         <source>give at least one value</source>
         <translation>请至少给出一个值</translation>
     </message>
@@ -324,46 +324,51 @@
     </message>
     <message>
         <location filename="../../ui/inspect/inspector_panel.cpp" line="139"/>
+        <source>loop node</source>
+        <translation>循环节点</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="139"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
         <source>%1 of %2 (%3)</source>
         <translation>第 %1 步，共 %2 次迭代（%3）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="142"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="147"/>
         <source>adjoints, backward pass</source>
         <translation>伴随值，反向传播</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="142"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="147"/>
         <source>carried values</source>
         <translation>循环携带值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
         <source>record</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
         <source>not recorded: the record budget ran out</source>
         <translation>未记录：记录预算已用完</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="145"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="150"/>
         <source>no record for this step</source>
         <translation>此步没有记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="155"/>
         <source>adjoint of var %1</source>
         <translation>变量 %1 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="155"/>
         <source>var %1</source>
         <translation>变量 %1</translation>
     </message>
@@ -404,279 +409,279 @@
 <context>
     <name>gl::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="67"/>
+        <location filename="../../ui/window/main_window.cpp" line="66"/>
         <source>&amp;New Lesson</source>
         <translation>新建课程(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="68"/>
+        <location filename="../../ui/window/main_window.cpp" line="67"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="69"/>
+        <location filename="../../ui/window/main_window.cpp" line="68"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="70"/>
+        <location filename="../../ui/window/main_window.cpp" line="69"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="71"/>
+        <location filename="../../ui/window/main_window.cpp" line="70"/>
         <source>&amp;Export Lesson…</source>
         <translation>导出课程(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="71"/>
+        <location filename="../../ui/window/main_window.cpp" line="70"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="72"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
-        <location filename="../../ui/window/main_window.cpp" line="135"/>
+        <location filename="../../ui/window/main_window.cpp" line="72"/>
+        <location filename="../../ui/window/main_window.cpp" line="134"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
+        <location filename="../../ui/window/main_window.cpp" line="72"/>
         <location filename="../../ui/window/main_window.cpp" line="73"/>
-        <location filename="../../ui/window/main_window.cpp" line="74"/>
         <source>Ctrl+R</source>
         <translation>Ctrl+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="75"/>
         <source>Run the chosen variant (Ctrl+R, F5)</source>
         <translation>运行所选变体（Ctrl+R、F5）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="77"/>
+        <location filename="../../ui/window/main_window.cpp" line="76"/>
         <source>Run &amp;All Variants</source>
         <translation>运行全部变体(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="77"/>
+        <location filename="../../ui/window/main_window.cpp" line="76"/>
         <source>Ctrl+Shift+R</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="79"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>Run every variant and compare their results</source>
         <translation>运行每个变体并比较它们的结果</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="80"/>
+        <location filename="../../ui/window/main_window.cpp" line="79"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="82"/>
+        <location filename="../../ui/window/main_window.cpp" line="81"/>
         <source>S&amp;weep a Param…</source>
         <translation>参数扫描(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="82"/>
         <source>Time every variant over several values of a param (scaling plot)</source>
         <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="86"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="87"/>
+        <location filename="../../ui/window/main_window.cpp" line="86"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="87"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="89"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="90"/>
+        <location filename="../../ui/window/main_window.cpp" line="89"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="95"/>
+        <location filename="../../ui/window/main_window.cpp" line="94"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="100"/>
+        <location filename="../../ui/window/main_window.cpp" line="99"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="102"/>
+        <location filename="../../ui/window/main_window.cpp" line="101"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="103"/>
+        <location filename="../../ui/window/main_window.cpp" line="102"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="104"/>
+        <location filename="../../ui/window/main_window.cpp" line="103"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="105"/>
+        <location filename="../../ui/window/main_window.cpp" line="104"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="113"/>
+        <location filename="../../ui/window/main_window.cpp" line="112"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="120"/>
+        <location filename="../../ui/window/main_window.cpp" line="119"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="121"/>
+        <location filename="../../ui/window/main_window.cpp" line="120"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="122"/>
+        <location filename="../../ui/window/main_window.cpp" line="121"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="128"/>
+        <location filename="../../ui/window/main_window.cpp" line="127"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="140"/>
+        <location filename="../../ui/window/main_window.cpp" line="139"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="148"/>
+        <location filename="../../ui/window/main_window.cpp" line="147"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="153"/>
+        <location filename="../../ui/window/main_window.cpp" line="152"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="158"/>
+        <location filename="../../ui/window/main_window.cpp" line="157"/>
         <source> Variant </source>
         <translation> 变体 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="161"/>
+        <location filename="../../ui/window/main_window.cpp" line="160"/>
         <source>Variant to run and to show</source>
         <translation>要运行和显示的变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="163"/>
+        <location filename="../../ui/window/main_window.cpp" line="162"/>
         <source> Executor </source>
         <translation> 执行器 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="165"/>
+        <location filename="../../ui/window/main_window.cpp" line="164"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="166"/>
+        <location filename="../../ui/window/main_window.cpp" line="165"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="168"/>
+        <location filename="../../ui/window/main_window.cpp" line="167"/>
         <source> Threads </source>
         <translation> 线程数 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="172"/>
+        <location filename="../../ui/window/main_window.cpp" line="171"/>
         <source>Threads of the parallel executor</source>
         <translation>并行执行器使用的线程数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="181"/>
+        <location filename="../../ui/window/main_window.cpp" line="180"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="184"/>
+        <location filename="../../ui/window/main_window.cpp" line="183"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="187"/>
+        <location filename="../../ui/window/main_window.cpp" line="186"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="190"/>
+        <location filename="../../ui/window/main_window.cpp" line="189"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="218"/>
+        <location filename="../../ui/window/main_window.cpp" line="217"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="219"/>
+        <location filename="../../ui/window/main_window.cpp" line="218"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="223"/>
+        <location filename="../../ui/window/main_window.cpp" line="222"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="224"/>
+        <location filename="../../ui/window/main_window.cpp" line="223"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="227"/>
+        <location filename="../../ui/window/main_window.cpp" line="226"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="228"/>
+        <location filename="../../ui/window/main_window.cpp" line="227"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="229"/>
+        <location filename="../../ui/window/main_window.cpp" line="228"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
@@ -802,7 +807,7 @@
     </message>
     <message>
         <location filename="../../ui/window/main_window_files.cpp" line="209"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="79"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="76"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -817,82 +822,82 @@
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="118"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="115"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="124"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="121"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="126"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="123"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="155"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="152"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="157"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="154"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="158"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="155"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="185"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="182"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="186"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="183"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="66"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="67"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="70"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="71"/>
         <source>Sweep a Param</source>
         <translation>参数扫描</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="79"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="80"/>
         <source>%1 takes values in %2..%3</source>
         <translation>%1 的取值范围为 %2..%3</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="83"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="84"/>
         <source>Param</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="84"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="85"/>
         <source>Values</source>
         <translation>取值</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="107"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="108"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="120"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="121"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="121"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="122"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
@@ -1017,6 +1022,20 @@
     </message>
 </context>
 <context>
+    <name>gl::ui::RunProgress</name>
+    <message>
+        <location filename="../../ui/run/run_progress.cpp" line="32"/>
+        <location filename="../../ui/run/run_progress.cpp" line="45"/>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_progress.cpp" line="33"/>
+        <source>Variant &apos;%1&apos;</source>
+        <translation>变体“%1”</translation>
+    </message>
+</context>
+<context>
     <name>gl::ui::RunWorker</name>
     <message>
         <location filename="../../ui/run/run_worker.cpp" line="103"/>
@@ -1024,12 +1043,12 @@
         <translation>%1（%2 = %3）</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="119"/>
+        <location filename="../../ui/run/run_worker.cpp" line="120"/>
         <source>the sweep was cancelled</source>
         <translation>扫描已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="155"/>
+        <location filename="../../ui/run/run_worker.cpp" line="156"/>
         <source>no variant named &apos;%1&apos;</source>
         <translation>没有名为“%1”的变体</translation>
     </message>
