@@ -68,6 +68,7 @@ void MainWindow::createActions() {
   saveAct_ = make(tr("&Save"), QKeySequence::Save, [this] { save(); });
   saveAsAct_ = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
   exportAct_ = make(tr("&Export Lesson…"), QKeySequence(tr("Ctrl+E")), [this] { exportLessonDialog(); });
+  exportGraphAct_ = make(tr("Export &Graph…"), QKeySequence(tr("Ctrl+Shift+E")), [this] { exportGraphDialog(); });
   quitAct_ = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
   runAct_ = make(tr("&Run"), QKeySequence(tr("Ctrl+R")), [this] { runCurrent(false); });
   runAct_->setShortcuts({QKeySequence(tr("Ctrl+R")), QKeySequence(Qt::Key_F5)});
@@ -113,6 +114,7 @@ void MainWindow::createMenus() {
   file->addActions({newAct_, openAct_, saveAct_, saveAsAct_});
   file->addSeparator();
   file->addAction(exportAct_);
+  file->addAction(exportGraphAct_);
   file->addSeparator();
   file->addAction(quitAct_);
 

@@ -36,6 +36,9 @@ class MainWindow : public QMainWindow {
   // Opens a script (a path or a ":/lessons/..." resource); false (and a message) on failure.
   bool openFile(const QString& path);
   bool saveTo(const QString& path);
+  // The whole graph as shown (not just the viewport); the format follows the suffix:
+  // .png (at `dpi`), .svg, .pdf, .dot. False (and the reason in the log) on failure.
+  bool exportGraphTo(const QString& path, double dpi = 150);
   void runCurrent(bool allVariants);
   // Times every variant at each value of `param`; the scaling plot fills in as results come.
   bool startSweep(const QString& param, const QVector<double>& values);
@@ -77,6 +80,7 @@ class MainWindow : public QMainWindow {
   void setDark(bool dark);
   void showSettings();
   void exportLessonDialog();
+  void exportGraphDialog();
   void sweepDialog();
   void onSweepFinished(const QString& param, const QString& error);
   QString fileLabel() const;  // file name used in messages ("untitled.gls" when new)
@@ -108,7 +112,7 @@ class MainWindow : public QMainWindow {
 
  private:
 
-  QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *quitAct_;
+  QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *exportGraphAct_, *quitAct_;
   QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;
   QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;
   QAction *showForwardAct_, *showBackwardAct_, *darkAct_, *settingsAct_, *aboutAct_;

@@ -19,6 +19,8 @@
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 #include "ui/export/lesson_export.h"
+#include "ui/graph/graph_export.h"
+#include "ui/graph/graph_view.h"
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
@@ -195,6 +197,25 @@ void MainWindow::showSettings() {
   installLanguage(language->currentData().toString());
   darkAct_->setChecked(theme->currentIndex() == 1);
   setDark(theme->currentIndex() == 1);
+}
+
+void MainWindow::exportGraphDialog() {
+  const QString base = QDir::homePath() + QLatin1Char('/') + QFileInfo(fileLabel()).completeBaseName();
+  QString filter;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Graph"), base + QStringLiteral(".svg"),
+      tr("SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)"), &filter);
+  if (!path.isEmpty()) exportGraphTo(path);
+}
+
+bool MainWindow::exportGraphTo(const QString& path, double dpi) {
+  QString error;
+  if (!exportGraph(*graphView_->graphScene(), path, dpi, &error)) {
+    log_->appendError(tr("Graph export failed: %1").arg(error));
+    return false;
+  }
+  log_->appendInfo(tr("Exported the graph to %1").arg(path));
+  return true;
 }
 
 void MainWindow::exportLessonDialog() {

@@ -260,6 +260,13 @@ class TestMainWindow : public QObject {
     QFile csv(dir.filePath("jacobian_jacobian.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(csv.readAll().count('\n'), 1 + 16);  // header + T*T cells
+    // The window's own graph export: the whole graph, format by suffix.
+    QVERIFY(w.exportGraphTo(dir.filePath("window_graph.svg")));
+    QFile svg(dir.filePath("window_graph.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+    QVERIFY(w.exportGraphTo(dir.filePath("window_graph.dot")));
+    QVERIFY(!w.exportGraphTo(dir.filePath("window_graph.gif")));
     QFile dot(dir.filePath("variable_in_loop_graph.dot"));
     QVERIFY(dot.open(QIODevice::ReadOnly));
     QVERIFY(dot.readAll().startsWith("digraph"));
