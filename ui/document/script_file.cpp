@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QStringDecoder>
 
@@ -13,7 +12,6 @@ namespace gl::ui {
 
 namespace {
 constexpr qint64 kMaxScriptBytes = qint64(4) << 20;
-constexpr int kMaxRecent = 10;
 }  // namespace
 
 LoadResult loadScript(const QString& path) {
@@ -69,21 +67,5 @@ QString recoverableText(const QString& documentPath) {
 }
 
 void removeAutosave(const QString& documentPath) { QFile::remove(autosavePath(documentPath)); }
-
-QStringList recentFiles() {
-  QStringList out;
-  for (const QString& p : QSettings().value(QStringLiteral("recentFiles")).toStringList())
-    if (QFileInfo::exists(p) && !out.contains(p)) out << p;
-  return out.mid(0, kMaxRecent);
-}
-
-void addRecentFile(const QString& path) {
-  if (path.startsWith(QLatin1Char(':'))) return;  // built-in lessons are listed anyway
-  QStringList list = recentFiles();
-  const QString abs = QFileInfo(path).absoluteFilePath();
-  list.removeAll(abs);
-  list.prepend(abs);
-  QSettings().setValue(QStringLiteral("recentFiles"), list.mid(0, kMaxRecent));
-}
 
 }  // namespace gl::ui

@@ -24,8 +24,6 @@ QString writeAutosave(const QString& documentPath, const QString& text);
 QString recoverableText(const QString& documentPath);
 void removeAutosave(const QString& documentPath);
 
-// Most recent first, at most 10, only files that still exist.
-QStringList recentFiles();
-void addRecentFile(const QString& path);
+// Recent files are the lesson browser's (ui/panels/lesson_browser.h).
 
 }  // namespace gl::ui

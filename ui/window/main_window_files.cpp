@@ -56,7 +56,6 @@ bool MainWindow::openFile(const QString& path) {
   editor_->document()->setModified(text != loaded.text);
   loading_ = false;
   if (!path.startsWith(QLatin1Char(':'))) {
-    addRecentFile(path);
     lessons_->addRecentFile(QFileInfo(path).absoluteFilePath());
   }
   QSettings().setValue(QStringLiteral("lastFile"), path);
@@ -77,7 +76,6 @@ bool MainWindow::saveTo(const QString& path) {
   path_ = path;
   removeAutosave(path_);
   editor_->document()->setModified(false);
-  addRecentFile(path);
   lessons_->addRecentFile(QFileInfo(path).absoluteFilePath());
   QSettings().setValue(QStringLiteral("lastFile"), path);
   statusBar()->showMessage(tr("Saved %1").arg(path), 3000);

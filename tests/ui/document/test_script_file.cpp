@@ -1,0 +1,69 @@
+// Loading refuses what is not a script with a reason; saving is all-or-nothing; the autosave
+// copy is offered back only when it holds unsaved changes.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/document/script_file.h"
+
+using namespace gl::ui;
+
+class TestScriptFile : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+
+  QString write(const QString& name, const QByteArray& bytes) {
+    QFile f(dir_.filePath(name));
+    f.open(QIODevice::WriteOnly);
+    f.write(bytes);
+    return f.fileName();
+  }
+
+ private slots:
+  void initTestCase() {
+    qputenv("XDG_DATA_HOME", dir_.filePath("data").toUtf8());
+    QCoreApplication::setApplicationName("GradLabFileTest");
+  }
+
+  void loadsUtf8Text() {
+    const QString path = write("ok.gls", "# 梯度\nx = 1\n");
+    LoadResult r = loadScript(path);
+    QVERIFY(r.ok());
+    QCOMPARE(r.text, QString::fromUtf8("# 梯度\nx = 1\n"));
+  }
+
+  void refusesBrokenFilesWithAReason() {
+    QVERIFY(loadScript(dir_.filePath("missing.gls")).error.contains("does not exist"));
+    QVERIFY(loadScript(write("nul.gls", QByteArray("x = 1\0y", 7))).error.contains("NUL"));
+    QVERIFY(loadScript(write("latin1.gls", "x = \xff\xfe\n")).error.contains("UTF-8"));
+    QVERIFY(loadScript(write("big.gls", QByteArray(5 << 20, 'x'))).error.contains("4 MiB"));
+  }
+
+  void savesAtomically() {
+    const QString path = dir_.filePath("saved.gls");
+    QCOMPARE(saveScript(path, "a = 1\n"), QString());
+    QCOMPARE(loadScript(path).text, QString("a = 1\n"));
+    // A folder that does not exist: an error, and the old file is untouched.
+    QVERIFY(!saveScript(dir_.filePath("no/such/dir/x.gls"), "b").isEmpty());
+    QCOMPARE(loadScript(path).text, QString("a = 1\n"));
+  }
+
+  void autosaveIsOfferedOnlyWhenItDiffers() {
+    const QString path = write("doc.gls", "v = 1\n");
+    QVERIFY(recoverableText(path).isEmpty());
+    QTest::qWait(20);  // the copy must be newer than the file
+    QCOMPARE(writeAutosave(path, "v = 2\n"), QString());
+    QCOMPARE(recoverableText(path), QString("v = 2\n"));
+    QCOMPARE(writeAutosave(path, "v = 1\n"), QString());
+    QVERIFY(recoverableText(path).isEmpty());  // same as the file: nothing to recover
+    removeAutosave(path);
+    QVERIFY(!QFile::exists(autosavePath(path)));
+    // Untitled documents have their own slot.
+    QCOMPARE(writeAutosave(QString(), "w = 3\n"), QString());
+    QCOMPARE(recoverableText(QString()), QString("w = 3\n"));
+    QVERIFY(autosavePath(QString()) != autosavePath(path));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestScriptFile)
+#include "test_script_file.moc"
