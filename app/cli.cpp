@@ -122,8 +122,7 @@ int runCommand(const std::vector<std::string>& args) {
   ScriptArgs sa;
   if (int rc = parseArgs(args, true, sa)) return rc < 0 ? 0 : rc;
   try {
-    const lang::TracedProgram program =
-        lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
+    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
     const lang::ProgramRun run = lang::runProgram(program, sa.run);
     std::cout << (sa.json ? lang::reportJson(program, run, sa.run)
                           : lang::reportText(program, run, sa.run));
@@ -141,8 +140,7 @@ int checkCommand(const std::vector<std::string>& args) {
   ScriptArgs sa;
   if (int rc = parseArgs(args, false, sa)) return rc < 0 ? 0 : rc;
   try {
-    const lang::TracedProgram program =
-        lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
+    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
     std::cout << lang::checkSummary(program, sa.file);
     return 0;
   } catch (const EngineError& e) {

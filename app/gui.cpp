@@ -2,14 +2,14 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QTabWidget>
-#include <QMap>
 #include <QFileInfo>
+#include <QMap>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTimer>
-#include <memory>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "cli.h"
 #include "engine/lang/session.h"
@@ -31,7 +31,8 @@ void setIdentity() {
 }
 
 bool haveDisplay() {
-  return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+  return !qEnvironmentVariableIsEmpty("DISPLAY") ||
+         !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
          !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
@@ -56,7 +57,8 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
     if (a == "--set" && hasValue) {
       std::string name;
       double x = 0;
-      if (!parseSetting(args[++i], name, x)) return std::fprintf(stderr, "gradlab: --set expects name=value\n"), 2;
+      if (!parseSetting(args[++i], name, x))
+        return std::fprintf(stderr, "gradlab: --set expects name=value\n"), 2;
       params[QString::fromStdString(name)] = x;
     } else if (a == "--screenshot" && hasValue) {
       screenshot = args[++i];
@@ -107,7 +109,8 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
         const int idx = window.variantBox()->findData(QString::fromStdString(variant));
         if (idx >= 0) window.variantBox()->setCurrentIndex(idx);
       }
-      if (run) window.runCurrent(true);
+      if (run)
+        window.runCurrent(true);
       else if (!screenshot.empty())
         QTimer::singleShot(1500, &window, [&window, screenshot] {
           window.grab().save(QString::fromStdString(screenshot));
@@ -119,7 +122,8 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
         if (step >= 0) window.stepControls()->setStep(step);
         QTabWidget* tabs = window.plots()->tabs();
         for (int t = 0; t < tabs->count(); ++t)
-          if (!plot.isEmpty() && tabs->tabText(t).remove('&').compare(plot, Qt::CaseInsensitive) == 0)
+          if (!plot.isEmpty() &&
+              tabs->tabText(t).remove('&').compare(plot, Qt::CaseInsensitive) == 0)
             tabs->setCurrentIndex(t);
         if (screenshot.empty()) return;
         QTimer::singleShot(1500, &window, [&window, screenshot] {

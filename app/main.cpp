@@ -1,14 +1,14 @@
 // gradlab: the command line. `run` and `check` trace GradLab scripts; `ode` runs the ODE lesson
 // from the engine's C++ API (the engine demo the script language grew from).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "engine/tensor/error.h"
 #include "cli.h"
+#include "engine/tensor/error.h"
 #include "gui.h"
 #include "ode_demo.h"
 

@@ -14,8 +14,8 @@ void initResources() { initGradlabResources(); }
 
 QStringList builtinLessons() {
   QStringList out{QStringLiteral(":/lessons/ode_while_loop.gls")};
-  for (const QString& f : QDir(QStringLiteral(":/lessons")).entryList({QStringLiteral("*.gls")},
-                                                                     QDir::Files, QDir::Name))
+  for (const QString& f : QDir(QStringLiteral(":/lessons"))
+                              .entryList({QStringLiteral("*.gls")}, QDir::Files, QDir::Name))
     if (!out.contains(QStringLiteral(":/lessons/") + f)) out << QStringLiteral(":/lessons/") + f;
   return out;
 }

@@ -323,7 +323,8 @@ struct Executor::Impl {
     if (opt.monitor && f.parent == nullptr && opt.monitor->cancelled()) throw CancelledError();
     // Past the timeline's cap the clock is not read at all: two clock reads per node were a
     // tenth of the time of loops with tiny bodies.
-    const bool timed = opt.timeline && timelineCount.load(std::memory_order_relaxed) < opt.timelineLimit;
+    const bool timed =
+        opt.timeline && timelineCount.load(std::memory_order_relaxed) < opt.timelineLimit;
     const double start = timed ? now() : 0;
     try {
       auto it = structural.find(n.op);

@@ -77,7 +77,7 @@ struct RunResult {
   std::map<Value, TensorRecord> valueRecords;  // top-level values, see RunOptions
   std::vector<TimelineEvent> timeline;
   bool timelineTruncated = false;  // RunOptions::timelineLimit events were kept, later ones not
-  std::vector<std::string> log;  // tf.print lines
+  std::vector<std::string> log;    // tf.print lines
   double seconds = 0;
   size_t peakBytes = 0;   // tensor memory high-water mark during the run
   size_t savedBytes = 0;  // bytes kept by loops for reverse mode (peak over the run)

@@ -16,9 +16,9 @@ namespace gl::lang {
 // One tensor of an output, or None with the engine's explanation (a gradient that does not
 // exist). Lists of gradients give one entry each.
 struct OutputEntry {
-  Value value;              // invalid = None
-  std::string whyNone;      // the tape's explanation when value is None
-  int whyNode = -1;         // node where the chain breaks
+  Value value;          // invalid = None
+  std::string whyNone;  // the tape's explanation when value is None
+  int whyNode = -1;     // node where the chain breaks
   SourceLoc whyLoc;
 };
 

@@ -168,7 +168,8 @@ std::vector<Agreement> compareVariants(const std::vector<VariantRun>& runs) {
       if (ref.entries.size() != o.entries.size()) {
         ag.shapesMatch = false;
       } else {
-        for (size_t i = 0; i < o.entries.size(); ++i) compareEntry(ref.entries[i], o.entries[i], ag);
+        for (size_t i = 0; i < o.entries.size(); ++i)
+          compareEntry(ref.entries[i], o.entries[i], ag);
       }
       out.push_back(ag);
     }
@@ -264,8 +265,8 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
   os << "],\"variants\":[";
   for (size_t vi = 0; vi < run.variants.size(); ++vi) {
     const VariantRun& v = run.variants[vi];
-    os << (vi ? "," : "") << "{\"name\":" << jsonString(v.name) << ",\"ok\":"
-       << (v.ok() ? "true" : "false");
+    os << (vi ? "," : "") << "{\"name\":" << jsonString(v.name)
+       << ",\"ok\":" << (v.ok() ? "true" : "false");
     if (!v.ok()) os << ",\"error\":" << jsonString(v.error);
     os << ",\"seconds\":" << jsonNumber(v.run.seconds) << ",\"peak_bytes\":" << v.run.peakBytes
        << ",\"saved_bytes\":" << v.run.savedBytes << ",\"log\":[";
@@ -273,8 +274,8 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
     os << "],\"outputs\":[";
     for (size_t oi = 0; oi < v.outputs.size(); ++oi) {
       const OutputResult& o = v.outputs[oi];
-      os << (oi ? "," : "") << "{\"name\":" << jsonString(o.name)
-         << ",\"line\":" << o.loc.line << ",\"gradient\":" << (o.isGradient ? "true" : "false")
+      os << (oi ? "," : "") << "{\"name\":" << jsonString(o.name) << ",\"line\":" << o.loc.line
+         << ",\"gradient\":" << (o.isGradient ? "true" : "false")
          << ",\"list\":" << (o.isList ? "true" : "false") << ",\"entries\":[";
       for (size_t i = 0; i < o.entries.size(); ++i) {
         const EntryResult& e = o.entries[i];

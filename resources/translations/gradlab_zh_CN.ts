@@ -4,27 +4,27 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="21"/>
+        <location filename="../../ui/document/script_file.cpp" line="19"/>
         <source>%1 does not exist</source>
         <translation>%1 不存在</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="23"/>
+        <location filename="../../ui/document/script_file.cpp" line="22"/>
         <source>%1 is larger than 4 MiB; GradLab scripts are small text files</source>
         <translation>%1 大于 4 MiB；GradLab 脚本应是小型文本文件</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="25"/>
+        <location filename="../../ui/document/script_file.cpp" line="24"/>
         <source>cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="28"/>
+        <location filename="../../ui/document/script_file.cpp" line="27"/>
         <source>%1 is not a text file (it contains NUL bytes)</source>
         <translation>%1 不是文本文件（其中含有 NUL 字节）</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="31"/>
+        <location filename="../../ui/document/script_file.cpp" line="30"/>
         <source>%1 is not valid UTF-8 text</source>
         <translation>%1 不是有效的 UTF-8 文本</translation>
     </message>
@@ -39,29 +39,29 @@
         <translation>保存 %1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="49"/>
-        <location filename="../../ui/export/lesson_export.cpp" line="71"/>
-        <location filename="../../ui/export/lesson_export.cpp" line="80"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="51"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="73"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="82"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="89"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="91"/>
         <source>cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="105"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="108"/>
         <source>unknown format &apos;%1&apos; (formats: %2)</source>
         <translation>未知格式“%1”（可用格式：%2）</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="111"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="115"/>
         <source>no formats given</source>
         <translation>未指定任何格式</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="121"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="125"/>
         <source>cannot create the folder %1</source>
         <translation>无法创建文件夹 %1</translation>
     </message>
@@ -76,7 +76,7 @@
         <translation>%1  最小值 %2  最大值 %3  均值 %4  L2 %5</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/tensor_text.cpp" line="28"/>
+        <location filename="../../ui/inspect/tensor_text.cpp" line="29"/>
         <source>first: %1 …</source>
         <translation>前几项：%1 …</translation>
     </message>
@@ -429,289 +429,299 @@
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="70"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>&amp;Export Lesson…</source>
         <translation>导出课程(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="70"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="71"/>
+        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <source>Export &amp;Graph…</source>
+        <translation>导出计算图(&amp;G)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="74"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="72"/>
-        <location filename="../../ui/window/main_window.cpp" line="134"/>
+        <location filename="../../ui/window/main_window.cpp" line="75"/>
+        <location filename="../../ui/window/main_window.cpp" line="138"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="72"/>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="75"/>
+        <location filename="../../ui/window/main_window.cpp" line="76"/>
         <source>Ctrl+R</source>
         <translation>Ctrl+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="75"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>Run the chosen variant (Ctrl+R, F5)</source>
         <translation>运行所选变体（Ctrl+R、F5）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="80"/>
         <source>Run &amp;All Variants</source>
         <translation>运行全部变体(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="80"/>
         <source>Ctrl+Shift+R</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="81"/>
         <source>Run every variant and compare their results</source>
         <translation>运行每个变体并比较它们的结果</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="79"/>
+        <location filename="../../ui/window/main_window.cpp" line="83"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="81"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>S&amp;weep a Param…</source>
         <translation>参数扫描(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="82"/>
+        <location filename="../../ui/window/main_window.cpp" line="86"/>
         <source>Time every variant over several values of a param (scaling plot)</source>
         <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="84"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="84"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="89"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="86"/>
+        <location filename="../../ui/window/main_window.cpp" line="90"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="87"/>
+        <location filename="../../ui/window/main_window.cpp" line="91"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="93"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="89"/>
+        <location filename="../../ui/window/main_window.cpp" line="94"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="94"/>
+        <location filename="../../ui/window/main_window.cpp" line="98"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="99"/>
+        <location filename="../../ui/window/main_window.cpp" line="102"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="101"/>
+        <location filename="../../ui/window/main_window.cpp" line="104"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="102"/>
+        <location filename="../../ui/window/main_window.cpp" line="105"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="103"/>
+        <location filename="../../ui/window/main_window.cpp" line="106"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="104"/>
+        <location filename="../../ui/window/main_window.cpp" line="107"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="112"/>
+        <location filename="../../ui/window/main_window.cpp" line="115"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="119"/>
+        <location filename="../../ui/window/main_window.cpp" line="123"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="120"/>
+        <location filename="../../ui/window/main_window.cpp" line="124"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="121"/>
+        <location filename="../../ui/window/main_window.cpp" line="125"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="127"/>
+        <location filename="../../ui/window/main_window.cpp" line="131"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="139"/>
+        <location filename="../../ui/window/main_window.cpp" line="143"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="147"/>
+        <location filename="../../ui/window/main_window.cpp" line="151"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="152"/>
+        <location filename="../../ui/window/main_window.cpp" line="156"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="157"/>
+        <location filename="../../ui/window/main_window.cpp" line="161"/>
         <source> Variant </source>
         <translation> 变体 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="160"/>
+        <location filename="../../ui/window/main_window.cpp" line="164"/>
         <source>Variant to run and to show</source>
         <translation>要运行和显示的变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="162"/>
+        <location filename="../../ui/window/main_window.cpp" line="166"/>
         <source> Executor </source>
         <translation> 执行器 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="164"/>
+        <location filename="../../ui/window/main_window.cpp" line="168"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="165"/>
+        <location filename="../../ui/window/main_window.cpp" line="169"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="167"/>
+        <location filename="../../ui/window/main_window.cpp" line="171"/>
         <source> Threads </source>
         <translation> 线程数 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="171"/>
+        <location filename="../../ui/window/main_window.cpp" line="175"/>
         <source>Threads of the parallel executor</source>
         <translation>并行执行器使用的线程数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="180"/>
+        <location filename="../../ui/window/main_window.cpp" line="184"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="183"/>
+        <location filename="../../ui/window/main_window.cpp" line="187"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="186"/>
+        <location filename="../../ui/window/main_window.cpp" line="190"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="189"/>
+        <location filename="../../ui/window/main_window.cpp" line="193"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="217"/>
+        <location filename="../../ui/window/main_window.cpp" line="223"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="218"/>
+        <location filename="../../ui/window/main_window.cpp" line="225"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="222"/>
+        <location filename="../../ui/window/main_window.cpp" line="230"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="223"/>
+        <location filename="../../ui/window/main_window.cpp" line="232"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="226"/>
+        <location filename="../../ui/window/main_window.cpp" line="236"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="227"/>
+        <location filename="../../ui/window/main_window.cpp" line="238"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="228"/>
+        <location filename="../../ui/window/main_window.cpp" line="239"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="32"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="34"/>
         <source>untitled.gls</source>
         <translation>未命名.gls</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="39"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="41"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="46"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="48"/>
         <source>Recover</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="47"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="49"/>
         <source>An autosaved copy of %1 has changes that were not saved. Recover them?</source>
         <translation>%1 的自动保存副本中有尚未保存的更改。要恢复这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="63"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="64"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="71"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="72"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -721,7 +731,7 @@
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="96"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="97"/>
         <source>Save Lesson</source>
         <translation>保存课程</translation>
     </message>
@@ -756,63 +766,83 @@
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="176"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="177"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="179"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="180"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="183"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="184"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="185"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="186"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="185"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="186"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="187"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="188"/>
         <source>Palette</source>
         <translation>配色</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="188"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="189"/>
         <source>A new language applies fully after a restart.</source>
         <translation>更改语言后需重新启动才能完全生效。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="201"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="206"/>
+        <source>Export Graph</source>
+        <translation>导出计算图</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="207"/>
+        <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
+        <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
+        <source>Graph export failed: %1</source>
+        <translation>计算图导出失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="217"/>
+        <source>Exported the graph to %1</source>
+        <translation>已将计算图导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="223"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="204"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="227"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="204"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="228"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="209"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
         <location filename="../../ui/window/main_window_results.cpp" line="76"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="211"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="235"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
@@ -822,22 +852,22 @@
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="115"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="114"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="121"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="120"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="123"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="122"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="152"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="151"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
@@ -852,12 +882,12 @@
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="182"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="183"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="183"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="184"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
@@ -872,32 +902,32 @@
         <translation>参数扫描</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="80"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="81"/>
         <source>%1 takes values in %2..%3</source>
         <translation>%1 的取值范围为 %2..%3</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="84"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="85"/>
         <source>Param</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="85"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="86"/>
         <source>Values</source>
         <translation>取值</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="108"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="109"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="121"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="122"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_sweep.cpp" line="123"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
@@ -1038,17 +1068,17 @@
 <context>
     <name>gl::ui::RunWorker</name>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="103"/>
+        <location filename="../../ui/run/run_worker.cpp" line="99"/>
         <source>%1 at %2 = %3</source>
         <translation>%1（%2 = %3）</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="120"/>
+        <location filename="../../ui/run/run_worker.cpp" line="118"/>
         <source>the sweep was cancelled</source>
         <translation>扫描已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="156"/>
+        <location filename="../../ui/run/run_worker.cpp" line="154"/>
         <source>no variant named &apos;%1&apos;</source>
         <translation>没有名为“%1”的变体</translation>
     </message>

@@ -1,8 +1,8 @@
 // `gradlab run` and `gradlab check` driven as a user would: exit codes, output, JSON, errors.
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QImage>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -166,18 +166,20 @@ class TestCli : public QObject {
     QVERIFY(QFile::exists(out.filePath("report.txt")));
     // Bad formats are usage errors.
     QCOMPARE(gradlab({"export", lesson("per_step_gradients.gls"), "--out", out.path(), "--format",
-                      "gif"}).code,
+                      "gif"})
+                 .code,
              2);
   }
 
   void printAtTraceTimeAndRunTime() {
-    const QString f = write("print.gls",
-                            "x = tf.constant(1.0)\n"
-                            "def body(i, x):\n"
-                            "    print('tracing body')\n"
-                            "    tf.print('step', i)\n"
-                            "    return i + 1, x * 2.0\n"
-                            "_, y = tf.while_loop(lambda i, x: i < 3, body, [tf.constant(0), x])\n");
+    const QString f =
+        write("print.gls",
+              "x = tf.constant(1.0)\n"
+              "def body(i, x):\n"
+              "    print('tracing body')\n"
+              "    tf.print('step', i)\n"
+              "    return i + 1, x * 2.0\n"
+              "_, y = tf.while_loop(lambda i, x: i < 3, body, [tf.constant(0), x])\n");
     Result r = gradlab({"run", f});
     QCOMPARE(r.code, 0);
     QCOMPARE(r.out.count("print: tracing body"), 1);

@@ -192,8 +192,11 @@ class TestAutodiff : public QObject {
     Value z = o::reduceSum(b, c);
     // map_fn(lambda row: row, m) and map_fn(lambda row: x, m): identity and capture as is.
     Value m = b.variable(Tensor::fromVector({1, 2, 3, 4, 5, 6}, {2, 3}, DType::F64), "m");
-    auto mapped = mapFn(
-        b, [&](Builder&, const std::vector<Value>& p) { return std::vector<Value>{p[0], x}; }, {m});
+    auto mapped = mapFn(b,
+                        [&](Builder&, const std::vector<Value>& p) {
+                          return std::vector<Value>{p[0], x};
+                        },
+                        {m});
     Value u = o::add(b, o::reduceSum(b, mapped[0]), o::reduceSum(b, mapped[1]));
     tape.stop();
     auto gy = tape.gradient(y, {x}).grads[0];

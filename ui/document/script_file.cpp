@@ -18,9 +18,10 @@ LoadResult loadScript(const QString& path) {
   QFile f(path);
   if (!f.exists()) return {{}, QObject::tr("%1 does not exist").arg(path)};
   if (f.size() > kMaxScriptBytes)
-    return {{}, QObject::tr("%1 is larger than 4 MiB; GradLab scripts are small text files")
-                    .arg(path)};
-  if (!f.open(QIODevice::ReadOnly)) return {{}, QObject::tr("cannot open %1: %2").arg(path, f.errorString())};
+    return {{},
+            QObject::tr("%1 is larger than 4 MiB; GradLab scripts are small text files").arg(path)};
+  if (!f.open(QIODevice::ReadOnly))
+    return {{}, QObject::tr("cannot open %1: %2").arg(path, f.errorString())};
   const QByteArray bytes = f.readAll();
   if (bytes.contains('\0'))
     return {{}, QObject::tr("%1 is not a text file (it contains NUL bytes)").arg(path)};
@@ -32,7 +33,8 @@ LoadResult loadScript(const QString& path) {
 
 QString saveScript(const QString& path, const QString& text) {
   QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+  if (!f.open(QIODevice::WriteOnly))
+    return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
   f.write(text.toUtf8());
   if (!f.commit()) return QObject::tr("saving %1 failed: %2").arg(path, f.errorString());
   return {};
@@ -42,10 +44,14 @@ QString autosavePath(const QString& documentPath) {
   const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                       QStringLiteral("/autosave");
   QDir().mkpath(dir);
-  const QString key = documentPath.isEmpty() ? QStringLiteral("untitled")
-                                             : QString::fromLatin1(QCryptographicHash::hash(
-                                                   QFileInfo(documentPath).absoluteFilePath().toUtf8(),
-                                                   QCryptographicHash::Sha1).toHex().left(16));
+  const QString key =
+      documentPath.isEmpty()
+          ? QStringLiteral("untitled")
+          : QString::fromLatin1(
+                QCryptographicHash::hash(QFileInfo(documentPath).absoluteFilePath().toUtf8(),
+                                         QCryptographicHash::Sha1)
+                    .toHex()
+                    .left(16));
   return dir + QLatin1Char('/') + key + QStringLiteral(".gls");
 }
 

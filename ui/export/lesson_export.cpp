@@ -38,8 +38,10 @@ class Writer {
     ExportOptions eo;
     eo.size = opt_.plotSize;
     eo.dpi = opt_.dpi;
-    for (auto [suffix, format] : {std::pair{"png", ExportFormat::Png}, {"svg", ExportFormat::Svg},
-                                  {"pdf", ExportFormat::Pdf}, {"csv", ExportFormat::Csv}}) {
+    for (auto [suffix, format] : {std::pair{"png", ExportFormat::Png},
+                                  {"svg", ExportFormat::Svg},
+                                  {"pdf", ExportFormat::Pdf},
+                                  {"csv", ExportFormat::Csv}}) {
       if (!opt_.formats.contains(suffix)) continue;
       const QString path = dir_.filePath(stem + QLatin1Char('.') + suffix);
       QString error;
@@ -102,7 +104,9 @@ bool parseExportFormats(const QString& list, QSet<QString>* formats, QString* er
   for (QString f : list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
     f = f.trimmed().toLower();
     if (!kAllFormats.contains(f)) {
-      if (error) *error = QObject::tr("unknown format '%1' (formats: %2)").arg(f, kAllFormats.join(QStringLiteral(", ")));
+      if (error)
+        *error = QObject::tr("unknown format '%1' (formats: %2)")
+                     .arg(f, kAllFormats.join(QStringLiteral(", ")));
       return false;
     }
     formats->insert(f);

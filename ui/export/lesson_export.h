@@ -29,9 +29,9 @@ struct LessonExportReport {
 // Accepts "png,svg" style lists; returns false and names the bad entry in *error.
 bool parseExportFormats(const QString& list, QSet<QString>* formats, QString* error);
 
-// Files: graph.{png,svg,pdf,dot} (<variant>_graph.* with several variants); per variant with results: <variant>_gradients.*,
-// <variant>_jacobian.* (when a rank-2 gradient exists), <variant>_timeline.*; timings.* over
-// all variants; report.txt (the command line's text report).
+// Files: graph.{png,svg,pdf,dot} (<variant>_graph.* with several variants); per variant with
+// results: <variant>_gradients.*, <variant>_jacobian.* (when a rank-2 gradient exists),
+// <variant>_timeline.*; timings.* over all variants; report.txt (the command line's text report).
 LessonExportReport exportLesson(const lang::TracedProgram& program, const lang::ProgramRun& run,
                                 const QString& directory, const LessonExportOptions& options);
 

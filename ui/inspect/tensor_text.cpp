@@ -25,7 +25,8 @@ QString recordValues(const TensorRecord& r, int maxRows) {
   if (!r.full.defined()) {
     QStringList head;
     for (double v : r.head) head << QString::number(v, 'g', 6);
-    return head.isEmpty() ? QString() : QObject::tr("first: %1 …").arg(head.join(QStringLiteral(", ")));
+    return head.isEmpty() ? QString()
+                          : QObject::tr("first: %1 …").arg(head.join(QStringLiteral(", ")));
   }
   const Tensor& t = r.full;
   const int64_t n = t.numel();

@@ -23,8 +23,8 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
       for (const lang::VariantRun& v : out.run->variants)
         if (v.ok())
           timings_[{QString::fromStdString(v.name),
-                    out.settings.parallel ? QStringLiteral("parallel") : QStringLiteral("serial")}] =
-              v.run.seconds;
+                    out.settings.parallel ? QStringLiteral("parallel")
+                                          : QStringLiteral("serial")}] = v.run.seconds;
     emit runFinished(out);
   });
 }
@@ -34,8 +34,10 @@ void LessonController::setSource(const QString& text, const QString& fileName) {
   if (!newFile && text == source_) return;  // e.g. the editor's debounce after loading
   source_ = text;
   fileName_ = fileName;
-  if (newFile) traceNow();
-  else traceTimer_.start();
+  if (newFile)
+    traceNow();
+  else
+    traceTimer_.start();
 }
 
 void LessonController::setParamValues(const QMap<QString, double>& values) {
@@ -71,8 +73,7 @@ lang::TraceOptions LessonController::traceOptions() const {
     // the trace reports the error
   }
   for (auto it = params_.begin(); it != params_.end(); ++it)
-    if (declared.count(it.key().toStdString()))
-      opt.overrides[it.key().toStdString()] = it.value();
+    if (declared.count(it.key().toStdString())) opt.overrides[it.key().toStdString()] = it.value();
   return opt;
 }
 

@@ -59,8 +59,8 @@ class LessonController : public QObject {
 
  private:
   lang::TraceOptions traceOptions() const;
-  void onTraced(std::shared_ptr<const lang::TracedProgram> program, const QString& error,
-                int line, int col);
+  void onTraced(std::shared_ptr<const lang::TracedProgram> program, const QString& error, int line,
+                int col);
 
   RunWorker worker_;
   QTimer traceTimer_;

@@ -42,7 +42,8 @@ void RunProgress::setProgress(const QString& variant, qint64 done, qint64 total)
   const int scale = total > INT_MAX ? int(total / INT_MAX) + 1 : 1;
   b->setRange(0, int(total / scale));
   b->setValue(int(done / scale));
-  b->setFormat((variant.isEmpty() ? tr("run") : variant) + QStringLiteral(" %1/%2").arg(done).arg(total));
+  b->setFormat((variant.isEmpty() ? tr("run") : variant) +
+               QStringLiteral(" %1/%2").arg(done).arg(total));
 }
 
 void RunProgress::finish() {

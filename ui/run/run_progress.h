@@ -14,10 +14,11 @@ class RunProgress : public QWidget {
  public:
   explicit RunProgress(QWidget* parent = nullptr);
 
-  void start();                          // clears the bars and shows the widget
-  void beginVariant(const QString& name);  // adds (or resets) the variant's bar, busy until progress
+  void start();  // clears the bars and shows the widget
+  void beginVariant(
+      const QString& name);  // adds (or resets) the variant's bar, busy until progress
   void setProgress(const QString& variant, qint64 done, qint64 total);
-  void finish();                         // marks every bar done and hides the widget
+  void finish();  // marks every bar done and hides the widget
 
   QProgressBar* bar(const QString& variant) const { return bars_.value(variant); }
   int barCount() const { return int(bars_.size()); }

@@ -16,9 +16,7 @@ class RunWorker::Monitor : public RunMonitor {
     emit w_->progress(variant_, loopNode, done, total);
   }
   bool cancelled() const override { return w_->cancel_.load(); }
-  void onPrint(const std::string& line) override {
-    emit w_->printed(QString::fromStdString(line));
-  }
+  void onPrint(const std::string& line) override { emit w_->printed(QString::fromStdString(line)); }
 
  private:
   RunWorker* w_;
@@ -55,14 +53,12 @@ bool RunWorker::start(std::shared_ptr<const lang::TracedProgram> program,
   if (busy_.exchange(true)) return false;
   cancel_ = false;
   emit started(QString::fromStdString(settings.variant));
-  QMetaObject::invokeMethod(threadContext_, [this, program, settings] {
-    runOnThread(program, settings);
-  });
+  QMetaObject::invokeMethod(threadContext_,
+                            [this, program, settings] { runOnThread(program, settings); });
   return true;
 }
 
-void RunWorker::trace(const QString& source, const QString& fileName,
-                      lang::TraceOptions options) {
+void RunWorker::trace(const QString& source, const QString& fileName, lang::TraceOptions options) {
   const int generation = ++traceGeneration_;
   const std::string src = source.toStdString();
   const std::string file = fileName.toStdString();
@@ -109,8 +105,10 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
           one.records = false;
           lang::ProgramRun r = lang::runProgram(program, one);
           for (const lang::VariantRun& vr : r.variants)
-            if (vr.ok()) emit sweepPoint(name, value, vr.run.seconds);
-            else if (error.isEmpty()) error = QString::fromStdString(vr.error);
+            if (vr.ok())
+              emit sweepPoint(name, value, vr.run.seconds);
+            else if (error.isEmpty())
+              error = QString::fromStdString(vr.error);
         }
       }
     } catch (const std::exception& e) {

@@ -61,7 +61,7 @@ class RunWorker : public QObject {
 
   QThread thread_;
   QObject* threadContext_ = nullptr;  // lives on thread_, runs the runs
-  QThread traceThread_;                // traces never wait behind a long run
+  QThread traceThread_;               // traces never wait behind a long run
   QObject* traceContext_ = nullptr;
   std::atomic<bool> cancel_{false};
   std::atomic<bool> busy_{false};

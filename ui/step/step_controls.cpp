@@ -123,8 +123,8 @@ void StepControls::refreshRange() {
   // Records hold iterations + 1 rows: the value before each iteration and the final one.
   const qint64 n = idx >= 0 && idx < choices_.size() ? choices_[idx].iterations : 0;
   const bool on = idx >= 0;
-  for (QWidget* w : std::initializer_list<QWidget*>{phase_, first_, prev_, play_, next_, last_,
-                                                    slider_, spin_})
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{phase_, first_, prev_, play_, next_, last_, slider_, spin_})
     w->setEnabled(on);
   updating_ = true;
   slider_->setRange(0, int(std::max<qint64>(0, n)));

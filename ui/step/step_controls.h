@@ -16,7 +16,7 @@ namespace gl::ui {
 
 struct LoopChoice {
   int node = -1;
-  QString label;         // e.g. "while at line 31"
+  QString label;  // e.g. "while at line 31"
   qint64 iterations = 0;
   bool hasAdjoints = false;
 };

@@ -27,8 +27,8 @@
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
-#include "ui/run/run_progress.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/theme.h"
 
@@ -67,17 +67,20 @@ void MainWindow::createActions() {
   openAct_ = make(tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
   saveAct_ = make(tr("&Save"), QKeySequence::Save, [this] { save(); });
   saveAsAct_ = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
-  exportAct_ = make(tr("&Export Lesson…"), QKeySequence(tr("Ctrl+E")), [this] { exportLessonDialog(); });
-  exportGraphAct_ = make(tr("Export &Graph…"), QKeySequence(tr("Ctrl+Shift+E")), [this] { exportGraphDialog(); });
+  exportAct_ =
+      make(tr("&Export Lesson…"), QKeySequence(tr("Ctrl+E")), [this] { exportLessonDialog(); });
+  exportGraphAct_ =
+      make(tr("Export &Graph…"), QKeySequence(tr("Ctrl+Shift+E")), [this] { exportGraphDialog(); });
   quitAct_ = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
   runAct_ = make(tr("&Run"), QKeySequence(tr("Ctrl+R")), [this] { runCurrent(false); });
   runAct_->setShortcuts({QKeySequence(tr("Ctrl+R")), QKeySequence(Qt::Key_F5)});
   runAct_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   runAct_->setToolTip(tr("Run the chosen variant (Ctrl+R, F5)"));
-  runAllAct_ = make(tr("Run &All Variants"), QKeySequence(tr("Ctrl+Shift+R")),
-                    [this] { runCurrent(true); });
+  runAllAct_ =
+      make(tr("Run &All Variants"), QKeySequence(tr("Ctrl+Shift+R")), [this] { runCurrent(true); });
   runAllAct_->setToolTip(tr("Run every variant and compare their results"));
-  cancelAct_ = make(tr("&Cancel Run"), QKeySequence(Qt::Key_Escape), [this] { controller_->cancel(); });
+  cancelAct_ =
+      make(tr("&Cancel Run"), QKeySequence(Qt::Key_Escape), [this] { controller_->cancel(); });
   cancelAct_->setIcon(style()->standardIcon(QStyle::SP_BrowserStop));
   sweepAct_ = make(tr("S&weep a Param…"), {}, [this] { sweepDialog(); });
   sweepAct_->setToolTip(tr("Time every variant over several values of a param (scaling plot)"));
@@ -86,15 +89,14 @@ void MainWindow::createActions() {
   zoomInAct_ = make(tr("Zoom &In"), QKeySequence::ZoomIn, [this] { graphView_->zoomIn(); });
   zoomOutAct_ = make(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] { graphView_->zoomOut(); });
   foldAllAct_ = make(tr("Fold All Loops"), {}, [this] { graphView_->graphScene()->foldAll(); });
-  unfoldAllAct_ = make(tr("Unfold All Loops"), {}, [this] { graphView_->graphScene()->unfoldAll(); });
-  showForwardAct_ = make(tr("Show &Forward Graph"), {}, [this](bool on) {
-    graphView_->graphScene()->setShowForward(on);
-  });
+  unfoldAllAct_ =
+      make(tr("Unfold All Loops"), {}, [this] { graphView_->graphScene()->unfoldAll(); });
+  showForwardAct_ = make(tr("Show &Forward Graph"), {},
+                         [this](bool on) { graphView_->graphScene()->setShowForward(on); });
   showForwardAct_->setCheckable(true);
   showForwardAct_->setChecked(true);
-  showBackwardAct_ = make(tr("Show &Backward (Gradient) Graph"), {}, [this](bool on) {
-    graphView_->graphScene()->setShowBackward(on);
-  });
+  showBackwardAct_ = make(tr("Show &Backward (Gradient) Graph"), {},
+                          [this](bool on) { graphView_->graphScene()->setShowBackward(on); });
   showBackwardAct_->setCheckable(true);
   showBackwardAct_->setChecked(true);
   darkAct_ = make(tr("&Dark Palette"), {}, [this](bool on) { setDark(on); });
@@ -199,7 +201,8 @@ void MainWindow::createToolBars() {
 }
 
 void MainWindow::createDocks() {
-  auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+  auto dock = [this](QWidget* w, const QString& title, const QString& name,
+                     Qt::DockWidgetArea area) {
     auto* d = new QDockWidget(title, this);
     d->setObjectName(name);
     d->setWidget(w);
@@ -216,17 +219,23 @@ void MainWindow::createDocks() {
   plots_ = new PlotsPanel(this);
   log_ = new RunLog(this);
 
-  QDockWidget* lessons = dock(lessons_, tr("Lessons"), QStringLiteral("LessonsDock"), Qt::LeftDockWidgetArea);
-  QDockWidget* editor = dock(editor_, tr("Script"), QStringLiteral("ScriptDock"), Qt::LeftDockWidgetArea);
+  QDockWidget* lessons =
+      dock(lessons_, tr("Lessons"), QStringLiteral("LessonsDock"), Qt::LeftDockWidgetArea);
+  QDockWidget* editor =
+      dock(editor_, tr("Script"), QStringLiteral("ScriptDock"), Qt::LeftDockWidgetArea);
   splitDockWidget(lessons, editor, Qt::Vertical);
   resizeDocks({lessons, editor}, {140, 600}, Qt::Vertical);
   resizeDocks({editor}, {560}, Qt::Horizontal);
-  QDockWidget* params = dock(params_, tr("Params"), QStringLiteral("ParamsDock"), Qt::RightDockWidgetArea);
-  QDockWidget* inspector = dock(inspector_, tr("Inspector"), QStringLiteral("InspectorDock"), Qt::RightDockWidgetArea);
+  QDockWidget* params =
+      dock(params_, tr("Params"), QStringLiteral("ParamsDock"), Qt::RightDockWidgetArea);
+  QDockWidget* inspector =
+      dock(inspector_, tr("Inspector"), QStringLiteral("InspectorDock"), Qt::RightDockWidgetArea);
   splitDockWidget(params, inspector, Qt::Vertical);
   resizeDocks({inspector}, {330}, Qt::Horizontal);
-  QDockWidget* steps = dock(steps_, tr("Step Through"), QStringLiteral("StepDock"), Qt::BottomDockWidgetArea);
-  QDockWidget* plots = dock(plots_, tr("Plots"), QStringLiteral("PlotsDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* steps =
+      dock(steps_, tr("Step Through"), QStringLiteral("StepDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* plots =
+      dock(plots_, tr("Plots"), QStringLiteral("PlotsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* log = dock(log_, tr("Run Log"), QStringLiteral("LogDock"), Qt::BottomDockWidgetArea);
   splitDockWidget(steps, plots, Qt::Vertical);
   tabifyDockWidget(plots, log);

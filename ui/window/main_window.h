@@ -107,11 +107,11 @@ class MainWindow : public QMainWindow {
   QLineEdit* search_ = nullptr;
   RunProgress* progress_ = nullptr;
   QLabel* status_ = nullptr;
+
  public:
   RunProgress* runProgress() const { return progress_; }
 
  private:
-
   QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *exportGraphAct_, *quitAct_;
   QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;
   QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;

@@ -93,8 +93,8 @@ bool MainWindow::saveAsDialog() {
   const QString start = path_.startsWith(QLatin1Char(':')) || path_.isEmpty()
                             ? QDir::homePath() + QLatin1Char('/') + fileLabel()
                             : path_;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save Lesson"), start,
-                                                    tr("GradLab scripts (*.gls)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save Lesson"), start, tr("GradLab scripts (*.gls)"));
   return !path.isEmpty() && saveTo(path.endsWith(QStringLiteral(".gls")) ? path : path + ".gls");
 }
 
@@ -133,7 +133,8 @@ void MainWindow::autosave() {
 }
 
 void MainWindow::updateTitle() {
-  setWindowTitle(QStringLiteral("%1%2 — GradLab").arg(fileLabel(), dirty_ ? QStringLiteral(" *") : QString()));
+  setWindowTitle(
+      QStringLiteral("%1%2 — GradLab").arg(fileLabel(), dirty_ ? QStringLiteral(" *") : QString()));
   setWindowModified(dirty_);
 }
 
@@ -198,7 +199,8 @@ void MainWindow::showSettings() {
 }
 
 void MainWindow::exportGraphDialog() {
-  const QString base = QDir::homePath() + QLatin1Char('/') + QFileInfo(fileLabel()).completeBaseName();
+  const QString base =
+      QDir::homePath() + QLatin1Char('/') + QFileInfo(fileLabel()).completeBaseName();
   QString filter;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Graph"), base + QStringLiteral(".svg"),
@@ -217,10 +219,13 @@ bool MainWindow::exportGraphTo(const QString& path, double dpi) {
 }
 
 void MainWindow::exportLessonDialog() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Lesson To"), QDir::homePath());
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Export Lesson To"), QDir::homePath());
   if (dir.isEmpty()) return;
   if (!lastRun_.run || !lastRun_.program) {
-    QMessageBox::information(this, tr("Export Lesson"), tr("Run the lesson first: the export holds its graph, plots and data."));
+    QMessageBox::information(
+        this, tr("Export Lesson"),
+        tr("Run the lesson first: the export holds its graph, plots and data."));
     return;
   }
   LessonExportOptions opt;

@@ -14,9 +14,9 @@
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
-#include "ui/run/run_progress.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/result_views.h"
@@ -60,9 +60,8 @@ void MainWindow::connectPanels() {
     updateTitle();
     if (changed) autosaveTimer_->start();
   });
-  connect(editor_, &ScriptEditor::cursorLineChanged, this, [this](int line) {
-    graphView_->graphScene()->selectNodesAtLine(line);
-  });
+  connect(editor_, &ScriptEditor::cursorLineChanged, this,
+          [this](int line) { graphView_->graphScene()->selectNodesAtLine(line); });
   connect(params_, &ParamsPanel::paramsChanged, this, [this] {
     controller_->setParamValues(params_->values());
     pendingRunAfterTrace_ = true;  // a param change re-runs once the new trace is in
@@ -71,10 +70,10 @@ void MainWindow::connectPanels() {
   connect(lessons_, &LessonBrowser::lessonActivated, this, [this](const QString& path) {
     if (maybeSave()) openFile(path);
   });
-  connect(plots_, &PlotsPanel::exportFailed, log_, [this](const QString& m) { log_->appendError(m); });
-  connect(plots_, &PlotsPanel::exported, log_, [this](const QString& p) {
-    log_->appendInfo(tr("Exported %1").arg(p));
-  });
+  connect(plots_, &PlotsPanel::exportFailed, log_,
+          [this](const QString& m) { log_->appendError(m); });
+  connect(plots_, &PlotsPanel::exported, log_,
+          [this](const QString& p) { log_->appendInfo(tr("Exported %1").arg(p)); });
   connect(inspector_, &InspectorPanel::locationActivated, editor_, &ScriptEditor::goToLocation);
   connect(graphView_->graphScene(), &GraphScene::nodeSelected, this, [this](int id) {
     inspector_->showNode(id);
@@ -151,9 +150,10 @@ void MainWindow::runCurrent(bool allVariants) {
   if (controller_->program()->variants.size() == 1 && !allVariants)
     log_->appendInfo(tr("Running on the %1 executor…").arg(executor_->currentText()));
   else
-    log_->appendInfo(allVariants ? tr("Running all variants on the %1 executor…").arg(executor_->currentText())
-                                 : tr("Running variant '%1' on the %2 executor…")
-                                       .arg(variants_->currentText(), executor_->currentText()));
+    log_->appendInfo(
+        allVariants ? tr("Running all variants on the %1 executor…").arg(executor_->currentText())
+                    : tr("Running variant '%1' on the %2 executor…")
+                          .arg(variants_->currentText(), executor_->currentText()));
   controller_->run(variant, parallel, threads_->value());
 }
 
@@ -176,8 +176,9 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   for (const lang::VariantRun& v : outcome.run->variants) {
     if (v.ok()) continue;
     ++failed;
-    if (v.errorLoc.line > 0) editor_->setErrors({{v.errorLoc.line, std::max(1, v.errorLoc.col),
-                                                  QString::fromStdString(v.error), 0}});
+    if (v.errorLoc.line > 0)
+      editor_->setErrors(
+          {{v.errorLoc.line, std::max(1, v.errorLoc.col), QString::fromStdString(v.error), 0}});
   }
   status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
                           : tr("Run finished"));

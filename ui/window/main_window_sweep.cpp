@@ -12,10 +12,10 @@
 #include <cmath>
 
 #include "ui/panels/run_log.h"
-#include "ui/run/run_progress.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
+#include "ui/run/run_progress.h"
 #include "ui/window/main_window.h"
 
 namespace gl::ui {
@@ -77,7 +77,8 @@ void MainWindow::sweepDialog() {
   auto update = [&] {
     const lang::Param& p = program->params.at(size_t(std::max(0, param->currentIndex())));
     values->setText(suggestedValues(p));
-    hint->setText(tr("%1 takes values in %2..%3").arg(QString::fromStdString(p.name)).arg(p.lo).arg(p.hi));
+    hint->setText(
+        tr("%1 takes values in %2..%3").arg(QString::fromStdString(p.name)).arg(p.lo).arg(p.hi));
   };
   connect(param, qOverload<int>(&QComboBox::currentIndexChanged), &dialog, update);
   update();

@@ -177,8 +177,8 @@ QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {
 }
 
 void logRun(RunLog& log, const RunOutcome& outcome) {
-  const QString report = QString::fromStdString(
-      lang::reportText(*outcome.program, *outcome.run, outcome.settings));
+  const QString report =
+      QString::fromStdString(lang::reportText(*outcome.program, *outcome.run, outcome.settings));
   for (const QString& line : report.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
     if (line.contains(QStringLiteral("error: ")) || line.contains(QStringLiteral("DIFFER")))
       log.appendError(line);

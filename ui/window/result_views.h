@@ -6,8 +6,8 @@
 
 #include "engine/autodiff/tape.h"
 #include "engine/lang/session.h"
-#include "ui/run/lesson_controller.h"
 #include "ui/plots/plot_data.h"
+#include "ui/run/lesson_controller.h"
 #include "ui/step/step_controls.h"
 
 namespace gl::ui {

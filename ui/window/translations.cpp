@@ -25,7 +25,7 @@ QString installLanguage(const QString& language) {
   QString lang = language;
   if (lang.isEmpty())
     lang = QLocale::system().name().startsWith(QStringLiteral("zh")) ? QStringLiteral("zh_CN")
-                                                                      : QStringLiteral("en");
+                                                                     : QStringLiteral("en");
   for (QTranslator** t : {&gTranslator, &gQtTranslator})
     if (*t) {
       QCoreApplication::removeTranslator(*t);

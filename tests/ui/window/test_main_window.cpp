@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QProgressBar>
 #include "ui/about.h"
 #include "ui/editor/script_editor.h"
 #include "ui/export/lesson_export.h"
@@ -20,9 +21,8 @@
 #include "ui/plots/heat_map_plot.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
-#include "ui/run/run_progress.h"
-#include <QProgressBar>
 #include "ui/plots/timing_bars_plot.h"
+#include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/result_views.h"
@@ -103,7 +103,8 @@ class TestMainWindow : public QObject {
     QVERIFY(lines->stepCursorVisible());
     // One progress bar per variant, each run to its loop's end.
     QCOMPARE(w.runProgress()->barCount(), 3);
-    QCOMPARE(w.runProgress()->bar("vectorized")->value(), w.runProgress()->bar("vectorized")->maximum());
+    QCOMPARE(w.runProgress()->bar("vectorized")->value(),
+             w.runProgress()->bar("vectorized")->maximum());
     // Timings: one bar per variant for the serial executor.
     QCOMPARE(w.plots()->timingBars()->variants().size(), 3);
     // One colour scale for all variants: switching variants keeps its range.
@@ -140,16 +141,16 @@ class TestMainWindow : public QObject {
     openSmall(w, "gradient_none.gls", {{"batch", 2}, {"size", 8}, {"classes", 4}});
     bool broken = false;
     for (NodeItem* n : w.graphView()->graphScene()->nodeItems())
-      if (n->isBreak() && n->breakText().contains("after the tape stopped recording")) broken = true;
+      if (n->isBreak() && n->breakText().contains("after the tape stopped recording"))
+        broken = true;
     QVERIFY(broken);
     // Find the break by name, then follow it to its script line.
     QVERIFY(w.graphView()->search("gather"));
     QVERIFY(!w.graphView()->graphScene()->selectedItems().isEmpty());
     const std::vector<GradDiagnostic> breaks = noneGradients(*w.controller()->program());
     QVERIFY(!breaks.empty());
-    emit w.graphView()->graphScene()->breakActivated(breaks[0].node,
-                                                     QString::fromStdString(breaks[0].text),
-                                                     breaks[0].loc);
+    emit w.graphView()->graphScene()->breakActivated(
+        breaks[0].node, QString::fromStdString(breaks[0].text), breaks[0].loc);
     QCOMPARE(w.editor()->currentLine(), breaks[0].loc.line);
     QCOMPARE(w.inspector()->currentNode(), breaks[0].node);
   }
@@ -234,8 +235,7 @@ class TestMainWindow : public QObject {
     const QList<QVariant> first = points.at(0);
     bool found = false;
     for (const ScalingSeries& s : data.series)
-      if (s.variant == first.at(0).toString())
-        found = s.seconds.at(0) == first.at(2).toDouble();
+      if (s.variant == first.at(0).toString()) found = s.seconds.at(0) == first.at(2).toDouble();
     QVERIFY(found);
   }
 

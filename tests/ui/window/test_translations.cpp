@@ -46,7 +46,8 @@ QStringList tabTexts(QTabWidget* tabs) {
 
 QStringList placeholders(const QString& s) {
   QStringList out;
-  for (const QRegularExpressionMatch& m : QRegularExpression(QStringLiteral("%\\d+")).globalMatch(s))
+  for (const QRegularExpressionMatch& m :
+       QRegularExpression(QStringLiteral("%\\d+")).globalMatch(s))
     out << m.captured();
   out.sort();
   return out;
@@ -106,7 +107,8 @@ class TestTranslations : public QObject {
              QStringLiteral("已将 3 个文件导出到 /tmp/x"));
     // The editor's templates (context ScriptTemplates), including the new lesson's title.
     bool found = false;
-    for (const ScriptTemplate& t : scriptTemplates()) found |= t.title == QStringLiteral("GradientTape 代码块");
+    for (const ScriptTemplate& t : scriptTemplates())
+      found |= t.title == QStringLiteral("GradientTape 代码块");
     QVERIFY(found);
     QVERIFY(newLessonTemplate().text.contains(QStringLiteral("${课程标题}")));
     QVERIFY(newLessonTemplate().text.contains(QStringLiteral("用两种方法计算")));
@@ -116,14 +118,15 @@ class TestTranslations : public QObject {
     QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
     MainWindow w;
     const QStringList menus = menuTitles(w);
-    QCOMPARE(menus, (QStringList{"文件(&F)", "编辑(&E)", "插入(&I)", "运行(&R)", "视图(&V)",
-                                 "帮助(&H)"}));
+    QCOMPARE(menus,
+             (QStringList{"文件(&F)", "编辑(&E)", "插入(&I)", "运行(&R)", "视图(&V)", "帮助(&H)"}));
     QVERIFY2(toolTips(w.stepControls()).contains(QStringLiteral("要单步执行的循环")),
              qPrintable(toolTips(w.stepControls()).join('|')));
     QTabWidget* tabs = w.plots()->findChild<QTabWidget*>();
     QVERIFY(tabs);
     QVERIFY2(tabTexts(tabs).contains(QStringLiteral("梯度")), qPrintable(tabTexts(tabs).join('|')));
-    QVERIFY2(tabTexts(tabs).contains(QStringLiteral("时间线")), qPrintable(tabTexts(tabs).join('|')));
+    QVERIFY2(tabTexts(tabs).contains(QStringLiteral("时间线")),
+             qPrintable(tabTexts(tabs).join('|')));
   }
 
   void englishRestores() {
@@ -133,8 +136,7 @@ class TestTranslations : public QObject {
     QCOMPARE(translate(StepControls::staticMetaObject, "Loop to step through"),
              QStringLiteral("Loop to step through"));
     MainWindow w;
-    QCOMPARE(menuTitles(w),
-             (QStringList{"&File", "&Edit", "&Insert", "&Run", "&View", "&Help"}));
+    QCOMPARE(menuTitles(w), (QStringList{"&File", "&Edit", "&Insert", "&Run", "&View", "&Help"}));
     QVERIFY(toolTips(w.stepControls()).contains(QStringLiteral("Loop to step through")));
   }
 
@@ -173,12 +175,14 @@ class TestTranslations : public QObject {
         if (translation.isEmpty()) problems << QStringLiteral("empty: ") + where;
         if (placeholders(translation) != placeholders(source))
           problems << QStringLiteral("placeholders differ: ") + where;
-        if (tags(translation) != tags(source)) problems << QStringLiteral("HTML tags differ: ") + where;
+        if (tags(translation) != tags(source))
+          problems << QStringLiteral("HTML tags differ: ") + where;
         if (hasAccelerator(source)) {
           const QRegularExpressionMatch m =
               QRegularExpression(QStringLiteral("&(\\w)")).match(source);
           const QString accel = QStringLiteral("(&") + m.captured(1).toUpper() + QLatin1Char(')');
-          if (!translation.contains(accel)) problems << QStringLiteral("accelerator lost: ") + where;
+          if (!translation.contains(accel))
+            problems << QStringLiteral("accelerator lost: ") + where;
         }
       }
     }
