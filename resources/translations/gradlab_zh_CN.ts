@@ -110,6 +110,41 @@
         <source>give at least one value</source>
         <translation>请至少给出一个值</translation>
     </message>
+    <message>
+        <location filename="../../ui/graph/edge_item.cpp" line="30"/>
+        <source>|gradient| = %1</source>
+        <translation>|梯度| = %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/frame_item.cpp" line="16"/>
+        <source>click [–] or double-click to fold</source>
+        <translation>点击 [–] 或双击以折叠</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/frame_item.cpp" line="61"/>
+        <source>|gradient| (log)</source>
+        <translation>|梯度|（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/node_item.cpp" line="25"/>
+        <source>node #%1</source>
+        <translation>节点 #%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/node_item.cpp" line="26"/>
+        <source>, line %1</source>
+        <translation>，第 %1 行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/node_item.cpp" line="27"/>
+        <source>double-click to unfold</source>
+        <translation>双击以展开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/node_item.cpp" line="33"/>
+        <source>Gradient is None here:</source>
+        <translation>此处梯度为 None：</translation>
+    </message>
 </context>
 <context>
     <name>ScriptTemplates</name>
@@ -601,97 +636,113 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="156"/>
+        <location filename="../../ui/window/main_window.cpp" line="160"/>
+        <location filename="../../ui/window/main_window.cpp" line="164"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
         <location filename="../../ui/window/main_window.cpp" line="161"/>
+        <source>Run All Variants</source>
+        <translation>运行全部变体</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="162"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="163"/>
+        <source>Fit Graph</source>
+        <translation>计算图适合窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="169"/>
         <source> Variant </source>
         <translation> 变体 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="164"/>
+        <location filename="../../ui/window/main_window.cpp" line="172"/>
         <source>Variant to run and to show</source>
         <translation>要运行和显示的变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="166"/>
+        <location filename="../../ui/window/main_window.cpp" line="174"/>
         <source> Executor </source>
         <translation> 执行器 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="168"/>
+        <location filename="../../ui/window/main_window.cpp" line="176"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="169"/>
+        <location filename="../../ui/window/main_window.cpp" line="177"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="171"/>
+        <location filename="../../ui/window/main_window.cpp" line="179"/>
         <source> Threads </source>
         <translation> 线程数 </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="175"/>
+        <location filename="../../ui/window/main_window.cpp" line="183"/>
         <source>Threads of the parallel executor</source>
         <translation>并行执行器使用的线程数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="184"/>
+        <location filename="../../ui/window/main_window.cpp" line="192"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="187"/>
+        <location filename="../../ui/window/main_window.cpp" line="195"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="190"/>
+        <location filename="../../ui/window/main_window.cpp" line="198"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="193"/>
+        <location filename="../../ui/window/main_window.cpp" line="201"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="223"/>
+        <location filename="../../ui/window/main_window.cpp" line="231"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="225"/>
+        <location filename="../../ui/window/main_window.cpp" line="233"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="230"/>
+        <location filename="../../ui/window/main_window.cpp" line="238"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="232"/>
+        <location filename="../../ui/window/main_window.cpp" line="240"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="236"/>
+        <location filename="../../ui/window/main_window.cpp" line="244"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="238"/>
+        <location filename="../../ui/window/main_window.cpp" line="246"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="239"/>
+        <location filename="../../ui/window/main_window.cpp" line="247"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
@@ -701,6 +752,7 @@
         <translation>未命名.gls</translation>
     </message>
     <message>
+        <location filename="../../ui/window/main_window.cpp" line="158"/>
         <location filename="../../ui/window/main_window_files.cpp" line="41"/>
         <source>Open</source>
         <translation>打开</translation>
@@ -721,6 +773,7 @@
         <translation>已打开 %1</translation>
     </message>
     <message>
+        <location filename="../../ui/window/main_window.cpp" line="159"/>
         <location filename="../../ui/window/main_window_files.cpp" line="72"/>
         <source>Save</source>
         <translation>保存</translation>

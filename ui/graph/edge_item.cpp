@@ -1,5 +1,6 @@
 #include "ui/graph/edge_item.h"
 
+#include <QObject>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QtMath>
@@ -26,7 +27,7 @@ void EdgeItem::setGradientNorm(double norm, const GradientScale& scale) {
   norm_ = norm;
   width_ = scale.penWidth(norm);
   color_ = scale.color(norm);
-  setToolTip(QStringLiteral("|gradient| = %1").arg(GradientScale::formatNorm(norm)));
+  setToolTip(QObject::tr("|gradient| = %1").arg(GradientScale::formatNorm(norm)));
   update();
 }
 

@@ -1,5 +1,6 @@
 #include "ui/graph/frame_item.h"
 
+#include <QObject>
 #include <QFontMetricsF>
 #include <QPainter>
 
@@ -12,7 +13,7 @@ FrameItem::FrameItem(const VisFrame& frame, const QRectF& rect, int depth)
     : frame_(frame), rect_(rect), depth_(depth) {
   setZValue(-10 + depth);  // outer frames behind inner ones, all behind edges and nodes
   QString tip = QString::fromStdString(frame.title);
-  if (!isRegion()) tip += QStringLiteral("\nclick [–] or double-click to fold");
+  if (!isRegion()) tip += QLatin1Char('\n') + QObject::tr("click [–] or double-click to fold");
   setToolTip(tip);
 }
 
@@ -57,7 +58,7 @@ void ColorBarItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
   p->setRenderHint(QPainter::Antialiasing);
   p->setFont(style::subtitleFont());
   p->setPen(Qt::black);
-  p->drawText(QPointF(0, -6), QStringLiteral("|gradient| (log)"));
+  p->drawText(QPointF(0, -6), QObject::tr("|gradient| (log)"));
   scale_->paintBar(p, QRectF(0, 0, 14, 150), Qt::Vertical);
 }
 

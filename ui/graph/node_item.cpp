@@ -1,5 +1,6 @@
 #include "ui/graph/node_item.h"
 
+#include <QObject>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -21,15 +22,15 @@ NodeItem::NodeItem(const VisNode& node, const QRectF& rect, const SourceLoc& loc
 QString NodeItem::defaultToolTip() const {
   QString tip = QString::fromStdString(node_.title);
   if (!node_.subtitle.empty()) tip += QStringLiteral("\n") + QString::fromStdString(node_.subtitle);
-  tip += QStringLiteral("\nnode #%1").arg(node_.node);
-  if (loc_.known()) tip += QStringLiteral(", line %1").arg(loc_.line);
-  if (node_.kind == VisNodeKind::Folded) tip += QStringLiteral("\ndouble-click to unfold");
+  tip += QLatin1Char('\n') + QObject::tr("node #%1").arg(node_.node);
+  if (loc_.known()) tip += QObject::tr(", line %1").arg(loc_.line);
+  if (node_.kind == VisNodeKind::Folded) tip += QLatin1Char('\n') + QObject::tr("double-click to unfold");
   return tip;
 }
 
 void NodeItem::setBreak(const QString& why) {
   breakText_ = why;
-  setToolTip(why.isEmpty() ? defaultToolTip() : QStringLiteral("Gradient is None here:\n") + why);
+  setToolTip(why.isEmpty() ? defaultToolTip() : QObject::tr("Gradient is None here:") + QLatin1Char('\n') + why);
   update();
 }
 

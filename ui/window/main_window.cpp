@@ -153,6 +153,14 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::createToolBars() {
+  // Toolbar buttons show icon texts: Qt strips '&' from menus only, and Chinese menu texts
+  // carry "(&R)"-style accelerators that would show on the buttons.
+  openAct_->setIconText(tr("Open"));
+  saveAct_->setIconText(tr("Save"));
+  runAct_->setIconText(tr("Run"));
+  runAllAct_->setIconText(tr("Run All Variants"));
+  cancelAct_->setIconText(tr("Cancel"));
+  fitAct_->setIconText(tr("Fit Graph"));
   QToolBar* bar = addToolBar(tr("Run"));
   bar->setObjectName(QStringLiteral("RunToolBar"));
   bar->addAction(openAct_);
