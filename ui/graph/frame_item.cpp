@@ -1,7 +1,7 @@
 #include "ui/graph/frame_item.h"
 
-#include <QObject>
 #include <QFontMetricsF>
+#include <QObject>
 #include <QPainter>
 
 #include "ui/graph/gradient_scale.h"

@@ -24,13 +24,15 @@ QString NodeItem::defaultToolTip() const {
   if (!node_.subtitle.empty()) tip += QStringLiteral("\n") + QString::fromStdString(node_.subtitle);
   tip += QLatin1Char('\n') + QObject::tr("node #%1").arg(node_.node);
   if (loc_.known()) tip += QObject::tr(", line %1").arg(loc_.line);
-  if (node_.kind == VisNodeKind::Folded) tip += QLatin1Char('\n') + QObject::tr("double-click to unfold");
+  if (node_.kind == VisNodeKind::Folded)
+    tip += QLatin1Char('\n') + QObject::tr("double-click to unfold");
   return tip;
 }
 
 void NodeItem::setBreak(const QString& why) {
   breakText_ = why;
-  setToolTip(why.isEmpty() ? defaultToolTip() : QObject::tr("Gradient is None here:") + QLatin1Char('\n') + why);
+  setToolTip(why.isEmpty() ? defaultToolTip()
+                           : QObject::tr("Gradient is None here:") + QLatin1Char('\n') + why);
   update();
 }
 

@@ -10,7 +10,9 @@
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
 #include "ui/panels/run_log.h"
+#include "ui/plots/gradient_lines_plot.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/plots/timing_bars_plot.h"
 
 namespace gl::ui {
 
@@ -154,11 +156,16 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
 }
 
 void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lang::VariantRun& run) {
+  bool gradients = false;
   for (const auto& [node, rec] : run.run.loops)
     if (!rec.adjoints.empty() && graph.node(node).phase == Phase::Forward) {
       plots.showLoopGradients(rec, &graph);
+      gradients = true;
       break;
     }
+  // Nothing per step to show: the timings say more than an empty plot.
+  if (!gradients && plots.currentPlot() == plots.gradientLines())
+    plots.showPlot(plots.timingBars());
   for (const lang::OutputResult& o : run.outputs) {
     if (!o.isGradient || o.entries.empty() || o.entries[0].none()) continue;
     const Datum& d = o.entries[0].value;
