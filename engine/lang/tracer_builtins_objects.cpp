@@ -123,6 +123,11 @@ Val gradResults(const Val& sources, const GradResult& r, size_t& k) {
   return out;
 }
 
+// jacobian's parallel_iterations: TF's default of 10 when not given.
+int parallelIterationsOf(Bound& a) {
+  return a.none("parallel_iterations") ? 10 : int(a.integer("parallel_iterations"));
+}
+
 Value targetOf(Bound& a) {
   const Val& v = a["target"];
   if (v.isSeq() && v.items().size() == 1 && v.items()[0].isTensor()) return v.items()[0].t;
@@ -184,7 +189,7 @@ void addObjectBuiltins(BuiltinTable& t) {
       [](Bound& a) {
         TapeObj& tp = tapeOf(a);
         Value target = targetOf(a);
-        const int par = a.none("parallel_iterations") ? 10 : int(a.integer("parallel_iterations"));
+        const int par = parallelIterationsOf(a);
         a.tr.at(a.callLoc);
         GradResult r = tp.tape->jacobian(target, sourcesOf(a, "sources"), unconnectedOf(a), par);
         size_t k = 0;
@@ -197,7 +202,7 @@ void addObjectBuiltins(BuiltinTable& t) {
         TapeObj& tp = tapeOf(a);
         Value target = targetOf(a);
         Value source = a.tensor("source");
-        const int par = a.none("parallel_iterations") ? 10 : int(a.integer("parallel_iterations"));
+        const int par = parallelIterationsOf(a);
         a.tr.at(a.callLoc);
         GradResult r = tp.tape->batchJacobian(target, source, par);
         size_t k = 0;

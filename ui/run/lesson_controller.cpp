@@ -48,7 +48,6 @@ void LessonController::setParamValues(const QMap<QString, double>& values) {
 
 void LessonController::traceNow() {
   traceTimer_.stop();
-  ++pendingTraces_;
   worker_.trace(source_, fileName_, traceOptions());
 }
 

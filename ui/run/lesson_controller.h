@@ -69,7 +69,6 @@ class LessonController : public QObject {
   std::shared_ptr<const lang::TracedProgram> program_;
   RunOutcome outcome_;
   std::map<TimingKey, double> timings_;
-  int pendingTraces_ = 0;
 };
 
 }  // namespace gl::ui
