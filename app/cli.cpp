@@ -5,7 +5,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "engine/lang/session.h"
+#include "engine/lab/session.h"
 
 namespace gl::app {
 
@@ -22,7 +22,7 @@ void runUsage() {
 
 struct ScriptArgs {
   std::string file;
-  lang::RunSettings run;
+  lab::RunSettings run;
   lang::TraceOptions trace;
   bool json = false;
 };
@@ -123,11 +123,11 @@ int runCommand(const std::vector<std::string>& args) {
   if (int rc = parseArgs(args, true, sa)) return rc < 0 ? 0 : rc;
   try {
     const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
-    const lang::ProgramRun run = lang::runProgram(program, sa.run);
-    std::cout << (sa.json ? lang::reportJson(program, run, sa.run)
-                          : lang::reportText(program, run, sa.run));
+    const lab::ProgramRun run = lab::runProgram(program, sa.run);
+    std::cout << (sa.json ? lab::reportJson(program, run, sa.run)
+                          : lab::reportText(program, run, sa.run));
     std::cout.flush();
-    for (const lang::VariantRun& v : run.variants)
+    for (const lab::VariantRun& v : run.variants)
       if (!v.ok()) std::fprintf(stderr, "%s\n", v.error.c_str());
     return run.ok() ? 0 : 1;
   } catch (const EngineError& e) {
@@ -141,7 +141,7 @@ int checkCommand(const std::vector<std::string>& args) {
   if (int rc = parseArgs(args, false, sa)) return rc < 0 ? 0 : rc;
   try {
     const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
-    std::cout << lang::checkSummary(program, sa.file);
+    std::cout << lab::checkSummary(program, sa.file);
     return 0;
   } catch (const EngineError& e) {
     std::fprintf(stderr, "%s\n", e.what());

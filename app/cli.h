@@ -1,6 +1,6 @@
 #pragma once
 // The command line's script commands: `gradlab run FILE ...` and `gradlab check FILE`.
-// They use the same trace/run/report code as the window (engine/lang/session.h).
+// They use the same trace/run/report code as the window (engine/lab/session.h).
 #include <string>
 #include <vector>
 

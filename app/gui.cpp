@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "cli.h"
-#include "engine/lang/session.h"
+#include "engine/lab/session.h"
 #include "ui/about.h"
 #include "ui/export/lesson_export.h"
 #include "ui/plots/plots_panel.h"
@@ -138,7 +138,7 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
 int exportCommand(int argc, char** argv, const std::vector<std::string>& args) {
   std::string file, out, formats = "png,svg,pdf,csv,dot";
   lang::TraceOptions trace;
-  lang::RunSettings run;
+  lab::RunSettings run;
   int64_t step = -1;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -212,8 +212,8 @@ int exportCommand(int argc, char** argv, const std::vector<std::string>& args) {
     }
     const std::string name = QFileInfo(QString::fromStdString(file)).fileName().toStdString();
     const lang::TracedProgram program = lang::traceProgram(source, name, trace);
-    const lang::ProgramRun result = lang::runProgram(program, run);
-    std::cout << lang::reportText(program, result, run);
+    const lab::ProgramRun result = lab::runProgram(program, run);
+    std::cout << lab::reportText(program, result, run);
     const ui::LessonExportReport report =
         ui::exportLesson(program, result, QString::fromStdString(out), opt);
     for (const QString& f : report.written) std::cout << "wrote " << f.toStdString() << "\n";

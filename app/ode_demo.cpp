@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "engine/autodiff/tape.h"
+#include "engine/control/control_flow.h"
 #include "engine/exec/executor.h"
-#include "engine/graph/control_flow.h"
 #include "engine/ops/api.h"
 #include "engine/tensor/rng.h"
 

@@ -8,10 +8,9 @@
 namespace gl {
 
 bool blocksGradient(const Node& n) {
-  if (n.op == "stop_gradient") return true;
-  if (n.prim) return !n.prim->differentiable || !n.prim->vjp;
-  return n.op == "const" || n.op == "placeholder" || n.op == "param" || n.op == "variable" ||
-         n.op == "print";
+  // A primitive that names why it has no gradient (stop_gradient, argmax) blocks on purpose.
+  if (n.prim) return !n.prim->differentiable || !n.prim->vjp || !n.prim->noGradient.empty();
+  return isLeaf(n.kind) || n.is(NodeKind::Print);
 }
 
 static bool carriesGradient(const TypeInfo& t) { return isFloat(t.dtype); }
@@ -104,14 +103,15 @@ std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req) {
       for (int i = 0; i < int(n.outputs.size()); ++i) ctx.out.push_back({id, i});
       for (Value v : n.inputs) ctx.needs.push_back(reached.count(v) > 0);
       grads = n.prim->vjp(ctx);
-    } else if (const ControlFlowVjp* rule = findControlFlowVjp(n.op)) {
+    } else if (const ControlFlowVjp* rule = findControlFlowVjp(n.kind)) {
       std::vector<bool> needs;
       for (Value v : n.inputs) needs.push_back(reached.count(v) > 0);
       for (Value v : n.captures) needs.push_back(reached.count(v) > 0);
       targetsOfGrads.insert(targetsOfGrads.end(), n.captures.begin(), n.captures.end());
       grads = (*rule)(b, g.node(id), gout, needs);
     } else {
-      throw EngineError("no gradient rule for '" + n.op + "'", n.loc, n.op);
+      throw EngineError("no gradient rule for '" + std::string(n.opName()) + "'", n.loc,
+                        std::string(n.opName()));
     }
     for (size_t i = 0; i < grads.size() && i < targetsOfGrads.size(); ++i)
       if (grads[i].valid() && reached.count(targetsOfGrads[i]))

@@ -5,7 +5,7 @@
 #include <map>
 #include <vector>
 
-#include "engine/graph/builder.h"
+#include "engine/build/builder.h"
 
 namespace gl {
 
@@ -30,7 +30,7 @@ bool blocksGradient(const Node& n);
 // per input, then one per capture (invalid = none).
 using ControlFlowVjp = std::function<std::vector<Value>(
     Builder&, const Node&, const std::vector<Value>& gout, const std::vector<bool>& needs)>;
-const ControlFlowVjp* findControlFlowVjp(const std::string& op);
+const ControlFlowVjp* findControlFlowVjp(NodeKind kind);
 
 // Sum of contributions (add for tensors, list_add for lists).
 Value sumAll(Builder& b, const std::vector<Value>& parts);

@@ -3,8 +3,9 @@
 #include <algorithm>
 
 #include "engine/autodiff/backprop.h"
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "engine/ops/api.h"
+#include "engine/ops/registry.h"
 
 namespace gl {
 
@@ -33,7 +34,7 @@ void GradientTape::watch(Value v) {
 }
 
 bool GradientTape::isWatched(Value v) const {
-  return watched_.count(v) || (watchVariables_ && b_.graph().node(v).op == "variable");
+  return watched_.count(v) || (watchVariables_ && b_.graph().node(v).is(NodeKind::Variable));
 }
 
 void GradientTape::beginQuery(const char* what) {
@@ -48,20 +49,23 @@ void GradientTape::beginQuery(const char* what) {
 namespace {
 
 std::string describe(const Graph& g, const Node& n) {
-  std::string s = n.name.empty() ? "'" + n.op + "'" : "'" + n.name + "' (" + n.op + ")";
+  const std::string op(n.opName());
+  std::string s = n.name.empty() ? "'" + op + "'" : "'" + n.name + "' (" + op + ")";
   if (n.loc.known()) s += " at line " + std::to_string(n.loc.line);
   return s;
 }
 
 std::string nondiffReason(const Node& n) {
-  if (n.op == "stop_gradient") return "tf.stop_gradient, which blocks the gradient on purpose";
-  if (n.op == "cast")
-    return "a cast to " + n.attrs.s("dtype") + "; integer and bool tensors carry no gradient";
-  if (n.op == "argmax") return "argmax, whose integer result has no gradient";
-  if (n.op.rfind("random", 0) == 0) return n.op + ", a random draw, which has no gradient";
-  if (!n.outputs.empty() && !isFloat(n.outputs[0].dtype))
-    return n.op + ", whose " + dtypeName(n.outputs[0].dtype) + " result has no gradient";
-  return n.op + ", which has no gradient";
+  const std::string op(n.opName());
+  if (n.prim && !n.prim->noGradient.empty()) return n.prim->noGradient;
+  if (!n.outputs.empty() && !isFloat(n.outputs[0].dtype)) {
+    // "cast to int32": ops that take a target dtype read best with it.
+    const std::string what =
+        n.attrs.has("dtype") ? op + " to " + dtypeName(n.outputs[0].dtype) : op;
+    return what + ", whose " + dtypeName(n.outputs[0].dtype) +
+           " result has no gradient (integer and bool tensors carry none)";
+  }
+  return op + ", which has no gradient";
 }
 
 }  // namespace
@@ -87,7 +91,7 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
     const Region& body = g.region(r);
     const int owner = body.owner;
     const std::string where = owner >= 0 ? describe(g, g.node(owner)) : "a body";
-    if (body.kind == "while_body" || body.kind == "map_body" || body.kind == "while_cond") {
+    if (isLoopBody(body.kind)) {
       d.text = "the source " + src + " was created inside the body of " + where +
                ": the body runs once per iteration and makes a new leaf each time, so the value "
                "the loop used is not the one you asked about. Create it once, outside the loop "

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/graph/builder.h"
+#include "engine/build/builder.h"
 
 namespace gl {
 

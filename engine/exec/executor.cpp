@@ -14,7 +14,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "engine/ops/registry.h"
 
 namespace gl {
@@ -130,17 +130,17 @@ struct Executor::Impl {
     return ++counter;
   }
   using Handler = void (Impl::*)(Frame&, const Node&);
-  std::unordered_map<std::string, Handler> structural;
+  std::map<NodeKind, Handler> structural;
 
   Impl(const Graph& graph, RunOptions o) : g(graph), opt(std::move(o)) {
-    structural = {{"const", &Impl::execConst},
-                  {"variable", &Impl::execConst},
-                  {"placeholder", &Impl::execPlaceholder},
-                  {"param", &Impl::execParam},
-                  {"while", &Impl::execWhile},
-                  {"cond", &Impl::execCond},
-                  {"map", &Impl::execMap},
-                  {"print", &Impl::execPrint}};
+    structural = {{NodeKind::Const, &Impl::execConst},
+                  {NodeKind::Variable, &Impl::execConst},
+                  {NodeKind::Placeholder, &Impl::execPlaceholder},
+                  {NodeKind::Param, &Impl::execParam},
+                  {NodeKind::While, &Impl::execWhile},
+                  {NodeKind::Cond, &Impl::execCond},
+                  {NodeKind::Map, &Impl::execMap},
+                  {NodeKind::Print, &Impl::execPrint}};
   }
 
   // ---- planning ------------------------------------------------------------------------
@@ -327,7 +327,7 @@ struct Executor::Impl {
         opt.timeline && timelineCount.load(std::memory_order_relaxed) < opt.timelineLimit;
     const double start = timed ? now() : 0;
     try {
-      auto it = structural.find(n.op);
+      auto it = n.prim ? structural.end() : structural.find(n.kind);
       if (it != structural.end())
         (this->*(it->second))(f, n);
       else
@@ -335,16 +335,16 @@ struct Executor::Impl {
     } catch (const CancelledError&) {
       throw;
     } catch (const EngineError& e) {
-      throw e.located(n.loc, n.op);
+      throw e.located(n.loc, std::string(n.opName()));
     } catch (const ShapeError& e) {
-      throw EngineError(e.what(), n.loc, n.op);
+      throw EngineError(e.what(), n.loc, std::string(n.opName()));
     } catch (const std::bad_alloc&) {
-      throw EngineError("out of memory", n.loc, n.op);
+      throw EngineError("out of memory", n.loc, std::string(n.opName()));
     }
     if (memoryStats().live > opt.memoryBudget)
-      throw EngineError("the run exceeded the memory budget", n.loc, n.op);
+      throw EngineError("the run exceeded the memory budget", n.loc, std::string(n.opName()));
     if (opt.valueRecords && f.parent == nullptr) recordValues(f, n);
-    if (timed && n.op != "param" && n.op != "const") {
+    if (timed && !n.is(NodeKind::Param) && !n.is(NodeKind::Const)) {
       const double end = now();
       if (timelineCount.fetch_add(1, std::memory_order_relaxed) < opt.timelineLimit) {
         auto [t, events] = threadTimeline();
@@ -403,7 +403,7 @@ struct Executor::Impl {
   }
 
   void execPrint(Frame& f, const Node& n) {
-    std::string line = n.attrs.s("prefix");
+    std::string line = n.printPrefix;
     for (Value v : n.inputs) line += (line.empty() ? "" : " ") + formatDatum(get(f, v));
     std::lock_guard<std::mutex> lock(mu);
     result.log.push_back(line);
@@ -458,7 +458,7 @@ struct Executor::Impl {
       saved[size_t(i)]->dtype = t.dtype;
       saved[size_t(i)]->elemShape = t.shape;
     }
-    const int64_t maxIter = n.attrs.i("maximum_iterations", -1);
+    const int64_t maxIter = n.control.maximumIterations;
     int64_t it = 0;
     if (opt.parallel && savedIdx.empty() && n.forwardNode < 0 && tryParallelWhile(f, n, vars, it)) {
       // done: vars and it updated
@@ -477,7 +477,7 @@ struct Executor::Impl {
           return;
         }
         // reverse loops carry [k, adjoints of forward vars listed in "adj_of", ...]
-        const auto adjOf = n.attrs.ints("adj_of");
+        const auto& adjOf = n.control.adjointOf;
         const int64_t k = int64_t(vars[0].t.at(0)) + 1;  // the forward iteration these belong to
         if (k < 0 || size_t(k) >= rec->adjoints.size()) return;
         std::vector<Datum> adj;
@@ -532,28 +532,30 @@ struct Executor::Impl {
   // nothing else reads those TensorArrays (seed-a's per-sample loop).
   bool tryParallelWhile(Frame& f, const Node& n, std::vector<Datum>& vars, int64_t& iterations) {
     const int nv = whileVarCount(n);
-    if (n.attrs.i("parallel_iterations", 10) <= 1 || nv < 1) return false;
+    if (n.control.parallelIterations <= 1 || nv < 1) return false;
     const Region& condR = g.region(n.regions[0]);
     const Region& body = g.region(n.regions[1]);
     // cond: less(counter, limit)
     const Node& c = g.node(condR.results[0]);
-    if (c.op != "less" || c.inputs[0].node < 0) return false;
+    if (!isPrimitive(c, "less") || c.inputs[0].node < 0) return false;
     const Node& cp = g.node(c.inputs[0]);
-    if (cp.op != "param" || cp.region != condR.id) return false;
-    const int counter = int(cp.attrs.i("index"));
-    if (g.node(c.inputs[1]).region == condR.id && g.node(c.inputs[1]).op != "const") return false;
+    if (!cp.is(NodeKind::Param) || cp.region != condR.id) return false;
+    const int counter = cp.paramIndex;
+    if (g.node(c.inputs[1]).region == condR.id && !g.node(c.inputs[1]).is(NodeKind::Const))
+      return false;
     // body: counter + 1
     const Node& inc = g.node(body.results[size_t(counter)]);
-    if (inc.op != "add" || inc.inputs[0] != body.params[size_t(counter)]) return false;
+    if (!isPrimitive(inc, "add") || inc.inputs[0] != body.params[size_t(counter)]) return false;
     const Node& one = g.node(inc.inputs[1]);
-    if (one.op != "const" || one.value.numel() != 1 || one.value.at(0) != 1.0) return false;
+    if (!one.is(NodeKind::Const) || one.value.numel() != 1 || one.value.at(0) != 1.0) return false;
     std::vector<int> writes(size_t(nv), -1);
     for (int j = 0; j < nv; ++j) {
       if (j == counter) continue;
       Value r = body.results[size_t(j)], p = body.params[size_t(j)];
       if (r == p) continue;
       const Node& w = g.node(r);
-      if (w.op != "list_write" || w.inputs[0] != p || w.inputs[1] != body.params[size_t(counter)])
+      if (!isPrimitive(w, "list_write") || w.inputs[0] != p ||
+          w.inputs[1] != body.params[size_t(counter)])
         return false;
       writes[size_t(j)] = w.id;
       // the list param may be used only by that write
@@ -578,7 +580,7 @@ struct Executor::Impl {
       limit = get(cf, c.inputs[1]).t.at(0);
     const int64_t start = int64_t(vars[size_t(counter)].t.at(0));
     int64_t n_it = std::max<int64_t>(0, int64_t(std::ceil(limit)) - start);
-    const int64_t maxIter = n.attrs.i("maximum_iterations", -1);
+    const int64_t maxIter = n.control.maximumIterations;
     if (maxIter >= 0) n_it = std::min(n_it, maxIter);
     std::vector<std::shared_ptr<TensorList>> lists(static_cast<size_t>(nv));
     for (int j = 0; j < nv; ++j)
@@ -593,7 +595,7 @@ struct Executor::Impl {
           lists[size_t(j)]->items.resize(size_t(start + n_it));
         }
       }
-    const int pi = int(std::min<int64_t>(n.attrs.i("parallel_iterations", 10), threads));
+    const int pi = int(std::min<int64_t>(n.control.parallelIterations, threads));
     std::exception_ptr error;
     std::atomic<int64_t> done{0};
 #pragma omp parallel for num_threads(std::max(pi, 1)) schedule(dynamic, 1)
@@ -684,7 +686,7 @@ struct Executor::Impl {
         saveEntry(*saved[size_t(k)], d, size_t(i));
       }
     };
-    const int pi = int(std::min<int64_t>(n.attrs.i("parallel_iterations", 10), threads));
+    const int pi = int(std::min<int64_t>(n.control.parallelIterations, threads));
     if (opt.parallel && pi > 1 && count > 1) {
 #pragma omp parallel for num_threads(pi) schedule(dynamic, 1)
       for (int64_t i = 0; i < count; ++i) {

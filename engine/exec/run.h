@@ -33,10 +33,10 @@ struct RunOptions {
   bool timeline = true;
   size_t timelineLimit = 200000;  // events kept; a 20000-step loop would otherwise log millions
   bool records = true;
-  size_t memoryBudget = size_t(8) << 30;
-  size_t recordBudget = size_t(64) << 20;  // bytes of per-iteration records
-  int64_t smallTensor = 64;                // records keep whole tensors up to this many elements
-  std::map<int, Tensor> feeds;             // placeholder node id -> value
+  size_t memoryBudget = kDefaultMemoryBudget;
+  size_t recordBudget = kDefaultRecordBudget;  // bytes of per-iteration records
+  int64_t smallTensor = kSmallTensorElements;  // records keep whole tensors up to this size
+  std::map<int, Tensor> feeds;                 // placeholder node id -> value
   RunMonitor* monitor = nullptr;
   // Summaries of every value computed at the top level (not inside loop bodies, whose
   // values the loop records cover), for the inspector and the gradient-flow overlay.

@@ -8,7 +8,7 @@ std::string TypeInfo::str() const {
 }
 
 std::string Node::label() const {
-  std::string s = op + "#" + std::to_string(id);
+  std::string s = std::string(opName()) + "#" + std::to_string(id);
   if (!name.empty()) s += " '" + name + "'";
   return s;
 }
@@ -16,7 +16,7 @@ std::string Node::label() const {
 Graph::Graph() {
   Region top;
   top.id = 0;
-  top.kind = "top";
+  top.kind = RegionKind::Top;
   regions_.push_back(top);
 }
 
@@ -27,7 +27,7 @@ Node& Graph::addNode(Node n) {
   return nodes_.back();
 }
 
-int Graph::addRegion(int parent, const std::string& kind) {
+int Graph::addRegion(int parent, RegionKind kind) {
   Region r;
   r.id = static_cast<int>(regions_.size());
   r.parent = parent;

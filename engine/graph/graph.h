@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "engine/graph/attrs.h"
+#include "engine/graph/kinds.h"
 #include "engine/tensor/error.h"
+#include "engine/tensor/limits.h"
 #include "engine/tensor/tensor.h"
 
 namespace gl {
@@ -35,12 +37,23 @@ struct TypeInfo {
 
 enum class Phase : uint8_t { Forward, Backward };
 
+// Typed attributes of control-flow nodes (primitives keep theirs in Node::attrs).
+struct ControlAttrs {
+  int numVars = 0;    // while: loop variables; the outputs start with them, then the trip count
+  int savedBase = 0;  // index of the first saved output (see Node::saved)
+  int parallelIterations = kDefaultParallelIterations;
+  int64_t maximumIterations = -1;  // while: -1 = unbounded
+  // Reverse while loops carry [k, adjoints..., capture accumulators...]; adjoint j belongs to
+  // loop variable adjointOf[j] of the forward loop (Node::forwardNode).
+  std::vector<int> adjointOf;
+};
+
 struct Node {
   int id = -1;
-  std::string op;                   // primitive name, or const/variable/placeholder/param/while/...
-  const Primitive* prim = nullptr;  // set for primitives
+  NodeKind kind = NodeKind::Primitive;
+  const Primitive* prim = nullptr;  // set for primitives only
   std::vector<Value> inputs;
-  Attrs attrs;
+  Attrs attrs;  // primitive attributes
   std::vector<TypeInfo> outputs;
   int region = 0;
   Phase phase = Phase::Forward;
@@ -49,20 +62,28 @@ struct Node {
   std::vector<int> regions;       // owned sub-regions
   std::vector<Value> captures;    // values from enclosing regions used inside owned regions
   std::vector<Value> saved;       // loops/maps/conds: body values kept for reverse mode
+  ControlAttrs control;           // while / map / cond
+  int paramIndex = -1;            // params: position in the region's params
+  std::string printPrefix;        // print
   Tensor value;                   // const and variable nodes
   bool recordingStopped = false;  // created under tape.stop_recording()
   bool sideEffect = false;        // runs even if nothing consumes it (print)
   int forwardNode = -1;           // backward loops: the forward loop they reverse
 
+  bool is(NodeKind k) const { return kind == k; }
   const TypeInfo& type(int i = 0) const { return outputs.at(static_cast<size_t>(i)); }
+  // The primitive's registry name, or the structural kind's name: for display and messages.
+  std::string_view opName() const { return prim ? primName : kindName(kind); }
   std::string label() const;  // "mul#12 'y'"
+
+  std::string_view primName;  // the registry entry's name (stable storage in the registry)
 };
 
 struct Region {
   int id = 0;
-  int parent = -1;   // enclosing region, -1 for the top level
-  int owner = -1;    // the control-flow node that owns it
-  std::string kind;  // top, while_cond, while_body, then, else, map_body, grad_body...
+  int parent = -1;  // enclosing region, -1 for the top level
+  int owner = -1;   // the control-flow node that owns it
+  RegionKind kind = RegionKind::Top;
   std::vector<int> nodes;
   std::vector<Value> params;
   std::vector<Value> results;
@@ -88,7 +109,7 @@ class Graph {
   const std::deque<Node>& nodes() const { return nodes_; }
 
   Node& addNode(Node n);  // assigns id, appends to its region
-  int addRegion(int parent, const std::string& kind);
+  int addRegion(int parent, RegionKind kind);
 
   // True if region `inner` is `outer` or nested inside it.
   bool within(int inner, int outer) const;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/graph/graph.h"
+#include "engine/tensor/limits.h"
 
 namespace gl::lang {
 
@@ -54,10 +55,10 @@ struct TracedProgram {
 };
 
 struct TraceOptions {
-  std::map<std::string, double> overrides;  // --set name=value
-  int64_t maxUnroll = 100000;               // Python loop iterations traced in total
-  int64_t maxNodes = 2000000;               // graph size limit
-  size_t memoryBudget = size_t(8) << 30;    // checked before running (static shapes)
+  std::map<std::string, double> overrides;     // --set name=value
+  int64_t maxUnroll = 100000;                  // Python loop iterations traced in total
+  int64_t maxNodes = 2000000;                  // graph size limit
+  size_t memoryBudget = kDefaultMemoryBudget;  // checked before running (static shapes)
 };
 
 // Parses and traces. Throws gl::EngineError with file:line:col on any script error.

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/graph/builder.h"
+#include "engine/build/builder.h"
 #include "engine/lang/ast.h"
 #include "engine/lang/program.h"
 #include "engine/lang/tracer_values.h"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "engine/lang/tracer.h"
 #include "engine/ops/api.h"
 
@@ -429,7 +429,8 @@ Flow Tracer::execWhile(const Stmt::While& s, const SourceLoc& loc) {
     return loopResults(*this, lv, lv.flat, loc, word);
   };
   at(loc);
-  std::vector<Value> outs = whileLoop(b, condFn, bodyFn, lv.flat, WhileOptions{10, -1, "while"});
+  std::vector<Value> outs =
+      whileLoop(b, condFn, bodyFn, lv.flat, WhileOptions{kDefaultParallelIterations, -1, "while"});
   snap.restore(*scope);
   noteBodyLocals(*this, snap, lv.names, "while loop", loc.line);
   bindLoopVars(*this, lv, outs, 0, loc);

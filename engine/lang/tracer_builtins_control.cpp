@@ -1,7 +1,7 @@
 // tf.while_loop, tf.cond, tf.map_fn and tf.vectorized_map: script functions traced once into
 // the bodies of control-flow nodes. Loop variables may be tensors, TensorArrays, numbers and
 // lists/tuples of them (nested structures are flattened and rebuilt).
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "engine/lang/tracer.h"
 #include "engine/ops/api.h"
 

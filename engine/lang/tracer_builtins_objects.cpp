@@ -300,7 +300,7 @@ void addObjectBuiltins(BuiltinTable& t) {
         Value init = a.tensor("initial_value");
         Tensor value;
         const Node& n = a.tr.g.node(init);
-        if (n.op == "const" || n.op == "variable") {
+        if (n.is(NodeKind::Const) || n.is(NodeKind::Variable)) {
           value = n.value;
         } else {
           // The initial value is computed now, once (like TF's eager init).

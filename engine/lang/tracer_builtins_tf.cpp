@@ -12,9 +12,9 @@ namespace o = gl::ops;
 
 namespace {
 
-using Unary = Value (*)(Builder&, Value);
-using BinaryFn = Value (*)(Builder&, Value, Value);
-using Reduce = Value (*)(Builder&, Value, const std::vector<int64_t>&, bool);
+using Unary = Value (*)(Emitter&, Value);
+using BinaryFn = Value (*)(Emitter&, Value, Value);
+using Reduce = Value (*)(Emitter&, Value, const std::vector<int64_t>&, bool);
 
 Val T(Value v) { return Val::tensor(v); }
 
@@ -34,7 +34,7 @@ std::pair<Value, Value> operands(Bound& a, const char* x, const char* y) {
 Tensor constantOf(Bound& a, const Val& v, std::optional<DType> dt, const SourceLoc& loc) {
   Value c = a.tr.toTensor(v, loc, dt);
   const Node& n = a.tr.g.node(c);
-  if (n.op != "const") a.tr.fail(loc, a.fn + "() needs a value known while tracing");
+  if (!n.is(NodeKind::Const)) a.tr.fail(loc, a.fn + "() needs a value known while tracing");
   return dt ? n.value.astype(*dt) : n.value;
 }
 

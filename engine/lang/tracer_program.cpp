@@ -75,7 +75,8 @@ std::vector<int> controlFlowNodes(const Graph& g, int from) {
   std::vector<int> ids;
   for (int id = from; id < g.numNodes(); ++id) {
     const Node& n = g.node(id);
-    if (n.phase == Phase::Forward && (n.op == "while" || n.op == "map" || n.op == "cond"))
+    if (n.phase == Phase::Forward &&
+        (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Cond)))
       ids.push_back(id);
   }
   return ids;

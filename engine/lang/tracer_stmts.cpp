@@ -72,7 +72,7 @@ void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
   // Throwaway names (`_`) and control-flow nodes (several outputs) keep their own names.
   if (v.isTensor() && name[0] != '_') {
     Node& n = g.node(v.t);
-    if (n.name.empty() && n.op != "const" && n.regions.empty()) n.name = name;
+    if (n.name.empty() && !n.is(NodeKind::Const) && n.regions.empty()) n.name = name;
   }
 }
 

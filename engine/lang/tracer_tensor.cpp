@@ -6,6 +6,7 @@
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
 #include "engine/ops/api.h"
+#include "engine/ops/registry.h"
 
 namespace gl::lang::trace {
 
@@ -151,8 +152,7 @@ Value intFloorDivMod(Builder& b, Value x, Value y, bool mod) {
 
 std::string Tracer::describe(Value v) const {
   const Node& n = g.node(v);
-  std::string s =
-      n.name.empty() ? n.op + "#" + std::to_string(n.id) : "'" + n.name + "' (" + n.op + ")";
+  std::string s = n.name.empty() ? n.label() : "'" + n.name + "' (" + std::string(n.opName()) + ")";
   if (n.loc.known()) s += " from line " + std::to_string(n.loc.line);
   return s;
 }
@@ -167,8 +167,9 @@ void Tracer::checkRegion(Value v, const SourceLoc& loc) {
   std::string where = "a loop or branch body";
   if (body.owner >= 0) {
     const Node& owner = g.node(body.owner);
-    where = "the body of the " + owner.op + " at line " + std::to_string(owner.loc.line);
-  } else if (body.kind == "while_body" || body.kind == "while_cond") {
+    where = "the body of the " + std::string(owner.opName()) + " at line " +
+            std::to_string(owner.loc.line);
+  } else if (isLoopBody(body.kind)) {
     where = "the body of a tensor loop";
   }
   fail(loc, describe(v) + " was computed inside " + where +
@@ -183,13 +184,12 @@ std::optional<Tensor> Tracer::constantValue(Value v) {
   while (!stack.empty()) {
     const Node& n = g.node(stack.back());
     stack.pop_back();
-    if (!seen.insert(n.id).second || n.op == "const") continue;
-    if (!n.prim || !n.regions.empty() || n.op.rfind("random", 0) == 0 || n.type().list ||
-        seen.size() > 64)
+    if (!seen.insert(n.id).second || n.is(NodeKind::Const)) continue;
+    if (!n.prim || !n.regions.empty() || n.prim->stateful || n.type().list || seen.size() > 64)
       return std::nullopt;
     for (Value in : n.inputs) stack.push_back(in.node);
   }
-  if (g.node(v).op == "const") return g.node(v).value;
+  if (g.node(v).is(NodeKind::Const)) return g.node(v).value;
   if (g.node(v).region != 0) return std::nullopt;
   try {
     RunOptions ro;

@@ -86,8 +86,9 @@ std::string repr(const Graph& g, const Val& v, int depth) {
       // Like a graph-mode tf.Tensor: its value exists only when the graph runs.
       const Node& n = g.node(v.t);
       const TypeInfo& t = g.type(v.t);
-      return "Tensor(\"" + n.op + "#" + std::to_string(n.id) + ":" + std::to_string(v.t.index) +
-             "\", shape=" + shapeTuple(t.shape) + ", dtype=" + dtypeName(t.dtype) + ")";
+      return "Tensor(\"" + std::string(n.opName()) + "#" + std::to_string(n.id) + ":" +
+             std::to_string(v.t.index) + "\", shape=" + shapeTuple(t.shape) +
+             ", dtype=" + dtypeName(t.dtype) + ")";
     }
     case Kind::List:
     case Kind::Tuple: {

@@ -431,14 +431,14 @@ Attrs convAttrs(const Attrs& a) {
   return Attrs{{"strides", a.ints("strides", {1, 1})}, {"padding", a.s("padding", "VALID")}};
 }
 
-Value conv2dNode(Builder& b, Value x, Value f, const Attrs& a) {
+Value conv2dNode(Emitter& b, Value x, Value f, const Attrs& a) {
   return b.op1("conv2d", {x, f}, convAttrs(a));
 }
 
 // conv2d_backprop_input(g, f) for an input of static shape xs. The input value itself joins as
 // a shape operand only if its spatial dims are unknown now (the kernel takes N from g and C
 // from f, but cannot always recover H and W).
-Value backpropInputNode(Builder& b, Value g, Value f, const Shape& xs, Value x, const Attrs& a) {
+Value backpropInputNode(Emitter& b, Value g, Value f, const Shape& xs, Value x, const Attrs& a) {
   Values in{g, f};
   if (xs[1] < 0 || xs[2] < 0) in.push_back(x);
   return b.op1("conv2d_backprop_input", in, convAttrs(a).set("input_shape", xs));
@@ -446,7 +446,7 @@ Value backpropInputNode(Builder& b, Value g, Value f, const Shape& xs, Value x, 
 
 // conv2d_backprop_filter(x, g) for a filter of static shape fs; the filter joins as a shape
 // operand if its spatial dims are unknown (C and O come from x and g).
-Value backpropFilterNode(Builder& b, Value x, Value g, const Shape& fs, Value f, const Attrs& a) {
+Value backpropFilterNode(Emitter& b, Value x, Value g, const Shape& fs, Value f, const Attrs& a) {
   Values in{x, g};
   if (fs[0] < 0 || fs[1] < 0) in.push_back(f);
   return b.op1("conv2d_backprop_filter", in, convAttrs(a).set("filter_shape", fs));
@@ -748,12 +748,12 @@ void registerConvOps(Registry& r) {
 
 namespace ops {
 
-Value conv2d(Builder& b, Value x, Value filter, const std::vector<int64_t>& strides,
+Value conv2d(Emitter& b, Value x, Value filter, const std::vector<int64_t>& strides,
              const std::string& padding) {
   return b.op1("conv2d", {x, filter}, {{"strides", strides}, {"padding", padding}});
 }
 
-Value globalAvgPool(Builder& b, Value x, bool keepdims) {
+Value globalAvgPool(Emitter& b, Value x, bool keepdims) {
   return b.op1("global_avg_pool", {x}, {{"keepdims", keepdims}});
 }
 

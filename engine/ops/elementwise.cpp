@@ -181,7 +181,7 @@ VjpFn broadcastVjp(F f) {
   };
 }
 
-Value scalarLike(Builder& b, Value like, double v) { return b.scalar(v, b.type(like).dtype); }
+Value scalarLike(Emitter& b, Value like, double v) { return b.scalar(v, b.type(like).dtype); }
 
 // Grad-check cases -------------------------------------------------------------------------------
 
@@ -304,7 +304,7 @@ void registerUnary(Registry& r) {
     p.shape = sameTypeRule(kFloat);
     p.forward = unaryKernel<kFloat>([](const auto& x) { return x.tanh(); });
     p.vjp = unaryVjp([](VjpContext& c, Value g) {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Value y = c.out[0];
       return ops::mul(b, g, ops::sub(b, scalarLike(b, y, 1.0), ops::square(b, y)));
     });
@@ -318,7 +318,7 @@ void registerUnary(Registry& r) {
     p.shape = sameTypeRule(kFloat);
     p.forward = unaryKernel<kFloat>([](const auto& x) { return x.logistic(); });
     p.vjp = unaryVjp([](VjpContext& c, Value g) {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Value y = c.out[0];
       Value dydx = ops::mul(b, y, ops::sub(b, scalarLike(b, y, 1.0), y));
       return ops::mul(b, g, dydx);
@@ -337,7 +337,7 @@ void registerUnary(Registry& r) {
     });
     // y > 0 exactly where x > 0, so the mask reads the output.
     p.vjp = unaryVjp([](VjpContext& c, Value g) {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Value zero = scalarLike(b, g, 0.0);
       return ops::where(b, ops::greater(b, c.out[0], zero), g, zero);
     });
@@ -454,7 +454,7 @@ void registerBinary(Registry& r) {
       return k(in, a);
     };
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       return {c.needs[0] ? ops::div(b, g, c.in[1]) : Value{},
               c.needs[1] ? ops::neg(b, ops::div(b, ops::mul(b, g, c.out[0]), c.in[1])) : Value{}};
     });
@@ -486,7 +486,7 @@ void registerBinary(Registry& r) {
     // Each part only references the forward values it needs: dz/dy takes log(x), which is NaN
     // for x <= 0 even when only dz/dx is wanted.
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Value x = c.in[0], y = c.in[1];
       Values r(2);
       if (c.needs[0]) {
@@ -507,7 +507,7 @@ void registerBinary(Registry& r) {
     p.shape = broadcastRule(kNumeric, false);
     p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return maxOf(x, y); });
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Value xWins = ops::greaterEqual(b, c.in[0], c.in[1]);
       Value zero = scalarLike(b, g, 0.0);
       return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
@@ -524,7 +524,7 @@ void registerBinary(Registry& r) {
     p.shape = broadcastRule(kNumeric, false);
     p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return minOf(x, y); });
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Value xWins = ops::lessEqual(b, c.in[0], c.in[1]);
       Value zero = scalarLike(b, g, 0.0);
       return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
@@ -606,7 +606,7 @@ void registerSelectAndCast(Registry& r) {
       return {out};
     };
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Value zero = scalarLike(b, g, 0.0);
       return {Value{}, c.needs[1] ? ops::where(b, c.in[0], g, zero) : Value{},
               c.needs[2] ? ops::where(b, c.in[0], zero, g) : Value{}};
@@ -648,6 +648,7 @@ void registerSelectAndCast(Registry& r) {
   // dy/dx = 0 (gradients stop here)
   {
     Primitive p = prim("stop_gradient", "y = x\ndy/dx = 0 (gradients stop here)", 1);
+    p.noGradient = "tf.stop_gradient, which blocks the gradient on purpose";
     p.shape = sameTypeRule(kAny);
     p.forward = [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; };
     p.vjp = [](VjpContext&) -> Values { return {Value{}}; };
@@ -689,43 +690,43 @@ void registerElementwiseOps(Registry& r) {
 
 namespace ops {
 
-Value identity(Builder& b, Value x) { return b.op1("identity", {x}); }
-Value neg(Builder& b, Value x) { return b.op1("neg", {x}); }
-Value exp(Builder& b, Value x) { return b.op1("exp", {x}); }
-Value log(Builder& b, Value x) { return b.op1("log", {x}); }
-Value sin(Builder& b, Value x) { return b.op1("sin", {x}); }
-Value cos(Builder& b, Value x) { return b.op1("cos", {x}); }
-Value tanh(Builder& b, Value x) { return b.op1("tanh", {x}); }
-Value sigmoid(Builder& b, Value x) { return b.op1("sigmoid", {x}); }
-Value relu(Builder& b, Value x) { return b.op1("relu", {x}); }
-Value sqrt(Builder& b, Value x) { return b.op1("sqrt", {x}); }
-Value abs(Builder& b, Value x) { return b.op1("abs", {x}); }
-Value square(Builder& b, Value x) { return b.op1("square", {x}); }
-Value sign(Builder& b, Value x) { return b.op1("sign", {x}); }
-Value add(Builder& b, Value x, Value y) { return b.op1("add", {x, y}); }
-Value sub(Builder& b, Value x, Value y) { return b.op1("sub", {x, y}); }
-Value mul(Builder& b, Value x, Value y) { return b.op1("mul", {x, y}); }
-Value div(Builder& b, Value x, Value y) { return b.op1("div", {x, y}); }
-Value pow(Builder& b, Value x, Value y) { return b.op1("pow", {x, y}); }
-Value maximum(Builder& b, Value x, Value y) { return b.op1("maximum", {x, y}); }
-Value minimum(Builder& b, Value x, Value y) { return b.op1("minimum", {x, y}); }
-Value equal(Builder& b, Value x, Value y) { return b.op1("equal", {x, y}); }
-Value notEqual(Builder& b, Value x, Value y) { return b.op1("not_equal", {x, y}); }
-Value less(Builder& b, Value x, Value y) { return b.op1("less", {x, y}); }
-Value lessEqual(Builder& b, Value x, Value y) { return b.op1("less_equal", {x, y}); }
-Value greater(Builder& b, Value x, Value y) { return b.op1("greater", {x, y}); }
-Value greaterEqual(Builder& b, Value x, Value y) { return b.op1("greater_equal", {x, y}); }
-Value logicalAnd(Builder& b, Value x, Value y) { return b.op1("logical_and", {x, y}); }
-Value logicalOr(Builder& b, Value x, Value y) { return b.op1("logical_or", {x, y}); }
-Value logicalNot(Builder& b, Value x) { return b.op1("logical_not", {x}); }
-Value where(Builder& b, Value c, Value x, Value y) { return b.op1("where", {c, x, y}); }
-Value cast(Builder& b, Value x, DType dt) {
+Value identity(Emitter& b, Value x) { return b.op1("identity", {x}); }
+Value neg(Emitter& b, Value x) { return b.op1("neg", {x}); }
+Value exp(Emitter& b, Value x) { return b.op1("exp", {x}); }
+Value log(Emitter& b, Value x) { return b.op1("log", {x}); }
+Value sin(Emitter& b, Value x) { return b.op1("sin", {x}); }
+Value cos(Emitter& b, Value x) { return b.op1("cos", {x}); }
+Value tanh(Emitter& b, Value x) { return b.op1("tanh", {x}); }
+Value sigmoid(Emitter& b, Value x) { return b.op1("sigmoid", {x}); }
+Value relu(Emitter& b, Value x) { return b.op1("relu", {x}); }
+Value sqrt(Emitter& b, Value x) { return b.op1("sqrt", {x}); }
+Value abs(Emitter& b, Value x) { return b.op1("abs", {x}); }
+Value square(Emitter& b, Value x) { return b.op1("square", {x}); }
+Value sign(Emitter& b, Value x) { return b.op1("sign", {x}); }
+Value add(Emitter& b, Value x, Value y) { return b.op1("add", {x, y}); }
+Value sub(Emitter& b, Value x, Value y) { return b.op1("sub", {x, y}); }
+Value mul(Emitter& b, Value x, Value y) { return b.op1("mul", {x, y}); }
+Value div(Emitter& b, Value x, Value y) { return b.op1("div", {x, y}); }
+Value pow(Emitter& b, Value x, Value y) { return b.op1("pow", {x, y}); }
+Value maximum(Emitter& b, Value x, Value y) { return b.op1("maximum", {x, y}); }
+Value minimum(Emitter& b, Value x, Value y) { return b.op1("minimum", {x, y}); }
+Value equal(Emitter& b, Value x, Value y) { return b.op1("equal", {x, y}); }
+Value notEqual(Emitter& b, Value x, Value y) { return b.op1("not_equal", {x, y}); }
+Value less(Emitter& b, Value x, Value y) { return b.op1("less", {x, y}); }
+Value lessEqual(Emitter& b, Value x, Value y) { return b.op1("less_equal", {x, y}); }
+Value greater(Emitter& b, Value x, Value y) { return b.op1("greater", {x, y}); }
+Value greaterEqual(Emitter& b, Value x, Value y) { return b.op1("greater_equal", {x, y}); }
+Value logicalAnd(Emitter& b, Value x, Value y) { return b.op1("logical_and", {x, y}); }
+Value logicalOr(Emitter& b, Value x, Value y) { return b.op1("logical_or", {x, y}); }
+Value logicalNot(Emitter& b, Value x) { return b.op1("logical_not", {x}); }
+Value where(Emitter& b, Value c, Value x, Value y) { return b.op1("where", {c, x, y}); }
+Value cast(Emitter& b, Value x, DType dt) {
   return b.op1("cast", {x}, {{"dtype", std::string(dtypeName(dt))}});
 }
-Value stopGradient(Builder& b, Value x) { return b.op1("stop_gradient", {x}); }
+Value stopGradient(Emitter& b, Value x) { return b.op1("stop_gradient", {x}); }
 // The constant is a graph node of its own, so reverse loop bodies never need to save it.
-Value scale(Builder& b, Value x, double s) { return mul(b, x, b.scalar(s, b.type(x).dtype)); }
-Value addScalar(Builder& b, Value x, double s) { return add(b, x, b.scalar(s, b.type(x).dtype)); }
+Value scale(Emitter& b, Value x, double s) { return mul(b, x, b.scalar(s, b.type(x).dtype)); }
+Value addScalar(Emitter& b, Value x, double s) { return add(b, x, b.scalar(s, b.type(x).dtype)); }
 
 }  // namespace ops
 

@@ -146,7 +146,7 @@ void requireFloatPair(DType a, DType b, const char* op) {
 }
 
 // Sums broadcast batch dims of a gradient away when its static shape differs from the input's.
-Value sumToShape(Builder& b, Value g, const Shape& shape) {
+Value sumToShape(Emitter& b, Value g, const Shape& shape) {
   if (b.type(g).shape == shape) return g;
   return b.op1("sum_to", {g}, {{"shape", shape}});
 }
@@ -318,7 +318,7 @@ void registerLinalgOps(Registry& r) {
           },
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const bool ta = c.attrs().b("transpose_a"), tb = c.attrs().b("transpose_b");
-        Builder& b = c.b;
+        Emitter& b = c.b;
         const Value A = c.in[0], B = c.in[1], g = c.goutOrZeros(0);
         const Shape &as = c.inType(0).shape, &bs = c.inType(1).shape;
         auto mm = [&](Value x, Value y, bool tx, bool ty) { return ops::matmul(b, x, y, tx, ty); };
@@ -414,11 +414,11 @@ void registerLinalgOps(Registry& r) {
 
 namespace ops {
 
-Value matmul(Builder& b, Value x, Value y, bool transposeA, bool transposeB) {
+Value matmul(Emitter& b, Value x, Value y, bool transposeA, bool transposeB) {
   return b.op1("matmul", {x, y}, {{"transpose_a", transposeA}, {"transpose_b", transposeB}});
 }
 
-Value einsum(Builder& b, const std::string& equation, const std::vector<Value>& operands) {
+Value einsum(Emitter& b, const std::string& equation, const std::vector<Value>& operands) {
   return b.op1("einsum", operands, {{"equation", equation}});
 }
 

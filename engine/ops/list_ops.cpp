@@ -3,7 +3,7 @@
 // the adjoint of a list is a list whose unwritten entries read as zeros.
 #include <cstring>
 
-#include "engine/graph/builder.h"
+#include "engine/ops/emitter.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/error.h"
 

@@ -134,7 +134,7 @@ void crossEntropyRows(const T* labels, const T* x, T* loss, int64_t rows, int64_
 }
 
 // g[..., None]: the per-row adjoint broadcast along the class axis.
-Value perRow(Builder& b, Value g) { return ops::expandDims(b, g, -1); }
+Value perRow(Emitter& b, Value g) { return ops::expandDims(b, g, -1); }
 
 Tensor randn(Rng& rng, const Shape& s) { return rng.normal(s, 0.0, 1.0, DType::F64); }
 
@@ -167,7 +167,7 @@ void registerNnOps(Registry& r) {
           },
       .vjp = [](VjpContext& c) -> Values {
         if (!c.needs[0]) return {Value{}};
-        Builder& b = c.b;
+        Emitter& b = c.b;
         const int64_t axis = normAxis(c.attrs().i("axis", -1), int(c.inType(0).shape.size()));
         const Value y = c.out[0], g = c.goutOrZeros(0);
         const Value gy = ops::reduceSum(b, ops::mul(b, g, y), {axis}, true);
@@ -198,7 +198,7 @@ void registerNnOps(Registry& r) {
           },
       .vjp = [](VjpContext& c) -> Values {
         if (!c.needs[0]) return {Value{}};
-        Builder& b = c.b;
+        Emitter& b = c.b;
         const int64_t axis = normAxis(c.attrs().i("axis", -1), int(c.inType(0).shape.size()));
         const Value y = c.out[0], g = c.goutOrZeros(0);
         const Value gs = ops::reduceSum(b, g, {axis}, true);
@@ -245,7 +245,7 @@ void registerNnOps(Registry& r) {
             return Tensors{loss};
           },
       .vjp = [](VjpContext& c) -> Values {
-        Builder& b = c.b;
+        Emitter& b = c.b;
         const Value g = perRow(b, c.goutOrZeros(0));
         Values grads(2);
         if (c.needs[0]) grads[0] = ops::neg(b, ops::mul(b, g, ops::logSoftmax(b, c.in[1])));
@@ -264,15 +264,15 @@ void registerNnOps(Registry& r) {
 
 namespace ops {
 
-Value softmax(Builder& b, Value logits, int64_t axis) {
+Value softmax(Emitter& b, Value logits, int64_t axis) {
   return b.op1("softmax", {logits}, {{"axis", axis}});
 }
 
-Value logSoftmax(Builder& b, Value logits, int64_t axis) {
+Value logSoftmax(Emitter& b, Value logits, int64_t axis) {
   return b.op1("log_softmax", {logits}, {{"axis", axis}});
 }
 
-Value softmaxCrossEntropy(Builder& b, Value labels, Value logits) {
+Value softmaxCrossEntropy(Emitter& b, Value labels, Value logits) {
   return b.op1("softmax_cross_entropy", {labels, logits});
 }
 

@@ -74,6 +74,8 @@ void registerRandomOps(Registry& r) {
               "(a random source: not differentiable)",
       .arity = 0,
       .differentiable = false,
+      .noGradient = "random_normal, a random draw, which has no gradient",
+      .stateful = true,
       .shape = [](const Types&,
                   const Attrs& a) { return Types{randomType(a, "random_normal", false)}; },
       .forwardCtx =
@@ -98,6 +100,8 @@ void registerRandomOps(Registry& r) {
               "(a random source: not differentiable)",
       .arity = 0,
       .differentiable = false,
+      .noGradient = "random_uniform, a random draw, which has no gradient",
+      .stateful = true,
       .shape =
           [](const Types&, const Attrs& a) {
             const TypeInfo t = randomType(a, "random_uniform", true);
@@ -129,7 +133,7 @@ void registerRandomOps(Registry& r) {
 
 namespace ops {
 
-Value randomNormal(Builder& b, const Shape& shape, double mean, double stddev, DType dt,
+Value randomNormal(Emitter& b, const Shape& shape, double mean, double stddev, DType dt,
                    int64_t seed) {
   return b.op1("random_normal", {},
                {{"shape", shape},
@@ -139,7 +143,7 @@ Value randomNormal(Builder& b, const Shape& shape, double mean, double stddev, D
                 {"seed", seed}});
 }
 
-Value randomUniform(Builder& b, const Shape& shape, double lo, double hi, DType dt, int64_t seed) {
+Value randomUniform(Emitter& b, const Shape& shape, double lo, double hi, DType dt, int64_t seed) {
   return b.op1("random_uniform", {},
                {{"shape", shape},
                 {"dtype", std::string(dtypeName(dt))},

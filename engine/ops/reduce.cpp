@@ -291,7 +291,7 @@ Value grad(VjpContext& c) { return c.goutOrZeros(0); }
 
 // Puts the reduced axes of v back as size-1 dims, so that it broadcasts against the input.
 // Not needed with keepdims or when only leading axes were reduced (broadcasting adds those).
-Value restoreReduced(Builder& b, Value v, const Shape& xShape, const std::vector<int>& axes,
+Value restoreReduced(Emitter& b, Value v, const Shape& xShape, const std::vector<int>& axes,
                      bool keepdims) {
   bool leadingOnly = true;
   for (size_t i = 0; i < axes.size(); ++i) leadingOnly = leadingOnly && axes[i] == int(i);
@@ -304,7 +304,7 @@ Value restoreReduced(Builder& b, Value v, const Shape& xShape, const std::vector
   return v;
 }
 
-Value broadcastTo(Builder& b, Value v, const Shape& shape) {
+Value broadcastTo(Emitter& b, Value v, const Shape& shape) {
   if (b.type(v).shape == shape) return v;
   return b.op1("broadcast_to", {v}, Attrs{{"shape", shape}});
 }
@@ -374,7 +374,7 @@ Primitive reduction(std::string name, std::string math, bool intOk) {
 std::vector<Value> extremeVjp(VjpContext& c) {
   const ReduceInfo r = reduceInfo(c);
   if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
-  Builder& b = c.b;
+  Emitter& b = c.b;
   const Value g = restoreReduced(b, grad(c), r.xShape, r.axes, r.keepdims);
   const Value y = restoreReduced(b, c.out[0], r.xShape, r.axes, r.keepdims);
   const Value mask = ops::cast(b, ops::equal(b, c.in[0], y), r.dtype);
@@ -408,7 +408,7 @@ void registerReduceOps(Registry& r) {
     p.vjp = [](VjpContext& c) -> Values {
       const ReduceInfo r = reduceInfo(c);
       if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
-      Builder& b = c.b;
+      Emitter& b = c.b;
       Shape reducedDims;
       for (int a : r.axes) reducedDims.push_back(r.xShape[static_cast<size_t>(a)]);
       const int64_t n = numel(reducedDims);
@@ -484,6 +484,7 @@ void registerReduceOps(Registry& r) {
   {
     Primitive p;
     p.name = "argmax";
+    p.noGradient = "argmax, whose integer result has no gradient";
     p.math = "i = argmax(x, axis), the first index of the maximum\n(an index: not differentiable)";
     p.arity = 1;
     p.differentiable = false;
@@ -533,24 +534,24 @@ static Attrs reduceOpAttrs(const std::vector<int64_t>& axes, bool keepdims) {
   return Attrs{{"axes", axes}, {"keepdims", keepdims}};
 }
 
-Value reduceSum(Builder& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
+Value reduceSum(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
   return b.op1("sum", {x}, reduceOpAttrs(axes, keepdims));
 }
-Value reduceMean(Builder& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
+Value reduceMean(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
   return b.op1("mean", {x}, reduceOpAttrs(axes, keepdims));
 }
-Value reduceMax(Builder& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
+Value reduceMax(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
   return b.op1("max", {x}, reduceOpAttrs(axes, keepdims));
 }
-Value reduceMin(Builder& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
+Value reduceMin(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
   return b.op1("min", {x}, reduceOpAttrs(axes, keepdims));
 }
 // Returns x itself when it already has the shape: no node for the common unbroadcast case.
-Value sumTo(Builder& b, Value x, const Shape& shape) {
+Value sumTo(Emitter& b, Value x, const Shape& shape) {
   if (b.type(x).shape == shape) return x;
   return b.op1("sum_to", {x}, Attrs{{"shape", shape}});
 }
-Value argmax(Builder& b, Value x, int64_t axis) {
+Value argmax(Emitter& b, Value x, int64_t axis) {
   return b.op1("argmax", {x}, Attrs{{"axis", axis}});
 }
 

@@ -1,14 +1,26 @@
 #include "engine/ops/registry.h"
 
-#include "engine/graph/builder.h"
+#include "engine/ops/emitter.h"
 
 namespace gl {
 
-const TypeInfo& VjpContext::inType(size_t i) const { return b.graph().type(in.at(i)); }
+const TypeInfo& VjpContext::inType(size_t i) const { return b.type(in.at(i)); }
 
 Value VjpContext::goutOrZeros(size_t i) {
   if (gout.at(i).valid()) return gout[i];
   return b.zerosLike(out.at(i));
+}
+
+Value Emitter::zerosLike(Value v) {
+  const TypeInfo t = type(v);
+  Attrs a{{"dtype", std::string(dtypeName(t.dtype))}};
+  if (t.list) return op1("list_zeros", {}, a.set("elem_shape", t.shape));
+  if (fullyKnown(t.shape)) return op1("fill", {}, a.set("shape", t.shape).set("value", 0.0));
+  return op1("zeros_like", {v});
+}
+
+bool isPrimitive(const Node& n, const std::string& name) {
+  return n.prim && n.prim == Registry::instance().find(name);
 }
 
 Registry& Registry::instance() {

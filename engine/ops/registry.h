@@ -12,16 +12,16 @@
 
 namespace gl {
 
-class Builder;
+class Emitter;
 
 using Tensors = std::vector<Tensor>;
 using Types = std::vector<TypeInfo>;
 
 // What a VJP rule sees: the forward node, its inputs and outputs as graph values, the adjoint
 // of each output (invalid = zero) and which inputs need a gradient. It returns one Value per
-// input (invalid = no gradient) built with the Builder, so reverse mode is itself a graph.
+// input (invalid = no gradient) built with the Emitter, so reverse mode is itself a graph.
 struct VjpContext {
-  Builder& b;
+  Emitter& b;
   const Node& node;
   std::vector<Value> in;
   std::vector<Value> out;
@@ -40,7 +40,7 @@ struct KernelContext {
 
 // Batching rule for vectorized_map: inputs with their batch axis (-1 = not batched); returns
 // outputs with batch axis 0. Optional for now.
-using BatchRule = std::function<std::vector<Value>(Builder&, const std::vector<Value>&,
+using BatchRule = std::function<std::vector<Value>(Emitter&, const std::vector<Value>&,
                                                    const std::vector<int>&, const Attrs&)>;
 
 struct GradCheckCase {
@@ -53,6 +53,10 @@ struct Primitive {
   std::string math;  // two lines: the forward formula, the derivative
   int arity = -1;    // number of inputs, -1 = variadic
   bool differentiable = true;
+  // Why no gradient flows through it, in words, for the why-None explanation (non-differentiable
+  // entries); empty = "<name>, which has no gradient".
+  std::string noGradient;
+  bool stateful = false;  // a random draw: a new value each run, never folded while tracing
   std::function<Types(const Types&, const Attrs&)> shape;
   std::function<Tensors(const Tensors&, const Attrs&)> forward;
   std::function<Tensors(const Tensors&, const Attrs&, KernelContext&)> forwardCtx;
@@ -64,6 +68,9 @@ struct Primitive {
   // and attrs. Every differentiable primitive must list at least one case.
   std::vector<GradCheckCase> gradChecks;
 };
+
+// True when node n runs primitive `name` (pattern-matching passes; one map look-up per name).
+bool isPrimitive(const Node& n, const std::string& name);
 
 class Registry {
  public:

@@ -1172,60 +1172,60 @@ void registerShapeOps(Registry& r) {
 
 namespace ops {
 
-Value reshape(Builder& b, Value x, const Shape& shape) {
+Value reshape(Emitter& b, Value x, const Shape& shape) {
   return b.op1("reshape", {x}, {{"shape", shape}});
 }
 
-Value transpose(Builder& b, Value x, const std::vector<int64_t>& perm) {
+Value transpose(Emitter& b, Value x, const std::vector<int64_t>& perm) {
   return b.op1("transpose", {x}, {{"perm", perm}});
 }
 
-Value expandDims(Builder& b, Value x, int64_t axis) {
+Value expandDims(Emitter& b, Value x, int64_t axis) {
   return b.op1("expand_dims", {x}, {{"axis", axis}});
 }
 
-Value squeeze(Builder& b, Value x, const std::vector<int64_t>& axes) {
+Value squeeze(Emitter& b, Value x, const std::vector<int64_t>& axes) {
   return b.op1("squeeze", {x}, {{"axes", axes}});
 }
 
-Value tile(Builder& b, Value x, const std::vector<int64_t>& multiples) {
+Value tile(Emitter& b, Value x, const std::vector<int64_t>& multiples) {
   return b.op1("tile", {x}, {{"multiples", multiples}});
 }
 
-Value broadcastTo(Builder& b, Value x, const Shape& shape) {
+Value broadcastTo(Emitter& b, Value x, const Shape& shape) {
   return b.op1("broadcast_to", {x}, {{"shape", shape}});
 }
 
-Value concat(Builder& b, const std::vector<Value>& xs, int64_t axis) {
+Value concat(Emitter& b, const std::vector<Value>& xs, int64_t axis) {
   return b.op1("concat", xs, {{"axis", axis}});
 }
 
-Value stack(Builder& b, const std::vector<Value>& xs, int64_t axis) {
+Value stack(Emitter& b, const std::vector<Value>& xs, int64_t axis) {
   return b.op1("stack", xs, {{"axis", axis}});
 }
 
-std::vector<Value> unstack(Builder& b, Value x, int64_t axis) {
+std::vector<Value> unstack(Emitter& b, Value x, int64_t axis) {
   return b.op("unstack", {x}, {{"axis", axis}});
 }
 
-Value slice(Builder& b, Value x, const std::vector<int64_t>& begin,
+Value slice(Emitter& b, Value x, const std::vector<int64_t>& begin,
             const std::vector<int64_t>& size) {
   return b.op1("slice", {x}, {{"begin", begin}, {"size", size}});
 }
 
-Value pad(Builder& b, Value x, const std::vector<int64_t>& paddings) {
+Value pad(Emitter& b, Value x, const std::vector<int64_t>& paddings) {
   return b.op1("pad", {x}, {{"paddings", paddings}});
 }
 
-Value gather(Builder& b, Value params, Value indices, int64_t axis) {
+Value gather(Emitter& b, Value params, Value indices, int64_t axis) {
   return b.op1("gather", {params, indices}, {{"axis", axis}});
 }
 
-Value scatterAdd(Builder& b, Value updates, Value indices, int64_t axis, const Shape& paramsShape) {
+Value scatterAdd(Emitter& b, Value updates, Value indices, int64_t axis, const Shape& paramsShape) {
   return b.op1("scatter_add", {updates, indices}, {{"axis", axis}, {"shape", paramsShape}});
 }
 
-Value oneHot(Builder& b, Value indices, int64_t depth, double on, double off, DType dt) {
+Value oneHot(Emitter& b, Value indices, int64_t depth, double on, double off, DType dt) {
   return b.op1("one_hot", {indices},
                {{"depth", depth}, {"on", on}, {"off", off}, {"dtype", std::string(dtypeName(dt))}});
 }

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "engine/autodiff/tape.h"
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "engine/ops/api.h"
 #include "engine/tensor/rng.h"
 #include "helpers.h"

@@ -2,7 +2,7 @@
 #include <QtTest>
 
 #include "engine/autodiff/tape.h"
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "engine/ops/api.h"
 #include "helpers.h"
 

@@ -6,10 +6,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/lang/session.h"
+#include "engine/lab/session.h"
 
 using namespace gl;
 using namespace gl::lang;
+using namespace gl::lab;
 
 namespace {
 
@@ -138,7 +139,7 @@ class TestLessons : public QObject {
     QVERIFY(dk->entries.at(0).record.l2 > 0);
     // The Python list unrolls into one einsum per layer; the fix has one.
     int einsums = 0;
-    for (const Node& n : p.graph->nodes()) einsums += n.op == "einsum";
+    for (const Node& n : p.graph->nodes()) einsums += n.opName() == "einsum";
     QVERIFY(einsums >= 3 + 1 + 1);
   }
 
@@ -167,8 +168,8 @@ class TestLessons : public QObject {
     // The fixes really go through map_fn, while_loop + TensorArray and an unrolled loop.
     bool map = false, loop = false;
     for (const Node& n : p.graph->nodes()) {
-      map = map || n.op == "map";
-      loop = loop || n.op == "while";
+      map = map || n.is(NodeKind::Map);
+      loop = loop || n.is(NodeKind::While);
     }
     QVERIFY(map && loop);
   }

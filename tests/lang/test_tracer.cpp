@@ -41,7 +41,7 @@ bool hasOutput(const TracedProgram& p, const std::string& name, const std::strin
 
 int countOp(const Graph& g, const std::string& op, Phase phase = Phase::Forward) {
   int n = 0;
-  for (const Node& node : g.nodes()) n += node.op == op && node.phase == phase;
+  for (const Node& node : g.nodes()) n += node.opName() == op && node.phase == phase;
   return n;
 }
 
@@ -478,7 +478,7 @@ kernels = dense.trainable_variables
     QCOMPARE(countOp(*p.graph, "variable"), 2);
     QCOMPARE(output(p, "kernels").entries.size(), size_t(2));
     for (const Node& n : p.graph->nodes())
-      if (n.op == "variable") QCOMPARE(n.region, 0);
+      if (n.is(NodeKind::Variable)) QCOMPARE(n.region, 0);
     auto v = run(p, {"a", "b"});
     QCOMPARE(v[0].shape(), (Shape{2, 4}));
     // Same seed, same weights: tracing twice gives the same numbers.

@@ -118,7 +118,7 @@ bool parseExportFormats(const QString& list, QSet<QString>* formats, QString* er
   return true;
 }
 
-LessonExportReport exportLesson(const lang::TracedProgram& program, const lang::ProgramRun& run,
+LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::ProgramRun& run,
                                 const QString& directory, const LessonExportOptions& options) {
   LessonExportReport report;
   if (!QDir().mkpath(directory)) {
@@ -134,13 +134,13 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lang::
   for (const lang::Variant& variant : program.variants) {
     GraphScene scene;
     showProgramGraph(scene, programPtr, variant.name);
-    for (const lang::VariantRun& v : run.variants)
+    for (const lab::VariantRun& v : run.variants)
       if (v.ok() && v.name == variant.name) showRunOnGraph(scene, g, v.run, overlayStep);
     out.graph(scene, program.variants.size() > 1 ? safeName(variant.name) + "_graph" : "graph");
   }
 
   QVector<TimingData> timings;
-  for (const lang::VariantRun& v : run.variants) {
+  for (const lab::VariantRun& v : run.variants) {
     if (!v.ok()) continue;
     const QString stem = safeName(v.name);
     timings << timingOf(QString::fromStdString(v.name), options.executorLabel, v.run);
@@ -152,7 +152,7 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lang::
       out.plot(p, stem + QStringLiteral("_gradients"));
       break;
     }
-    for (const lang::OutputResult& o : v.outputs) {
+    for (const lab::OutputResult& o : v.outputs) {
       if (!o.isGradient || o.entries.empty() || o.entries[0].none()) continue;
       const Datum& d = o.entries[0].value;
       if (d.isList() || d.t.shape().size() != 2 || d.t.shape()[0] < 2 || d.t.shape()[1] < 2)
@@ -173,10 +173,10 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lang::
     p.setTimings(timings);
     out.plot(p, QStringLiteral("timings"));
   }
-  lang::RunSettings settings;
+  lab::RunSettings settings;
   settings.parallel = options.executorLabel == QStringLiteral("parallel");
   out.text(QStringLiteral("report.txt"),
-           QString::fromStdString(lang::reportText(program, run, settings)));
+           QString::fromStdString(lab::reportText(program, run, settings)));
   return report;
 }
 

@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "engine/lang/session.h"
+#include "engine/lab/session.h"
 
 namespace gl::ui {
 
@@ -32,7 +32,7 @@ bool parseExportFormats(const QString& list, QSet<QString>* formats, QString* er
 // Files: graph.{png,svg,pdf,dot} (<variant>_graph.* with several variants); per variant with
 // results: <variant>_gradients.*, <variant>_jacobian.* (when a rank-2 gradient exists),
 // <variant>_timeline.*; timings.* over all variants; report.txt (the command line's text report).
-LessonExportReport exportLesson(const lang::TracedProgram& program, const lang::ProgramRun& run,
+LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::ProgramRun& run,
                                 const QString& directory, const LessonExportOptions& options);
 
 }  // namespace gl::ui

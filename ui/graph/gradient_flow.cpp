@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "ui/graph/gradient_scale.h"
 
 namespace gl::ui {
@@ -46,7 +46,7 @@ void reverseLoopNorms(const Graph& g, const Node& rev, const LoopRecord& rec, si
                       std::map<Value, double>& norms) {
   if (rev.regions.size() < 2) return;
   const size_t last = rec.adjoints.size() - 1;
-  const std::vector<int64_t> adjOf = rev.attrs.ints("adj_of");
+  const std::vector<int>& adjOf = rev.control.adjointOf;
   const Region& cond = g.region(rev.regions[0]);
   const Region& body = g.region(rev.regions[1]);
   for (size_t k = 0; k < adjOf.size(); ++k) {
@@ -67,7 +67,7 @@ std::map<Value, double> gradientNormsAtStep(const Graph& g, const RunResult& run
     return static_cast<size_t>(std::clamp<int64_t>(step, 0, int64_t(rec.adjoints.size()) - 1));
   };
   for (const Node& n : g.nodes()) {
-    if (n.op != "while" || n.regions.size() < 2) continue;
+    if (!n.is(NodeKind::While) || n.regions.size() < 2) continue;
     const bool reverse = n.forwardNode >= 0;
     auto it = run.loops.find(reverse ? n.forwardNode : n.id);
     if (it == run.loops.end() || it->second.adjoints.empty()) continue;

@@ -46,16 +46,10 @@ bool phaseHidden(const Graph& g, const Node& n, const GraphFilter& f) {
   return false;
 }
 
-std::string regionTitle(const std::string& kind) {
-  if (kind == "while_cond") return "cond";
-  if (kind == "while_body") return "body";
-  return kind;
-}
-
-std::string controlFlowName(const std::string& op) {
-  if (op == "while") return "while_loop";
-  if (op == "map") return "map_fn";
-  return op;
+std::string regionTitle(RegionKind kind) {
+  if (kind == RegionKind::WhileCond) return "cond";
+  if (kind == RegionKind::WhileBody) return "body";
+  return std::string(regionKindName(kind));
 }
 
 std::string formatScalar(double v) {
@@ -67,7 +61,7 @@ std::string formatScalar(double v) {
 // A run's count when there is one; a map's length is known before any run.
 int64_t iterationsOf(const Graph& g, const Node& n, const GraphFilter& f) {
   if (auto it = f.iterations.find(n.id); it != f.iterations.end()) return it->second;
-  if (n.op == "map" && !n.inputs.empty()) {
+  if (n.is(NodeKind::Map) && !n.inputs.empty()) {
     const Shape& s = g.type(n.inputs[0]).shape;
     if (!s.empty() && s[0] >= 0) return s[0];
   }
@@ -101,7 +95,7 @@ class Builder {
     fr.parent = containingFrame(o);
     fr.backward = o.phase == Phase::Backward;
     fr.iterations = iterationsOf(g_, o, f_);
-    fr.title = controlFlowName(o.op) + " #" + std::to_string(owner);
+    fr.title = std::string(userName(o.kind)) + " #" + std::to_string(owner);
     if (!o.name.empty()) fr.title += " '" + o.name + "'";
     if (fr.iterations >= 0) fr.title += "  ×" + std::to_string(fr.iterations);
     if (fr.backward) fr.title += "  (backward)";
@@ -142,7 +136,8 @@ class Builder {
     if (!visible(n)) return;
     VisNode v;
     v.node = n.id;
-    v.op = n.op;
+    v.op = std::string(n.opName());
+    v.nodeKind = n.kind;
     v.frame = containingFrame(n);
     v.category = categoryOf(n);
     v.backward = n.phase == Phase::Backward;
@@ -201,7 +196,7 @@ class Builder {
   // A region node fed only from outside (branches read captures, bodies have constants):
   // without an edge from the entry, dot may rank the entry below its own frame's content.
   bool isRegionRoot(const Node& n, int region) const {
-    if (n.op == "param") return false;
+    if (n.is(NodeKind::Param)) return false;
     for (Value v : n.inputs)
       if (g_.within(g_.node(v.node).region, region)) return false;
     return true;
@@ -268,14 +263,15 @@ VisibleGraph buildVisibleGraph(const Graph& g, const GraphFilter& filter) {
 
 NodeCategory categoryOf(const Node& n) {
   if (isFrameOwner(n)) return NodeCategory::ControlFlow;
-  if (n.op == "const" || n.op == "variable" || n.op == "placeholder") return NodeCategory::Leaf;
-  if (n.op == "param") return NodeCategory::Param;
+  if (n.is(NodeKind::Const) || n.is(NodeKind::Variable) || n.is(NodeKind::Placeholder))
+    return NodeCategory::Leaf;
+  if (n.is(NodeKind::Param)) return NodeCategory::Param;
   return NodeCategory::Primitive;
 }
 
 std::string nodeTitle(const Node& n) {
-  std::string s = isFrameOwner(n) ? controlFlowName(n.op) : n.op;
-  if (n.op == "const" && n.value.numel() == 1 && n.name.empty())
+  std::string s(isFrameOwner(n) ? userName(n.kind) : n.opName());
+  if (n.is(NodeKind::Const) && n.value.numel() == 1 && n.name.empty())
     return s + " " + formatScalar(n.value.at(0));
   if (!n.name.empty()) s += " '" + n.name + "'";
   return s;

@@ -23,7 +23,8 @@ enum class NodeCategory { Primitive, ControlFlow, Leaf, Param };
 struct VisNode {
   std::string key;  // unique layout key: n12, x12 (exit of 12)
   int node = -1;    // the gl::Node it stands for
-  std::string op;   // the gl::Node's op
+  std::string op;   // the gl::Node's op name, for display
+  gl::NodeKind nodeKind = gl::NodeKind::Primitive;
   VisNodeKind kind = VisNodeKind::Op;
   int frame = -1;  // index into VisibleGraph::frames of the innermost enclosing frame, -1: top
   NodeCategory category = NodeCategory::Primitive;

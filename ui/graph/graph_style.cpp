@@ -76,7 +76,7 @@ QColor selectionColor() { return QColor(30, 120, 255); }
 
 QString badgeText(const VisNode& n) {
   if (n.iterations >= 0) return QStringLiteral("×%1").arg(n.iterations);
-  if (n.op == "cond") return QStringLiteral("if/else");
+  if (n.nodeKind == gl::NodeKind::Cond) return QStringLiteral("if/else");
   return QStringLiteral("folded");
 }
 

@@ -84,11 +84,12 @@ void InspectorPanel::showNode(int nodeId) {
     return;
   }
   const Node& n = graph_->node(nodeId);
-  title_->setText(n.name.empty() ? QString::fromStdString(n.op)
-                                 : QStringLiteral("%1 (%2)").arg(QString::fromStdString(n.name),
-                                                                 QString::fromStdString(n.op)));
+  title_->setText(n.name.empty() ? QString::fromStdString(std::string(n.opName()))
+                                 : QStringLiteral("%1 (%2)").arg(
+                                       QString::fromStdString(n.name),
+                                       QString::fromStdString(std::string(n.opName()))));
   addRow(tr("node"), QString::number(n.id));
-  addRow(tr("op"), QString::fromStdString(n.op));
+  addRow(tr("op"), QString::fromStdString(std::string(n.opName())));
   if (!n.name.empty()) addRow(tr("name"), QString::fromStdString(n.name));
   addRow(tr("phase"), n.phase == Phase::Backward ? tr("backward (gradient)") : tr("forward"));
   if (n.loc.known()) {
@@ -101,7 +102,7 @@ void InspectorPanel::showNode(int nodeId) {
   }
   if (n.region > 0) {
     const Region& r = graph_->region(n.region);
-    addRow(tr("inside"), QString::fromStdString(r.kind) +
+    addRow(tr("inside"), QString::fromUtf8(regionKindName(r.kind)) +
                              (r.owner >= 0 ? tr(" of node %1").arg(r.owner) : QString()));
   }
   for (size_t i = 0; i < n.outputs.size(); ++i) {

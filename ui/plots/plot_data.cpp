@@ -91,7 +91,7 @@ TimelineData timelineData(const RunResult& run, const Graph* graph) {
     item.endMs = e.end * 1e3;
     if (graph && e.node >= 0 && e.node < graph->numNodes()) {
       const Node& n = graph->node(e.node);
-      item.op = QString::fromStdString(n.op);
+      item.op = QString::fromStdString(std::string(n.opName()));
       item.label = QString::fromStdString(n.label());
     } else {
       item.op = QStringLiteral("node");

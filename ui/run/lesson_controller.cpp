@@ -20,7 +20,7 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
   connect(&worker_, &RunWorker::finished, this, [this](const RunOutcome& out) {
     outcome_ = out;
     if (out.run && out.program == program_)
-      for (const lang::VariantRun& v : out.run->variants)
+      for (const lab::VariantRun& v : out.run->variants)
         if (v.ok())
           timings_[{QString::fromStdString(v.name),
                     out.settings.parallel ? QStringLiteral("parallel")
@@ -54,7 +54,7 @@ void LessonController::traceNow() {
 bool LessonController::sweep(const QString& param, const QVector<double>& values, bool parallel,
                              int threads) {
   if (worker_.busy() || values.isEmpty()) return false;
-  lang::RunSettings s;
+  lab::RunSettings s;
   s.parallel = parallel;
   s.threads = threads;
   return worker_.startSweep(source_, fileName_, traceOptions(), param, values, s);
@@ -89,7 +89,7 @@ void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> progr
 
 bool LessonController::run(const QString& variant, bool parallel, int threads) {
   if (!program_ || worker_.busy()) return false;
-  lang::RunSettings s;
+  lab::RunSettings s;
   s.variant = variant.toStdString();
   s.parallel = parallel;
   s.threads = threads;

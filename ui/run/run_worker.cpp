@@ -49,7 +49,7 @@ RunWorker::~RunWorker() {
 }
 
 bool RunWorker::start(std::shared_ptr<const lang::TracedProgram> program,
-                      lang::RunSettings settings) {
+                      lab::RunSettings settings) {
   if (busy_.exchange(true)) return false;
   cancel_ = false;
   emit started(QString::fromStdString(settings.variant));
@@ -80,7 +80,7 @@ void RunWorker::trace(const QString& source, const QString& fileName, lang::Trac
 
 bool RunWorker::startSweep(const QString& source, const QString& fileName,
                            lang::TraceOptions options, const QString& param,
-                           const QVector<double>& values, lang::RunSettings settings) {
+                           const QVector<double>& values, lab::RunSettings settings) {
   if (busy_.exchange(true)) return false;
   cancel_ = false;
   emit started(QString());
@@ -99,12 +99,12 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
           const QString label = tr("%1 at %2 = %3").arg(name, param).arg(value);
           emit variantStarted(0, label);
           Monitor monitor(this, label);
-          lang::RunSettings one = settings;
+          lab::RunSettings one = settings;
           one.variant = v.name;
           one.monitor = &monitor;
           one.records = false;
-          lang::ProgramRun r = lang::runProgram(program, one);
-          for (const lang::VariantRun& vr : r.variants)
+          lab::ProgramRun r = lab::runProgram(program, one);
+          for (const lab::VariantRun& vr : r.variants)
             if (vr.ok())
               emit sweepPoint(name, value, vr.run.seconds);
             else if (error.isEmpty())
@@ -130,11 +130,11 @@ bool RunWorker::wait(int msecs) {
 }
 
 void RunWorker::runOnThread(std::shared_ptr<const lang::TracedProgram> program,
-                            lang::RunSettings s) {
+                            lab::RunSettings s) {
   RunOutcome out;
   out.program = program;
   out.settings = s;
-  auto run = std::make_shared<lang::ProgramRun>();
+  auto run = std::make_shared<lab::ProgramRun>();
   try {
     // Variants one by one, so progress names the variant and cancel stops between them too.
     int index = 0;
@@ -143,16 +143,16 @@ void RunWorker::runOnThread(std::shared_ptr<const lang::TracedProgram> program,
       const QString name = QString::fromStdString(v.name);
       emit variantStarted(index++, name);
       Monitor monitor(this, name);
-      lang::RunSettings one = s;
+      lab::RunSettings one = s;
       one.variant = v.name;
       one.monitor = &monitor;
-      lang::ProgramRun r = lang::runProgram(*program, one);
+      lab::ProgramRun r = lab::runProgram(*program, one);
       for (auto& vr : r.variants) run->variants.push_back(std::move(vr));
       if (cancel_) break;
     }
     if (index == 0 && !s.variant.empty())
       out.error = tr("no variant named '%1'").arg(QString::fromStdString(s.variant));
-    run->agreement = lang::compareVariants(run->variants);
+    run->agreement = lab::compareVariants(run->variants);
   } catch (const std::exception& e) {
     out.error = QString::fromStdString(e.what());
   }

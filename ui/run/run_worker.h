@@ -6,7 +6,7 @@
 #include <atomic>
 #include <memory>
 
-#include "engine/lang/session.h"
+#include "engine/lab/session.h"
 
 namespace gl::ui {
 
@@ -14,8 +14,8 @@ namespace gl::ui {
 // to) and what the run produced.
 struct RunOutcome {
   std::shared_ptr<const lang::TracedProgram> program;
-  std::shared_ptr<const lang::ProgramRun> run;
-  lang::RunSettings settings;
+  std::shared_ptr<const lab::ProgramRun> run;
+  lab::RunSettings settings;
   QString error;  // set when the run could not start (e.g. an unknown variant)
 };
 
@@ -29,7 +29,7 @@ class RunWorker : public QObject {
 
  public slots:
   // Starts a run on the worker thread; ignored (returns false) while one is running.
-  bool start(std::shared_ptr<const lang::TracedProgram> program, lang::RunSettings settings);
+  bool start(std::shared_ptr<const lang::TracedProgram> program, lab::RunSettings settings);
   // Traces a script on the worker thread (big lessons take a moment); emits traced().
   // A newer request supersedes older ones still queued.
   void trace(const QString& source, const QString& fileName, lang::TraceOptions options);
@@ -37,7 +37,7 @@ class RunWorker : public QObject {
   // `overrides`), all variants each time. Emits sweepPoint per variant and value, then
   // sweepFinished. Shares the run slot: returns false while a run is going on.
   bool startSweep(const QString& source, const QString& fileName, lang::TraceOptions options,
-                  const QString& param, const QVector<double>& values, lang::RunSettings settings);
+                  const QString& param, const QVector<double>& values, lab::RunSettings settings);
   // Asks the engine to stop; it checks between nodes and loop iterations.
   void cancel();
   // Blocks until the current run ends (for tests and shutdown).
@@ -57,7 +57,7 @@ class RunWorker : public QObject {
 
  private:
   class Monitor;
-  void runOnThread(std::shared_ptr<const lang::TracedProgram> program, lang::RunSettings s);
+  void runOnThread(std::shared_ptr<const lang::TracedProgram> program, lab::RunSettings s);
 
   QThread thread_;
   QObject* threadContext_ = nullptr;  // lives on thread_, runs the runs

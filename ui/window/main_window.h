@@ -56,7 +56,7 @@ class MainWindow : public QMainWindow {
   QComboBox* executorBox() const { return executor_; }
   QString currentFile() const { return path_; }
   // The run shown in the inspector, graph overlay and plots (the chosen variant).
-  const lang::VariantRun* shownRun() const;
+  const lab::VariantRun* shownRun() const;
 
  protected:
   void closeEvent(QCloseEvent* event) override;

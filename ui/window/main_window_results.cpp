@@ -173,7 +173,7 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   // One colour scale for every variant's gradients, so switching variants compares them.
   scaleOverAllVariants(*graphView_->graphScene(), *outcome.program->graph, *outcome.run);
   int failed = 0;
-  for (const lang::VariantRun& v : outcome.run->variants) {
+  for (const lab::VariantRun& v : outcome.run->variants) {
     if (v.ok()) continue;
     ++failed;
     if (v.errorLoc.line > 0)
@@ -186,16 +186,16 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   plots_->showTimings(timingData(controller_->timings()));
 }
 
-const lang::VariantRun* MainWindow::shownRun() const {
+const lab::VariantRun* MainWindow::shownRun() const {
   if (!lastRun_.run) return nullptr;
   const std::string name = variants_->currentData().toString().toStdString();
-  for (const lang::VariantRun& v : lastRun_.run->variants)
+  for (const lab::VariantRun& v : lastRun_.run->variants)
     if (v.name == name) return &v;
   return lastRun_.run->variants.empty() ? nullptr : &lastRun_.run->variants.front();
 }
 
 void MainWindow::showVariantResults() {
-  const lang::VariantRun* v = shownRun();
+  const lab::VariantRun* v = shownRun();
   if (!v || !lastRun_.program || !v->ok()) return;
   auto graph = lastRun_.program->graph;
   // The inspector and overlay keep the record alive through shared ownership.
@@ -207,7 +207,7 @@ void MainWindow::showVariantResults() {
 }
 
 void MainWindow::onStep(int loopNode, qint64 step, bool backward) {
-  const lang::VariantRun* v = shownRun();
+  const lab::VariantRun* v = shownRun();
   if (!v || !lastRun_.program) return;
   inspector_->showLoopStep(loopNode, step, backward);
   plots_->setStepCursor(double(step));

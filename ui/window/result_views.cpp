@@ -124,11 +124,11 @@ void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, i
   showRunOnGraph(*view.graphScene(), graph, run, step, widen);
 }
 
-void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lang::ProgramRun& run) {
+void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lab::ProgramRun& run) {
   auto scale = scene.gradientScale();
   if (!scale) return;
   scale->reset();
-  for (const lang::VariantRun& v : run.variants) {
+  for (const lab::VariantRun& v : run.variants) {
     if (!v.ok()) continue;
     includeRunInScale(*scale, v.run);
     for (const auto& [value, norm] : gradientNorms(graph, v.run, 0)) scale->include(norm);
@@ -146,7 +146,7 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
     c.node = node;
     c.iterations = rec.iterations;
     c.hasAdjoints = !rec.adjoints.empty();
-    QString what = QString::fromStdString(n.op == "while" ? "while_loop" : n.op);
+    QString what = QString::fromStdString(std::string(userName(n.kind)));
     if (!n.name.empty()) what += QStringLiteral(" '%1'").arg(QString::fromStdString(n.name));
     c.label = n.loc.known() ? QObject::tr("%1 at line %2").arg(what).arg(n.loc.line)
                             : QObject::tr("%1 #%2").arg(what).arg(node);
@@ -155,7 +155,7 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
   return out;
 }
 
-void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lang::VariantRun& run) {
+void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run) {
   bool gradients = false;
   for (const auto& [node, rec] : run.run.loops)
     if (!rec.adjoints.empty() && graph.node(node).phase == Phase::Forward) {
@@ -166,7 +166,7 @@ void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lang::VariantRu
   // Nothing per step to show: the timings say more than an empty plot.
   if (!gradients && plots.currentPlot() == plots.gradientLines())
     plots.showPlot(plots.timingBars());
-  for (const lang::OutputResult& o : run.outputs) {
+  for (const lab::OutputResult& o : run.outputs) {
     if (!o.isGradient || o.entries.empty() || o.entries[0].none()) continue;
     const Datum& d = o.entries[0].value;
     if (!d.isList() && d.t.shape().size() == 2 && d.t.shape()[0] > 1 && d.t.shape()[1] > 1) {
@@ -185,7 +185,7 @@ QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {
 
 void logRun(RunLog& log, const RunOutcome& outcome) {
   const QString report =
-      QString::fromStdString(lang::reportText(*outcome.program, *outcome.run, outcome.settings));
+      QString::fromStdString(lab::reportText(*outcome.program, *outcome.run, outcome.settings));
   for (const QString& line : report.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
     if (line.contains(QStringLiteral("error: ")) || line.contains(QStringLiteral("DIFFER")))
       log.appendError(line);

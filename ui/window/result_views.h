@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "engine/autodiff/tape.h"
-#include "engine/lang/session.h"
+#include "engine/lab/session.h"
 #include "ui/plots/plot_data.h"
 #include "ui/run/lesson_controller.h"
 #include "ui/step/step_controls.h"
@@ -41,7 +41,7 @@ void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, i
 void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step,
                     bool widen = true);
 // Resets the scene's colour scale to cover every step of every successful variant.
-void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lang::ProgramRun& run);
+void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lab::ProgramRun& run);
 // Gradient norm per forward value: top-level adjoints from the run's value records, loop
 // values from the loop records at `step`.
 std::map<Value, double> gradientNorms(const Graph& graph, const RunResult& run, int64_t step);
@@ -50,7 +50,7 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run);
 
 // Per-step gradients (first loop with adjoints), the jacobian heat map (first rank-2
 // gradient output), and the timeline of the run.
-void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lang::VariantRun& run);
+void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run);
 QVector<TimingData> timingData(const std::map<TimingKey, double>& timings);
 
 void logRun(RunLog& log, const RunOutcome& outcome);

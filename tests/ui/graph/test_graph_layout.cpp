@@ -136,7 +136,7 @@ class TestGraphLayout : public QObject {
     // A real layered layout: every step of the chain one layer further down.
     double lastY = -1e9;
     for (const gl::Node& n : g->nodes()) {
-      if (n.op == "const") continue;
+      if (n.is(gl::NodeKind::Const)) continue;
       const double y = scene.nodeItem(n.id)->scenePos().y();
       QVERIFY(y > lastY);
       lastY = y;

@@ -169,7 +169,7 @@ class TestGraphView : public QObject {
     // The reverse loop's edges carry the same adjoints, one iteration later.
     int reverse = -1;
     for (const gl::Node& n : s.graph->nodes())
-      if (n.forwardNode == s.whileNode && n.op == "while") reverse = n.id;
+      if (n.forwardNode == s.whileNode && n.is(gl::NodeKind::While)) reverse = n.id;
     QVERIFY(reverse >= 0);
     const gl::Region& revBody = s.graph->region(s.graph->node(reverse).regions[1]);
     QCOMPARE(norms.at(revBody.params[1]), adjoints[3][1].l2);

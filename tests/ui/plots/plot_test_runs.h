@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "engine/autodiff/tape.h"
+#include "engine/control/control_flow.h"
 #include "engine/exec/executor.h"
-#include "engine/graph/control_flow.h"
 #include "engine/ops/api.h"
 #include "engine/tensor/rng.h"
 

@@ -195,7 +195,8 @@ class TestPlots : public QObject {
       QCOMPARE(r.left(), e.start * 1e3);
       QCOMPARE(r.right(), e.end * 1e3);
       QVERIFY(std::abs(r.center().y() - e.thread) < 1e-12);
-      QCOMPARE(data.events[i].op, QString::fromStdString(d->graph.node(e.node).op));
+      QCOMPARE(data.events[i].op,
+               QString::fromStdString(std::string(d->graph.node(e.node).opName())));
     }
     QCOMPARE(csvRows(plot.toCsv()), int(d->run.timeline.size()));
   }

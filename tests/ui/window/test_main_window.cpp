@@ -81,7 +81,7 @@ class TestMainWindow : public QObject {
     QVERIFY(countItems(scene, FrameItem::Type) >= 2);  // the while loops are frames
     w.variantBox()->setCurrentIndex(w.variantBox()->findData("vectorized"));
     runAll(w);
-    const lang::VariantRun* v = w.shownRun();
+    const lab::VariantRun* v = w.shownRun();
     QVERIFY(v && v->ok());
     QCOMPARE(QString::fromStdString(v->name), QString("vectorized"));
     // Step through: the inspector shows the engine's record for iteration 3.
@@ -163,7 +163,7 @@ class TestMainWindow : public QObject {
     runAll(w);
     const RunOutcome& out = w.controller()->outcome();
     QCOMPARE(int(out.run->variants.size()), 3);
-    for (const lang::Agreement& a : out.run->agreement) QVERIFY(a.agree());
+    for (const lab::Agreement& a : out.run->agreement) QVERIFY(a.agree());
   }
 
   void errorsUnderlineTheLine() {

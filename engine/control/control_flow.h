@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/graph/builder.h"
+#include "engine/build/builder.h"
 
 namespace gl {
 
@@ -17,7 +17,7 @@ using BranchFn = std::function<std::vector<Value>(Builder&)>;
 using MapFn = std::function<std::vector<Value>(Builder&, const std::vector<Value>&)>;
 
 struct WhileOptions {
-  int parallelIterations = 10;
+  int parallelIterations = kDefaultParallelIterations;
   int64_t maximumIterations = -1;
   std::string name;
 };
@@ -30,7 +30,7 @@ std::vector<Value> whileLoop(Builder& b, const LoopCondFn& cond, const LoopBodyF
 std::vector<Value> cond(Builder& b, Value pred, const BranchFn& trueFn, const BranchFn& falseFn);
 
 std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& elems,
-                         int parallelIterations = 10);
+                         int parallelIterations = kDefaultParallelIterations);
 
 // Number of loop variables of a while node (its outputs start with them).
 int whileVarCount(const Node& n);

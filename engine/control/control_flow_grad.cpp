@@ -6,24 +6,13 @@
 #include <set>
 
 #include "engine/autodiff/backprop.h"
-#include "engine/graph/control_flow.h"
+#include "engine/control/control_flow.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 
 namespace gl {
 
 namespace {
-
-// Keeps builder state while building a region elsewhere.
-class RegionScope {
- public:
-  RegionScope(Builder& b, int r) : b_(b), old_(b.currentRegion()) { b.setCurrentRegion(r); }
-  ~RegionScope() { b_.setCurrentRegion(old_); }
-
- private:
-  Builder& b_;
-  int old_;
-};
 
 Value zerosOf(Builder& b, Value like) { return b.zerosLike(like); }
 
@@ -82,7 +71,7 @@ std::vector<Value> whileVjp(Builder& b, const Node& wIn, const std::vector<Value
     for (size_t k = 0; k < req.targets.size(); ++k) {
       Value t = req.targets[k];
       const Node& tn = bb.graph().node(t);
-      if ((tn.region != bodyR || tn.op == "param") && !sources.count(t) && !adj.count(t))
+      if ((tn.region != bodyR || tn.is(NodeKind::Param)) && !sources.count(t) && !adj.count(t))
         direct[t].push_back(req.seeds[k]);
     }
     auto total = [&](Value src) -> Value {
@@ -110,7 +99,7 @@ std::vector<Value> whileVjp(Builder& b, const Node& wIn, const std::vector<Value
   std::vector<Value> outs = whileLoop(b, condFn, bodyFn, init, opt);
   Node& rev = b.graph().node(outs[0].node);
   rev.forwardNode = wid;
-  rev.attrs.set("adj_of", std::vector<int64_t>(adjOf.begin(), adjOf.end()));
+  rev.control.adjointOf = adjOf;
 
   std::vector<Value> grads(inputs.size() + g.node(wid).captures.size());
   for (size_t k = 0; k < adjOf.size(); ++k) grads[size_t(adjOf[k])] = outs[1 + k];
@@ -159,8 +148,7 @@ std::vector<Value> mapVjp(Builder& b, const Node& mIn, const std::vector<Value>&
     }
     return out;
   };
-  std::vector<Value> outs =
-      mapFn(b, fn, elems, int(g.node(mid).attrs.i("parallel_iterations", 10)));
+  std::vector<Value> outs = mapFn(b, fn, elems, g.node(mid).control.parallelIterations);
   std::vector<Value> grads(inputs.size() + g.node(mid).captures.size());
   for (size_t i = 0; i < inputs.size(); ++i)
     if (needs[i]) grads[i] = outs[i];
@@ -213,54 +201,17 @@ std::vector<Value> condVjp(Builder& b, const Node& cIn, const std::vector<Value>
   return grads;
 }
 
-const std::map<std::string, ControlFlowVjp>& controlFlowVjps() {
-  static const std::map<std::string, ControlFlowVjp> rules{
-      {"while", whileVjp}, {"map", mapVjp}, {"cond", condVjp}};
+const std::map<NodeKind, ControlFlowVjp>& controlFlowVjps() {
+  static const std::map<NodeKind, ControlFlowVjp> rules{
+      {NodeKind::While, whileVjp}, {NodeKind::Map, mapVjp}, {NodeKind::Cond, condVjp}};
   return rules;
 }
 
 }  // namespace
 
-const ControlFlowVjp* findControlFlowVjp(const std::string& op) {
-  auto it = controlFlowVjps().find(op);
+const ControlFlowVjp* findControlFlowVjp(NodeKind kind) {
+  auto it = controlFlowVjps().find(kind);
   return it == controlFlowVjps().end() ? nullptr : &it->second;
-}
-
-// The value standing for forward value v inside reverse region r: a copy of a constant, the
-// exposed output of a cond, or this iteration's entry of what the loop/map saved.
-Value savedForReverse(Builder& b, int r, Value v) {
-  Graph& g = b.graph();
-  if (auto it = g.region(r).savedReads.find(v); it != g.region(r).savedReads.end())
-    return it->second;
-  const int fwdR = g.region(r).forwardOf;
-  const int ownerId = g.region(fwdR).owner;
-  if (ownerId < 0) throw EngineError("internal: reverse body of an unowned region");
-  RegionScope scope(b, r);
-  Value out;
-  const Node& vn = g.node(v);
-  if (vn.op == "const") {
-    out = b.constant(vn.value, vn.name);
-  } else {
-    Node& owner = g.node(ownerId);
-    size_t i = 0;
-    while (i < owner.saved.size() && owner.saved[i] != v) ++i;
-    if (i == owner.saved.size()) {
-      owner.saved.push_back(v);
-      TypeInfo t = g.type(v);
-      if (owner.op != "cond") {
-        t.nested = t.list;
-        t.list = true;
-      }
-      owner.outputs.push_back(t);
-    }
-    Value exposed{ownerId, savedBase(g.node(ownerId)) + int(i)};
-    if (g.node(ownerId).op == "cond")
-      out = b.resolve(exposed);
-    else
-      out = b.op1("list_read", {exposed, g.region(r).iterationIndex});
-  }
-  g.region(r).savedReads[v] = out;
-  return out;
 }
 
 }  // namespace gl

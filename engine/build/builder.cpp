@@ -1,4 +1,4 @@
-#include "engine/graph/builder.h"
+#include "engine/build/builder.h"
 
 #include <algorithm>
 #include <set>
@@ -43,7 +43,7 @@ Value Builder::resolve(Value v) {
   const int vr = g_.node(v).region;
   for (int r = current_; r > 0; r = g_.region(r).parent) {
     if (g_.within(vr, r)) break;  // defined here or inside: already visible
-    if (g_.region(r).forwardOf == vr) return savedForReverse(*this, r, v);
+    if (g_.region(r).forwardOf == vr) return readSaved(r, v);
   }
   return v;
 }
@@ -57,8 +57,8 @@ std::vector<Value> Builder::op(const std::string& name, const std::vector<Value>
         "expects " + std::to_string(p->arity) + " inputs, got " + std::to_string(inputsIn.size()),
         loc_, name);
   Node n;
-  n.op = name;
   n.prim = p;
+  n.primName = p->name;
   n.attrs = attrs;
   Types in;
   for (Value v : inputsIn) {
@@ -126,7 +126,7 @@ std::vector<Value> Builder::captureScan(const Node& n) const {
 
 Value Builder::constant(const Tensor& t, const std::string& name) {
   Node n;
-  n.op = "const";
+  n.kind = NodeKind::Const;
   n.value = t;
   n.name = name;
   n.outputs = {{t.dtype(), t.shape(), false}};
@@ -139,7 +139,7 @@ Value Builder::variable(const Tensor& init, const std::string& name) {
         "a Variable must be float32 or float64, got " + std::string(dtypeName(init.dtype())), loc_,
         "Variable");
   Node n;
-  n.op = "variable";
+  n.kind = NodeKind::Variable;
   n.value = init;
   n.name = name;
   n.outputs = {{init.dtype(), init.shape(), false}};
@@ -149,33 +149,22 @@ Value Builder::variable(const Tensor& init, const std::string& name) {
 Value Builder::placeholder(DType dt, const Shape& shape, const std::string& name) {
   checkBudget(typeBytes({dt, shape, false}), "placeholder");
   Node n;
-  n.op = "placeholder";
+  n.kind = NodeKind::Placeholder;
   n.name = name;
   n.outputs = {{dt, shape, false}};
   return {addNode(std::move(n)).id, 0};
 }
 
-// Zeros of a static type reference no forward value, so reverse loop bodies need not save it.
-Value Builder::zerosLike(Value v) {
-  const TypeInfo t = type(v);
-  Attrs a{{"dtype", std::string(dtypeName(t.dtype))}};
-  if (t.list) return op1("list_zeros", {}, a.set("elem_shape", t.shape));
-  if (fullyKnown(t.shape)) return op1("fill", {}, a.set("shape", t.shape).set("value", 0.0));
-  return op1("zeros_like", {v});
-}
-
-Value Builder::onesLike(Value v) { return op1("ones_like", {v}); }
-
 void Builder::print(const std::vector<Value>& values, const std::string& prefix) {
   Node n;
-  n.op = "print";
+  n.kind = NodeKind::Print;
   n.inputs = values;
-  n.attrs.set("prefix", prefix);
+  n.printPrefix = prefix;
   n.sideEffect = true;
   addNode(std::move(n));
 }
 
-int Builder::openRegion(const std::string& kind) {
+int Builder::openRegion(RegionKind kind) {
   int r = g_.addRegion(current_, kind);
   current_ = r;
   return r;
@@ -183,10 +172,10 @@ int Builder::openRegion(const std::string& kind) {
 
 Value Builder::addParam(const TypeInfo& t, const std::string& name) {
   Node n;
-  n.op = "param";
+  n.kind = NodeKind::Param;
   n.name = name;
   n.outputs = {t};
-  n.attrs.set("index", static_cast<int64_t>(g_.region(current_).params.size()));
+  n.paramIndex = static_cast<int>(g_.region(current_).params.size());
   Value v{addNode(std::move(n)).id, 0};
   g_.region(current_).params.push_back(v);
   return v;
@@ -200,6 +189,44 @@ void Builder::closeRegion(int region, const std::vector<Value>& results) {
   current_ = saved;
   g_.region(region).results = rs;
   current_ = g_.region(region).parent;
+}
+
+// A copy of a constant, the exposed output of a cond, or this iteration's entry of what the
+// loop/map saved. The owner grows one saved output per distinct forward value.
+Value Builder::readSaved(int r, Value v) {
+  Graph& g = g_;
+  if (auto it = g.region(r).savedReads.find(v); it != g.region(r).savedReads.end())
+    return it->second;
+  const int fwdR = g.region(r).forwardOf;
+  const int ownerId = g.region(fwdR).owner;
+  if (ownerId < 0) throw EngineError("internal: reverse body of an unowned region");
+  RegionScope scope(*this, r);
+  Value out;
+  const Node& vn = g.node(v);
+  if (vn.is(NodeKind::Const)) {
+    out = constant(vn.value, vn.name);
+  } else {
+    Node& owner = g.node(ownerId);
+    const bool perIteration = savesPerIteration(owner.kind);
+    size_t i = 0;
+    while (i < owner.saved.size() && owner.saved[i] != v) ++i;
+    if (i == owner.saved.size()) {
+      owner.saved.push_back(v);
+      TypeInfo t = g.type(v);
+      if (perIteration) {
+        t.nested = t.list;
+        t.list = true;
+      }
+      owner.outputs.push_back(t);
+    }
+    Value exposed{ownerId, g.node(ownerId).control.savedBase + int(i)};
+    if (perIteration)
+      out = op1("list_read", {exposed, g.region(r).iterationIndex});
+    else
+      out = resolve(exposed);
+  }
+  g.region(r).savedReads[v] = out;
+  return out;
 }
 
 }  // namespace gl

@@ -1,4 +1,4 @@
-#include "engine/lang/session.h"
+#include "engine/lab/session.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,13 @@
 
 #include "engine/exec/executor.h"
 
-namespace gl::lang {
+namespace gl::lab {
+
+using lang::Output;
+using lang::OutputEntry;
+using lang::Param;
+using lang::TracedProgram;
+using lang::Variant;
 
 namespace {
 
@@ -316,11 +322,11 @@ std::string checkSummary(const TracedProgram& program, const std::string& fileNa
   std::map<std::string, int> byOp;
   int forward = 0, backward = 0, loops = 0, maps = 0, conds = 0;
   for (const Node& n : g.nodes()) {
-    ++byOp[n.op];
+    ++byOp[std::string(n.opName())];
     (n.phase == Phase::Backward ? backward : forward)++;
-    loops += n.op == "while";
-    maps += n.op == "map";
-    conds += n.op == "cond";
+    loops += n.is(NodeKind::While);
+    maps += n.is(NodeKind::Map);
+    conds += n.is(NodeKind::Cond);
   }
   std::ostringstream os;
   os << fileName << ": ok\n";
@@ -346,4 +352,4 @@ std::string checkSummary(const TracedProgram& program, const std::string& fileNa
   return os.str();
 }
 
-}  // namespace gl::lang
+}  // namespace gl::lab

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "engine/graph/graph.h"
+#include "engine/ops/emitter.h"
+#include "engine/tensor/limits.h"
 
 namespace gl {
 
@@ -18,14 +20,12 @@ class TapeHook {
   virtual bool recordingStopped() const = 0;
 };
 
-class Builder {
+class Builder : public Emitter {
  public:
-  static constexpr size_t kDefaultBudget = size_t(8) << 30;  // 8 GiB
-
-  explicit Builder(Graph& g, size_t memoryBudget = kDefaultBudget);
+  explicit Builder(Graph& g, size_t memoryBudget = kDefaultMemoryBudget);
   Graph& graph() { return g_; }
   const Graph& graph() const { return g_; }
-  const TypeInfo& type(Value v) const { return g_.type(v); }
+  const TypeInfo& type(Value v) const override { return g_.type(v); }
   size_t memoryBudget() const { return budget_; }
   void setMemoryBudget(size_t b) { budget_ = b; }
 
@@ -36,24 +36,19 @@ class Builder {
 
   // A primitive node; returns its outputs.
   std::vector<Value> op(const std::string& prim, const std::vector<Value>& inputs,
-                        const Attrs& attrs = {});
-  Value op1(const std::string& prim, const std::vector<Value>& inputs, const Attrs& attrs = {}) {
-    return op(prim, inputs, attrs).at(0);
-  }
+                        const Attrs& attrs = {}) override;
+  using Emitter::op1;
 
-  Value constant(const Tensor& t, const std::string& name = {});
-  Value scalar(double v, DType dt = DType::F32) { return constant(Tensor::scalar(v, dt)); }
+  Value constant(const Tensor& t, const std::string& name = {}) override;
   // A trainable variable: a leaf that tapes watch automatically.
   Value variable(const Tensor& init, const std::string& name = {});
   // A value fed at run time (RunOptions::feeds).
   Value placeholder(DType dt, const Shape& shape, const std::string& name = {});
-  Value zerosLike(Value v);
-  Value onesLike(Value v);
   // tf.print: prints at run time, in order, into the run's log.
   void print(const std::vector<Value>& values, const std::string& prefix = {});
 
   // Regions. open makes the new region current; close returns to its parent.
-  int openRegion(const std::string& kind);
+  int openRegion(RegionKind kind);
   Value addParam(const TypeInfo& t, const std::string& name = {});
   void closeRegion(int region, const std::vector<Value>& results);
   int currentRegion() const { return current_; }
@@ -76,6 +71,8 @@ class Builder {
 
  private:
   std::vector<Value> captureScan(const Node& n) const;
+  // The value standing for forward value `v` inside reverse region `r` (see resolve).
+  Value readSaved(int reverseRegion, Value v);
 
   Graph& g_;
   size_t budget_;
@@ -85,10 +82,7 @@ class Builder {
   std::vector<TapeHook*> tapes_;
 };
 
-// Defined by autodiff: the value that stands for forward value `v` inside reverse region `r`.
-Value savedForReverse(Builder& b, int reverseRegion, Value v);
-
-// RAII: sets builder location/phase for a scope.
+// RAII: sets builder phase for a scope.
 class PhaseScope {
  public:
   PhaseScope(Builder& b, Phase p) : b_(b), old_(b.phase()) { b.setPhase(p); }
@@ -97,6 +91,17 @@ class PhaseScope {
  private:
   Builder& b_;
   Phase old_;
+};
+
+// RAII: makes region `r` current for a scope (building a region from elsewhere).
+class RegionScope {
+ public:
+  RegionScope(Builder& b, int r) : b_(b), old_(b.currentRegion()) { b.setCurrentRegion(r); }
+  ~RegionScope() { b_.setCurrentRegion(old_); }
+
+ private:
+  Builder& b_;
+  int old_;
 };
 
 }  // namespace gl

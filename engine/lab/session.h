@@ -7,7 +7,7 @@
 #include "engine/exec/run.h"
 #include "engine/lang/program.h"
 
-namespace gl::lang {
+namespace gl::lab {
 
 struct RunSettings {
   std::string variant;  // empty: all variants
@@ -15,7 +15,7 @@ struct RunSettings {
   int threads = 0;
   bool timeline = true;
   bool records = true;
-  size_t memoryBudget = size_t(8) << 30;
+  size_t memoryBudget = kDefaultMemoryBudget;
   RunMonitor* monitor = nullptr;
 };
 
@@ -66,20 +66,20 @@ struct ProgramRun {
 // Runs the selected variants one after another (each variant's fetches in one executor run).
 // A variant's runtime error is recorded in it; the others still run. Throws EngineError when
 // settings.variant names no variant.
-ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings);
+ProgramRun runProgram(const lang::TracedProgram& program, const RunSettings& settings);
 
 // Outputs compared by name across variants; tolerance scales with the values (float32).
 std::vector<Agreement> compareVariants(const std::vector<VariantRun>& runs);
 
 // Human-readable report: outputs with shape and summary stats, gradients or None with the
 // reason, agreement, time per variant.
-std::string reportText(const TracedProgram& program, const ProgramRun& run,
+std::string reportText(const lang::TracedProgram& program, const ProgramRun& run,
                        const RunSettings& settings);
 // The same as one JSON document.
-std::string reportJson(const TracedProgram& program, const ProgramRun& run,
+std::string reportJson(const lang::TracedProgram& program, const ProgramRun& run,
                        const RunSettings& settings);
 
 // `gradlab check`: node counts by kind, loops, tapes, params, variants.
-std::string checkSummary(const TracedProgram& program, const std::string& fileName);
+std::string checkSummary(const lang::TracedProgram& program, const std::string& fileName);
 
-}  // namespace gl::lang
+}  // namespace gl::lab

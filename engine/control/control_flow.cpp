@@ -1,6 +1,4 @@
-#include "engine/graph/control_flow.h"
-
-#include "engine/ops/registry.h"
+#include "engine/control/control_flow.h"
 
 namespace gl {
 
@@ -23,8 +21,8 @@ Node& finishNode(Builder& b, Node n) {
 
 }  // namespace
 
-int whileVarCount(const Node& n) { return static_cast<int>(n.attrs.i("num_vars")); }
-int savedBase(const Node& n) { return static_cast<int>(n.attrs.i("saved_base")); }
+int whileVarCount(const Node& n) { return n.control.numVars; }
+int savedBase(const Node& n) { return n.control.savedBase; }
 
 std::vector<Value> whileLoop(Builder& b, const LoopCondFn& condFn, const LoopBodyFn& bodyFn,
                              const std::vector<Value>& initIn, const WhileOptions& opt) {
@@ -36,7 +34,7 @@ std::vector<Value> whileLoop(Builder& b, const LoopCondFn& condFn, const LoopBod
     types.push_back(b.type(init.back()));
   }
   // cond region
-  const int condRegion = b.openRegion("while_cond");
+  const int condRegion = b.openRegion(RegionKind::WhileCond);
   std::vector<Value> condParams;
   for (size_t i = 0; i < types.size(); ++i) condParams.push_back(b.addParam(types[i]));
   Value pred = condFn(b, condParams);
@@ -48,7 +46,7 @@ std::vector<Value> whileLoop(Builder& b, const LoopCondFn& condFn, const LoopBod
   }
   b.closeRegion(condRegion, {pred});
   // body region
-  const int bodyRegion = b.openRegion("while_body");
+  const int bodyRegion = b.openRegion(RegionKind::WhileBody);
   std::vector<Value> params;
   for (size_t i = 0; i < types.size(); ++i) params.push_back(b.addParam(types[i]));
   std::vector<Value> results = bodyFn(b, params);
@@ -73,17 +71,17 @@ std::vector<Value> whileLoop(Builder& b, const LoopCondFn& condFn, const LoopBod
   b.closeRegion(bodyRegion, results);
 
   Node n;
-  n.op = "while";
+  n.kind = NodeKind::While;
   n.name = opt.name;
   n.loc = loc;
   n.inputs = init;
   n.regions = {condRegion, bodyRegion};
   n.outputs = types;
   n.outputs.push_back({DType::I32, {}, false});
-  n.attrs.set("num_vars", static_cast<int64_t>(types.size()))
-      .set("saved_base", static_cast<int64_t>(types.size() + 1))
-      .set("parallel_iterations", static_cast<int64_t>(opt.parallelIterations))
-      .set("maximum_iterations", opt.maximumIterations);
+  n.control.numVars = static_cast<int>(types.size());
+  n.control.savedBase = static_cast<int>(types.size() + 1);
+  n.control.parallelIterations = opt.parallelIterations;
+  n.control.maximumIterations = opt.maximumIterations;
   Node& w = finishNode(b, std::move(n));
   std::vector<Value> outs;
   for (size_t i = 0; i < types.size(); ++i) outs.push_back({w.id, static_cast<int>(i)});
@@ -96,11 +94,11 @@ std::vector<Value> cond(Builder& b, Value predIn, const BranchFn& trueFn, const 
   const TypeInfo pt = b.type(pred);
   if (pt.list || pt.dtype != DType::Bool || numel(pt.shape) != 1)
     throw EngineError("the predicate must be a scalar bool tensor, got " + pt.str(), loc, "cond");
-  const int thenRegion = b.openRegion("then");
+  const int thenRegion = b.openRegion(RegionKind::Then);
   std::vector<Value> t = trueFn(b);
   b.closeRegion(thenRegion, t);
   b.setLoc(loc);
-  const int elseRegion = b.openRegion("else");
+  const int elseRegion = b.openRegion(RegionKind::Else);
   std::vector<Value> f = falseFn(b);
   b.closeRegion(elseRegion, f);
   b.setLoc(loc);
@@ -111,7 +109,7 @@ std::vector<Value> cond(Builder& b, Value predIn, const BranchFn& trueFn, const 
                           std::to_string(tr.size()) + " and " + std::to_string(fr.size()),
                       loc, "cond");
   Node n;
-  n.op = "cond";
+  n.kind = NodeKind::Cond;
   n.loc = loc;
   n.inputs = {pred};
   n.regions = {thenRegion, elseRegion};
@@ -123,7 +121,7 @@ std::vector<Value> cond(Builder& b, Value predIn, const BranchFn& trueFn, const 
                         loc, "cond");
     n.outputs.push_back(a);
   }
-  n.attrs.set("saved_base", static_cast<int64_t>(tr.size()));
+  n.control.savedBase = static_cast<int>(tr.size());
   Node& c = finishNode(b, std::move(n));
   std::vector<Value> outs;
   for (size_t i = 0; i < tr.size(); ++i) outs.push_back({c.id, static_cast<int>(i)});
@@ -148,7 +146,7 @@ std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& 
                         loc, "map_fn");
     if (n < 0) n = t.shape[0];
   }
-  const int body = b.openRegion("map_body");
+  const int body = b.openRegion(RegionKind::MapBody);
   Value index = b.addParam({DType::I32, {}, false}, "index");
   b.graph().region(body).iterationIndex = index;
   std::vector<Value> slices;
@@ -161,7 +159,7 @@ std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& 
   b.setLoc(loc);
   b.closeRegion(body, results);
   Node m;
-  m.op = "map";
+  m.kind = NodeKind::Map;
   m.loc = loc;
   m.inputs = elems;
   m.regions = {body};
@@ -175,8 +173,8 @@ std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& 
   for (const auto& t : m.outputs)
     if (fullyKnown(t.shape)) bytes += size_t(numel(t.shape)) * dtypeSize(t.dtype);
   b.checkBudget(bytes, "map_fn");
-  m.attrs.set("saved_base", static_cast<int64_t>(m.outputs.size()))
-      .set("parallel_iterations", static_cast<int64_t>(parallelIterations));
+  m.control.savedBase = static_cast<int>(m.outputs.size());
+  m.control.parallelIterations = parallelIterations;
   Node& added = finishNode(b, std::move(m));
   std::vector<Value> outs;
   for (size_t i = 0; i < added.outputs.size(); ++i) outs.push_back({added.id, static_cast<int>(i)});

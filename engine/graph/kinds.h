@@ -1,0 +1,97 @@
+#pragma once
+// Typed kinds of graph nodes and regions. A primitive node's behaviour lives in its registry
+// entry (ops/); a control-flow node's in its kind's entry (control/). These enums only name
+// what a node or region is, so nothing compares strings to find out.
+#include <cstdint>
+#include <string_view>
+
+namespace gl {
+
+enum class NodeKind : uint8_t {
+  Primitive,    // an entry of the primitive registry (Node::prim)
+  Const,        // a tensor fixed at trace time
+  Variable,     // a trainable leaf that tapes watch automatically
+  Placeholder,  // fed at run time
+  Param,        // a region's parameter (loop variable, slice, iteration index)
+  Print,        // tf.print: a side effect, never pruned
+  While,        // tf.while_loop: regions {cond, body}
+  Map,          // tf.map_fn: regions {body}
+  Cond,         // tf.cond: regions {then, else}
+};
+
+enum class RegionKind : uint8_t { Top, WhileCond, WhileBody, Then, Else, MapBody };
+
+constexpr std::string_view kindName(NodeKind k) {
+  switch (k) {
+    case NodeKind::Primitive:
+      return "primitive";
+    case NodeKind::Const:
+      return "const";
+    case NodeKind::Variable:
+      return "variable";
+    case NodeKind::Placeholder:
+      return "placeholder";
+    case NodeKind::Param:
+      return "param";
+    case NodeKind::Print:
+      return "print";
+    case NodeKind::While:
+      return "while";
+    case NodeKind::Map:
+      return "map";
+    case NodeKind::Cond:
+      return "cond";
+  }
+  return "?";
+}
+
+constexpr std::string_view regionKindName(RegionKind k) {
+  switch (k) {
+    case RegionKind::Top:
+      return "top";
+    case RegionKind::WhileCond:
+      return "while_cond";
+    case RegionKind::WhileBody:
+      return "while_body";
+    case RegionKind::Then:
+      return "then";
+    case RegionKind::Else:
+      return "else";
+    case RegionKind::MapBody:
+      return "map_body";
+  }
+  return "?";
+}
+
+// The TensorFlow name a user wrote: "while_loop" for a While node, "map_fn" for a Map.
+constexpr std::string_view userName(NodeKind k) {
+  switch (k) {
+    case NodeKind::While:
+      return "while_loop";
+    case NodeKind::Map:
+      return "map_fn";
+    default:
+      return kindName(k);
+  }
+}
+
+constexpr bool isControlFlow(NodeKind k) {
+  return k == NodeKind::While || k == NodeKind::Map || k == NodeKind::Cond;
+}
+
+// Leaves: nodes whose value is not computed from inputs.
+constexpr bool isLeaf(NodeKind k) {
+  return k == NodeKind::Const || k == NodeKind::Variable || k == NodeKind::Placeholder ||
+         k == NodeKind::Param;
+}
+
+// Loops and maps keep what their reverse body needs once per iteration (a list indexed by the
+// iteration); a cond runs its body once and exposes the value itself.
+constexpr bool savesPerIteration(NodeKind k) { return k == NodeKind::While || k == NodeKind::Map; }
+
+// Regions that run once per iteration: a value created there is a new leaf each time.
+constexpr bool isLoopBody(RegionKind k) {
+  return k == RegionKind::WhileCond || k == RegionKind::WhileBody || k == RegionKind::MapBody;
+}
+
+}  // namespace gl
