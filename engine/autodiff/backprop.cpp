@@ -1,8 +1,8 @@
 #include "engine/autodiff/backprop.h"
 
 #include <algorithm>
-#include <set>
 
+#include "engine/control/kind.h"
 #include "engine/ops/registry.h"
 
 namespace gl {
@@ -10,19 +10,17 @@ namespace gl {
 bool blocksGradient(const Node& n) {
   // A primitive that names why it has no gradient (stop_gradient, argmax) blocks on purpose.
   if (n.prim) return !n.prim->differentiable || !n.prim->vjp || !n.prim->noGradient.empty();
-  return isLeaf(n.kind) || n.is(NodeKind::Print);
+  if (const ControlKind* k = findControlKind(n.kind)) return k->vjp == nullptr;
+  return true;  // leaves and prints
 }
 
-static bool carriesGradient(const TypeInfo& t) { return isFloat(t.dtype); }
+namespace {
 
-Value sumAll(Builder& b, const std::vector<Value>& parts) {
-  Value acc = parts.at(0);
-  for (size_t i = 1; i < parts.size(); ++i)
-    acc = b.op1(b.type(acc).list ? "list_add" : "add", {acc, parts[i]});
-  return acc;
-}
+bool carriesGradient(const TypeInfo& t) { return isFloat(t.dtype); }
 
-static std::vector<int> candidateNodes(const Graph& g, const BackpropRequest& req, int maxId) {
+std::vector<int> candidateNodes(const Graph& g, const BackpropRequest& req) {
+  int maxId = -1;
+  for (Value t : req.targets) maxId = std::max(maxId, t.node);
   std::vector<int> ids;
   if (req.onlyRegion >= 0) {
     for (int id : g.region(req.onlyRegion).nodes)
@@ -39,50 +37,100 @@ static std::vector<int> candidateNodes(const Graph& g, const BackpropRequest& re
   return ids;
 }
 
-std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req) {
+bool fedBy(const Node& n, const std::set<Value>& values) {
+  for (Value v : n.inputs)
+    if (values.count(v)) return true;
+  for (Value v : n.captures)
+    if (values.count(v)) return true;
+  return false;
+}
+
+}  // namespace
+
+PathAnalysis analyzePaths(const Graph& g, const BackpropRequest& req) {
+  PathAnalysis p;
+  p.nodes = candidateNodes(g, req);
+  for (Value s : req.sources) {
+    p.connected.insert(s);
+    if (carriesGradient(g.type(s))) p.reached.insert(s);
+  }
+  std::vector<PathStop> fed;  // nodes a gradient reaches but does not pass
+  for (int id : p.nodes) {
+    const Node& n = g.node(id);
+    if (fedBy(n, p.connected))
+      for (int i = 0; i < int(n.outputs.size()); ++i) p.connected.insert({id, i});
+    if (!fedBy(n, p.reached)) continue;
+    bool floatOut = false;
+    for (const TypeInfo& t : n.outputs) floatOut = floatOut || carriesGradient(t);
+    if (blocksGradient(n) || !floatOut) {
+      fed.push_back({id, StopReason::NoGradient});
+    } else if (n.recordingStopped) {
+      fed.push_back({id, StopReason::RecordingStopped});
+    } else if (req.eligible && !req.eligible(n)) {
+      fed.push_back({id, StopReason::NotEligible});
+    } else {
+      p.active.insert(id);
+      for (int i = 0; i < int(n.outputs.size()); ++i)
+        if (carriesGradient(n.outputs[size_t(i)])) p.reached.insert({id, i});
+    }
+  }
+  // A stop matters only on the way to a target.
+  std::set<Value> need(req.targets.begin(), req.targets.end());
+  std::set<int> needed;
+  for (auto it = p.nodes.rbegin(); it != p.nodes.rend(); ++it) {
+    const Node& n = g.node(*it);
+    bool any = false;
+    for (int i = 0; i < int(n.outputs.size()); ++i) any = any || need.count({n.id, i});
+    if (!any) continue;
+    needed.insert(n.id);
+    for (Value v : n.inputs) need.insert(v);
+    for (Value v : n.captures) need.insert(v);
+  }
+  for (const PathStop& s : fed)
+    if (needed.count(s.node)) p.stops.push_back(s);
+  return p;
+}
+
+namespace {
+
+// The seed of a target: the given one, or ones.
+Value seedOf(Builder& b, const BackpropRequest& req, size_t i) {
+  const Value t = req.targets[i];
+  Value seed = i < req.seeds.size() ? req.seeds[i] : Value{};
+  if (seed.valid()) return seed;
+  const TypeInfo& ty = b.graph().type(t);
+  if (!fullyKnown(ty.shape)) return b.onesLike(t);
+  return b.op1(
+      "fill", {},
+      Attrs{{"dtype", std::string(dtypeName(ty.dtype))}, {"shape", ty.shape}, {"value", 1.0}});
+}
+
+// Body requests of control-flow VJPs: the body's nodes that are not under stop_recording.
+std::map<Value, Value> bodyBackprop(Builder& b, const BodyGradRequest& body) {
+  BackpropRequest req;
+  req.onlyRegion = body.region;
+  req.targets = body.targets;
+  req.seeds = body.seeds;
+  req.sources = body.sources;
+  req.eligible = [](const Node& n) { return !n.recordingStopped; };
+  return backprop(b, req);
+}
+
+}  // namespace
+
+std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req, PathAnalysis* paths) {
   PhaseScope phase(b, Phase::Backward);
   const Graph& g = b.graph();
-  int maxId = -1;
-  for (Value t : req.targets) maxId = std::max(maxId, t.node);
-  const std::vector<int> ids = candidateNodes(g, req, maxId);
+  PathAnalysis p = analyzePaths(g, req);
 
-  // Forward: which values depend differentiably on a source.
-  std::set<Value> reached;
-  for (Value s : req.sources)
-    if (carriesGradient(g.type(s))) reached.insert(s);
-  std::set<int> active;
-  for (int id : ids) {
-    const Node& n = g.node(id);
-    if (blocksGradient(n) || n.recordingStopped) continue;
-    if (req.eligible && !req.eligible(n)) continue;
-    bool any = false;
-    for (Value v : n.inputs) any = any || reached.count(v);
-    for (Value v : n.captures) any = any || reached.count(v);
-    if (!any) continue;
-    active.insert(id);
-    for (int i = 0; i < static_cast<int>(n.outputs.size()); ++i)
-      if (carriesGradient(n.outputs[size_t(i)])) reached.insert({id, i});
-  }
-
-  // Backward: adjoint contributions, summed when the producer is reached.
+  // Adjoint contributions, summed when the producer is reached.
   std::map<Value, std::vector<Value>> contrib;
-  for (size_t i = 0; i < req.targets.size(); ++i) {
-    Value t = req.targets[i];
-    if (!reached.count(t)) continue;
-    Value seed = i < req.seeds.size() ? req.seeds[i] : Value{};
-    if (!seed.valid()) {
-      const TypeInfo& ty = g.type(t);
-      seed = fullyKnown(ty.shape) ? b.op1("fill", {},
-                                          Attrs{{"dtype", std::string(dtypeName(ty.dtype))},
-                                                {"shape", ty.shape},
-                                                {"value", 1.0}})
-                                  : b.onesLike(t);
-    }
-    contrib[t].push_back(seed);
-  }
-  for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
+  for (size_t i = 0; i < req.targets.size(); ++i)
+    if (p.reached.count(req.targets[i])) contrib[req.targets[i]].push_back(seedOf(b, req, i));
+  static const BodyBackprop kBody = bodyBackprop;
+  for (auto it = p.nodes.rbegin(); it != p.nodes.rend(); ++it) {
     const int id = *it;
-    if (!active.count(id)) continue;
+    if (!p.active.count(id)) continue;
     const Node& n = g.node(id);
     std::vector<Value> gout(n.outputs.size());
     bool any = false;
@@ -97,31 +145,30 @@ std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req) {
     if (!any) continue;
     b.setLoc(n.loc);
     std::vector<Value> grads;
-    std::vector<Value> targetsOfGrads = n.inputs;
+    std::vector<Value> gradientOf = n.inputs;
     if (n.prim) {
       VjpContext ctx{b, n, n.inputs, {}, gout, {}};
       for (int i = 0; i < int(n.outputs.size()); ++i) ctx.out.push_back({id, i});
-      for (Value v : n.inputs) ctx.needs.push_back(reached.count(v) > 0);
+      for (Value v : n.inputs) ctx.needs.push_back(p.reached.count(v) > 0);
       grads = n.prim->vjp(ctx);
-    } else if (const ControlFlowVjp* rule = findControlFlowVjp(n.kind)) {
-      std::vector<bool> needs;
-      for (Value v : n.inputs) needs.push_back(reached.count(v) > 0);
-      for (Value v : n.captures) needs.push_back(reached.count(v) > 0);
-      targetsOfGrads.insert(targetsOfGrads.end(), n.captures.begin(), n.captures.end());
-      grads = (*rule)(b, g.node(id), gout, needs);
     } else {
-      throw EngineError("no gradient rule for '" + std::string(n.opName()) + "'", n.loc,
-                        std::string(n.opName()));
+      std::vector<bool> needs;
+      for (Value v : n.inputs) needs.push_back(p.reached.count(v) > 0);
+      for (Value v : n.captures) needs.push_back(p.reached.count(v) > 0);
+      gradientOf.insert(gradientOf.end(), n.captures.begin(), n.captures.end());
+      ControlVjpContext ctx{b, g.node(id), gout, needs, kBody};
+      grads = controlKind(n.kind).vjp(ctx);
     }
-    for (size_t i = 0; i < grads.size() && i < targetsOfGrads.size(); ++i)
-      if (grads[i].valid() && reached.count(targetsOfGrads[i]))
-        contrib[targetsOfGrads[i]].push_back(grads[i]);
+    for (size_t i = 0; i < grads.size() && i < gradientOf.size(); ++i)
+      if (grads[i].valid() && p.reached.count(gradientOf[i]))
+        contrib[gradientOf[i]].push_back(grads[i]);
   }
   std::map<Value, Value> out;
   for (Value s : req.sources) {
     auto c = contrib.find(s);
     if (c != contrib.end() && !c->second.empty()) out[s] = sumAll(b, c->second);
   }
+  if (paths) *paths = std::move(p);
   return out;
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // Symbolic reverse mode: walks recorded nodes from targets back to sources and emits each
 // node's VJP as new graph nodes (phase Backward), as TensorFlow's graph-mode gradients do.
+// Which nodes carry the gradient is decided once, by analyzePaths; the tape's "why is this
+// gradient None?" formats the same analysis, so the explanation cannot contradict the result.
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "engine/build/builder.h"
@@ -20,19 +23,36 @@ struct BackpropRequest {
   int onlyRegion = -1;
 };
 
-// Adjoint of each source that the chain reaches; missing = not connected.
-std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req);
+// Why a node fed a gradient does not pass it on.
+enum class StopReason : uint8_t {
+  NoGradient,        // not differentiable (its entry says why), or no float output
+  NotEligible,       // not recorded by the tape
+  RecordingStopped,  // built under tape.stop_recording()
+};
 
-// True for primitives that end the chain (no gradient flows through them).
+struct PathStop {
+  int node = -1;
+  StopReason reason = StopReason::NoGradient;
+};
+
+struct PathAnalysis {
+  std::vector<int> nodes;     // the candidates, in creation (= topological) order
+  std::set<Value> connected;  // values that depend on a source at all
+  std::set<Value> reached;    // values that depend on a source through gradient-carrying nodes
+  std::set<int> active;       // nodes that carry the gradient
+  // Nodes on a path from a source to a target that get a gradient and stop it, in order.
+  std::vector<PathStop> stops;
+};
+
+// What reverse mode will do for `req`, without building anything.
+PathAnalysis analyzePaths(const Graph& g, const BackpropRequest& req);
+
+// Adjoint of each source that the chain reaches; missing = not connected. `paths`, when given,
+// receives the analysis the adjoints were built from.
+std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req,
+                                PathAnalysis* paths = nullptr);
+
+// True for nodes that end the chain (no gradient flows through them).
 bool blocksGradient(const Node& n);
-
-// VJP rules of the control-flow nodes, beside the primitives' own: they return one gradient
-// per input, then one per capture (invalid = none).
-using ControlFlowVjp = std::function<std::vector<Value>(
-    Builder&, const Node&, const std::vector<Value>& gout, const std::vector<bool>& needs)>;
-const ControlFlowVjp* findControlFlowVjp(NodeKind kind);
-
-// Sum of contributions (add for tensors, list_add for lists).
-Value sumAll(Builder& b, const std::vector<Value>& parts);
 
 }  // namespace gl

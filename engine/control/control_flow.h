@@ -1,5 +1,6 @@
 #pragma once
-// Building control flow: tf.while_loop, tf.cond and tf.map_fn as nodes that own regions.
+// Building control flow: tf.while_loop, tf.cond and tf.map_fn as nodes that own regions
+// (each kind's file, while.cpp, cond.cpp, map.cpp, also holds its registry entry: kind.h).
 // Bodies are C++ callables that build nodes with the same Builder; values from enclosing
 // regions may be used directly (they become the node's captures).
 #include <functional>
@@ -34,7 +35,5 @@ std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& 
 
 // Number of loop variables of a while node (its outputs start with them).
 int whileVarCount(const Node& n);
-// Index of the first saved output of a control-flow node.
-int savedBase(const Node& n);
 
 }  // namespace gl

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/control/loop_record.h"
 #include "engine/graph/graph.h"
 #include "engine/tensor/tensor_list.h"
 
@@ -41,27 +42,6 @@ struct RunOptions {
   // Summaries of every value computed at the top level (not inside loop bodies, whose
   // values the loop records cover), for the inspector and the gradient-flow overlay.
   bool valueRecords = true;
-};
-
-// A tensor as the step-through shows it: whole when small, else a summary.
-struct TensorRecord {
-  DType dtype = DType::F32;
-  Shape shape;
-  double min = 0, max = 0, mean = 0, l2 = 0;
-  std::vector<double> head;  // first few elements
-  Tensor full;               // set when small
-  static TensorRecord of(const Datum& d, int64_t smallTensor);
-};
-
-struct LoopRecord {
-  int loopNode = -1;
-  int64_t iterations = 0;
-  // carried[t][i]: loop variable i at the start of iteration t (t = iterations: the final value)
-  std::vector<std::vector<TensorRecord>> carried;
-  // adjoints[t][i]: adjoint of loop variable i at the start of forward iteration t, filled by
-  // the reverse loop; empty until a gradient runs.
-  std::vector<std::vector<TensorRecord>> adjoints;
-  bool truncated = false;  // the record budget ran out
 };
 
 struct TimelineEvent {

@@ -37,6 +37,17 @@ struct TypeInfo {
 
 enum class Phase : uint8_t { Forward, Backward };
 
+// Set on while loops by transform/independent_iterations.h when no iteration depends on another
+// (a counter i < limit stepping by one; every other variable passes through unchanged or is a
+// TensorArray written at i): the parallel executor then runs the iterations concurrently.
+struct IndependentIterations {
+  int counter = -1;          // the counting loop variable; -1: not independent (or not analysed)
+  Value limit;               // the bound when it is a value from outside the loop
+  double constantLimit = 0;  // the bound when it is a constant of the condition
+  std::vector<int> writes;   // per loop variable: the body's list_write at the counter, or -1
+  bool marked() const { return counter >= 0; }
+};
+
 // Typed attributes of control-flow nodes (primitives keep theirs in Node::attrs).
 struct ControlAttrs {
   int numVars = 0;    // while: loop variables; the outputs start with them, then the trip count
@@ -46,6 +57,7 @@ struct ControlAttrs {
   // Reverse while loops carry [k, adjoints..., capture accumulators...]; adjoint j belongs to
   // loop variable adjointOf[j] of the forward loop (Node::forwardNode).
   std::vector<int> adjointOf;
+  IndependentIterations independent;
 };
 
 struct Node {

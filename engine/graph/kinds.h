@@ -63,22 +63,6 @@ constexpr std::string_view regionKindName(RegionKind k) {
   return "?";
 }
 
-// The TensorFlow name a user wrote: "while_loop" for a While node, "map_fn" for a Map.
-constexpr std::string_view userName(NodeKind k) {
-  switch (k) {
-    case NodeKind::While:
-      return "while_loop";
-    case NodeKind::Map:
-      return "map_fn";
-    default:
-      return kindName(k);
-  }
-}
-
-constexpr bool isControlFlow(NodeKind k) {
-  return k == NodeKind::While || k == NodeKind::Map || k == NodeKind::Cond;
-}
-
 // Leaves: nodes whose value is not computed from inputs.
 constexpr bool isLeaf(NodeKind k) {
   return k == NodeKind::Const || k == NodeKind::Variable || k == NodeKind::Placeholder ||

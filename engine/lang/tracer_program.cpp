@@ -6,8 +6,10 @@
 #include <pthread.h>
 #endif
 
+#include "engine/control/kind.h"
 #include "engine/lang/parser.h"
 #include "engine/lang/tracer.h"
+#include "engine/transform/independent_iterations.h"
 
 namespace gl::lang {
 
@@ -75,9 +77,7 @@ std::vector<int> controlFlowNodes(const Graph& g, int from) {
   std::vector<int> ids;
   for (int id = from; id < g.numNodes(); ++id) {
     const Node& n = g.node(id);
-    if (n.phase == Phase::Forward &&
-        (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Cond)))
-      ids.push_back(id);
+    if (n.phase == Phase::Forward && findControlKind(n.kind)) ids.push_back(id);
   }
   return ids;
 }
@@ -225,6 +225,8 @@ TracedProgram traceProgram(const std::string& source, const std::string& fileNam
                         tracer.b.loc().known() ? tracer.b.loc() : SourceLoc{fileName, 0, 0});
     }
   }
+  // Optimisation passes over the finished graph.
+  markIndependentIterations(*prog.graph);
   return prog;
 }
 

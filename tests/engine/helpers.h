@@ -15,7 +15,8 @@ inline double maxAbsDiff(const gl::Tensor& a, const gl::Tensor& b) {
   return m;
 }
 
-// Runs the fetches on the serial and the parallel executor; fails the test if they disagree.
+// Runs the fetches on the serial and the parallel executor; records a test failure (and goes
+// on) if they disagree.
 inline std::vector<gl::Tensor> runBoth(const gl::Graph& g, const std::vector<gl::Value>& fetches,
                                        double tol = 1e-5, gl::RunOptions base = {}) {
   base.parallel = false;
@@ -25,7 +26,12 @@ inline std::vector<gl::Tensor> runBoth(const gl::Graph& g, const std::vector<gl:
   std::vector<gl::Tensor> parallel = gl::evaluate(g, fetches, base);
   for (size_t i = 0; i < serial.size(); ++i) {
     const double d = maxAbsDiff(serial[i], parallel[i]);
-    if (!(d <= tol)) qFatal("serial and parallel executors disagree on fetch %zu by %g", i, d);
+    if (!(d <= tol))
+      QTest::qFail(
+          qPrintable(QStringLiteral("serial and parallel executors disagree on fetch %1 by %2")
+                         .arg(i)
+                         .arg(d)),
+          __FILE__, __LINE__);
   }
   return serial;
 }

@@ -8,6 +8,7 @@
 #include "engine/control/control_flow.h"
 #include "engine/ops/api.h"
 #include "engine/tensor/rng.h"
+#include "engine/transform/independent_iterations.h"
 #include "helpers.h"
 
 using namespace gl;
@@ -315,6 +316,9 @@ class TestAutodiff : public QObject {
                                     bb.op1("list_write", {v[1], v[0], gi})};
         },
         {b.scalar(0, DType::I32), ta}, opt);
+    // Its iterations are independent: the parallel executor runs them concurrently.
+    QVERIFY(independentIterations(g, g.node(outs[0].node)).marked());
+    markIndependentIterations(g);
     Value grads = b.op1("list_stack", {outs[1]}, Attrs{{"size", int64_t(B)}});
     auto vals = gltest::runBoth(g, {grads}, 1e-6);
     QCOMPARE(vals[0].shape(), (Shape{B, 6}));

@@ -1,5 +1,7 @@
 #include "ui/graph/graph_model.h"
 
+#include "engine/control/kind.h"
+
 #include <cstdio>
 
 namespace gl::ui {
@@ -95,7 +97,7 @@ class Builder {
     fr.parent = containingFrame(o);
     fr.backward = o.phase == Phase::Backward;
     fr.iterations = iterationsOf(g_, o, f_);
-    fr.title = std::string(userName(o.kind)) + " #" + std::to_string(owner);
+    fr.title = std::string(displayName(o)) + " #" + std::to_string(owner);
     if (!o.name.empty()) fr.title += " '" + o.name + "'";
     if (fr.iterations >= 0) fr.title += "  ×" + std::to_string(fr.iterations);
     if (fr.backward) fr.title += "  (backward)";
@@ -270,7 +272,7 @@ NodeCategory categoryOf(const Node& n) {
 }
 
 std::string nodeTitle(const Node& n) {
-  std::string s(isFrameOwner(n) ? userName(n.kind) : n.opName());
+  std::string s(displayName(n));
   if (n.is(NodeKind::Const) && n.value.numel() == 1 && n.name.empty())
     return s + " " + formatScalar(n.value.at(0));
   if (!n.name.empty()) s += " '" + n.name + "'";

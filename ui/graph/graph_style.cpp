@@ -1,5 +1,7 @@
 #include "ui/graph/graph_style.h"
 
+#include "engine/control/kind.h"
+
 #include <QFontMetricsF>
 
 #include <algorithm>
@@ -76,7 +78,8 @@ QColor selectionColor() { return QColor(30, 120, 255); }
 
 QString badgeText(const VisNode& n) {
   if (n.iterations >= 0) return QStringLiteral("×%1").arg(n.iterations);
-  if (n.nodeKind == gl::NodeKind::Cond) return QStringLiteral("if/else");
+  if (const gl::ControlKind* k = gl::findControlKind(n.nodeKind); k && !k->badge.empty())
+    return QString::fromUtf8(k->badge.data(), qsizetype(k->badge.size()));
   return QStringLiteral("folded");
 }
 

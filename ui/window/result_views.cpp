@@ -4,6 +4,8 @@
 
 #include <QGraphicsTextItem>
 
+#include "engine/control/kind.h"
+#include "engine/lab/gradient_view.h"
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/gradient_scale.h"
 #include "ui/graph/graph_model.h"
@@ -27,48 +29,13 @@ std::vector<GradDiagnostic> noneGradients(const lang::TracedProgram& program) {
   return out;
 }
 
-std::shared_ptr<const std::set<int>> variantNodes(const lang::TracedProgram& program,
-                                                  const std::string& variant) {
-  if (program.variants.size() < 2) return nullptr;
-  const Graph& g = *program.graph;
-  auto topOf = [&](int id) {
-    while (g.node(id).region > 0) {
-      const int owner = g.region(g.node(id).region).owner;
-      if (owner < 0) break;
-      id = owner;
-    }
-    return id;
-  };
-  std::vector<int> stack;
-  for (const lang::Variant& v : program.variants) {
-    if (v.name != variant) continue;
-    for (const lang::Output& o : v.outputs)
-      for (const lang::OutputEntry& e : o.entries) {
-        if (e.value.valid()) stack.push_back(topOf(e.value.node));
-        if (e.whyNode >= 0) stack.push_back(topOf(e.whyNode));
-      }
-    for (int id : v.loops) stack.push_back(topOf(id));
-  }
-  if (stack.empty()) return nullptr;
-  auto nodes = std::make_shared<std::set<int>>();
-  while (!stack.empty()) {
-    const int id = stack.back();
-    stack.pop_back();
-    if (!nodes->insert(id).second) continue;
-    const Node& n = g.node(id);
-    for (Value v : n.inputs) stack.push_back(topOf(v.node));
-    for (Value v : n.captures) stack.push_back(topOf(v.node));
-  }
-  return nodes;
-}
-
 void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program,
                       const std::string& variant) {
   const Graph& g = *program->graph;
   // Decide what to draw before any layout runs: dot on tens of thousands of nodes would block
   // the window for minutes and nobody could read the result.
   GraphFilter filter;
-  filter.only = variantNodes(*program, variant);
+  filter.only = lab::variantNodes(*program, variant);
   filter.folded = defaultFolding(g);
   bool backward = true;
   size_t visible = buildVisibleGraph(g, filter).nodes.size();
@@ -98,25 +65,10 @@ void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram
   view.fitGraph();
 }
 
-std::map<Value, double> gradientNorms(const Graph& graph, const RunResult& run, int64_t step) {
-  std::map<Value, double> norms = gradientNormsAtStep(graph, run, step);
-  for (const auto& [forward, adjoints] : graph.adjoints) {
-    double sq = 0;
-    bool any = false;
-    for (Value a : adjoints)
-      if (auto it = run.valueRecords.find(a); it != run.valueRecords.end()) {
-        sq += it->second.l2 * it->second.l2;
-        any = true;
-      }
-    if (any && !norms.count(forward)) norms[forward] = std::sqrt(sq);
-  }
-  return norms;
-}
-
 void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run, int64_t step,
                     bool widen) {
   scene.setIterations(loopIterations(run));
-  scene.setValueNorms(gradientNorms(graph, run, step), widen);
+  scene.setValueNorms(lab::adjointNorms(graph, run, step), widen);
 }
 
 void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, int64_t step,
@@ -131,7 +83,7 @@ void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lab::Prog
   for (const lab::VariantRun& v : run.variants) {
     if (!v.ok()) continue;
     includeRunInScale(*scale, v.run);
-    for (const auto& [value, norm] : gradientNorms(graph, v.run, 0)) scale->include(norm);
+    for (const auto& [value, norm] : lab::adjointNorms(graph, v.run, 0)) scale->include(norm);
   }
   scene.refreshGradientStyle();
 }
@@ -146,7 +98,7 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
     c.node = node;
     c.iterations = rec.iterations;
     c.hasAdjoints = !rec.adjoints.empty();
-    QString what = QString::fromStdString(std::string(userName(n.kind)));
+    QString what = QString::fromStdString(std::string(displayName(n)));
     if (!n.name.empty()) what += QStringLiteral(" '%1'").arg(QString::fromStdString(n.name));
     c.label = n.loc.known() ? QObject::tr("%1 at line %2").arg(what).arg(n.loc.line)
                             : QObject::tr("%1 #%2").arg(what).arg(node);

@@ -27,10 +27,6 @@ void showProgramGraph(GraphView& view, std::shared_ptr<const lang::TracedProgram
                       const std::string& variant = {});
 void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgram> program,
                       const std::string& variant = {});
-// The top-level nodes a variant's outputs (and None explanations) depend on, shared setup
-// included; nullptr when the program has one variant or none is named.
-std::shared_ptr<const std::set<int>> variantNodes(const lang::TracedProgram& program,
-                                                  const std::string& variant);
 std::vector<GradDiagnostic> noneGradients(const lang::TracedProgram& program);
 
 // Iteration badges and the gradient-flow overlay at loop step `step`.
@@ -42,9 +38,6 @@ void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run,
                     bool widen = true);
 // Resets the scene's colour scale to cover every step of every successful variant.
 void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lab::ProgramRun& run);
-// Gradient norm per forward value: top-level adjoints from the run's value records, loop
-// values from the loop records at `step`.
-std::map<Value, double> gradientNorms(const Graph& graph, const RunResult& run, int64_t step);
 
 QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run);
 

@@ -6,6 +6,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "engine/lab/gradient_view.h"
 #include "sample_graphs.h"
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/graph_export.h"
@@ -21,7 +22,7 @@ void fillScene(GraphScene& scene, const gltest::SampleGraph& s) {
   const gl::RunResult run = gltest::runSample(s);
   scene.setGraph(s.graph);
   scene.setRunResult(run);
-  scene.setValueNorms(gradientNormsAtStep(*s.graph, run, 2));
+  scene.setValueNorms(gl::lab::loopAdjointNorms(*s.graph, run, 2));
   scene.setBreaks({s.none});
 }
 

@@ -4,6 +4,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "engine/lab/gradient_view.h"
 #include "sample_graphs.h"
 #include "ui/graph/edge_item.h"
 #include "ui/graph/frame_item.h"
@@ -160,7 +161,7 @@ class TestGraphView : public QObject {
     const gl::RunResult run = gltest::runSample(s);
     QVERIFY(run.loops.count(s.whileNode));
     QVERIFY(!run.loops.at(s.whileNode).adjoints.empty());
-    const auto norms = gradientNormsAtStep(*s.graph, run, 2);
+    const auto norms = gl::lab::loopAdjointNorms(*s.graph, run, 2);
     const gl::Region& body = s.graph->region(s.graph->node(s.whileNode).regions[1]);
     QVERIFY(norms.count(body.params[1]));
     const auto& adjoints = run.loops.at(s.whileNode).adjoints;
@@ -178,7 +179,7 @@ class TestGraphView : public QObject {
     auto scale = std::make_shared<GradientScale>();
     includeRunInScale(*scale, run);
     for (int64_t t = 0; t <= gltest::SampleGraph::kSteps; ++t)
-      for (const auto& [v, norm] : gradientNormsAtStep(*s.graph, run, t))
+      for (const auto& [v, norm] : gl::lab::loopAdjointNorms(*s.graph, run, t))
         QVERIFY(norm == 0 || (norm >= scale->min() && norm <= scale->max()));
     GraphScene scene;
     scene.setGradientScale(scale);

@@ -1,0 +1,85 @@
+#include "engine/control/kind.h"
+
+#include <array>
+
+namespace gl {
+
+const ControlKind* findControlKind(NodeKind k) {
+  // Adding a kind: its file defines a factory, listed here.
+  static const std::array<ControlKind, 3> kinds{whileKind(), mapKind(), condKind()};
+  for (const ControlKind& c : kinds)
+    if (c.kind == k) return &c;
+  return nullptr;
+}
+
+const ControlKind& controlKind(NodeKind k) {
+  const ControlKind* c = findControlKind(k);
+  if (!c) throw EngineError("internal: '" + std::string(kindName(k)) + "' is not control flow");
+  return *c;
+}
+
+Value sumAll(Builder& b, const std::vector<Value>& parts) {
+  Value acc = parts.at(0);
+  for (size_t i = 1; i < parts.size(); ++i)
+    acc = b.op1(b.type(acc).list ? "list_add" : "add", {acc, parts[i]});
+  return acc;
+}
+
+std::string_view displayName(const Node& n) {
+  const ControlKind* k = findControlKind(n.kind);
+  return k ? k->userName : n.opName();
+}
+
+Node& addControlNode(Builder& b, Node n) {
+  std::vector<int> regions = n.regions;
+  Node& added = b.addNode(std::move(n));
+  for (int r : regions) b.graph().region(r).owner = added.id;
+  return added;
+}
+
+std::vector<Value> neededCaptures(const Node& n, const std::vector<bool>& needs) {
+  std::vector<Value> caps;
+  for (size_t i = 0; i < n.captures.size(); ++i)
+    if (needs[n.inputs.size() + i]) caps.push_back(n.captures[i]);
+  return caps;
+}
+
+SavedAccumulators::SavedAccumulators(ControlRuntime& rt, const Node& n, int64_t count)
+    : rt_(rt), used_(rt.usedSaved()) {
+  for (int i : used_) {
+    auto list = std::make_shared<TensorList>();
+    const TypeInfo& t = rt.graph().type(n.saved[size_t(i)]);
+    list->dtype = t.dtype;
+    list->elemShape = t.shape;
+    if (count >= 0) {
+      list->items.resize(size_t(count));
+      if (t.list) list->lists.resize(size_t(count));
+    }
+    lists_.push_back(std::move(list));
+  }
+}
+
+// An entry is a tensor, or (the accumulators of an inner loop) a list.
+void SavedAccumulators::put(size_t iteration, const std::vector<Datum>& saved) {
+  for (size_t k = 0; k < lists_.size(); ++k) {
+    TensorList& acc = *lists_[k];
+    const Datum& d = saved[k];
+    if (acc.items.size() <= iteration) acc.items.resize(iteration + 1);
+    if (d.isList()) {
+      rt_.accountSaved(d.list->bytes());
+      if (acc.lists.size() <= iteration) acc.lists.resize(iteration + 1);
+      acc.lists[iteration] = d.list;
+    } else {
+      if (d.t.defined()) rt_.accountSaved(d.t.bytes());
+      acc.items[iteration] = d.t;
+    }
+  }
+}
+
+void SavedAccumulators::appendOutputs(const Node& n, std::vector<Datum>& outputs) const {
+  outputs.resize(size_t(n.control.savedBase) + n.saved.size());
+  for (size_t k = 0; k < used_.size(); ++k)
+    outputs[size_t(n.control.savedBase + used_[k])] = Datum(ListPtr(lists_[k]));
+}
+
+}  // namespace gl

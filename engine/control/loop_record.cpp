@@ -1,0 +1,44 @@
+#include "engine/control/loop_record.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/tensor/dtype_dispatch.h"
+
+namespace gl {
+
+TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
+  TensorRecord r;
+  if (d.isList()) {
+    r.dtype = d.list->dtype;
+    r.shape = {static_cast<int64_t>(d.list->items.size())};
+    r.shape.insert(r.shape.end(), d.list->elemShape.begin(), d.list->elemShape.end());
+    return r;
+  }
+  const Tensor& t = d.t;
+  if (!t.defined()) return r;
+  r.dtype = t.dtype();
+  r.shape = t.shape();
+  const int64_t n = t.numel();
+  double mn = INFINITY, mx = -INFINITY, sum = 0, sq = 0;
+  dispatchAll(t.dtype(), [&](auto z) {
+    using T = decltype(z);
+    const T* p = t.data<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = static_cast<double>(p[i]);
+      mn = std::min(mn, v);
+      mx = std::max(mx, v);
+      sum += v;
+      sq += v * v;
+    }
+  });
+  r.min = n ? mn : 0;
+  r.max = n ? mx : 0;
+  r.mean = n ? sum / double(n) : 0;
+  r.l2 = std::sqrt(sq);
+  for (int64_t i = 0; i < std::min<int64_t>(n, 8); ++i) r.head.push_back(t.at(i));
+  if (n <= smallTensor) r.full = t.clone();
+  return r;
+}
+
+}  // namespace gl

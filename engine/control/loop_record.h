@@ -1,0 +1,33 @@
+#pragma once
+// What the step-through shows of a run: tensor summaries, and per-iteration records of loops.
+// Control-flow kinds write them while they run and decode them for the gradient overlay.
+#include <cstdint>
+#include <vector>
+
+#include "engine/tensor/tensor_list.h"
+
+namespace gl {
+
+// A tensor as the step-through shows it: whole when small, else a summary.
+struct TensorRecord {
+  DType dtype = DType::F32;
+  Shape shape;
+  double min = 0, max = 0, mean = 0, l2 = 0;
+  std::vector<double> head;  // first few elements
+  Tensor full;               // set when small
+  static TensorRecord of(const Datum& d, int64_t smallTensor);
+  size_t bytes() const { return sizeof(TensorRecord) + (full.defined() ? full.bytes() : 0); }
+};
+
+struct LoopRecord {
+  int loopNode = -1;
+  int64_t iterations = 0;
+  // carried[t][i]: loop variable i at the start of iteration t (t = iterations: the final value)
+  std::vector<std::vector<TensorRecord>> carried;
+  // adjoints[t][i]: adjoint of loop variable i at the start of forward iteration t, filled by
+  // the reverse loop; empty until a gradient runs.
+  std::vector<std::vector<TensorRecord>> adjoints;
+  bool truncated = false;  // the record budget ran out
+};
+
+}  // namespace gl

@@ -1,0 +1,195 @@
+// tf.map_fn: a node owning region {body}, run once per slice of its elements along axis 0.
+// Its outputs are the stacked body results, then (once reverse mode asks) the saved lists.
+#include <cstring>
+
+#include "engine/control/control_flow.h"
+#include "engine/control/kind.h"
+#include "engine/ops/api.h"
+
+namespace gl {
+
+// ---- build ------------------------------------------------------------------------------------
+
+std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& elemsIn,
+                         int parallelIterations) {
+  const SourceLoc loc = b.loc();
+  if (elemsIn.empty()) throw EngineError("map_fn needs at least one tensor", loc, "map_fn");
+  std::vector<Value> elems;
+  int64_t n = -2;
+  for (Value v : elemsIn) {
+    elems.push_back(b.resolve(v));
+    const TypeInfo& t = b.type(elems.back());
+    if (t.list || t.shape.empty())
+      throw EngineError("map_fn maps over the first axis of tensors; got " + t.str(), loc,
+                        "map_fn");
+    if (n != -2 && t.shape[0] >= 0 && n >= 0 && t.shape[0] != n)
+      throw EngineError("map_fn elements have different first dimensions: " + std::to_string(n) +
+                            " and " + std::to_string(t.shape[0]),
+                        loc, "map_fn");
+    if (n < 0) n = t.shape[0];
+  }
+  const int body = b.openRegion(RegionKind::MapBody);
+  Value index = b.addParam({DType::I32, {}, false}, "index");
+  b.graph().region(body).iterationIndex = index;
+  std::vector<Value> slices;
+  for (Value v : elems) {
+    TypeInfo t = b.type(v);
+    t.shape.erase(t.shape.begin());
+    slices.push_back(b.addParam(t));
+  }
+  std::vector<Value> results = fn(b, slices);
+  b.setLoc(loc);
+  b.closeRegion(body, results);
+  Node m;
+  m.kind = NodeKind::Map;
+  m.loc = loc;
+  m.inputs = elems;
+  m.regions = {body};
+  for (Value r : b.graph().region(body).results) {
+    TypeInfo t = b.type(r);
+    if (t.list) throw EngineError("map_fn bodies must return tensors", loc, "map_fn");
+    t.shape.insert(t.shape.begin(), n);
+    m.outputs.push_back(t);
+  }
+  size_t bytes = 0;
+  for (const auto& t : m.outputs)
+    if (fullyKnown(t.shape)) bytes += size_t(numel(t.shape)) * dtypeSize(t.dtype);
+  b.checkBudget(bytes, "map_fn");
+  m.control.savedBase = static_cast<int>(m.outputs.size());
+  m.control.parallelIterations = parallelIterations;
+  Node& added = addControlNode(b, std::move(m));
+  std::vector<Value> outs;
+  for (size_t i = 0; i < added.outputs.size(); ++i) outs.push_back({added.id, static_cast<int>(i)});
+  return outs;
+}
+
+namespace {
+
+// ---- execute ----------------------------------------------------------------------------------
+
+Tensor sliceRow(const Tensor& e, int64_t i) {
+  Tensor slice = Tensor::empty(e.dtype(), Shape(e.shape().begin() + 1, e.shape().end()));
+  const size_t row = slice.bytes();
+  std::memcpy(slice.raw(), static_cast<const char*>(e.raw()) + size_t(i) * row, row);
+  return slice;
+}
+
+// Output j: the iterations' results stacked along a new axis 0.
+Tensor stackResults(const Node& n, size_t j, const std::vector<std::vector<Datum>>& outs) {
+  const int64_t count = int64_t(outs.size());
+  const TypeInfo& type = n.type(int(j));
+  Shape elem = count ? outs[0][j].t.shape() : Shape(type.shape.begin() + 1, type.shape.end());
+  for (auto& d : elem)
+    if (d < 0) d = 0;
+  Shape s{count};
+  s.insert(s.end(), elem.begin(), elem.end());
+  Tensor out = Tensor::empty(type.dtype, s);
+  const size_t row = size_t(numel(elem)) * dtypeSize(out.dtype());
+  for (int64_t i = 0; i < count; ++i) {
+    const Tensor& t = outs[size_t(i)][j].t;
+    if (t.shape() != elem)
+      throw EngineError("map_fn body returns shape " + shapeStr(t.shape()) + " at index " +
+                        std::to_string(i) + " but " + shapeStr(elem) + " at index 0");
+    std::memcpy(static_cast<char*>(out.raw()) + size_t(i) * row, t.raw(), row);
+  }
+  return out;
+}
+
+void executeMap(ControlRuntime& rt, const Node& n) {
+  std::vector<Tensor> elems;
+  for (Value v : n.inputs) elems.push_back(rt.value(v).t);
+  const int64_t count = elems[0].shape()[0];
+  for (const auto& e : elems)
+    if (e.shape()[0] != count)
+      throw EngineError("map_fn elements have different first dimensions: " +
+                        std::to_string(count) + " and " + std::to_string(e.shape()[0]));
+  const int body = n.regions[0];
+  SavedAccumulators saved(rt, n, count);
+  std::vector<std::vector<Datum>> outs(static_cast<size_t>(count));
+  auto iteration = [&](int64_t i) {
+    rt.checkCancelled();
+    std::vector<Datum> params{Datum(Tensor::scalar(double(i), DType::I32))};
+    for (const auto& e : elems) params.push_back(Datum(sliceRow(e, i)));
+    RegionRun run = rt.runRegion(body, params, i);
+    outs[size_t(i)] = std::move(run.results);
+    saved.put(size_t(i), run.saved);
+  };
+  const int threads = int(std::min<int64_t>(n.control.parallelIterations, rt.threads()));
+  if (rt.parallel() && threads > 1 && count > 1) {
+    rt.parallelFor(count, threads, iteration);
+  } else {
+    for (int64_t i = 0; i < count; ++i) iteration(i);
+  }
+  std::vector<Datum> result;
+  for (size_t j = 0; j < size_t(n.control.savedBase); ++j)
+    result.push_back(Datum(stackResults(n, j, outs)));
+  saved.appendOutputs(n, result);
+  rt.setOutputs(std::move(result));
+}
+
+// ---- reverse mode -------------------------------------------------------------------------------
+
+// ys = map_fn(f, xs)
+// dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations
+std::vector<Value> mapVjp(ControlVjpContext& c) {
+  Builder& b = c.b;
+  Graph& g = b.graph();
+  const int mid = c.node.id;
+  const int bodyR = g.node(mid).regions[0];
+  const std::vector<Value> inputs = g.node(mid).inputs;
+  const size_t numCaptures = g.node(mid).captures.size();
+  const size_t nOut = size_t(g.node(mid).control.savedBase);
+  const std::vector<Value> caps = neededCaptures(g.node(mid), c.needs);
+  std::vector<Value> elems;
+  for (size_t j = 0; j < nOut; ++j)
+    elems.push_back(c.gout[j].valid() ? c.gout[j] : b.zerosLike({mid, int(j)}));
+  auto fn = [&](Builder& bb, const std::vector<Value>& slices) {
+    bb.graph().region(bb.currentRegion()).forwardOf = bodyR;
+    const Region& fwd = bb.graph().region(bodyR);
+    BodyGradRequest req;
+    req.region = bodyR;
+    for (size_t j = 0; j < nOut; ++j) {
+      req.targets.push_back(fwd.results[j]);
+      req.seeds.push_back(slices[j]);
+    }
+    for (size_t i = 1; i < fwd.params.size(); ++i) req.sources.push_back(fwd.params[i]);
+    for (Value cap : caps) req.sources.push_back(cap);
+    // Results that are params or captures are sources: backprop seeds them itself.
+    std::map<Value, Value> adj = c.backprop(bb, req);
+    std::vector<Value> out;
+    for (size_t i = 1; i < fwd.params.size(); ++i) {
+      auto it = adj.find(fwd.params[i]);
+      out.push_back(it != adj.end() ? it->second : bb.zerosLike(fwd.params[i]));
+    }
+    for (Value cap : caps) {
+      auto it = adj.find(cap);
+      out.push_back(it != adj.end() ? it->second : bb.zerosLike(cap));
+    }
+    return out;
+  };
+  const std::vector<Value> outs = mapFn(b, fn, elems, g.node(mid).control.parallelIterations);
+  std::vector<Value> grads(inputs.size() + numCaptures);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (c.needs[i]) grads[i] = outs[i];
+  size_t ci = 0;
+  for (size_t i = 0; i < numCaptures; ++i)
+    if (c.needs[inputs.size() + i])
+      grads[inputs.size() + i] = ops::reduceSum(b, outs[inputs.size() + ci++], {0});
+  return grads;
+}
+
+}  // namespace
+
+ControlKind mapKind() {
+  ControlKind k;
+  k.kind = NodeKind::Map;
+  k.userName = "map_fn";
+  k.math =
+      "ys = map_fn(f, xs)\n"
+      "dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations";
+  k.execute = executeMap;
+  k.vjp = mapVjp;
+  return k;
+}
+
+}  // namespace gl

@@ -1,0 +1,38 @@
+#pragma once
+// What a run executes, decided before it starts: per region, the nodes the fetches need in
+// order, and after which of them each local value can be freed; per control-flow node, which
+// of its saved values some reverse body reads (the others are never kept).
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "engine/graph/graph.h"
+
+namespace gl {
+
+struct RegionPlan {
+  std::vector<int> order;                   // node ids to run, in order
+  std::vector<std::vector<int>> freeAfter;  // per position: local slots whose last use it is
+};
+
+class ExecutionPlan {
+ public:
+  ExecutionPlan(const Graph& g, const std::vector<Value>& fetches);
+  // A node's index in its region (its slot in a frame).
+  int local(int node) const { return local_[size_t(node)]; }
+  const RegionPlan& region(int r) const { return *regions_[size_t(r)]; }
+  // Indices into Node::saved that are read.
+  const std::vector<int>& usedSaved(int node) const { return usedSaved_[size_t(node)]; }
+
+ private:
+  void findConsumed();
+  std::unique_ptr<RegionPlan> planRegion(int r, const std::vector<Value>& roots) const;
+
+  const Graph& g_;
+  std::vector<int> local_;
+  std::set<Value> consumed_;
+  std::vector<std::vector<int>> usedSaved_;
+  std::vector<std::unique_ptr<RegionPlan>> regions_;
+};
+
+}  // namespace gl

@@ -1,0 +1,192 @@
+// Control-flow kinds as registry entries, the independent-iterations pass, and the executor's
+// parallelFor.
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+
+#include "engine/autodiff/tape.h"
+#include "engine/control/control_flow.h"
+#include "engine/control/kind.h"
+#include "engine/exec/executor.h"
+#include "engine/exec/parallel_for.h"
+#include "engine/ops/api.h"
+#include "engine/transform/independent_iterations.h"
+#include "helpers.h"
+
+using namespace gl;
+namespace o = gl::ops;
+
+namespace {
+
+Value newList(Builder& b, int64_t size) {
+  return b.op1("list_new", {}, Attrs{{"dtype", std::string("float32")}, {"size", size}});
+}
+
+// for i in range(n): ta = ta.write(i, sin(x[i]) * step), with `step` chosen per test.
+struct PerSampleLoop {
+  Graph g;
+  Builder b{g};
+  Value x, stacked;
+  int loop = -1;
+};
+
+enum class Body { Independent, ReadsList, StepsByTwo, Accumulates, Prints };
+
+void buildLoop(PerSampleLoop& s, Body kind, int64_t n = 6) {
+  Builder& b = s.b;
+  s.x = b.constant(Tensor::fromVector({0.1, 0.2, 0.3, 0.4, 0.5, 0.6}, {6}, DType::F32), "x");
+  const Value limit = b.scalar(double(n), DType::I32);
+  auto outs = whileLoop(
+      b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], limit); },
+      [&](Builder& bb, const std::vector<Value>& v) {
+        Value y = o::sin(bb, o::gather(bb, s.x, v[0]));
+        if (kind == Body::ReadsList) y = o::add(bb, y, bb.op1("list_read", {v[1], v[0]}));
+        if (kind == Body::Prints) bb.print({y}, "y");
+        const Value step = bb.scalar(kind == Body::StepsByTwo ? 2 : 1, DType::I32);
+        Value acc = kind == Body::Accumulates ? o::add(bb, v[2], y) : v[2];
+        return std::vector<Value>{o::add(bb, v[0], step), bb.op1("list_write", {v[1], v[0], y}),
+                                  acc};
+      },
+      {b.scalar(0, DType::I32), newList(b, n), b.scalar(0.0, DType::F32)});
+  s.loop = outs[0].node;
+  s.stacked = b.op1("list_stack", {outs[1]}, Attrs{{"size", n}});
+}
+
+}  // namespace
+
+class TestControl : public QObject {
+  Q_OBJECT
+ private slots:
+  void everyControlKindHasACompleteEntry() {
+    for (NodeKind k : {NodeKind::While, NodeKind::Map, NodeKind::Cond}) {
+      const ControlKind* c = findControlKind(k);
+      QVERIFY2(c, std::string(kindName(k)).c_str());
+      QCOMPARE(c->kind, k);
+      QVERIFY(c->execute && c->vjp);
+      QVERIFY(!c->userName.empty());
+      QVERIFY2(c->math.find('\n') != std::string_view::npos, std::string(kindName(k)).c_str());
+    }
+    QCOMPARE(controlKind(NodeKind::While).userName, std::string_view("while_loop"));
+    QCOMPARE(controlKind(NodeKind::Map).userName, std::string_view("map_fn"));
+    QCOMPARE(controlKind(NodeKind::Cond).badge, std::string_view("if/else"));
+    // Only loops keep adjoint records to decode.
+    QVERIFY(controlKind(NodeKind::While).edgeAdjoints);
+    for (NodeKind k : {NodeKind::Primitive, NodeKind::Const, NodeKind::Variable,
+                       NodeKind::Placeholder, NodeKind::Param, NodeKind::Print}) {
+      QVERIFY(!findControlKind(k));
+      QVERIFY_THROWS_EXCEPTION(EngineError, controlKind(k));
+    }
+  }
+
+  void displayNamesComeFromTheEntry() {
+    PerSampleLoop s;
+    buildLoop(s, Body::Independent);
+    QCOMPARE(displayName(s.g.node(s.loop)), std::string_view("while_loop"));
+    QCOMPARE(displayName(s.g.node(s.stacked)), std::string_view("list_stack"));
+  }
+
+  void perSampleLoopIsMarkedIndependent() {
+    PerSampleLoop s;
+    buildLoop(s, Body::Independent);
+    const IndependentIterations ind = independentIterations(s.g, s.g.node(s.loop));
+    QVERIFY(ind.marked());
+    QCOMPARE(ind.counter, 0);
+    QCOMPARE(ind.constantLimit, 0.0);  // the bound is a value from outside the loop
+    QVERIFY(ind.limit.valid());
+    QCOMPARE(ind.writes.size(), size_t(3));
+    QVERIFY(ind.writes[1] >= 0);
+    QCOMPARE(ind.writes[2], -1);  // passes through
+    QCOMPARE(markIndependentIterations(s.g), 1);
+    QVERIFY(s.g.node(s.loop).control.independent.marked());
+  }
+
+  void dependentLoopsAreNotMarked() {
+    for (Body kind : {Body::ReadsList, Body::StepsByTwo, Body::Accumulates, Body::Prints}) {
+      PerSampleLoop s;
+      buildLoop(s, kind);
+      QVERIFY2(!independentIterations(s.g, s.g.node(s.loop)).marked(),
+               QByteArray::number(int(kind)).constData());
+      QCOMPARE(markIndependentIterations(s.g), 0);
+    }
+  }
+
+  void reverseLoopsAreNotMarked() {
+    PerSampleLoop s;
+    buildLoop(s, Body::Accumulates);
+    Value x = s.b.variable(Tensor::scalar(0.5, DType::F32), "w");
+    GradientTape tape(s.b);
+    auto outs = whileLoop(
+        s.b,
+        [&](Builder& bb, const std::vector<Value>& v) {
+          return o::less(bb, v[0], bb.scalar(3, DType::I32));
+        },
+        [&](Builder& bb, const std::vector<Value>& v) {
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
+                                    o::mul(bb, v[1], x)};
+        },
+        {s.b.scalar(0, DType::I32), s.b.scalar(2.0, DType::F32)});
+    tape.stop();
+    const Value dx = tape.gradient(outs[1], {x}).grads[0];
+    QVERIFY(dx.valid());
+    int reverse = -1;
+    for (const Node& n : s.g.nodes())
+      if (n.forwardNode == outs[1].node) reverse = n.id;
+    QVERIFY(reverse >= 0);
+    QVERIFY(!independentIterations(s.g, s.g.node(reverse)).marked());
+    // d/dx 2 x^3 = 6 x^2
+    QCOMPARE(evaluate(s.g, {dx})[0].at(0), 6 * 0.25);
+  }
+
+  void markedLoopRunsInParallelWithTheSameNumbers() {
+    PerSampleLoop s;
+    buildLoop(s, Body::Independent);
+    QCOMPARE(markIndependentIterations(s.g), 1);
+    const auto vals = gltest::runBoth(s.g, {s.stacked}, 0.0);
+    QCOMPARE(vals[0].shape(), (Shape{6}));
+    for (int i = 0; i < 6; ++i) QVERIFY(std::abs(vals[0].at(i) - std::sin(0.1 * (i + 1))) < 1e-6);
+  }
+
+  void parallelLoopReportsTheBodysError() {
+    // Iteration 6 gathers past the end of x: that iteration's error (not a crash, not a hang)
+    // reaches the caller, on both executors.
+    PerSampleLoop s;
+    buildLoop(s, Body::Independent, 7);
+    QCOMPARE(markIndependentIterations(s.g), 1);
+    for (bool parallel : {false, true}) {
+      RunOptions opt;
+      opt.parallel = parallel;
+      opt.threads = 2;
+      try {
+        evaluate(s.g, {s.stacked}, opt);
+        QFAIL("expected an error");
+      } catch (const EngineError& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains("gather"), e.what());
+      }
+    }
+  }
+
+  void parallelForRunsEveryIndexOnce() {
+    std::vector<std::atomic<int>> hits(1000);
+    parallelFor(1000, 2, [&](int64_t i) { hits[size_t(i)]++; });
+    for (const auto& h : hits) QCOMPARE(h.load(), 1);
+  }
+
+  void parallelForRethrowsTheFirstErrorAndStops() {
+    std::atomic<int64_t> ran{0};
+    try {
+      parallelFor(100000, 2, [&](int64_t i) {
+        ++ran;
+        if (i == 3) throw EngineError("iteration 3 failed");
+      });
+      QFAIL("expected the iteration's error");
+    } catch (const EngineError& e) {
+      QCOMPARE(std::string(e.what()), std::string("iteration 3 failed"));
+    }
+    // The others stop taking work once one failed.
+    QVERIFY(ran.load() < 100000);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestControl)
+#include "test_control.moc"
