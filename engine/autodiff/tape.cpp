@@ -103,26 +103,13 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
     }
     return d;
   }
-  // Nodes that could lie on a path: the target's region and the regions around it.
-  BackpropRequest scope;
-  scope.targets = {target};
-  std::vector<int> ids;
-  for (int r = tn.region; r >= 0; r = g.region(r).parent)
-    for (int id : g.region(r).nodes)
-      if (id > sn.id - 1 && id <= tn.id) ids.push_back(id);
-  std::sort(ids.begin(), ids.end());
-  std::set<Value> reach{source};
-  std::set<int> reachNodes;
-  for (int id : ids) {
-    const Node& n = g.node(id);
-    bool any = false;
-    for (Value v : n.inputs) any = any || reach.count(v);
-    for (Value v : n.captures) any = any || reach.count(v);
-    if (!any) continue;
-    reachNodes.insert(id);
-    for (int i = 0; i < int(n.outputs.size()); ++i) reach.insert({id, i});
-  }
-  if (!reach.count(target)) {
+  // The same analysis backprop ran, for this source alone.
+  BackpropRequest req;
+  req.targets = {target};
+  req.sources = {source};
+  req.eligible = [this](const Node& n) { return recorded_.count(n.id) > 0; };
+  const PathAnalysis paths = analyzePaths(g, req);
+  if (!paths.connected.count(target)) {
     d.text = "the target " + describe(g, tn) + " does not depend on " + src +
              " at all: no chain of operations leads from it to the target";
     return d;
@@ -134,75 +121,36 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
              (sn.name.empty() ? std::string("x") : sn.name) + ") inside the tape";
     return d;
   }
-  // Values the target depends on.
-  std::set<Value> need{target};
-  std::set<int> needNodes;
-  for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
-    const Node& n = g.node(*it);
-    bool any = false;
-    for (int i = 0; i < int(n.outputs.size()); ++i) any = any || need.count({n.id, i});
-    if (!any) continue;
-    needNodes.insert(n.id);
-    for (Value v : n.inputs) need.insert(v);
-    for (Value v : n.captures) need.insert(v);
-  }
-  // Walk the path forward along what still carries a gradient; the first node that does not
-  // is where the chain breaks.
-  std::set<Value> live{source};
   // A non-differentiable op on the path (a comparison feeding a cond's predicate, a cast to
   // int) only explains the None when no later node breaks a chain that was still alive.
-  int blockedAt = -1;
-  for (int id : ids) {
-    if (!reachNodes.count(id) || !needNodes.count(id)) continue;
-    const Node& n = g.node(id);
-    bool fed = false;
-    for (Value v : n.inputs) fed = fed || live.count(v);
-    for (Value v : n.captures) fed = fed || live.count(v);
-    if (!fed) continue;
-    const bool recorded = recorded_.count(id) > 0;
-    bool floatOut = false;
-    for (const TypeInfo& t : n.outputs) floatOut = floatOut || isFloat(t.dtype);
-    const bool blocks = blocksGradient(n) || !floatOut;  // e.g. a cast to int32
-    if (!blocks && !n.recordingStopped && recorded) {
-      for (int i = 0; i < int(n.outputs.size()); ++i)
-        if (isFloat(n.outputs[size_t(i)].dtype)) live.insert({id, i});
-      continue;
+  const PathStop* stop = nullptr;
+  for (const PathStop& s : paths.stops)
+    if (s.reason != StopReason::NoGradient) {
+      stop = &s;
+      break;
     }
-    if (blocks) {
-      if (blockedAt < 0) blockedAt = id;
-      continue;
-    }
-    d.node = id;
-    d.loc = n.loc;
-    const std::string at = describe(g, n);
-    if (blocks) {
-      d.text = "the chain from " + src + " to the target breaks at " + at + ": it passes through " +
-               nondiffReason(n);
-    } else if (n.recordingStopped) {
-      d.text = "the chain from " + src + " to the target breaks at " + at +
-               ", which was computed inside tape.stop_recording()";
-    } else if (closedAt_ >= 0 && id >= closedAt_) {
-      d.text = "the chain from " + src + " to the target breaks at " + at +
-               ": it was computed after the tape stopped recording (outside the `with "
-               "tf.GradientTape()` block), so the tape never saw it. Compute it inside the block";
-    } else if (id < openedAt_) {
-      d.text = "the chain from " + src + " to the target breaks at " + at +
-               ": it was computed before the tape started recording";
-    } else {
-      d.text = "the chain from " + src + " to the target breaks at " + at +
-               ": this tape did not record it";
-    }
+  if (!stop && !paths.stops.empty()) stop = &paths.stops.front();
+  if (!stop) {
+    d.text = "the target " + describe(g, tn) + " is not connected to " + src + " on this tape";
     return d;
   }
-  if (blockedAt >= 0) {
-    const Node& n = g.node(blockedAt);
-    d.node = blockedAt;
-    d.loc = n.loc;
-    d.text = "the chain from " + src + " to the target breaks at " + describe(g, n) +
-             ": it passes through " + nondiffReason(n);
-    return d;
-  }
-  d.text = "the target " + describe(g, tn) + " is not connected to " + src + " on this tape";
+  const int id = stop->node;
+  const Node& n = g.node(id);
+  d.node = id;
+  d.loc = n.loc;
+  const std::string breaks = "the chain from " + src + " to the target breaks at " + describe(g, n);
+  if (stop->reason == StopReason::NoGradient)
+    d.text = breaks + ": it passes through " + nondiffReason(n);
+  else if (stop->reason == StopReason::RecordingStopped)
+    d.text = breaks + ", which was computed inside tape.stop_recording()";
+  else if (closedAt_ >= 0 && id >= closedAt_)
+    d.text = breaks +
+             ": it was computed after the tape stopped recording (outside the `with "
+             "tf.GradientTape()` block), so the tape never saw it. Compute it inside the block";
+  else if (id < openedAt_)
+    d.text = breaks + ": it was computed before the tape started recording";
+  else
+    d.text = breaks + ": this tape did not record it";
   return d;
 }
 
