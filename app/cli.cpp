@@ -1,17 +1,14 @@
 #include "cli.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "engine/lab/session.h"
+#include "scripts.h"
 
 namespace gl::app {
 
 namespace {
-
-constexpr size_t kMaxScriptBytes = size_t(4) << 20;
 
 void runUsage() {
   std::fprintf(stderr,
@@ -95,16 +92,6 @@ int parseArgs(const std::vector<std::string>& args, bool allowRunFlags, ScriptAr
 
 }  // namespace
 
-std::string readScript(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw EngineError("cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  if (text.size() > kMaxScriptBytes) throw EngineError("'" + path + "' is larger than 4 MiB");
-  return text;
-}
-
 bool parseSetting(const std::string& text, std::string& name, double& value) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) return false;
@@ -122,7 +109,8 @@ int runCommand(const std::vector<std::string>& args) {
   ScriptArgs sa;
   if (int rc = parseArgs(args, true, sa)) return rc < 0 ? 0 : rc;
   try {
-    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
+    const std::string path = locateScript(sa.file);
+    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), path, sa.trace);
     const lab::ProgramRun run = lab::runProgram(program, sa.run);
     std::cout << (sa.json ? lab::reportJson(program, run, sa.run)
                           : lab::reportText(program, run, sa.run));
@@ -140,8 +128,9 @@ int checkCommand(const std::vector<std::string>& args) {
   ScriptArgs sa;
   if (int rc = parseArgs(args, false, sa)) return rc < 0 ? 0 : rc;
   try {
-    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
-    std::cout << lab::checkSummary(program, sa.file);
+    const std::string path = locateScript(sa.file);
+    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), path, sa.trace);
+    std::cout << lab::checkSummary(program, path);
     return 0;
   } catch (const EngineError& e) {
     std::fprintf(stderr, "%s\n", e.what());

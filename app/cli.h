@@ -11,9 +11,6 @@ namespace gl::app {
 int runCommand(const std::vector<std::string>& args);
 int checkCommand(const std::vector<std::string>& args);
 
-// Reads a script file; throws gl::EngineError naming the file when it cannot be read.
-std::string readScript(const std::string& path);
-
 // Parses "name=value" for --set; returns false on malformed text.
 bool parseSetting(const std::string& text, std::string& name, double& value);
 

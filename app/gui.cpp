@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "engine/lab/session.h"
+#include "scripts.h"
 #include "ui/about.h"
 #include "ui/export/lesson_export.h"
 #include "ui/plots/plots_panel.h"
@@ -88,7 +89,7 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
   ui::initResources();
   ui::installLanguage(ui::languageSetting());
   ui::MainWindow window;
-  QString path = QString::fromStdString(file);
+  QString path = QString::fromStdString(file.empty() ? file : locateScript(file));
   if (path.isEmpty()) {
     path = QSettings().value(QStringLiteral("lastFile")).toString();
     if (path.isEmpty() || !QFileInfo::exists(path)) path = ui::builtinLessons().value(0);
@@ -202,15 +203,9 @@ int exportCommand(int argc, char** argv, const std::vector<std::string>& args) {
   opt.step = step;
   opt.executorLabel = run.parallel ? QStringLiteral("parallel") : QStringLiteral("serial");
   try {
-    std::string source;
-    if (QString::fromStdString(file).startsWith(QLatin1Char(':'))) {
-      QFile f(QString::fromStdString(file));
-      if (!f.open(QIODevice::ReadOnly)) throw EngineError("cannot open '" + file + "'");
-      source = f.readAll().toStdString();
-    } else {
-      source = readScript(file);
-    }
-    const std::string name = QFileInfo(QString::fromStdString(file)).fileName().toStdString();
+    const std::string source = readScript(file);
+    const std::string name =
+        QFileInfo(QString::fromStdString(locateScript(file))).fileName().toStdString();
     const lang::TracedProgram program = lang::traceProgram(source, name, trace);
     const lab::ProgramRun result = lab::runProgram(program, run);
     std::cout << lab::reportText(program, result, run);

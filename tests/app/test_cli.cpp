@@ -14,8 +14,9 @@ struct Result {
   QString out, err;
 };
 
-Result gradlab(const QStringList& args) {
+Result gradlab(const QStringList& args, const QString& workingDir = {}) {
   QProcess p;
+  if (!workingDir.isEmpty()) p.setWorkingDirectory(workingDir);
   p.start(QStringLiteral(GRADLAB_BINARY), args);
   p.waitForFinished(120000);
   return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
@@ -169,6 +170,45 @@ class TestCli : public QObject {
                       "gif"})
                  .code,
              2);
+  }
+
+  void runCheckAndExportReadBuiltInLessons() {
+    const QStringList small{"--set", "batch=2", "--set", "dim=3", "--set", "steps=4"};
+    for (const QString& name : {QString("ode_while_loop"), QString("ode_while_loop.gls"),
+                                QString(":/lessons/ode_while_loop.gls")}) {
+      Result r = gradlab(QStringList{"run", name} + small, dir_.path());
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.out.contains("min 0.6561  max 0.6561"), qPrintable(name + ": " + r.out + r.err));
+      QVERIFY(r.out.contains("variant 'vectorized'"));
+    }
+    Result c = gradlab({"check", "per_step_gradients", "--set", "steps=3"}, dir_.path());
+    QCOMPARE(c.code, 0);
+    QVERIFY2(c.out.startsWith(":/lessons/per_step_gradients.gls: ok"), qPrintable(c.out));
+    QVERIFY(c.out.contains("param steps = 3"));
+    QTemporaryDir out;
+    Result e = gradlab({"export", "per_step_gradients", "--out", out.path(), "--set", "steps=3",
+                        "--format", "dot"},
+                       dir_.path());
+    QCOMPARE(e.code, 0);
+    QFile dot(out.filePath("jacobian_graph.dot"));
+    QVERIFY2(dot.open(QIODevice::ReadOnly), qPrintable(e.out + e.err));
+    QVERIFY(dot.readAll().contains("digraph"));
+  }
+
+  void aFileWinsOverABuiltInLessonOfTheSameName() {
+    QTemporaryDir cwd;
+    QFile f(cwd.filePath("ode_while_loop"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("x = tf.constant(1.0)\nprint('the local file')\n");
+    f.close();
+    Result r = gradlab({"check", "ode_while_loop"}, cwd.path());
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("print: the local file"), qPrintable(r.out + r.err));
+    QVERIFY(!r.out.contains("while_loops: 8"));
+    Result missing = gradlab({"run", "no_such_lesson"}, cwd.path());
+    QCOMPARE(missing.code, 1);
+    QCOMPARE(missing.err.trimmed(), QString("cannot open 'no_such_lesson'"));
+    QCOMPARE(missing.out, QString());
   }
 
   void printAtTraceTimeAndRunTime() {
