@@ -372,11 +372,29 @@ std::string usage(const Command& command) {
 
 std::string help(const Command& command) {
   std::string out = usage(command) + "\n" + command.summary + "\n";
+  // "  --threads N      text", the text wrapped in its column.
   auto row = [&](const std::string& left, const std::string& right) {
+    const std::string indent(kHelpColumn, ' ');
     std::string line = "  " + left;
-    line += line.size() + 2 <= kHelpColumn ? std::string(kHelpColumn - line.size(), ' ')
-                                           : "\n" + std::string(kHelpColumn, ' ');
-    out += line + right + "\n";
+    if (line.size() + 2 > kHelpColumn) {
+      out += line + "\n";
+      line = indent;
+    }
+    line.resize(kHelpColumn, ' ');
+    size_t start = 0;
+    while (start < right.size()) {
+      size_t end = right.find(' ', start);
+      if (end == std::string::npos) end = right.size();
+      const std::string word = right.substr(start, end - start);
+      if (line.size() > kHelpColumn && line.size() + 1 + word.size() > kWidth) {
+        out += line + "\n";
+        line = indent;
+      }
+      if (line.size() > kHelpColumn) line += ' ';
+      line += word;
+      start = end + 1;
+    }
+    out += line + "\n";
   };
   if (!command.positionals.empty()) {
     out += "\narguments:\n";

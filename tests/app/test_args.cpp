@@ -260,6 +260,18 @@ class TestArgs : public QObject {
     for (const args::Option& o : demo().options)
       QCOMPARE(h.count(QString::fromStdString("\n  " + o.name + " ")), 1);
   }
+
+  void longHelpWrapsInItsColumn() {
+    args::Command c;
+    c.name = "wrap";
+    c.options = {
+        args::text("--a-very-long-option-name", "VALUE",
+                   std::string(30, 'x') + " " + std::string(40, 'y') + " " + std::string(10, 'z'))};
+    QCOMPARE(QString::fromStdString(args::help(c)).section("options:\n", 1),
+             QString("  --a-very-long-option-name VALUE\n" + QString(26, ' ') + QString(30, 'x') +
+                     " " + QString(40, 'y') + "\n" + QString(26, ' ') + QString(10, 'z') + "\n" +
+                     "  -h, --help              show this help\n"));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestArgs)
