@@ -1,9 +1,12 @@
 // The declarative argument parser (app/args.h) on a command declared here: typed values,
-// every error message, and --help generated from the declarations.
+// every error message, and --help generated from the declarations. Then gradlab's own command
+// table (app/commands.h): the same rules for the options commands share, and the routing of the
+// first word to a command.
 #include <QtTest>
 #include <stdexcept>
 
 #include "app/args.h"
+#include "app/commands.h"
 
 using namespace gl::app;
 
@@ -271,6 +274,166 @@ class TestArgs : public QObject {
              QString("  --a-very-long-option-name VALUE\n" + QString(26, ' ') + QString(30, 'x') +
                      " " + QString(40, 'y') + "\n" + QString(26, ' ') + QString(10, 'z') + "\n" +
                      "  -h, --help              show this help\n"));
+  }
+
+  // ---- gradlab's commands ----
+
+  void theCommands() {
+    QStringList names;
+    for (const args::Command& c : commands()) {
+      names << QString::fromStdString(c.name);
+      QVERIFY(!c.summary.empty());
+      QCOMPARE(findCommand(c.name), &c);
+      QCOMPARE(c.isDefault, c.name == "window");
+    }
+    QCOMPARE(names, QStringList({"window", "run", "check", "export", "ode"}));
+    QCOMPARE(findCommand("bench"), nullptr);
+  }
+
+  void sharedOptionsFollowTheSameRulesEverywhere() {
+    int withThreads = 0, withFile = 0, withSet = 0;
+    for (const args::Command& c : commands()) {
+      if (const args::Option* t = c.option("--threads")) {
+        ++withThreads;
+        QCOMPARE(t->kind, args::Kind::Int);
+        QCOMPARE(t->min, int64_t(1));
+        QCOMPARE(t->max, int64_t(256));
+        std::vector<std::string> base;
+        if (!c.positionals.empty() && c.positionals[0].required) base = {"f.gls"};
+        if (c.option("--out")) base.insert(base.end(), {"--out", "d"});
+        for (const char* bad : {"0", "257", "-1", "zero", "2.5", ""}) {
+          std::vector<std::string> w = base;
+          w.insert(w.end(), {"--threads", bad});
+          QCOMPARE(args::parse(c, w).error, "gradlab " + c.name +
+                                                ": --threads expects an integer from 1 to 256, "
+                                                "got '" +
+                                                bad + "'");
+        }
+        for (const char* good : {"1", "256"}) {
+          std::vector<std::string> w = base;
+          w.insert(w.end(), {"--threads", good});
+          const args::Result r = args::parse(c, w);
+          QVERIFY2(r.ok(), r.error.c_str());
+          QCOMPARE(r.parsed.integer("--threads", 0), std::stoll(good));
+        }
+      }
+      if (!c.positionals.empty()) {
+        ++withFile;
+        QCOMPARE(c.positionals.size(), size_t(1));
+        QCOMPARE(c.positionals[0].name, std::string("FILE"));
+        QVERIFY(QString::fromStdString(c.positionals[0].help).contains("built-in lesson"));
+        QCOMPARE(c.positionals[0].required, c.name != "window");
+      }
+      if (const args::Option* s = c.option("--set")) {
+        ++withSet;
+        QCOMPARE(s->kind, args::Kind::Setting);
+      }
+      if (const args::Option* s = c.option("--step")) {
+        QCOMPARE(s->kind, args::Kind::Int);
+        QCOMPARE(s->min, int64_t(0));
+      }
+    }
+    QCOMPARE(withThreads, 3);  // run, export, ode
+    QCOMPARE(withFile, 4);     // window, run, check, export
+    QCOMPARE(withSet, 4);
+    QCOMPARE(findCommand("run")->option("--executor")->choices,
+             findCommand("export")->option("--executor")->choices);
+    QCOMPARE(findCommand("run")->option("--executor")->choices,
+             std::vector<std::string>({"serial", "parallel"}));
+    QCOMPARE(findCommand("ode")->option("--executor")->choices,
+             std::vector<std::string>({"serial", "parallel", "both"}));
+    QCOMPARE(findCommand("check")->options.size(), size_t(1));
+    QVERIFY(findCommand("export")->option("--out")->required);
+  }
+
+  void odeKeepsItsDefaultsAndSizes() {
+    const args::Command& ode = *findCommand("ode");
+    QCOMPARE(ode.option("--steps")->fallback, std::string("20000"));
+    QCOMPARE(ode.option("--dt")->fallback, std::string("0.1"));
+    QCOMPARE(args::parse(ode, {"--batch", "0"}).error,
+             std::string("gradlab ode: --batch expects an integer from 1 to 2147483647, got '0'"));
+    QCOMPARE(args::parse(ode, {"file"}).error,
+             std::string("gradlab ode: takes no arguments, got 'file'"));
+    const args::Result r = args::parse(ode, {"--steps", "0", "--dt", "0.5", "--variant", "all"});
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(r.parsed.integer("--steps", -1), int64_t(0));
+    QCOMPARE(r.parsed.real("--dt", 0), 0.5);
+  }
+
+  void routing_data() {
+    QTest::addColumn<QStringList>("words");
+    QTest::addColumn<QString>("command");  // "" for the overview or an error
+    QTest::addColumn<QStringList>("rest");
+    QTest::newRow("nothing") << QStringList{} << "window" << QStringList{};
+    QTest::newRow("run") << QStringList{"run", "a.gls", "--json"} << "run"
+                         << QStringList{"a.gls", "--json"};
+    QTest::newRow("window named") << QStringList{"window", "--run"} << "window"
+                                  << QStringList{"--run"};
+    QTest::newRow("option first") << QStringList{"--set", "a=1", "x.gls"} << "window"
+                                  << QStringList{"--set", "a=1", "x.gls"};
+    QTest::newRow("unknown option first")
+        << QStringList{"--frobnicate"} << "window" << QStringList{"--frobnicate"};
+    QTest::newRow("file") << QStringList{"x.gls", "--run"} << "window"
+                          << QStringList{"x.gls", "--run"};
+    QTest::newRow("path") << QStringList{"dir/x"} << "window" << QStringList{"dir/x"};
+    QTest::newRow("resource") << QStringList{":/lessons/x"} << "window"
+                              << QStringList{":/lessons/x"};
+    QTest::newRow("lesson name") << QStringList{"known"} << "window" << QStringList{"known"};
+    QTest::newRow("help") << QStringList{"--help"} << "" << QStringList{};
+    QTest::newRow("unknown") << QStringList{"rnu", "x.gls"} << "" << QStringList{};
+  }
+
+  void routing() {
+    QFETCH(QStringList, words);
+    QFETCH(QString, command);
+    QFETCH(QStringList, rest);
+    std::vector<std::string> w;
+    for (const QString& s : words) w.push_back(s.toStdString());
+    const Route r = route(w, [](const std::string& s) { return s == "known"; });
+    QCOMPARE(QString::fromStdString(r.command ? r.command->name : ""), command);
+    QStringList got;
+    for (const std::string& s : r.words) got << QString::fromStdString(s);
+    QCOMPARE(got, rest);
+    QCOMPARE(r.overview, words == QStringList{"--help"});
+    QCOMPARE(!r.error.empty(), words.value(0) == "rnu");
+  }
+
+  void unknownCommandListsTheCommands() {
+    const Route r = route({"rnu"}, [](const std::string&) { return false; });
+    QCOMPARE(QString::fromStdString(r.error),
+             QString("gradlab: unknown command 'rnu'\n"
+                     "commands: window, run, check, export, ode (gradlab --help shows them all)"));
+    QCOMPARE(route({"-h"}, [](const std::string&) { return false; }).overview, true);
+  }
+
+  void overviewShowsEveryCommand() {
+    const QString o = QString::fromStdString(overview());
+    QVERIFY2(o.startsWith("usage: gradlab [window] [FILE] [--set NAME=VALUE]..."), qPrintable(o));
+    for (const args::Command& c : commands()) {
+      QVERIFY2(o.contains(QString::fromStdString(c.summary)), c.name.c_str());
+      if (!c.isDefault) QVERIFY(o.contains(QString::fromStdString("\n       gradlab " + c.name)));
+    }
+    QVERIFY(o.contains("\n       gradlab run FILE [--variant V] [--executor serial|parallel]"));
+    for (const QString& line : o.split('\n')) QVERIFY2(line.size() <= 100, qPrintable(line));
+  }
+
+  void runHelpIsGeneratedFromTheTable() {
+    const QString h = QString::fromStdString(args::help(*findCommand("run")));
+    QVERIFY2(h.startsWith("usage: gradlab run FILE [--variant V] [--executor serial|parallel] "
+                          "[--threads N]"),
+             qPrintable(h));
+    QVERIFY2(h.contains(
+                 "\n  --threads N             threads of the parallel executor; an integer from 1 "
+                 "to 256 (default: one\n                          per core)\n"),
+             qPrintable(h));
+    QVERIFY(
+        h.contains("\n  --executor serial|parallel\n                          the executor "
+                   "to run on (default: serial)\n"));
+    for (const args::Command& c : commands())
+      for (const QString& line : QString::fromStdString(args::help(c)).split('\n'))
+        QVERIFY2(line.size() <= 100, qPrintable(line));
+    QVERIFY(
+        h.contains("\n  FILE                    a script file, or the name of a built-in lesson"));
   }
 };
 
