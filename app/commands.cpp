@@ -69,7 +69,7 @@ std::vector<Command> declare() {
        {scriptArg(true)},
        {args::text("--out", "DIR", "folder to write the files to").mandatory(),
         args::text("--format", "LIST", "comma-separated: png, svg, pdf, csv, dot")
-            .byDefault("png,svg,pdf,csv,dot"),
+            .byDefault(kExportFormats),
         setParam(), stepOption(), variantOption("export only variant V").byDefault("all"),
         executorOption(), threadsOption()}},
       {"ode",

@@ -11,6 +11,7 @@
 namespace gl::app {
 
 constexpr int64_t kMaxThreads = 256;
+constexpr const char* kExportFormats = "png,svg,pdf,csv,dot";  // export's --format default
 
 // window (the default command), run, check, export, ode.
 const std::vector<args::Command>& commands();
