@@ -234,7 +234,7 @@ class TestCli : public QObject {
         {"ode"},
     };
     for (const QStringList& c : commands)
-      for (const QString& bad : {"0", "257", "-4", "many", "2.5", "8x"}) {
+      for (const QString bad : {"0", "257", "-4", "many", "2.5", "8x"}) {
         Result r = gradlab(c + QStringList{"--threads", bad});
         QCOMPARE(r.code, 2);
         QCOMPARE(
@@ -246,7 +246,7 @@ class TestCli : public QObject {
     QCOMPARE(gradlab({"run", ode, "--threads", "1000"}).code, 2);
     QCOMPARE(gradlab({"ode", "--threads", "0"}).code, 2);
     const QStringList small{"--set", "batch=2", "--set", "dim=3", "--set", "steps=4"};
-    for (const QString& n : {"1", "256"}) {
+    for (const QString n : {"1", "256"}) {
       Result r = gradlab(QStringList{"run", ode, "--threads", n} + small);
       QCOMPARE(r.code, 0);
       QVERIFY2(r.out.contains("min 0.6561  max 0.6561"), qPrintable(r.err));
