@@ -176,14 +176,15 @@ bool parseSetting(const std::string& text, std::string& name, double& value) {
 
 // ---- Parsed ----
 
-const Parsed::Value* Parsed::find(const std::string& option, Kind kind, const char* asked) const {
+const Parsed::Value* Parsed::find(const std::string& option, Kind kind) const {
   const Option* o = command_ ? command_->option(option) : nullptr;
   if (!o)
     throw std::logic_error("gradlab " + (command_ ? command_->name : std::string("?")) +
                            " declares no option " + option);
   const bool textLike = kind == Kind::Text && o->kind == Kind::Choice;
   if (o->kind != kind && !textLike)
-    throw std::logic_error(option + " is a " + kindName(o->kind) + " option, read as " + asked);
+    throw std::logic_error(option + " is a " + kindName(o->kind) + " option, read as " +
+                           kindName(kind));
   auto it = values_.find(option);
   return it == values_.end() ? nullptr : &it->second;
 }
@@ -195,27 +196,27 @@ bool Parsed::has(const std::string& option) const {
 }
 
 bool Parsed::flag(const std::string& option) const {
-  const Value* v = find(option, Kind::Flag, "flag");
+  const Value* v = find(option, Kind::Flag);
   return v && std::get<bool>(*v);
 }
 
 std::string Parsed::text(const std::string& option, const std::string& fallback) const {
-  const Value* v = find(option, Kind::Text, "text");
+  const Value* v = find(option, Kind::Text);
   return v ? std::get<std::string>(*v) : fallback;
 }
 
 int64_t Parsed::integer(const std::string& option, int64_t fallback) const {
-  const Value* v = find(option, Kind::Int, "integer");
+  const Value* v = find(option, Kind::Int);
   return v ? std::get<int64_t>(*v) : fallback;
 }
 
 double Parsed::real(const std::string& option, double fallback) const {
-  const Value* v = find(option, Kind::Real, "number");
+  const Value* v = find(option, Kind::Real);
   return v ? std::get<double>(*v) : fallback;
 }
 
 std::vector<Setting> Parsed::settings(const std::string& option) const {
-  const Value* v = find(option, Kind::Setting, "setting");
+  const Value* v = find(option, Kind::Setting);
   return v ? std::get<std::vector<Setting>>(*v) : std::vector<Setting>{};
 }
 

@@ -65,7 +65,8 @@ struct Setting {
 };
 
 // The typed values of one parse. Asking for a name the command does not declare, or with the
-// wrong kind, is a programming error and throws std::logic_error.
+// wrong kind, is a programming error and throws std::logic_error. It refers to the Command it
+// was parsed against, which must outlive it (gradlab's table is static).
 class Parsed {
  public:
   bool help = false;  // -h/--help was given: show help(command), exit 0
@@ -82,7 +83,7 @@ class Parsed {
  private:
   friend struct Parser;
   using Value = std::variant<bool, std::string, int64_t, double, std::vector<Setting>>;
-  const Value* find(const std::string& option, Kind kind, const char* asked) const;
+  const Value* find(const std::string& option, Kind kind) const;
   const Command* command_ = nullptr;
   std::map<std::string, Value> values_;
   std::map<std::string, std::string> positionals_;
