@@ -1,131 +1,36 @@
 #include "cli.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
-#include "engine/lab/session.h"
+#include "scripts.h"
 
 namespace gl::app {
 
-namespace {
-
-constexpr size_t kMaxScriptBytes = size_t(4) << 20;
-
-void runUsage() {
-  std::fprintf(stderr,
-               "usage: gradlab run FILE [--variant V] [--executor serial|parallel] [--threads N]\n"
-               "                        [--set name=value]... [--json]\n"
-               "       gradlab check FILE [--set name=value]...\n");
-}
-
-struct ScriptArgs {
-  std::string file;
-  lab::RunSettings run;
+lang::TraceOptions traceOptions(const args::Parsed& args) {
   lang::TraceOptions trace;
-  bool json = false;
-};
-
-// Returns 0 when parsed, else the exit status to use.
-int parseArgs(const std::vector<std::string>& args, bool allowRunFlags, ScriptArgs& out) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& v) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "gradlab: %s needs a value\n", a.c_str());
-        return false;
-      }
-      v = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--set") {
-      std::string name;
-      double x = 0;
-      if (!value(v)) return 2;
-      if (!parseSetting(v, name, x)) {
-        std::fprintf(stderr, "gradlab: --set expects name=value, got '%s'\n", v.c_str());
-        return 2;
-      }
-      out.trace.overrides[name] = x;
-    } else if (allowRunFlags && a == "--variant") {
-      if (!value(out.run.variant)) return 2;
-    } else if (allowRunFlags && a == "--executor") {
-      if (!value(v)) return 2;
-      if (v != "serial" && v != "parallel") {
-        std::fprintf(stderr, "gradlab: --executor is serial or parallel, not '%s'\n", v.c_str());
-        return 2;
-      }
-      out.run.parallel = v == "parallel";
-    } else if (allowRunFlags && a == "--threads") {
-      if (!value(v)) return 2;
-      try {
-        out.run.threads = std::stoi(v);
-      } catch (const std::logic_error&) {
-        out.run.threads = -1;
-      }
-      if (out.run.threads < 1 || out.run.threads > 1024) {
-        std::fprintf(stderr, "gradlab: --threads expects a count from 1 to 1024\n");
-        return 2;
-      }
-    } else if (allowRunFlags && a == "--json") {
-      out.json = true;
-    } else if (a == "-h" || a == "--help") {
-      runUsage();
-      return -1;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "gradlab: unknown option '%s'\n", a.c_str());
-      runUsage();
-      return 2;
-    } else if (out.file.empty()) {
-      out.file = a;
-    } else {
-      std::fprintf(stderr, "gradlab: one script at a time ('%s' and '%s')\n", out.file.c_str(),
-                   a.c_str());
-      return 2;
-    }
-  }
-  if (out.file.empty()) {
-    runUsage();
-    return 2;
-  }
-  return 0;
+  for (const args::Setting& s : args.settings("--set")) trace.overrides[s.name] = s.value;
+  return trace;
 }
 
-}  // namespace
-
-std::string readScript(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw EngineError("cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  if (text.size() > kMaxScriptBytes) throw EngineError("'" + path + "' is larger than 4 MiB");
-  return text;
+lab::RunSettings runSettings(const args::Parsed& args) {
+  lab::RunSettings run;
+  run.variant = args.text("--variant");
+  run.parallel = args.text("--executor") == "parallel";
+  run.threads = int(args.integer("--threads", run.threads));
+  return run;
 }
 
-bool parseSetting(const std::string& text, std::string& name, double& value) {
-  const size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) return false;
-  name = text.substr(0, eq);
+int runCommand(const args::Parsed& args) {
+  const std::string file = args.positional("FILE");
+  const lab::RunSettings settings = runSettings(args);
   try {
-    size_t used = 0;
-    value = std::stod(text.substr(eq + 1), &used);
-    return used == text.size() - eq - 1;
-  } catch (const std::logic_error&) {
-    return false;
-  }
-}
-
-int runCommand(const std::vector<std::string>& args) {
-  ScriptArgs sa;
-  if (int rc = parseArgs(args, true, sa)) return rc < 0 ? 0 : rc;
-  try {
-    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
-    const lab::ProgramRun run = lab::runProgram(program, sa.run);
-    std::cout << (sa.json ? lab::reportJson(program, run, sa.run)
-                          : lab::reportText(program, run, sa.run));
+    const std::string path = locateScript(file);
+    const lang::TracedProgram program =
+        lang::traceProgram(readScript(file), path, traceOptions(args));
+    const lab::ProgramRun run = lab::runProgram(program, settings);
+    std::cout << (args.flag("--json") ? lab::reportJson(program, run, settings)
+                                      : lab::reportText(program, run, settings));
     std::cout.flush();
     for (const lab::VariantRun& v : run.variants)
       if (!v.ok()) std::fprintf(stderr, "%s\n", v.error.c_str());
@@ -136,12 +41,13 @@ int runCommand(const std::vector<std::string>& args) {
   }
 }
 
-int checkCommand(const std::vector<std::string>& args) {
-  ScriptArgs sa;
-  if (int rc = parseArgs(args, false, sa)) return rc < 0 ? 0 : rc;
+int checkCommand(const args::Parsed& args) {
+  const std::string file = args.positional("FILE");
   try {
-    const lang::TracedProgram program = lang::traceProgram(readScript(sa.file), sa.file, sa.trace);
-    std::cout << lab::checkSummary(program, sa.file);
+    const std::string path = locateScript(file);
+    const lang::TracedProgram program =
+        lang::traceProgram(readScript(file), path, traceOptions(args));
+    std::cout << lab::checkSummary(program, path);
     return 0;
   } catch (const EngineError& e) {
     std::fprintf(stderr, "%s\n", e.what());

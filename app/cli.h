@@ -1,20 +1,19 @@
 #pragma once
 // The command line's script commands: `gradlab run FILE ...` and `gradlab check FILE`.
-// They use the same trace/run/report code as the window (engine/lab/session.h).
-#include <string>
-#include <vector>
+// They use the same trace/run/report code as the window (engine/lab/session.h). Their
+// arguments are declared in commands.cpp and parsed before these are called.
+#include "args.h"
+#include "engine/lab/session.h"
 
 namespace gl::app {
 
-// Exit status: 0 ok, 1 script or runtime error (message on stderr with file:line:col),
-// 2 usage error.
-int runCommand(const std::vector<std::string>& args);
-int checkCommand(const std::vector<std::string>& args);
+// Exit status: 0 ok, 1 script or runtime error (message on stderr with file:line:col).
+int runCommand(const args::Parsed& args);
+int checkCommand(const args::Parsed& args);
 
-// Reads a script file; throws gl::EngineError naming the file when it cannot be read.
-std::string readScript(const std::string& path);
-
-// Parses "name=value" for --set; returns false on malformed text.
-bool parseSetting(const std::string& text, std::string& name, double& value);
+// What the shared options ask for: --set (every script command); --variant, --executor and
+// --threads (run, export).
+lang::TraceOptions traceOptions(const args::Parsed& args);
+lab::RunSettings runSettings(const args::Parsed& args);
 
 }  // namespace gl::app

@@ -12,7 +12,9 @@
 #include <memory>
 
 #include "cli.h"
+#include "commands.h"
 #include "engine/lab/session.h"
+#include "scripts.h"
 #include "ui/about.h"
 #include "ui/export/lesson_export.h"
 #include "ui/plots/plots_panel.h"
@@ -36,47 +38,18 @@ bool haveDisplay() {
          !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
-void exportUsage() {
-  std::fprintf(stderr,
-               "usage: gradlab export FILE.gls --out DIR [--format png,svg,pdf,csv,dot]\n"
-               "                      [--set name=value]... [--step T] [--variant V]\n"
-               "                      [--executor serial|parallel] [--threads N]\n");
-}
-
 }  // namespace
 
-int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
-  std::string file, screenshot, variant;
-  QString plot;  // plots tab to bring to the front (for screenshots)
-  bool run = false;
-  long long step = -1;
+int runWindow(const args::Parsed& args, int& argc, char** argv) {
+  const std::string file = args.positional("FILE");
+  const std::string screenshot = args.text("--screenshot");
+  const std::string variant = args.text("--variant");
+  const QString plot = QString::fromStdString(args.text("--plot"));  // plots tab to bring up
+  const bool run = args.flag("--run");
+  const int64_t step = args.integer("--step", -1);
   QMap<QString, double> params;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const bool hasValue = i + 1 < args.size();
-    if (a == "--set" && hasValue) {
-      std::string name;
-      double x = 0;
-      if (!parseSetting(args[++i], name, x))
-        return std::fprintf(stderr, "gradlab: --set expects name=value\n"), 2;
-      params[QString::fromStdString(name)] = x;
-    } else if (a == "--screenshot" && hasValue) {
-      screenshot = args[++i];
-    } else if (a == "--variant" && hasValue) {
-      variant = args[++i];
-    } else if (a == "--step" && hasValue) {
-      step = std::atoll(args[++i].c_str());
-    } else if (a == "--plot" && hasValue) {
-      plot = QString::fromStdString(args[++i]);
-    } else if (a == "--run") {
-      run = true;
-    } else if (!a.empty() && a[0] != '-' && file.empty()) {
-      file = a;
-    } else {
-      std::fprintf(stderr, "gradlab: unknown argument '%s'\n", a.c_str());
-      return 2;
-    }
-  }
+  for (const args::Setting& s : args.settings("--set"))
+    params[QString::fromStdString(s.name)] = s.value;
   if (!haveDisplay()) {
     std::fprintf(stderr,
                  "gradlab: no display. Run a lesson with `gradlab run FILE.gls` or write its "
@@ -88,7 +61,7 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
   ui::initResources();
   ui::installLanguage(ui::languageSetting());
   ui::MainWindow window;
-  QString path = QString::fromStdString(file);
+  QString path = QString::fromStdString(file.empty() ? file : locateScript(file));
   if (path.isEmpty()) {
     path = QSettings().value(QStringLiteral("lastFile")).toString();
     if (path.isEmpty() || !QFileInfo::exists(path)) path = ui::builtinLessons().value(0);
@@ -135,59 +108,13 @@ int runWindow(int argc, char** argv, const std::vector<std::string>& args) {
   return app.exec();
 }
 
-int exportCommand(int argc, char** argv, const std::vector<std::string>& args) {
-  std::string file, out, formats = "png,svg,pdf,csv,dot";
-  lang::TraceOptions trace;
-  lab::RunSettings run;
-  int64_t step = -1;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& v) {
-      if (i + 1 >= args.size()) return false;
-      v = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--out") {
-      if (!value(out)) return exportUsage(), 2;
-    } else if (a == "--format") {
-      if (!value(formats)) return exportUsage(), 2;
-    } else if (a == "--set") {
-      std::string name;
-      double x = 0;
-      if (!value(v) || !parseSetting(v, name, x)) return exportUsage(), 2;
-      trace.overrides[name] = x;
-    } else if (a == "--step") {
-      if (!value(v)) return exportUsage(), 2;
-      try {
-        step = std::stoll(v);
-      } catch (const std::logic_error&) {
-        step = -2;
-      }
-      if (step < 0) return std::fprintf(stderr, "gradlab: --step expects an iteration >= 0\n"), 2;
-    } else if (a == "--variant") {
-      if (!value(run.variant)) return exportUsage(), 2;
-    } else if (a == "--executor") {
-      if (!value(v) || (v != "serial" && v != "parallel")) return exportUsage(), 2;
-      run.parallel = v == "parallel";
-    } else if (a == "--threads") {
-      if (!value(v)) return exportUsage(), 2;
-      try {
-        run.threads = std::stoi(v);
-      } catch (const std::logic_error&) {
-        run.threads = 0;
-      }
-      if (run.threads < 1) return exportUsage(), 2;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "gradlab: unknown option '%s'\n", a.c_str());
-      return exportUsage(), 2;
-    } else if (file.empty()) {
-      file = a;
-    } else {
-      return exportUsage(), 2;
-    }
-  }
-  if (file.empty() || out.empty()) return exportUsage(), 2;
+int exportCommand(const args::Parsed& args, int& argc, char** argv) {
+  const std::string file = args.positional("FILE");
+  const std::string out = args.text("--out");
+  const std::string formats = args.text("--format", kExportFormats);
+  const lang::TraceOptions trace = traceOptions(args);
+  const lab::RunSettings run = runSettings(args);
+  const int64_t step = args.integer("--step", -1);
   // Figures need widgets but no screen.
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
@@ -202,15 +129,9 @@ int exportCommand(int argc, char** argv, const std::vector<std::string>& args) {
   opt.step = step;
   opt.executorLabel = run.parallel ? QStringLiteral("parallel") : QStringLiteral("serial");
   try {
-    std::string source;
-    if (QString::fromStdString(file).startsWith(QLatin1Char(':'))) {
-      QFile f(QString::fromStdString(file));
-      if (!f.open(QIODevice::ReadOnly)) throw EngineError("cannot open '" + file + "'");
-      source = f.readAll().toStdString();
-    } else {
-      source = readScript(file);
-    }
-    const std::string name = QFileInfo(QString::fromStdString(file)).fileName().toStdString();
+    const std::string source = readScript(file);
+    const std::string name =
+        QFileInfo(QString::fromStdString(locateScript(file))).fileName().toStdString();
     const lang::TracedProgram program = lang::traceProgram(source, name, trace);
     const lab::ProgramRun result = lab::runProgram(program, run);
     std::cout << lab::reportText(program, result, run);

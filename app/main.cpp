@@ -1,98 +1,68 @@
-// gradlab: the command line. `run` and `check` trace GradLab scripts; `ode` runs the ODE lesson
-// from the engine's C++ API (the engine demo the script language grew from).
-#include <algorithm>
+// gradlab: the command line. Every command's arguments are declared once in commands.cpp and
+// parsed by args.h before its handler runs; handlers return the exit status (0 ok, 1 script or
+// runtime error, 2 usage error). `run` and `check` trace GradLab scripts, `export` writes a
+// lesson's figures, `ode` runs the ODE lesson from the engine's C++ API, and the window is the
+// default command.
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "args.h"
 #include "cli.h"
-#include "engine/tensor/error.h"
+#include "commands.h"
 #include "gui.h"
 #include "ode_demo.h"
+#include "scripts.h"
 
 namespace {
 
-void usage() {
-  std::fprintf(stderr,
-               "usage: gradlab [FILE.gls]          open the window (on FILE, or the last lesson)\n"
-               "       gradlab export FILE.gls --out DIR [--format png,svg,pdf,csv,dot]\n"
-               "                      [--set name=value]... [--step T] [--variant V]\n"
-               "       gradlab run FILE.gls [--variant V] [--executor serial|parallel]\n"
-               "                            [--threads N] [--set name=value]... [--json]\n"
-               "       gradlab check FILE.gls [--set name=value]...\n"
-               "       gradlab ode [--steps N] [--batch B] [--dim D] [--dt DT]\n"
-               "                   [--executor serial|parallel|both] [--threads N]\n"
-               "                   [--variant serial|parallel|vectorized|all]\n");
+using gl::app::args::Parsed;
+using Handler = int (*)(const Parsed& args, int& argc, char** argv);
+
+// One handler per command of commands(); the window and export need argc/argv for Qt.
+Handler handler(const std::string& command) {
+  static const std::map<std::string, Handler> handlers = {
+      {"window",
+       [](const Parsed& a, int& argc, char** argv) { return gl::app::runWindow(a, argc, argv); }},
+      {"run", [](const Parsed& a, int&, char**) { return gl::app::runCommand(a); }},
+      {"check", [](const Parsed& a, int&, char**) { return gl::app::checkCommand(a); }},
+      {"export", [](const Parsed& a, int& argc,
+                    char** argv) { return gl::app::exportCommand(a, argc, argv); }},
+      {"ode", [](const Parsed& a, int&, char**) { return gl::app::odeCommand(a); }},
+  };
+  auto it = handlers.find(command);
+  return it == handlers.end() ? nullptr : it->second;
 }
 
 }  // namespace
 
-int odeMain(int argc, char** argv, int i) {
-  gl::app::OdeDemoOptions opt;
-  for (; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        usage();
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    try {
-      if (a == "--steps")
-        opt.steps = std::stoi(next());
-      else if (a == "--batch")
-        opt.batch = std::stoi(next());
-      else if (a == "--dim")
-        opt.dim = std::stoi(next());
-      else if (a == "--dt")
-        opt.dt = std::stod(next());
-      else if (a == "--executor")
-        opt.executor = next();
-      else if (a == "--threads")
-        opt.threads = std::stoi(next());
-      else if (a == "--variant")
-        opt.variant = next();
-      else if (a == "-h" || a == "--help") {
-        usage();
-        return 0;
-      } else {
-        std::fprintf(stderr, "gradlab: unknown argument '%s'\n", a.c_str());
-        usage();
-        return 2;
-      }
-    } catch (const std::logic_error&) {
-      std::fprintf(stderr, "gradlab: bad value for %s\n", a.c_str());
-      return 2;
-    }
-  }
-  if (opt.steps < 0 || opt.batch < 1 || opt.dim < 1) {
-    std::fprintf(stderr, "gradlab: sizes must be positive\n");
-    return 2;
-  }
-  try {
-    return gl::app::runOdeDemo(opt);
-  } catch (const gl::EngineError& e) {
-    std::fprintf(stderr, "gradlab: %s\n", e.what());
-    return 1;
-  }
-}
-
 int main(int argc, char** argv) {
-  const std::string cmd = argc > 1 ? argv[1] : "";
-  std::vector<std::string> rest(argv + std::min(argc, 2), argv + argc);
-  if (cmd == "run") return gl::app::runCommand(rest);
-  if (cmd == "check") return gl::app::checkCommand(rest);
-  if (cmd == "ode") return odeMain(argc, argv, 2);
-  if (cmd == "export") return gl::app::exportCommand(argc, argv, rest);
-  if (cmd == "-h" || cmd == "--help") {
-    usage();
+  namespace app = gl::app;
+  const std::vector<std::string> words(argv + (argc > 0 ? 1 : 0), argv + argc);
+  const app::Route route = app::route(words, app::scriptExists);
+  if (route.overview) {
+    std::fputs(app::overview().c_str(), stdout);
     return 0;
   }
-  if (cmd.empty() || cmd[0] != '-' || cmd == "--screenshot" || cmd == "--set" || cmd == "--run")
-    return gl::app::runWindow(argc, argv, std::vector<std::string>(argv + 1, argv + argc));
-  usage();
-  return 2;
+  if (!route.command) {
+    std::fprintf(stderr, "%s\n", route.error.c_str());
+    return 2;
+  }
+  const app::args::Command& command = *route.command;
+  const app::args::Result parsed = app::args::parse(command, route.words);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s\n%s", parsed.error.c_str(), app::args::usage(command).c_str());
+    return 2;
+  }
+  if (parsed.parsed.help) {
+    std::fputs(app::args::help(command).c_str(), stdout);
+    return 0;
+  }
+  const Handler run = handler(command.name);
+  if (!run) {
+    std::fprintf(stderr, "gradlab: no handler for command '%s'\n", command.name.c_str());
+    return 2;
+  }
+  return run(parsed.parsed, argc, argv);
 }

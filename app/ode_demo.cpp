@@ -8,6 +8,7 @@
 #include "engine/control/control_flow.h"
 #include "engine/exec/executor.h"
 #include "engine/ops/api.h"
+#include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 
 namespace gl::app {
@@ -101,6 +102,23 @@ int runOdeDemo(const OdeDemoOptions& opt) {
     }
   }
   return status;
+}
+
+int odeCommand(const args::Parsed& args) {
+  OdeDemoOptions opt;
+  opt.steps = int(args.integer("--steps", opt.steps));
+  opt.batch = int(args.integer("--batch", opt.batch));
+  opt.dim = int(args.integer("--dim", opt.dim));
+  opt.dt = args.real("--dt", opt.dt);
+  opt.executor = args.text("--executor", opt.executor);
+  opt.threads = int(args.integer("--threads", opt.threads));
+  opt.variant = args.text("--variant", opt.variant);
+  try {
+    return runOdeDemo(opt);
+  } catch (const EngineError& e) {
+    std::fprintf(stderr, "gradlab: %s\n", e.what());
+    return 1;
+  }
 }
 
 }  // namespace gl::app

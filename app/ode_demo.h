@@ -3,6 +3,8 @@
 // x' = -x + 1, Euler steps, gradient of sum(final) with respect to x, three variants.
 #include <string>
 
+#include "args.h"
+
 namespace gl::app {
 
 struct OdeDemoOptions {
@@ -17,5 +19,8 @@ struct OdeDemoOptions {
 
 // Prints gradients, timings and memory per variant and executor; returns an exit status.
 int runOdeDemo(const OdeDemoOptions& opt);
+
+// gradlab ode: the options declared in commands.cpp, then runOdeDemo; engine errors exit 1.
+int odeCommand(const args::Parsed& args);
 
 }  // namespace gl::app

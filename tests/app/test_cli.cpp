@@ -14,13 +14,29 @@ struct Result {
   QString out, err;
 };
 
-Result gradlab(const QStringList& args) {
+Result gradlab(const QStringList& args, const QString& workingDir = {}) {
   QProcess p;
+  if (!workingDir.isEmpty()) p.setWorkingDirectory(workingDir);
   p.start(QStringLiteral(GRADLAB_BINARY), args);
   p.waitForFinished(120000);
   return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
           QString::fromUtf8(p.readAllStandardError())};
 }
+
+// Without any display, so that a window command that parses stops at "no display".
+Result gradlabWithoutDisplay(const QStringList& args) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  for (const char* v : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(v);
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(GRADLAB_BINARY), args);
+  p.waitForFinished(120000);
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+// The first line of stderr.
+QString firstLine(const Result& r) { return r.err.section('\n', 0, 0); }
 
 QString lesson(const char* name) {
   return QStringLiteral(GRADLAB_SOURCE_DIR) + "/resources/lessons/" + name;
@@ -169,6 +185,236 @@ class TestCli : public QObject {
                       "gif"})
                  .code,
              2);
+  }
+
+  void runCheckAndExportReadBuiltInLessons() {
+    const QStringList small{"--set", "batch=2", "--set", "dim=3", "--set", "steps=4"};
+    for (const QString& name : {QString("ode_while_loop"), QString("ode_while_loop.gls"),
+                                QString(":/lessons/ode_while_loop.gls")}) {
+      Result r = gradlab(QStringList{"run", name} + small, dir_.path());
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.out.contains("min 0.6561  max 0.6561"), qPrintable(name + ": " + r.out + r.err));
+      QVERIFY(r.out.contains("variant 'vectorized'"));
+    }
+    Result c = gradlab({"check", "per_step_gradients", "--set", "steps=3"}, dir_.path());
+    QCOMPARE(c.code, 0);
+    QVERIFY2(c.out.startsWith(":/lessons/per_step_gradients.gls: ok"), qPrintable(c.out));
+    QVERIFY(c.out.contains("param steps = 3"));
+    QTemporaryDir out;
+    Result e = gradlab({"export", "per_step_gradients", "--out", out.path(), "--set", "steps=3",
+                        "--format", "dot"},
+                       dir_.path());
+    QCOMPARE(e.code, 0);
+    QFile dot(out.filePath("jacobian_graph.dot"));
+    QVERIFY2(dot.open(QIODevice::ReadOnly), qPrintable(e.out + e.err));
+    QVERIFY(dot.readAll().contains("digraph"));
+  }
+
+  void aFileWinsOverABuiltInLessonOfTheSameName() {
+    QTemporaryDir cwd;
+    QFile f(cwd.filePath("ode_while_loop"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("x = tf.constant(1.0)\nprint('the local file')\n");
+    f.close();
+    Result r = gradlab({"check", "ode_while_loop"}, cwd.path());
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("print: the local file"), qPrintable(r.out + r.err));
+    QVERIFY(!r.out.contains("while_loops: 8"));
+    Result missing = gradlab({"run", "no_such_lesson"}, cwd.path());
+    QCOMPARE(missing.code, 1);
+    QCOMPARE(missing.err.trimmed(), QString("cannot open 'no_such_lesson'"));
+    QCOMPARE(missing.out, QString());
+  }
+
+  void threadsAcceptOneTo256InEveryCommand() {
+    const QString ode = lesson("ode_while_loop.gls");
+    const QList<QStringList> commands{
+        {"run", ode},
+        {"export", ode, "--out", dir_.filePath("threads")},
+        {"ode"},
+    };
+    for (const QStringList& c : commands)
+      for (const QString bad : {"0", "257", "-4", "many", "2.5", "8x"}) {
+        Result r = gradlab(c + QStringList{"--threads", bad});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(
+            firstLine(r),
+            "gradlab " + c[0] + ": --threads expects an integer from 1 to 256, got '" + bad + "'");
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+      }
+    // The old run limit was 1024, export's none and ode's any integer: now one rule.
+    QCOMPARE(gradlab({"run", ode, "--threads", "1000"}).code, 2);
+    QCOMPARE(gradlab({"ode", "--threads", "0"}).code, 2);
+    const QStringList small{"--set", "batch=2", "--set", "dim=3", "--set", "steps=4"};
+    for (const QString n : {"1", "256"}) {
+      Result r = gradlab(QStringList{"run", ode, "--threads", n} + small);
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.out.contains("min 0.6561  max 0.6561"), qPrintable(r.err));
+    }
+    Result eq =
+        gradlab(QStringList{"run", ode, "--threads=2", "--executor=parallel", "--json"} + small);
+    QCOMPARE(eq.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(eq.out.toUtf8()).object()["executor"].toString(),
+             QString("parallel"));
+    Result o = gradlab({"ode", "--threads", "256", "--steps", "3", "--batch", "2", "--dim", "3",
+                        "--variant", "vectorized", "--executor", "serial"});
+    QCOMPARE(o.code, 0);
+    QVERIFY2(o.out.contains("closed form: (1-dt)^N = 0.729"), qPrintable(o.out + o.err));
+    QCOMPARE(o.out.count("vectorized   serial"), 1);
+  }
+
+  void unknownCommandListsTheCommands() {
+    Result r = gradlab({"rnu", lesson("ode_while_loop.gls")});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err, QString("gradlab: unknown command 'rnu'\n"
+                            "commands: window, run, check, export, ode (gradlab --help shows them "
+                            "all)\n"));
+    QVERIFY(r.out.isEmpty());
+  }
+
+  void unknownOptionNamesTheOptionAndTheCommand() {
+    const QString ode = lesson("ode_while_loop.gls");
+    const QList<QStringList> commands{{"run", ode},
+                                      {"check", ode},
+                                      {"export", ode, "--out", dir_.path()},
+                                      {"ode"},
+                                      {"window", ode}};
+    for (const QStringList& c : commands) {
+      Result r = gradlabWithoutDisplay(c + QStringList{"--bogus"});
+      QCOMPARE(r.code, 2);
+      QCOMPARE(firstLine(r), "gradlab " + c[0] + ": unknown option '--bogus'");
+      QVERIFY2(r.err.section('\n', 1, 1).startsWith("usage: gradlab "), qPrintable(r.err));
+    }
+    // run's options are not check's.
+    Result c = gradlab({"check", ode, "--json"});
+    QCOMPARE(c.code, 2);
+    QCOMPARE(firstLine(c), QString("gradlab check: unknown option '--json'"));
+    // Options before any file go to the window.
+    Result w = gradlabWithoutDisplay({"--frobnicate"});
+    QCOMPARE(w.code, 2);
+    QCOMPARE(firstLine(w), QString("gradlab window: unknown option '--frobnicate'"));
+  }
+
+  void missingValuesNameTheOption() {
+    const QString ode = lesson("ode_while_loop.gls");
+    Result r = gradlab({"run", ode, "--variant"});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(firstLine(r), QString("gradlab run: --variant needs a value (--variant V)"));
+    Result e = gradlab({"export", ode, "--out"});
+    QCOMPARE(e.code, 2);
+    QCOMPARE(firstLine(e), QString("gradlab export: --out needs a value (--out DIR)"));
+    Result w = gradlabWithoutDisplay({ode, "--screenshot"});
+    QCOMPARE(w.code, 2);
+    QCOMPARE(firstLine(w),
+             QString("gradlab window: --screenshot needs a value (--screenshot PNG)"));
+    Result o = gradlab({"ode", "--executor"});
+    QCOMPARE(o.code, 2);
+    QCOMPARE(firstLine(o),
+             QString("gradlab ode: --executor needs a value (--executor serial|parallel|both)"));
+    Result out = gradlab({"export", ode});
+    QCOMPARE(out.code, 2);
+    QCOMPARE(firstLine(out), QString("gradlab export: --out DIR is required"));
+    Result file = gradlab({"check"});
+    QCOMPARE(file.code, 2);
+    QCOMPARE(firstLine(file), QString("gradlab check: missing FILE"));
+  }
+
+  void badValuesNameTheOptionAndTheValue() {
+    const QString ode = lesson("ode_while_loop.gls");
+    Result x = gradlab({"run", ode, "--executor", "gpu"});
+    QCOMPARE(firstLine(x),
+             QString("gradlab run: --executor expects serial or parallel, got 'gpu'"));
+    Result ex = gradlab({"export", ode, "--out", dir_.path(), "--executor", "both"});
+    QCOMPARE(ex.code, 2);
+    QCOMPARE(firstLine(ex),
+             QString("gradlab export: --executor expects serial or parallel, got 'both'"));
+    Result s = gradlab({"export", ode, "--out", dir_.path(), "--step", "-1"});
+    QCOMPARE(s.code, 2);
+    QCOMPARE(firstLine(s), QString("gradlab export: --step expects an integer >= 0, got '-1'"));
+    Result set = gradlab({"check", ode, "--set", "steps"});
+    QCOMPARE(set.code, 2);
+    QCOMPARE(firstLine(set),
+             QString("gradlab check: --set expects name=value with a number, got 'steps'"));
+    Result b = gradlab({"ode", "--batch", "0"});
+    QCOMPARE(b.code, 2);
+    QCOMPARE(firstLine(b),
+             QString("gradlab ode: --batch expects an integer from 1 to 2147483647, got '0'"));
+    Result dt = gradlab({"ode", "--dt", "small"});
+    QCOMPARE(dt.code, 2);
+    QCOMPARE(firstLine(dt), QString("gradlab ode: --dt expects a number, got 'small'"));
+    Result two = gradlab({"run", ode, ode});
+    QCOMPARE(two.code, 2);
+    QCOMPARE(firstLine(two),
+             "gradlab run: unexpected argument '" + ode + "' (FILE is already '" + ode + "')");
+    Result w = gradlabWithoutDisplay({"window", ode, "--step", "later"});
+    QCOMPARE(w.code, 2);
+    QCOMPARE(firstLine(w), QString("gradlab window: --step expects an integer >= 0, got 'later'"));
+  }
+
+  void helpIsGeneratedForEveryCommand() {
+    const QMap<QString, QStringList> options{
+        {"window",
+         {"--set NAME=VALUE", "--variant V", "--run", "--step T", "--plot NAME",
+          "--screenshot PNG"}},
+        {"run",
+         {"--variant V", "--executor serial|parallel", "--threads N", "--set NAME=VALUE",
+          "--json"}},
+        {"check", {"--set NAME=VALUE"}},
+        {"export",
+         {"--out DIR", "--format LIST", "--set NAME=VALUE", "--step T", "--variant V",
+          "--executor serial|parallel", "--threads N"}},
+        {"ode",
+         {"--steps N", "--batch B", "--dim D", "--dt DT", "--executor serial|parallel|both",
+          "--threads N", "--variant serial|parallel|vectorized|all"}},
+    };
+    for (auto it = options.begin(); it != options.end(); ++it) {
+      for (const char* h : {"--help", "-h"}) {
+        Result r = gradlabWithoutDisplay({it.key(), h});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        const QString lead =
+            it.key() == "window" ? "usage: gradlab [window]" : "usage: gradlab " + it.key();
+        QVERIFY2(r.out.startsWith(lead), qPrintable(r.out));
+        for (const QString& o : it.value())
+          QVERIFY2(r.out.contains("\n  " + o + " ") || r.out.contains("\n  " + o + "\n"),
+                   qPrintable(it.key() + ": " + o + "\n" + r.out));
+        QVERIFY(r.out.contains("\n  -h, --help "));
+        QCOMPARE(r.out.count("\n  --"), it.value().size());  // nothing undeclared
+      }
+    }
+    Result run = gradlab({"run", "--help"});
+    QVERIFY(run.out.contains("an integer from 1 to 256"));
+    QVERIFY(run.out.contains("built-in lesson"));
+    Result ode = gradlab({"ode", "--help"});
+    QVERIFY(ode.out.contains("Euler steps; an integer from 0 to 2147483647 (default: 20000)"));
+    // --help after a file, and even with a required option missing.
+    QCOMPARE(gradlab({"export", lesson("ode_while_loop.gls"), "--help"}).code, 0);
+    Result window = gradlabWithoutDisplay({lesson("ode_while_loop.gls"), "--help"});
+    QCOMPARE(window.code, 0);
+    QVERIFY(window.out.startsWith("usage: gradlab [window] [FILE]"));
+  }
+
+  void overviewListsEveryCommand() {
+    for (const char* h : {"--help", "-h"}) {
+      Result r = gradlab({h});
+      QCOMPARE(r.code, 0);
+      QVERIFY(r.err.isEmpty());
+      QVERIFY2(r.out.startsWith("usage: gradlab [window] [FILE]"), qPrintable(r.out));
+      for (const char* c : {"run FILE", "check FILE", "export FILE --out DIR", "ode [--steps N]"})
+        QVERIFY2(r.out.contains(QString("\n       gradlab ") + c), c);
+      for (const char* c : {"window", "run", "check", "export", "ode"})
+        QVERIFY(r.out.contains(QString("\n  ") + c + " "));
+    }
+  }
+
+  void theWindowCommandStillNeedsADisplay() {
+    for (const QStringList& args :
+         {QStringList{}, QStringList{"window"}, QStringList{"ode_while_loop", "--run"},
+          QStringList{lesson("ode_while_loop.gls"), "--set", "steps=3", "--step", "2"}}) {
+      Result r = gradlabWithoutDisplay(args);
+      QCOMPARE(r.code, 2);
+      QVERIFY2(r.err.startsWith("gradlab: no display."), qPrintable(r.err));
+    }
   }
 
   void printAtTraceTimeAndRunTime() {

@@ -1,0 +1,149 @@
+#include "commands.h"
+
+#include <climits>
+#include <cstdio>
+
+#include "ode_demo.h"
+
+namespace gl::app {
+
+namespace {
+
+using args::Command;
+using args::Option;
+
+// ---- the options several commands share: declared once ----
+
+args::Positional scriptArg(bool required) {
+  return {"FILE", "a script file, or the name of a built-in lesson such as ode_while_loop",
+          required};
+}
+
+Option setParam() { return args::setting("--set", "set a script param (as its slider would)"); }
+
+Option variantOption(std::string help) { return args::text("--variant", "V", std::move(help)); }
+
+Option executorOption() {
+  return args::choice("--executor", {"serial", "parallel"}, "the executor to run on")
+      .byDefault("serial");
+}
+
+Option threadsOption() {
+  return args::integer("--threads", "N", 1, kMaxThreads, "threads of the parallel executor")
+      .byDefault("one per core");
+}
+
+Option stepOption() {
+  return args::integer("--step", "T", 0, INT64_MAX, "loop iteration to step to after the run");
+}
+
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
+// The table: name, summary, positional arguments, options, default command.
+std::vector<Command> declare() {
+  const OdeDemoOptions ode;
+  return {
+      {"window",
+       "Open the window on FILE (or on the last lesson used).",
+       {scriptArg(false)},
+       {setParam(), variantOption("select variant V once traced"),
+        args::flag("--run", "run every variant once traced"), stepOption(),
+        args::text("--plot", "NAME", "plots tab to bring to the front after --run (e.g. jacobian)"),
+        args::text("--screenshot", "PNG", "save the window as PNG once it settles, then quit")},
+       true},
+      {"run",
+       "Trace a script, run its variants and compare their outputs.",
+       {scriptArg(true)},
+       {variantOption("run only variant V").byDefault("all"), executorOption(), threadsOption(),
+        setParam(), args::flag("--json", "print the report as one JSON document")}},
+      {"check",
+       "Parse and trace a script: node counts, loops, tapes, params.",
+       {scriptArg(true)},
+       {setParam()}},
+      {"export",
+       "Run a lesson and write its graph, plots and data (no display needed).",
+       {scriptArg(true)},
+       {args::text("--out", "DIR", "folder to write the files to").mandatory(),
+        args::text("--format", "LIST", "comma-separated: png, svg, pdf, csv, dot")
+            .byDefault(kExportFormats),
+        setParam(), stepOption(), variantOption("export only variant V").byDefault("all"),
+        executorOption(), threadsOption()}},
+      {"ode",
+       "The ODE lesson built from the engine's C++ API: gradients and timings.",
+       {},
+       {args::integer("--steps", "N", 0, INT_MAX, "Euler steps").byDefault(number(ode.steps)),
+        args::integer("--batch", "B", 1, INT_MAX, "samples").byDefault(number(ode.batch)),
+        args::integer("--dim", "D", 1, INT_MAX, "values per sample").byDefault(number(ode.dim)),
+        args::real("--dt", "DT", "Euler step size").byDefault(number(ode.dt)),
+        args::choice("--executor", {"serial", "parallel", "both"}, "the executors to time")
+            .byDefault(ode.executor),
+        threadsOption(),
+        args::choice("--variant", {"serial", "parallel", "vectorized", "all"},
+                     "the variants to time")
+            .byDefault(ode.variant)}},
+  };
+}
+
+bool looksLikeScript(const std::string& word) {
+  return word.find_first_of("./") != std::string::npos || (!word.empty() && word[0] == ':');
+}
+
+}  // namespace
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = declare();
+  return table;
+}
+
+const Command* findCommand(const std::string& name) {
+  for (const Command& c : commands())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+Route route(const std::vector<std::string>& words,
+            const std::function<bool(const std::string&)>& isScript) {
+  Route r;
+  const std::string first = words.empty() ? std::string() : words[0];
+  if (first == "-h" || first == "--help") {
+    r.overview = true;
+    return r;
+  }
+  if (const Command* c = findCommand(first)) {
+    r.command = c;
+    r.words.assign(words.begin() + 1, words.end());
+    return r;
+  }
+  if (first.empty() || first[0] == '-' || looksLikeScript(first) || isScript(first)) {
+    r.command = findCommand("window");
+    r.words = words;
+    return r;
+  }
+  r.error = "gradlab: unknown command '" + first + "'\ncommands:";
+  for (const Command& c : commands()) r.error += (&c == &commands()[0] ? " " : ", ") + c.name;
+  r.error += " (gradlab --help shows them all)";
+  return r;
+}
+
+std::string overview() {
+  std::string out;
+  for (const Command& c : commands()) {
+    std::string u = args::usage(c);
+    if (!out.empty()) u.replace(0, 6, "      ");
+    out += u;
+  }
+  out += "\ncommands:\n";
+  for (const Command& c : commands())
+    out += "  " + c.name + std::string(c.name.size() < 8 ? 8 - c.name.size() : 1, ' ') + c.summary +
+           "\n";
+  out +=
+      "\n'gradlab COMMAND --help' describes a command's arguments and options.\n"
+      "Exit status: 0 ok, 1 script or runtime error, 2 usage error.\n";
+  return out;
+}
+
+}  // namespace gl::app
