@@ -1,5 +1,7 @@
 #include "engine/lab/session.h"
 
+#include "engine/lab/report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -193,16 +195,22 @@ ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings)
   return pr;
 }
 
-std::string reportText(const TracedProgram& program, const ProgramRun& run,
-                       const RunSettings& settings) {
-  std::ostringstream os;
-  for (const std::string& line : program.traceLog) os << "print: " << line << "\n";
+std::vector<ReportEntry> buildReport(const TracedProgram& program, const ProgramRun& run,
+                                     const RunSettings& settings) {
+  std::vector<ReportEntry> out;
+  auto add = [&](ReportKind k, Severity s, int indent, std::string text, SourceLoc loc = {}) {
+    out.push_back({k, s, indent, std::move(text), std::move(loc)});
+  };
+  for (const std::string& line : program.traceLog)
+    add(ReportKind::TracePrint, Severity::Print, 0, "print: " + line);
   for (const VariantRun& v : run.variants) {
-    os << "variant " << (v.name.empty() ? "(main)" : "'" + v.name + "'") << "  ["
-       << executorName(settings) << " executor]\n";
-    for (const std::string& line : v.run.log) os << "  tf.print: " << line << "\n";
+    add(ReportKind::Variant, Severity::Info, 0,
+        "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
+            executorName(settings) + " executor]");
+    for (const std::string& line : v.run.log)
+      add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (!v.ok()) {
-      os << "  error: " << v.error << "\n";
+      add(ReportKind::RunError, Severity::Error, 2, v.error, v.errorLoc);
       continue;
     }
     for (const OutputResult& o : v.outputs) {
@@ -212,50 +220,109 @@ std::string reportText(const TracedProgram& program, const ProgramRun& run,
         if (n > 8 && i == 3) {
           size_t none = 0;
           for (size_t k = 3; k + 2 < n; ++k) none += o.entries[k].none();
-          os << "  ... " << (n - 5) << " more entries of " << o.name;
-          if (none) os << " (" << none << " None)";
-          os << "\n";
+          std::string text = "... " + std::to_string(n - 5) + " more entries of " + o.name;
+          if (none) text += " (" + std::to_string(none) + " None)";
+          add(ReportKind::Elided, none ? Severity::Warning : Severity::Info, 2, text);
           i = n - 2;
         }
         const EntryResult& e = o.entries[i];
         std::string name = o.name;
         if (o.isList) name += "[" + std::to_string(i) + "]";
-        os << "  " << (o.isGradient ? "grad " : "out  ") << name << ": ";
+        const std::string head = (o.isGradient ? "grad " : "out  ") + name + ": ";
         if (e.none()) {
-          os << "None\n      why: " << e.whyNone << "\n";
+          add(ReportKind::NoneGradient, Severity::Warning, 2, head + "None");
+          add(ReportKind::WhyNone, Severity::Warning, 6, "why: " + e.whyNone, e.whyLoc);
           continue;
         }
         const TensorRecord& r = e.record;
-        os << dtypeName(r.dtype) << shapeText(r.shape);
+        std::string text = head + std::string(dtypeName(r.dtype)) + shapeText(r.shape);
         if (!e.value.isList())
-          os << "  min " << fmt(r.min) << "  max " << fmt(r.max) << "  mean " << fmt(r.mean)
-             << "  l2 " << fmt(r.l2);
-        os << "\n";
+          text += "  min " + fmt(r.min) + "  max " + fmt(r.max) + "  mean " + fmt(r.mean) +
+                  "  l2 " + fmt(r.l2);
+        add(o.isGradient ? ReportKind::Gradient : ReportKind::Output, Severity::Info, 2, text);
       }
     }
-    os << "  time " << fmt(v.run.seconds) << " s   peak memory "
-       << fmt(double(v.run.peakBytes) / (1 << 20)) << " MiB   saved for reverse "
-       << fmt(double(v.run.savedBytes) / (1 << 20)) << " MiB\n";
+    add(ReportKind::Resources, Severity::Info, 2,
+        "time " + fmt(v.run.seconds) + " s   peak memory " +
+            fmt(double(v.run.peakBytes) / (1 << 20)) + " MiB   saved for reverse " +
+            fmt(double(v.run.savedBytes) / (1 << 20)) + " MiB");
   }
   if (!run.agreement.empty()) {
-    os << "agreement:\n";
+    add(ReportKind::AgreementHeader, Severity::Info, 0, "agreement:");
     for (const Agreement& a : run.agreement) {
-      os << "  " << a.output << ": '" << a.other << "' vs '" << a.reference << "': ";
+      std::string text = a.output + ": '" + a.other + "' vs '" + a.reference + "': ";
       if (!a.shapesMatch)
-        os << "DIFFERENT SHAPES\n";
+        text += "DIFFERENT SHAPES";
       else if (!a.noneMatch)
-        os << "DIFFER (None in one variant only)\n";
+        text += "DIFFER (None in one variant only)";
       else
-        os << (a.agree() ? "agree" : "DIFFER") << " (max abs diff " << fmt(a.maxAbsDiff) << ")\n";
+        text += std::string(a.agree() ? "agree" : "DIFFER") + " (max abs diff " +
+                fmt(a.maxAbsDiff) + ")";
+      add(ReportKind::Agreement, a.agree() ? Severity::Info : Severity::Error, 2, text);
     }
   }
   if (run.variants.size() > 1) {
-    os << "time per variant:";
+    std::string text = "time per variant:";
     for (const VariantRun& v : run.variants)
-      os << "  " << v.name << " " << (v.ok() ? fmt(v.run.seconds) + " s" : "failed");
-    os << "\n";
+      text += "  " + v.name + " " + (v.ok() ? fmt(v.run.seconds) + " s" : "failed");
+    add(ReportKind::Timing, Severity::Info, 0, text);
   }
-  return os.str();
+  return out;
+}
+
+std::string_view reportKindName(ReportKind k) {
+  switch (k) {
+    case ReportKind::TracePrint:
+      return "trace_print";
+    case ReportKind::Variant:
+      return "variant";
+    case ReportKind::RunPrint:
+      return "run_print";
+    case ReportKind::RunError:
+      return "run_error";
+    case ReportKind::Output:
+      return "output";
+    case ReportKind::Gradient:
+      return "gradient";
+    case ReportKind::NoneGradient:
+      return "none_gradient";
+    case ReportKind::WhyNone:
+      return "why_none";
+    case ReportKind::Elided:
+      return "elided";
+    case ReportKind::Resources:
+      return "resources";
+    case ReportKind::AgreementHeader:
+      return "agreement_header";
+    case ReportKind::Agreement:
+      return "agreement";
+    case ReportKind::Timing:
+      return "timing";
+  }
+  return "?";
+}
+
+std::string_view severityName(Severity s) {
+  switch (s) {
+    case Severity::Info:
+      return "info";
+    case Severity::Print:
+      return "print";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
+  }
+  return "?";
+}
+
+std::string reportText(const TracedProgram& program, const ProgramRun& run,
+                       const RunSettings& settings) {
+  std::string text;
+  for (const ReportEntry& e : buildReport(program, run, settings))
+    text += std::string(size_t(e.indent), ' ') + (e.kind == ReportKind::RunError ? "error: " : "") +
+            e.text + "\n";
+  return text;
 }
 
 std::string reportJson(const TracedProgram& program, const ProgramRun& run,
@@ -312,6 +379,16 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
        << ",\"none_match\":" << (a.noneMatch ? "true" : "false")
        << ",\"max_abs_diff\":" << jsonNumber(a.maxAbsDiff)
        << ",\"agree\":" << (a.agree() ? "true" : "false") << "}";
+  }
+  os << "],\"report\":[";
+  const std::vector<ReportEntry> report = buildReport(program, run, settings);
+  for (size_t i = 0; i < report.size(); ++i) {
+    const ReportEntry& e = report[i];
+    os << (i ? "," : "") << "{\"kind\":" << jsonString(std::string(reportKindName(e.kind)))
+       << ",\"severity\":" << jsonString(std::string(severityName(e.severity)))
+       << ",\"text\":" << jsonString(e.text);
+    if (e.loc.known()) os << ",\"line\":" << e.loc.line << ",\"col\":" << e.loc.col;
+    os << "}";
   }
   os << "],\"ok\":" << (run.ok() ? "true" : "false") << "}\n";
   return os.str();

@@ -6,6 +6,7 @@
 
 #include "engine/control/kind.h"
 #include "engine/lab/gradient_view.h"
+#include "engine/lab/report.h"
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/gradient_scale.h"
 #include "ui/graph/graph_model.h"
@@ -136,15 +137,17 @@ QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {
 }
 
 void logRun(RunLog& log, const RunOutcome& outcome) {
-  const QString report =
-      QString::fromStdString(lab::reportText(*outcome.program, *outcome.run, outcome.settings));
-  for (const QString& line : report.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-    if (line.contains(QStringLiteral("error: ")) || line.contains(QStringLiteral("DIFFER")))
-      log.appendError(line);
-    else if (line.trimmed().startsWith(QStringLiteral("tf.print:")))
-      continue;  // already streamed while running
-    else
-      log.appendInfo(line);
+  for (const lab::ReportEntry& e :
+       lab::buildReport(*outcome.program, *outcome.run, outcome.settings)) {
+    const QString text = QString(e.indent, QLatin1Char(' ')) + QString::fromStdString(e.text);
+    if (e.kind == lab::ReportKind::RunPrint) continue;  // already streamed while running
+    if (e.severity != lab::Severity::Error) {
+      log.appendInfo(text);
+    } else if (e.kind == lab::ReportKind::RunError) {
+      log.appendError(QString::fromStdString(e.text));  // links its leading location
+    } else {
+      log.appendError(text);
+    }
   }
 }
 

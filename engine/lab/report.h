@@ -1,0 +1,44 @@
+#pragma once
+// The report of a program run as entries with a kind and a severity: `gradlab run` prints them
+// as text, --json includes them, and the window's run log colours them by severity (never by
+// searching the text).
+#include <string>
+#include <vector>
+
+#include "engine/lab/session.h"
+
+namespace gl::lab {
+
+enum class ReportKind : uint8_t {
+  TracePrint,       // print() while tracing
+  Variant,          // a variant's heading
+  RunPrint,         // tf.print while running (the window streams these as they happen)
+  RunError,         // the variant failed
+  Output,           // an output's value summary
+  Gradient,         // a gradient's value summary
+  NoneGradient,     // a gradient that is None
+  WhyNone,          // why it is None; loc: where the chain breaks
+  Elided,           // "... n more entries"
+  Resources,        // time and memory of a variant
+  AgreementHeader,  // "agreement:"
+  Agreement,        // one output compared between two variants
+  Timing,           // time per variant
+};
+
+enum class Severity : uint8_t { Info, Print, Warning, Error };
+
+struct ReportEntry {
+  ReportKind kind;
+  Severity severity;
+  int indent = 0;  // spaces before the text when printed
+  std::string text;
+  SourceLoc loc;  // known for run errors and None explanations
+};
+
+std::vector<ReportEntry> buildReport(const lang::TracedProgram& program, const ProgramRun& run,
+                                     const RunSettings& settings);
+
+std::string_view reportKindName(ReportKind k);
+std::string_view severityName(Severity s);
+
+}  // namespace gl::lab

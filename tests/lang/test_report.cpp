@@ -1,0 +1,108 @@
+// The structured run report: entries carry kinds and severities (what the run log colours
+// by), and the text and JSON renderings are made from the same entries.
+#include <QtTest>
+
+#include "engine/lab/report.h"
+#include "engine/lang/program.h"
+
+using namespace gl;
+using namespace gl::lab;
+
+namespace {
+
+// Two variants that disagree on y, a None gradient, a tf.print whose text looks like an error.
+const char* kScript = R"(x = tf.constant([1.0, 2.0])
+w = tf.Variable(3.0)
+with variant("a"):
+    tf.print("error: this is only printed")
+    y = x * 2.0
+    with tf.GradientTape() as tape:
+        z = x * 1.0
+    g = tape.gradient(z, w)
+with variant("b"):
+    y = x * 3.0
+    with tf.GradientTape() as tape:
+        z = x * 1.0
+    g = tape.gradient(z, w)
+)";
+
+std::vector<const ReportEntry*> ofKind(const std::vector<ReportEntry>& r, ReportKind k) {
+  std::vector<const ReportEntry*> out;
+  for (const ReportEntry& e : r)
+    if (e.kind == k) out.push_back(&e);
+  return out;
+}
+
+}  // namespace
+
+class TestReport : public QObject {
+  Q_OBJECT
+ private slots:
+  void entriesCarryKindAndSeverity() {
+    const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
+    const ProgramRun run = runProgram(p, {});
+    const std::vector<ReportEntry> r = buildReport(p, run, {});
+    QCOMPARE(ofKind(r, ReportKind::Variant).size(), size_t(2));
+    const auto prints = ofKind(r, ReportKind::RunPrint);
+    QVERIFY(!prints.empty());
+    for (const ReportEntry* e : prints) {
+      QCOMPARE(e->severity, Severity::Print);  // not an error, whatever its text says
+      QCOMPARE(e->text, std::string("tf.print: error: this is only printed"));
+    }
+    const auto none = ofKind(r, ReportKind::NoneGradient);
+    QCOMPARE(none.size(), size_t(2));
+    QCOMPARE(none[0]->severity, Severity::Warning);
+    const auto why = ofKind(r, ReportKind::WhyNone);
+    QCOMPARE(why.size(), size_t(2));
+    QVERIFY(why[0]->text.find("does not depend on") != std::string::npos);
+    const auto agreement = ofKind(r, ReportKind::Agreement);
+    QCOMPARE(agreement.size(), size_t(3));  // y, z and g
+    int errors = 0;
+    for (const ReportEntry* a : agreement) {
+      if (a->text.rfind("y:", 0) == 0) {
+        QCOMPARE(a->severity, Severity::Error);
+        QVERIFY(a->text.find("DIFFER") != std::string::npos);
+        ++errors;
+      } else {
+        QCOMPARE(a->severity, Severity::Info);  // z equal, g None in both: they agree
+      }
+    }
+    QCOMPARE(errors, 1);
+  }
+
+  void runErrorsKeepTheirLocation() {
+    const lang::TracedProgram p = lang::traceProgram(
+        "x = tf.constant([1.0, 2.0])\ny = tf.gather(x, tf.constant(5))\n", "bad.gls", {});
+    const ProgramRun run = runProgram(p, {});
+    QVERIFY(!run.ok());
+    const std::vector<ReportEntry> r = buildReport(p, run, {});
+    const auto errors = ofKind(r, ReportKind::RunError);
+    QCOMPARE(errors.size(), size_t(1));
+    QCOMPARE(errors[0]->severity, Severity::Error);
+    QCOMPARE(errors[0]->loc.line, 2);
+    const std::string text = reportText(p, run, {});
+    QVERIFY2(text.find("  error: bad.gls:2:") != std::string::npos, text.c_str());
+  }
+
+  void textAndJsonRenderTheSameEntries() {
+    const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
+    const ProgramRun run = runProgram(p, {});
+    const std::vector<ReportEntry> r = buildReport(p, run, {});
+    const std::string text = reportText(p, run, {});
+    const std::string json = reportJson(p, run, {});
+    size_t lines = 0;
+    for (char c : text) lines += c == '\n';
+    QCOMPARE(lines, r.size());
+    for (const ReportEntry& e : r) {
+      QVERIFY2(text.find(std::string(size_t(e.indent), ' ') + e.text) != std::string::npos,
+               e.text.c_str());
+      QVERIFY(json.find("\"kind\":\"" + std::string(reportKindName(e.kind)) + "\"") !=
+              std::string::npos);
+    }
+    QVERIFY(json.find("\"severity\":\"error\"") != std::string::npos);
+    QVERIFY(json.find("\"severity\":\"print\"") != std::string::npos);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestReport)
+#include "test_report.moc"
