@@ -13,7 +13,7 @@
 #include "ui/plots/plot_export.h"
 #include "ui/plots/timeline_plot.h"
 #include "ui/plots/timing_bars_plot.h"
-#include "ui/window/result_views.h"
+#include "ui/present/result_views.h"
 
 namespace gl::ui {
 

@@ -19,7 +19,7 @@
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
-#include "ui/window/result_views.h"
+#include "ui/present/result_views.h"
 
 namespace gl::ui {
 

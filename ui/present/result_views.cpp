@@ -1,4 +1,4 @@
-#include "ui/window/result_views.h"
+#include "ui/present/result_views.h"
 
 #include <set>
 
