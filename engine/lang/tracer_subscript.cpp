@@ -69,7 +69,7 @@ struct DimIndex {
 std::optional<Value> Tracer::readStacked(Value x, const Val& index, const SourceLoc& loc) {
   const Node& n = g.node(x);
   const Shape& s = b.type(x).shape;
-  if (!isPrimitive(n, "list_stack") || s.empty() || s[0] >= 0) return std::nullopt;
+  if (!runs(n, prims::listStack()) || s.empty() || s[0] >= 0) return std::nullopt;
   if (index.kind == Kind::Int && index.i < 0) return std::nullopt;
   if (index.isTensor()) {
     const TypeInfo& t = b.type(index.t);

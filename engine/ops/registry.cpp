@@ -19,9 +19,24 @@ Value Emitter::zerosLike(Value v) {
   return op1("zeros_like", {v});
 }
 
-bool isPrimitive(const Node& n, const std::string& name) {
-  return n.prim && n.prim == Registry::instance().find(name);
+namespace prims {
+const Primitive& less() {
+  static const Primitive& p = Registry::instance().get("less");
+  return p;
 }
+const Primitive& add() {
+  static const Primitive& p = Registry::instance().get("add");
+  return p;
+}
+const Primitive& listWrite() {
+  static const Primitive& p = Registry::instance().get("list_write");
+  return p;
+}
+const Primitive& listStack() {
+  static const Primitive& p = Registry::instance().get("list_stack");
+  return p;
+}
+}  // namespace prims
 
 Registry& Registry::instance() {
   static Registry r;

@@ -69,8 +69,17 @@ struct Primitive {
   std::vector<GradCheckCase> gradChecks;
 };
 
-// True when node n runs primitive `name` (pattern-matching passes; one map look-up per name).
-bool isPrimitive(const Node& n, const std::string& name);
+// The primitives that passes and the tracer recognise in a graph, by identity: named here,
+// in the registry, so nothing outside it compares op names.
+namespace prims {
+const Primitive& less();
+const Primitive& add();
+const Primitive& listWrite();
+const Primitive& listStack();
+}  // namespace prims
+
+// True when node n runs primitive p.
+inline bool runs(const Node& n, const Primitive& p) { return n.prim == &p; }
 
 class Registry {
  public:

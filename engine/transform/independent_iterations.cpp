@@ -22,7 +22,7 @@ bool usedBy(const Graph& g, const Region& body, Value v, int except) {
 bool readCounter(const Graph& g, const Node& loop, IndependentIterations& out) {
   const Region& cond = g.region(loop.regions[0]);
   const Node& c = g.node(cond.results[0]);
-  if (!isPrimitive(c, "less") || !c.inputs[0].valid()) return false;
+  if (!runs(c, prims::less()) || !c.inputs[0].valid()) return false;
   const Node& counter = g.node(c.inputs[0]);
   if (!counter.is(NodeKind::Param) || counter.region != cond.id) return false;
   const Node& limit = g.node(c.inputs[1]);
@@ -39,7 +39,7 @@ bool readCounter(const Graph& g, const Node& loop, IndependentIterations& out) {
 // body: counter + 1
 bool stepsByOne(const Graph& g, const Region& body, int counter) {
   const Node& inc = g.node(body.results[size_t(counter)]);
-  if (!isPrimitive(inc, "add") || inc.inputs[0] != body.params[size_t(counter)]) return false;
+  if (!runs(inc, prims::add()) || inc.inputs[0] != body.params[size_t(counter)]) return false;
   const Node& one = g.node(inc.inputs[1]);
   return one.is(NodeKind::Const) && one.value.numel() == 1 && one.value.at(0) == 1.0;
 }
@@ -61,7 +61,7 @@ IndependentIterations independentIterations(const Graph& g, const Node& loop) {
     if (r == p) continue;
     // A TensorArray written at the counter, read by nothing else in the body.
     const Node& w = g.node(r);
-    if (!isPrimitive(w, "list_write") || w.inputs[0] != p ||
+    if (!runs(w, prims::listWrite()) || w.inputs[0] != p ||
         w.inputs[1] != body.params[size_t(out.counter)] || usedBy(g, body, p, w.id))
       return none;
     out.writes[size_t(j)] = w.id;
