@@ -355,37 +355,24 @@ struct Executor::Impl {
 
   void execPrimitive(Frame& f, const Node& n) {
     const Primitive& p = *n.prim;
-    auto& slot = f.slots[size_t(local[size_t(n.id)])];
-    if (p.forwardData) {
-      std::vector<Datum> in;
-      in.reserve(n.inputs.size());
-      for (Value v : n.inputs) in.push_back(get(f, v));
-      slot = p.forwardData(in, n.attrs);
-      return;
-    }
-    Tensors in;
+    Data in;
     in.reserve(n.inputs.size());
     for (Value v : n.inputs) {
       const Datum& d = get(f, v);
-      if (d.isList()) throw EngineError("expects a tensor, got a TensorArray");
-      if (!d.t.defined())
+      if (!d.defined())
         throw EngineError("input " + g.node(v).label() +
                           " has no value here (it is computed in "
                           "a branch that did not run)");
-      in.push_back(d.t);
+      in.push_back(d);
     }
-    Tensors out;
-    if (p.forwardCtx) {
-      KernelContext ctx;
+    KernelContext ctx;
+    if (p.stateful) {  // only random draws read the per-execution seed
       uint64_t h = uint64_t(n.id) * 0x9E3779B97F4A7C15ull;
       for (const Frame* fr = &f; fr; fr = fr->parent)
         h = h * 1000003ull + uint64_t(fr->iteration + 1);
       ctx.seed = h;
-      out = p.forwardCtx(in, n.attrs, ctx);
-    } else {
-      out = p.forward(in, n.attrs);
     }
-    slot.assign(out.begin(), out.end());
+    f.slots[size_t(local[size_t(n.id)])] = p.forward(in, n.attrs, ctx);
   }
 
   void execConst(Frame& f, const Node& n) { f.slots[size_t(local[size_t(n.id)])] = {n.value}; }

@@ -13,7 +13,7 @@ namespace gl {
 namespace {
 
 using Values = std::vector<Value>;
-using Kernel = std::function<Tensors(const Tensors&, const Attrs&)>;
+using TensorFn = std::function<Tensors(const Tensors&, const Attrs&)>;
 using VjpFn = std::function<Values(VjpContext&)>;
 
 // Type rules ------------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ std::function<Types(const Types&, const Attrs&)> broadcastRule(unsigned mask, bo
 
 // f maps an Eigen array expression: [](const auto& x) { return x.exp(); }.
 template <unsigned kMask, class F>
-Kernel unaryKernel(F f) {
+TensorFn unaryKernel(F f) {
   return [f](const Tensors& in, const Attrs&) -> Tensors {
     const Tensor& x = in.at(0);
     requireDtype(x.dtype(), kMask);
@@ -98,7 +98,7 @@ Kernel unaryKernel(F f) {
 
 // f maps two scalars of the input type: [](auto x, auto y) { return x + y; }.
 template <unsigned kMask, bool kBoolOut, class F>
-Kernel binaryKernel(F f) {
+TensorFn binaryKernel(F f) {
   return [f](const Tensors& in, const Attrs&) -> Tensors {
     const Tensor& a = in.at(0);
     const Tensor& b = in.at(1);
@@ -239,7 +239,8 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("identity", "y = x\ndy/dx = 1", 1);
     p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; };
+    p.forward =
+        tensorKernel([](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; });
     p.vjp = unaryVjp([](VjpContext&, Value g) { return g; });
     p.gradChecks = unaryChecks(101, uniformGen(-2, 2));
     r.add(std::move(p));
@@ -249,7 +250,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("neg", "y = -x\ndy/dx = -1", 1);
     p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return -x; });
+    p.forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return -x; }));
     p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::neg(c.b, g); });
     p.gradChecks = unaryChecks(102, uniformGen(-2, 2));
     r.add(std::move(p));
@@ -259,7 +260,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("exp", "y = exp(x)\ndy/dx = exp(x) = y", 1);
     p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.exp(); });
+    p.forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.exp(); }));
     p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, c.out[0]); });
     p.gradChecks = unaryChecks(103, uniformGen(-1, 1));
     r.add(std::move(p));
@@ -269,7 +270,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("log", "y = log(x)\ndy/dx = 1 / x", 1);
     p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.log(); });
+    p.forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.log(); }));
     p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::div(c.b, g, c.in[0]); });
     p.gradChecks = unaryChecks(104, uniformGen(0.5, 2));
     r.add(std::move(p));
@@ -279,7 +280,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("sin", "y = sin(x)\ndy/dx = cos(x)", 1);
     p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.sin(); });
+    p.forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.sin(); }));
     p.vjp =
         unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::cos(c.b, c.in[0])); });
     p.gradChecks = unaryChecks(105, uniformGen(-2, 2));
@@ -290,7 +291,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("cos", "y = cos(x)\ndy/dx = -sin(x)", 1);
     p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.cos(); });
+    p.forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.cos(); }));
     p.vjp = unaryVjp([](VjpContext& c, Value g) {
       return ops::neg(c.b, ops::mul(c.b, g, ops::sin(c.b, c.in[0])));
     });
@@ -302,7 +303,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("tanh", "y = tanh(x)\ndy/dx = 1 - tanh(x)^2 = 1 - y^2", 1);
     p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.tanh(); });
+    p.forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.tanh(); }));
     p.vjp = unaryVjp([](VjpContext& c, Value g) {
       Emitter& b = c.b;
       Value y = c.out[0];
@@ -316,7 +317,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("sigmoid", "y = 1 / (1 + exp(-x))\ndy/dx = y * (1 - y)", 1);
     p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.logistic(); });
+    p.forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.logistic(); }));
     p.vjp = unaryVjp([](VjpContext& c, Value g) {
       Emitter& b = c.b;
       Value y = c.out[0];
@@ -331,10 +332,10 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("relu", "y = max(x, 0)\ndy/dx = 1 if x > 0 else 0", 1);
     p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) {
+    p.forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) {
       using T = typename std::decay_t<decltype(x)>::Scalar;
       return x.max(T(0));
-    });
+    }));
     // y > 0 exactly where x > 0, so the mask reads the output.
     p.vjp = unaryVjp([](VjpContext& c, Value g) {
       Emitter& b = c.b;
@@ -349,7 +350,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("sqrt", "y = sqrt(x)\ndy/dx = 1 / (2 sqrt(x)) = 0.5 / y", 1);
     p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.sqrt(); });
+    p.forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.sqrt(); }));
     p.vjp = unaryVjp(
         [](VjpContext& c, Value g) { return ops::div(c.b, ops::scale(c.b, g, 0.5), c.out[0]); });
     p.gradChecks = unaryChecks(110, uniformGen(0.5, 2));
@@ -360,7 +361,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("abs", "y = |x|\ndy/dx = sign(x)", 1);
     p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.abs(); });
+    p.forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.abs(); }));
     p.vjp =
         unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::sign(c.b, c.in[0])); });
     p.gradChecks = unaryChecks(111, awayGen(0.2, 1.5));
@@ -371,7 +372,7 @@ void registerUnary(Registry& r) {
   {
     Primitive p = prim("square", "y = x^2\ndy/dx = 2x", 1);
     p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.square(); });
+    p.forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.square(); }));
     p.vjp = unaryVjp(
         [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::scale(c.b, c.in[0], 2.0)); });
     p.gradChecks = unaryChecks(112, uniformGen(-2, 2));
@@ -383,7 +384,7 @@ void registerUnary(Registry& r) {
     Primitive p = prim("sign", "y = sign(x) in {-1, 0, 1}\ndy/dx = 0 almost everywhere", 1);
     p.differentiable = false;
     p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.sign(); });
+    p.forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.sign(); }));
     r.add(std::move(p));
   }
   // y = not x
@@ -392,7 +393,7 @@ void registerUnary(Registry& r) {
     Primitive p = prim("logical_not", "y = not x\n(bool: not differentiable)", 1);
     p.differentiable = false;
     p.shape = sameTypeRule(kBool);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+    p.forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
       const Tensor& x = in.at(0);
       requireDtype(x.dtype(), kBool);
       Tensor out = Tensor::empty(DType::Bool, x.shape());
@@ -402,7 +403,7 @@ void registerUnary(Registry& r) {
         for (int64_t i = s; i < e; ++i) po[i] = px[i] == 0;
       });
       return {out};
-    };
+    });
     r.add(std::move(p));
   }
 }
@@ -413,7 +414,7 @@ void registerBinary(Registry& r) {
   {
     Primitive p = prim("add", "z = x + y\ndz/dx = 1, dz/dy = 1", 2);
     p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x + y; });
+    p.forward = tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return x + y; }));
     p.vjp = broadcastVjp([](VjpContext&, Value g) -> Values { return {g, g}; });
     p.gradChecks = binaryChecks(201, uniformGen(-2, 2), uniformGen(-2, 2));
     r.add(std::move(p));
@@ -423,7 +424,7 @@ void registerBinary(Registry& r) {
   {
     Primitive p = prim("sub", "z = x - y\ndz/dx = 1, dz/dy = -1", 2);
     p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x - y; });
+    p.forward = tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return x - y; }));
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
       return {g, c.needs[1] ? ops::neg(c.b, g) : Value{}};
     });
@@ -435,7 +436,7 @@ void registerBinary(Registry& r) {
   {
     Primitive p = prim("mul", "z = x * y\ndz/dx = y, dz/dy = x", 2);
     p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x * y; });
+    p.forward = tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return x * y; }));
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
       return {c.needs[0] ? ops::mul(c.b, g, c.in[1]) : Value{},
               c.needs[1] ? ops::mul(c.b, g, c.in[0]) : Value{}};
@@ -448,11 +449,11 @@ void registerBinary(Registry& r) {
   {
     Primitive p = prim("div", "z = x / y\ndz/dx = 1 / y, dz/dy = -x / y^2 = -z / y", 2);
     p.shape = broadcastRule(kNumeric, false);
-    const Kernel k = binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
-    p.forward = [k](const Tensors& in, const Attrs& a) {
+    const TensorFn k = binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
+    p.forward = tensorKernel([k](const Tensors& in, const Attrs& a) {
       checkNoIntZero(in.at(1));
       return k(in, a);
-    };
+    });
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
       Emitter& b = c.b;
       return {c.needs[0] ? ops::div(b, g, c.in[1]) : Value{},
@@ -466,9 +467,9 @@ void registerBinary(Registry& r) {
   {
     Primitive p = prim("pow", "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y", 2);
     p.shape = broadcastRule(kFloat, false);
-    const Kernel general =
+    const TensorFn general =
         binaryKernel<kFloat, false>([](auto x, auto y) { return std::pow(x, y); });
-    p.forward = [general](const Tensors& in, const Attrs& a) -> Tensors {
+    p.forward = tensorKernel([general](const Tensors& in, const Attrs& a) -> Tensors {
       const Tensor& x = in.at(0);
       const Tensor& y = in.at(1);
       // x**2 (losses) is the common case: one exact multiply instead of std::pow.
@@ -482,7 +483,7 @@ void registerBinary(Registry& r) {
         return {out};
       }
       return general(in, a);
-    };
+    });
     // Each part only references the forward values it needs: dz/dy takes log(x), which is NaN
     // for x <= 0 even when only dz/dx is wanted.
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
@@ -505,7 +506,8 @@ void registerBinary(Registry& r) {
     Primitive p =
         prim("maximum", "z = max(x, y)\ndz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0", 2);
     p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return maxOf(x, y); });
+    p.forward =
+        tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return maxOf(x, y); }));
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
       Emitter& b = c.b;
       Value xWins = ops::greaterEqual(b, c.in[0], c.in[1]);
@@ -522,7 +524,8 @@ void registerBinary(Registry& r) {
     Primitive p =
         prim("minimum", "z = min(x, y)\ndz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0", 2);
     p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return minOf(x, y); });
+    p.forward =
+        tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return minOf(x, y); }));
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
       Emitter& b = c.b;
       Value xWins = ops::lessEqual(b, c.in[0], c.in[1]);
@@ -541,7 +544,7 @@ void addPredicate(Registry& r, const char* name, const char* math, F f) {
   Primitive p = prim(name, math, 2);
   p.differentiable = false;
   p.shape = broadcastRule(kMask, true);
-  p.forward = binaryKernel<kMask, true>(f);
+  p.forward = tensorKernel(binaryKernel<kMask, true>(f));
   r.add(std::move(p));
 }
 
@@ -593,7 +596,7 @@ void registerSelectAndCast(Registry& r) {
       const Shape s = broadcastShapes(broadcastShapes(in[0].shape, in[1].shape), in[2].shape);
       return {{in[1].dtype, s}};
     };
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+    p.forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
       const Tensor &c = in.at(0), &x = in.at(1), &y = in.at(2);
       requireSameDtype(x.dtype(), y.dtype());
       const Shape s = broadcastShapes(broadcastShapes(c.shape(), x.shape()), y.shape());
@@ -604,7 +607,7 @@ void registerSelectAndCast(Registry& r) {
                                            [](uint8_t k, T a, T b) { return k ? a : b; });
       });
       return {out};
-    };
+    });
     p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
       Emitter& b = c.b;
       Value zero = scalarLike(b, g, 0.0);
@@ -630,9 +633,9 @@ void registerSelectAndCast(Registry& r) {
       requireTensor(in.at(0));
       return {{dtypeFromName(a.s("dtype", "float32")), in[0].shape}};
     };
-    p.forward = [](const Tensors& in, const Attrs& a) -> Tensors {
+    p.forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
       return {in.at(0).astype(dtypeFromName(a.s("dtype", "float32")))};
-    };
+    });
     p.vjp = [](VjpContext& c) -> Values {
       const DType from = c.inType(0).dtype, to = c.b.type(c.out[0]).dtype;
       if (!c.needs.at(0) || !isFloat(from) || !isFloat(to)) return {Value{}};
@@ -650,7 +653,8 @@ void registerSelectAndCast(Registry& r) {
     Primitive p = prim("stop_gradient", "y = x\ndy/dx = 0 (gradients stop here)", 1);
     p.noGradient = "tf.stop_gradient, which blocks the gradient on purpose";
     p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; };
+    p.forward =
+        tensorKernel([](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; });
     p.vjp = [](VjpContext&) -> Values { return {Value{}}; };
     // No gradChecks on purpose: finite differences see the identity, the rule says zero.
     r.add(std::move(p));
@@ -661,9 +665,9 @@ void registerSelectAndCast(Registry& r) {
     Primitive p = prim("zeros_like", "y = 0 with x's type\n(not differentiable)", 1);
     p.differentiable = false;
     p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+    p.forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
       return {Tensor::zeros(in.at(0).dtype(), in[0].shape())};
-    };
+    });
     r.add(std::move(p));
   }
   // y = 1 with x's type
@@ -672,9 +676,9 @@ void registerSelectAndCast(Registry& r) {
     Primitive p = prim("ones_like", "y = 1 with x's type\n(not differentiable)", 1);
     p.differentiable = false;
     p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
+    p.forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
       return {Tensor::full(in.at(0).dtype(), in[0].shape(), 1.0)};
-    };
+    });
     r.add(std::move(p));
   }
 }

@@ -11,8 +11,6 @@ namespace gl {
 
 namespace {
 
-using Data = std::vector<Datum>;
-
 TypeInfo listType(DType dt, const Shape& elem) { return {dt, elem, true}; }
 
 const TensorList& asList(const Datum& d, const char* op) {
@@ -61,10 +59,10 @@ void registerListOps(Registry& r) {
          .shape = [](const Types&, const Attrs& a) -> Types {
            return {{dtypeFromName(a.s("dtype", "float32")), a.ints("shape"), false}};
          },
-         .forward = [](const Tensors&, const Attrs& a) -> Tensors {
+         .forward = tensorKernel([](const Tensors&, const Attrs& a) -> Tensors {
            return {Tensor::full(dtypeFromName(a.s("dtype", "float32")), a.ints("shape"),
                                 a.f("value", 0.0))};
-         }});
+         })});
 
   // ta = TensorArray(dtype, size, element_shape)
   // a new list; unwritten entries cannot be read
@@ -75,7 +73,7 @@ void registerListOps(Registry& r) {
          .shape = [](const Types&, const Attrs& a) -> Types {
            return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
          },
-         .forwardData = [](const Data&, const Attrs& a) -> Data {
+         .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
            auto l = std::make_shared<TensorList>();
            l->dtype = dtypeFromName(a.s("dtype", "float32"));
            l->elemShape = elemShapeAttr(a);
@@ -92,7 +90,7 @@ void registerListOps(Registry& r) {
          .shape = [](const Types&, const Attrs& a) -> Types {
            return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
          },
-         .forwardData = [](const Data&, const Attrs& a) -> Data {
+         .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
            auto l = std::make_shared<TensorList>();
            l->dtype = dtypeFromName(a.s("dtype", "float32"));
            l->elemShape = elemShapeAttr(a);
@@ -119,7 +117,7 @@ void registerListOps(Registry& r) {
                               " into a TensorArray of elements " + shapeStr(in[0].shape));
            return {listType(in[0].dtype, elem.empty() ? in[2].shape : elem)};
          },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
+         .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
            const TensorList& l = asList(in[0], "write");
            int64_t i = indexOf(in[1]);
            auto out = std::make_shared<TensorList>(l);
@@ -154,7 +152,7 @@ void registerListOps(Registry& r) {
            if (!in[0].list) throw ShapeError("read expects a TensorArray");
            return {{in[0].dtype, in[0].shape, in[0].nested}};
          },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
+         .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
            const TensorList& l = asList(in[0], "read");
            const int64_t i = indexOf(in[1]);
            if (i >= 0 && i < static_cast<int64_t>(l.lists.size()) && l.lists[size_t(i)])
@@ -177,7 +175,7 @@ void registerListOps(Registry& r) {
            s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
            return {{in[0].dtype, s, false}};
          },
-         .forwardData = [](const Data& in, const Attrs& a) -> Data {
+         .forward = [](const Data& in, const Attrs& a, KernelContext&) -> Data {
            const TensorList& l = asList(in[0], "stack");
            int64_t n = std::max<int64_t>(static_cast<int64_t>(l.items.size()), a.i("min_size", 0));
            Shape elem = l.elemShape;
@@ -217,7 +215,7 @@ void registerListOps(Registry& r) {
              throw ShapeError("unstack into a TensorArray needs a tensor of rank >= 1");
            return {listType(in[0].dtype, Shape(in[0].shape.begin() + 1, in[0].shape.end()))};
          },
-         .forwardData = [](const Data& in, const Attrs& a) -> Data {
+         .forward = [](const Data& in, const Attrs& a, KernelContext&) -> Data {
            const Tensor& t = in[0].t;
            auto l = std::make_shared<TensorList>();
            l->dtype = t.dtype();
@@ -249,7 +247,7 @@ void registerListOps(Registry& r) {
            s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
            return {{in[0].dtype, s, false}};
          },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
+         .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
            const TensorList& l = asList(in[0], "gather");
            const Tensor& idx = in[1].t;
            std::vector<Tensor> rows;
@@ -276,7 +274,7 @@ void registerListOps(Registry& r) {
          .shape = [](const Types& in, const Attrs&) -> Types {
            return {listType(in[1].dtype, Shape(in[1].shape.begin() + 1, in[1].shape.end()))};
          },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
+         .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
            const Tensor& idx = in[0].t;
            const Tensor& t = in[1].t;
            auto l = std::make_shared<TensorList>();
@@ -309,7 +307,7 @@ void registerListOps(Registry& r) {
            if (!in[0].list) throw ShapeError("size expects a TensorArray");
            return {{DType::I32, {}, false}};
          },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
+         .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
            return {Datum(Tensor::scalar(double(asList(in[0], "size").items.size()), DType::I32))};
          }});
 
@@ -319,7 +317,7 @@ void registerListOps(Registry& r) {
          .math = "c[i] = a[i] + b[i]\nda = dc, db = dc",
          .arity = 2,
          .shape = [](const Types& in, const Attrs&) -> Types { return {in[0]}; },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
+         .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
            const TensorList& a = asList(in[0], "list_add");
            const TensorList& b = asList(in[1], "list_add");
            auto l = std::make_shared<TensorList>(a);

@@ -9,8 +9,8 @@
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
-// Entries use designated initializers and leave the optional members (forwardCtx, forwardData,
-// batch) at their defaults on purpose.
+// Entries use designated initializers and leave the optional members (batch) at their defaults
+// on purpose.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace gl {
@@ -161,10 +161,9 @@ void registerNnOps(Registry& r) {
               "dx = y * (g - sum(g * y, axis, keepdims))",
       .arity = 1,
       .shape = softmaxShape("softmax"),
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            return Tensors{softmaxKernel<false>(in.at(0), a.i("axis", -1), "softmax")};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        return Tensors{softmaxKernel<false>(in.at(0), a.i("axis", -1), "softmax")};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         if (!c.needs[0]) return {Value{}};
         Emitter& b = c.b;
@@ -192,10 +191,9 @@ void registerNnOps(Registry& r) {
               "dx = g - exp(y) * sum(g, axis, keepdims)",
       .arity = 1,
       .shape = softmaxShape("log_softmax"),
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            return Tensors{softmaxKernel<true>(in.at(0), a.i("axis", -1), "log_softmax")};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        return Tensors{softmaxKernel<true>(in.at(0), a.i("axis", -1), "log_softmax")};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         if (!c.needs[0]) return {Value{}};
         Emitter& b = c.b;
@@ -229,21 +227,19 @@ void registerNnOps(Registry& r) {
             s.pop_back();
             return Types{{in[1].dtype, s}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs&) {
-            const Tensor &labels = in.at(0), &logits = in.at(1);
-            Shape s = crossEntropyShape({labels.dtype(), labels.shape()},
-                                        {logits.dtype(), logits.shape()});
-            const int64_t len = s.back();
-            s.pop_back();
-            Tensor loss = Tensor::empty(logits.dtype(), s);
-            dispatchFloat(logits.dtype(), [&](auto z) {
-              using T = decltype(z);
-              crossEntropyRows(labels.data<T>(), logits.data<T>(), loss.data<T>(), loss.numel(),
-                               len);
-            });
-            return Tensors{loss};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) {
+        const Tensor &labels = in.at(0), &logits = in.at(1);
+        Shape s =
+            crossEntropyShape({labels.dtype(), labels.shape()}, {logits.dtype(), logits.shape()});
+        const int64_t len = s.back();
+        s.pop_back();
+        Tensor loss = Tensor::empty(logits.dtype(), s);
+        dispatchFloat(logits.dtype(), [&](auto z) {
+          using T = decltype(z);
+          crossEntropyRows(labels.data<T>(), logits.data<T>(), loss.data<T>(), loss.numel(), len);
+        });
+        return Tensors{loss};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         Emitter& b = c.b;
         const Value g = perRow(b, c.goutOrZeros(0));

@@ -360,13 +360,13 @@ Primitive reduction(std::string name, std::string math, bool intOk) {
     const auto axes = reductionAxes(a, static_cast<int>(in[0].shape.size()));
     return {{in[0].dtype, reducedShape(in[0].shape, axes, a.b("keepdims"))}};
   };
-  p.forward = [intOk](const Tensors& in, const Attrs& a) -> Tensors {
+  p.forward = tensorKernel([intOk](const Tensors& in, const Attrs& a) -> Tensors {
     const Tensor& x = in.at(0);
     requireNumeric(x.dtype(), intOk);
     const auto axes = reductionAxes(a, x.rank());
     return {
         reduce<Op>(x, axisMask(axes, x.rank()), reducedShape(x.shape(), axes, a.b("keepdims")))};
-  };
+  });
   return p;
 }
 
@@ -456,7 +456,7 @@ void registerReduceOps(Registry& r) {
       requireNumeric(in[0].dtype, true);
       return {{in[0].dtype, sumToTarget(in[0].shape, a.ints("shape"))}};
     };
-    p.forward = [](const Tensors& in, const Attrs& a) -> Tensors {
+    p.forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
       const Tensor& x = in.at(0);
       requireNumeric(x.dtype(), true);
       const Shape target = sumToTarget(x.shape(), a.ints("shape"));
@@ -465,7 +465,7 @@ void registerReduceOps(Registry& r) {
       std::vector<bool> red(x.shape().size(), true);
       for (size_t i = 0; i < target.size(); ++i) red[i + lead] = target[i] == 1;
       return {reduce<SumOp>(x, red, target)};
-    };
+    });
     p.vjp = [](VjpContext& c) -> Values {
       const TypeInfo t = c.inType(0);
       if (!c.needs.at(0) || !isFloat(t.dtype)) return {Value{}};
@@ -494,7 +494,7 @@ void registerReduceOps(Registry& r) {
       const int ax = normAxis(a.i("axis", 0), static_cast<int>(in[0].shape.size()));
       return {{DType::I32, reducedShape(in[0].shape, {ax}, false)}};
     };
-    p.forward = [](const Tensors& in, const Attrs& a) -> Tensors {
+    p.forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
       const Tensor& x = in.at(0);
       requireNumeric(x.dtype(), true);
       const int ax = normAxis(a.i("axis", 0), x.rank());
@@ -523,7 +523,7 @@ void registerReduceOps(Registry& r) {
         }
       });
       return {out};
-    };
+    });
     r.add(std::move(p));
   }
 }

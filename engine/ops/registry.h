@@ -33,10 +33,30 @@ struct VjpContext {
   Value goutOrZeros(size_t i);
 };
 
-// Run-time context some kernels need (random ops: a stream per execution).
+// Run-time context some kernels need (random ops: a stream per execution). The executor sets
+// `seed` for stateful entries only.
 struct KernelContext {
   uint64_t seed = 0;
 };
+
+// The one forward signature: values in, values out. A value is a tensor or a TensorArray
+// (lists flow along edges like tensors), and the context is there for the few kernels that need
+// the run (random draws).
+using Data = std::vector<Datum>;
+using Kernel = std::function<Data(const Data&, const Attrs&, KernelContext&)>;
+
+// The tensors of `in`; throws EngineError if one of them is a TensorArray.
+Tensors tensorsOf(const Data& in);
+
+// Lifts a kernel written on tensors, f(const Tensors&, const Attrs&) -> Tensors, which is what
+// most entries are, to a Kernel.
+template <class F>
+Kernel tensorKernel(F f) {
+  return [f = std::move(f)](const Data& in, const Attrs& a, KernelContext&) -> Data {
+    const Tensors out = f(tensorsOf(in), a);
+    return Data(out.begin(), out.end());
+  };
+}
 
 // Batching rule for vectorized_map: inputs with their batch axis (-1 = not batched); returns
 // outputs with batch axis 0. Optional for now.
@@ -58,15 +78,17 @@ struct Primitive {
   std::string noGradient;
   bool stateful = false;  // a random draw: a new value each run, never folded while tracing
   std::function<Types(const Types&, const Attrs&)> shape;
-  std::function<Tensors(const Tensors&, const Attrs&)> forward;
-  std::function<Tensors(const Tensors&, const Attrs&, KernelContext&)> forwardCtx;
-  std::function<std::vector<Datum>(const std::vector<Datum>&, const Attrs&)> forwardData;
+  Kernel forward;
   std::function<std::vector<Value>(VjpContext&)> vjp;
   BatchRule batch;
   // Points where the registry-walking test checks the VJP against finite differences:
   // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)
   // and attrs. Every differentiable primitive must list at least one case.
   std::vector<GradCheckCase> gradChecks;
+
+  // Runs `forward` on tensors that must give tensors: for tests, and for kernels that reuse
+  // another primitive's kernel. Throws EngineError if an output is a TensorArray.
+  Tensors run(const Tensors& in, const Attrs& attrs, KernelContext ctx = {}) const;
 };
 
 // True when node n runs primitive `name` (pattern-matching passes; one map look-up per name).
