@@ -485,8 +485,6 @@ std::vector<GradCheckCase> convCases(uint64_t seed, F make) {
 }  // namespace
 
 void registerConvOps(Registry& r) {
-  // y[n,i,j,o] = sum_{kh,kw,c} x[n, i*sh+kh-pt, j*sw+kw-pl, c] f[kh,kw,c,o] (zeros outside x)
-  // dx = conv2d_backprop_input(g, f), df = conv2d_backprop_filter(x, g)
   r.add({
       .name = "conv2d",
       .math = "y[n,i,j,o] = sum_{kh,kw,c} x[n, i*sh+kh-pt, j*sw+kw-pl, c] f[kh,kw,c,o] (zeros "
@@ -526,8 +524,6 @@ void registerConvOps(Registry& r) {
                     }),
   });
 
-  // dx = conv2d_backprop_input(g, f) = the adjoint of x -> conv2d(x, f), applied to g
-  // d(g) = conv2d(h, f), d(f) = conv2d_backprop_filter(h, g) for the adjoint h of dx
   r.add({
       .name = "conv2d_backprop_input",
       .math = "dx = conv2d_backprop_input(g, f) = the adjoint of x -> conv2d(x, f), applied to g\n"
@@ -584,8 +580,6 @@ void registerConvOps(Registry& r) {
                     }),
   });
 
-  // df = conv2d_backprop_filter(x, g) = the adjoint of f -> conv2d(x, f), applied to g
-  // d(x) = conv2d_backprop_input(g, h), d(g) = conv2d(x, h) for the adjoint h of df
   r.add({
       .name = "conv2d_backprop_filter",
       .math = "df = conv2d_backprop_filter(x, g) = the adjoint of f -> conv2d(x, f), applied to g\n"
@@ -645,8 +639,6 @@ void registerConvOps(Registry& r) {
                     }),
   });
 
-  // y[n,c] = mean_{h,w} x[n,h,w,c] (keepdims: y is [N,1,1,C])
-  // dx[n,h,w,c] = g[n,c] / (H*W), the global_avg_pool_grad of g
   r.add({
       .name = "global_avg_pool",
       .math = "y[n,c] = mean_{h,w} x[n,h,w,c] (keepdims: y is [N,1,1,C])\n"
@@ -685,8 +677,6 @@ void registerConvOps(Registry& r) {
           }(),
   });
 
-  // dx[n,h,w,c] = g[n,c] / (H*W) for g [N,C] or [N,1,1,C] and x of shape input_shape
-  // d(g) = global_avg_pool(h) for the adjoint h of dx
   r.add({
       .name = "global_avg_pool_grad",
       .math = "dx[n,h,w,c] = g[n,c] / (H*W) for g [N,C] or [N,1,1,C] and x of shape input_shape\n"

@@ -234,8 +234,6 @@ Primitive prim(std::string name, std::string math, int arity) {
 }
 
 void registerUnary(Registry& r) {
-  // y = x
-  // dy/dx = 1
   {
     Primitive p = prim("identity", "y = x\ndy/dx = 1", 1);
     p.shape = sameTypeRule(kAny);
@@ -245,8 +243,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(101, uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // y = -x
-  // dy/dx = -1
   {
     Primitive p = prim("neg", "y = -x\ndy/dx = -1", 1);
     p.shape = sameTypeRule(kNumeric);
@@ -255,8 +251,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(102, uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // y = exp(x)
-  // dy/dx = exp(x) = y
   {
     Primitive p = prim("exp", "y = exp(x)\ndy/dx = exp(x) = y", 1);
     p.shape = sameTypeRule(kFloat);
@@ -265,8 +259,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(103, uniformGen(-1, 1));
     r.add(std::move(p));
   }
-  // y = log(x)
-  // dy/dx = 1 / x
   {
     Primitive p = prim("log", "y = log(x)\ndy/dx = 1 / x", 1);
     p.shape = sameTypeRule(kFloat);
@@ -275,8 +267,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(104, uniformGen(0.5, 2));
     r.add(std::move(p));
   }
-  // y = sin(x)
-  // dy/dx = cos(x)
   {
     Primitive p = prim("sin", "y = sin(x)\ndy/dx = cos(x)", 1);
     p.shape = sameTypeRule(kFloat);
@@ -286,8 +276,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(105, uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // y = cos(x)
-  // dy/dx = -sin(x)
   {
     Primitive p = prim("cos", "y = cos(x)\ndy/dx = -sin(x)", 1);
     p.shape = sameTypeRule(kFloat);
@@ -298,8 +286,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(106, uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // y = tanh(x)
-  // dy/dx = 1 - tanh(x)^2 = 1 - y^2
   {
     Primitive p = prim("tanh", "y = tanh(x)\ndy/dx = 1 - tanh(x)^2 = 1 - y^2", 1);
     p.shape = sameTypeRule(kFloat);
@@ -312,8 +298,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(107, uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // y = 1 / (1 + exp(-x))
-  // dy/dx = y * (1 - y)
   {
     Primitive p = prim("sigmoid", "y = 1 / (1 + exp(-x))\ndy/dx = y * (1 - y)", 1);
     p.shape = sameTypeRule(kFloat);
@@ -327,8 +311,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(108, uniformGen(-3, 3));
     r.add(std::move(p));
   }
-  // y = max(x, 0)
-  // dy/dx = 1 if x > 0 else 0
   {
     Primitive p = prim("relu", "y = max(x, 0)\ndy/dx = 1 if x > 0 else 0", 1);
     p.shape = sameTypeRule(kNumeric);
@@ -345,8 +327,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(109, awayGen(0.2, 1.5));
     r.add(std::move(p));
   }
-  // y = sqrt(x)
-  // dy/dx = 1 / (2 sqrt(x)) = 0.5 / y
   {
     Primitive p = prim("sqrt", "y = sqrt(x)\ndy/dx = 1 / (2 sqrt(x)) = 0.5 / y", 1);
     p.shape = sameTypeRule(kFloat);
@@ -356,8 +336,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(110, uniformGen(0.5, 2));
     r.add(std::move(p));
   }
-  // y = |x|
-  // dy/dx = sign(x)
   {
     Primitive p = prim("abs", "y = |x|\ndy/dx = sign(x)", 1);
     p.shape = sameTypeRule(kNumeric);
@@ -367,8 +345,6 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(111, awayGen(0.2, 1.5));
     r.add(std::move(p));
   }
-  // y = x^2
-  // dy/dx = 2x
   {
     Primitive p = prim("square", "y = x^2\ndy/dx = 2x", 1);
     p.shape = sameTypeRule(kNumeric);
@@ -378,17 +354,14 @@ void registerUnary(Registry& r) {
     p.gradChecks = unaryChecks(112, uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // y = sign(x) in {-1, 0, 1}
-  // dy/dx = 0 almost everywhere (not differentiable)
   {
-    Primitive p = prim("sign", "y = sign(x) in {-1, 0, 1}\ndy/dx = 0 almost everywhere", 1);
+    Primitive p = prim(
+        "sign", "y = sign(x) in {-1, 0, 1}\nnot differentiable: dy/dx = 0 almost everywhere", 1);
     p.differentiable = false;
     p.shape = sameTypeRule(kNumeric);
     p.forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.sign(); }));
     r.add(std::move(p));
   }
-  // y = not x
-  // (bool: not differentiable)
   {
     Primitive p = prim("logical_not", "y = not x\n(bool: not differentiable)", 1);
     p.differentiable = false;
@@ -409,8 +382,6 @@ void registerUnary(Registry& r) {
 }
 
 void registerBinary(Registry& r) {
-  // z = x + y
-  // dz/dx = 1, dz/dy = 1
   {
     Primitive p = prim("add", "z = x + y\ndz/dx = 1, dz/dy = 1", 2);
     p.shape = broadcastRule(kNumeric, false);
@@ -419,8 +390,6 @@ void registerBinary(Registry& r) {
     p.gradChecks = binaryChecks(201, uniformGen(-2, 2), uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // z = x - y
-  // dz/dx = 1, dz/dy = -1
   {
     Primitive p = prim("sub", "z = x - y\ndz/dx = 1, dz/dy = -1", 2);
     p.shape = broadcastRule(kNumeric, false);
@@ -431,8 +400,6 @@ void registerBinary(Registry& r) {
     p.gradChecks = binaryChecks(202, uniformGen(-2, 2), uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // z = x * y
-  // dz/dx = y, dz/dy = x
   {
     Primitive p = prim("mul", "z = x * y\ndz/dx = y, dz/dy = x", 2);
     p.shape = broadcastRule(kNumeric, false);
@@ -444,10 +411,9 @@ void registerBinary(Registry& r) {
     p.gradChecks = binaryChecks(203, uniformGen(-2, 2), uniformGen(-2, 2));
     r.add(std::move(p));
   }
-  // z = x / y (int32: floor division)
-  // dz/dx = 1 / y, dz/dy = -x / y^2 = -z / y
   {
-    Primitive p = prim("div", "z = x / y\ndz/dx = 1 / y, dz/dy = -x / y^2 = -z / y", 2);
+    Primitive p = prim(
+        "div", "z = x / y (int32: floor division)\ndz/dx = 1 / y, dz/dy = -x / y^2 = -z / y", 2);
     p.shape = broadcastRule(kNumeric, false);
     const TensorFn k = binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
     p.forward = tensorKernel([k](const Tensors& in, const Attrs& a) {
@@ -462,8 +428,6 @@ void registerBinary(Registry& r) {
     p.gradChecks = binaryChecks(204, uniformGen(-2, 2), awayGen(0.5, 2));
     r.add(std::move(p));
   }
-  // z = x^y
-  // dz/dx = y x^(y-1), dz/dy = log(x) x^y
   {
     Primitive p = prim("pow", "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y", 2);
     p.shape = broadcastRule(kFloat, false);
@@ -500,11 +464,11 @@ void registerBinary(Registry& r) {
     p.gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5));
     r.add(std::move(p));
   }
-  // z = max(x, y)
-  // dz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0 (ties go to x)
   {
-    Primitive p =
-        prim("maximum", "z = max(x, y)\ndz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0", 2);
+    Primitive p = prim("maximum",
+                       "z = max(x, y) (a NaN wins)\n"
+                       "dz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0 (ties go to x)",
+                       2);
     p.shape = broadcastRule(kNumeric, false);
     p.forward =
         tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return maxOf(x, y); }));
@@ -518,11 +482,11 @@ void registerBinary(Registry& r) {
     p.gradChecks = distinctChecks(206);
     r.add(std::move(p));
   }
-  // z = min(x, y)
-  // dz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0 (ties go to x)
   {
-    Primitive p =
-        prim("minimum", "z = min(x, y)\ndz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0", 2);
+    Primitive p = prim("minimum",
+                       "z = min(x, y) (a NaN wins)\n"
+                       "dz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0 (ties go to x)",
+                       2);
     p.shape = broadcastRule(kNumeric, false);
     p.forward =
         tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return minOf(x, y); }));
@@ -549,45 +513,30 @@ void addPredicate(Registry& r, const char* name, const char* math, F f) {
 }
 
 void registerPredicates(Registry& r) {
-  // z = (x == y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "equal", "z = (x == y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x == y; });
-  // z = (x != y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "not_equal", "z = (x != y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x != y; });
-  // z = (x < y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "less", "z = (x < y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x < y; });
-  // z = (x <= y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "less_equal", "z = (x <= y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x <= y; });
-  // z = (x > y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "greater", "z = (x > y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x > y; });
-  // z = (x >= y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "greater_equal", "z = (x >= y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x >= y; });
-  // z = x and y
-  // (bool: not differentiable)
   addPredicate<kBool>(r, "logical_and", "z = x and y\n(bool: not differentiable)",
                       [](auto x, auto y) { return x && y; });
-  // z = x or y
-  // (bool: not differentiable)
   addPredicate<kBool>(r, "logical_or", "z = x or y\n(bool: not differentiable)",
                       [](auto x, auto y) { return x || y; });
 }
 
 void registerSelectAndCast(Registry& r) {
-  // z = x where c else y
-  // dz/dx = c, dz/dy = not c (no gradient into the predicate c)
   {
-    Primitive p = prim("where", "z = x where c else y\ndz/dx = c, dz/dy = not c", 3);
+    Primitive p = prim("where",
+                       "z = x if c else y, elementwise\n"
+                       "dz/dx = c, dz/dy = not c; no gradient into the predicate c",
+                       3);
     p.shape = [](const Types& in, const Attrs&) -> Types {
       for (const TypeInfo& t : in) requireTensor(t);
       if (in[0].dtype != DType::Bool)
@@ -625,10 +574,12 @@ void registerSelectAndCast(Registry& r) {
     };
     r.add(std::move(p));
   }
-  // y = cast(x, dtype)
-  // dy/dx = 1 between float types; casting to int or bool cuts the gradient
   {
-    Primitive p = prim("cast", "y = cast(x, dtype)\ndy/dx = 1 between float types, else none", 1);
+    Primitive p = prim("cast",
+                       "y = cast(x, dtype)\n"
+                       "dy/dx = 1 between float types (g cast back to x's dtype); casting to int "
+                       "or bool cuts the gradient",
+                       1);
     p.shape = [](const Types& in, const Attrs& a) -> Types {
       requireTensor(in.at(0));
       return {{dtypeFromName(a.s("dtype", "float32")), in[0].shape}};
@@ -647,8 +598,6 @@ void registerSelectAndCast(Registry& r) {
         {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"dtype", std::string("float64")}}}};
     r.add(std::move(p));
   }
-  // y = x
-  // dy/dx = 0 (gradients stop here)
   {
     Primitive p = prim("stop_gradient", "y = x\ndy/dx = 0 (gradients stop here)", 1);
     p.noGradient = "tf.stop_gradient, which blocks the gradient on purpose";
@@ -659,8 +608,6 @@ void registerSelectAndCast(Registry& r) {
     // No gradChecks on purpose: finite differences see the identity, the rule says zero.
     r.add(std::move(p));
   }
-  // y = 0 with x's type
-  // (not differentiable)
   {
     Primitive p = prim("zeros_like", "y = 0 with x's type\n(not differentiable)", 1);
     p.differentiable = false;
@@ -670,8 +617,6 @@ void registerSelectAndCast(Registry& r) {
     });
     r.add(std::move(p));
   }
-  // y = 1 with x's type
-  // (not differentiable)
   {
     Primitive p = prim("ones_like", "y = 1 with x's type\n(not differentiable)", 1);
     p.differentiable = false;

@@ -293,8 +293,6 @@ GradCheckCase einsumCase(Rng& rng, const std::string& eq, const std::vector<Shap
 }  // namespace
 
 void registerLinalgOps(Registry& r) {
-  // C = op(A) @ op(B) per batch; op = optional transpose; batch dims broadcast
-  // dop(A) = dC op(B)^T, dop(B) = op(A)^T dC; sum_to over broadcast batch dims
   r.add({
       .name = "matmul",
       .math = "C = op(A) @ op(B) per batch; op = optional transpose; batch dims broadcast\n"
@@ -353,8 +351,6 @@ void registerLinalgOps(Registry& r) {
           }(),
   });
 
-  // out = sum over the labels not in out of A[a..] B[b..] (1 or 2 operands)
-  // dA = einsum("out,B->A", dout, B) (unary: "out->A"); A-only labels broadcast
   r.add({
       .name = "einsum",
       .math = "out = sum over the labels not in out of A[a..] B[b..] (1 or 2 operands)\n"

@@ -50,10 +50,10 @@ void checkElem(const TensorList& l, const Tensor& v) {
 }  // namespace
 
 void registerListOps(Registry& r) {
-  // y = fill(shape, value)
-  // no inputs, no gradient; zeros of a static shape that reference no forward value
+  // Emitter::zerosLike uses fill for zeros of a static shape: they reference no forward value.
   r.add({.name = "fill",
-         .math = "y = value everywhere\nno inputs",
+         .math = "y = full(shape, value) of attr dtype (value 0 unless given)\n"
+                 "no inputs, so no gradient",
          .arity = 0,
          .differentiable = false,
          .shape = [](const Types&, const Attrs& a) -> Types {
@@ -64,10 +64,10 @@ void registerListOps(Registry& r) {
                                 a.f("value", 0.0))};
          })});
 
-  // ta = TensorArray(dtype, size, element_shape)
-  // a new list; unwritten entries cannot be read
   r.add({.name = "list_new",
-         .math = "ta = [] * size\nno inputs",
+         .math = "ta = TensorArray(dtype, size, element_shape): `size` unwritten entries, which "
+                 "cannot be read (dynamic_size: writes past the end grow it)\n"
+                 "no inputs, so no gradient",
          .arity = 0,
          .differentiable = false,
          .shape = [](const Types&, const Attrs& a) -> Types {
@@ -82,9 +82,9 @@ void registerListOps(Registry& r) {
            return {Datum(ListPtr(l))};
          }});
 
-  // adjoint lists: empty, unwritten entries read as zeros
   r.add({.name = "list_zeros",
-         .math = "dta = 0\nno inputs",
+         .math = "dta = zeros: an empty adjoint list whose unwritten entries read as zeros\n"
+                 "no inputs, so no gradient",
          .arity = 0,
          .differentiable = false,
          .shape = [](const Types&, const Attrs& a) -> Types {
@@ -99,10 +99,9 @@ void registerListOps(Registry& r) {
            return {Datum(ListPtr(l))};
          }});
 
-  // ta' = ta.write(i, v)
-  // dta = dta' ; dv = dta'.read(i)
   r.add({.name = "list_write",
-         .math = "ta' = ta.write(i, v)\ndta = dta', dv = dta'.read(i)",
+         .math = "ta' = ta.write(i, v), a new list (ta is not changed)\n"
+                 "dta = dta', dv = dta'.read(i); no gradient for i",
          .arity = 3,
          .shape = [](const Types& in, const Attrs&) -> Types {
            if (!in[0].list) throw ShapeError("write expects a TensorArray");
@@ -143,10 +142,8 @@ void registerListOps(Registry& r) {
            return g;
          }});
 
-  // v = ta.read(i)
-  // dta = zeros.write(i, dv)
   r.add({.name = "list_read",
-         .math = "v = ta.read(i)\ndta = zeros.write(i, dv)",
+         .math = "v = ta.read(i)\ndta = zeros.write(i, dv); no gradient for i",
          .arity = 2,
          .shape = [](const Types& in, const Attrs&) -> Types {
            if (!in[0].list) throw ShapeError("read expects a TensorArray");
@@ -164,10 +161,9 @@ void registerListOps(Registry& r) {
            return {c.b.op1("list_write", {z, c.in[1], c.gout[0]}), Value{}};
          }});
 
-  // t = ta.stack()
-  // dta = unstack(dt)
   r.add({.name = "list_stack",
-         .math = "t = stack(ta)\ndta = unstack(dt)",
+         .math = "t = stack(ta): entry i is t[i] (unwritten entries of an adjoint list are zeros)\n"
+                 "dta = unstack(dt)",
          .arity = 1,
          .shape = [](const Types& in, const Attrs& a) -> Types {
            if (!in[0].list) throw ShapeError("stack expects a TensorArray");
@@ -205,10 +201,8 @@ void registerListOps(Registry& r) {
            return {c.b.op1("list_unstack", {c.gout[0]}, Attrs{{"zero_default", true}})};
          }});
 
-  // ta = unstack(t)
-  // dt = stack(dta)
   r.add({.name = "list_unstack",
-         .math = "ta = unstack(t)\ndt = stack(dta)",
+         .math = "ta = unstack(t): entry i is t[i]\ndt = stack(dta)",
          .arity = 1,
          .shape = [](const Types& in, const Attrs&) -> Types {
            if (in[0].list || in[0].shape.empty())
@@ -236,10 +230,9 @@ void registerListOps(Registry& r) {
                            Attrs{{"size", t.shape[0]}, {"min_size", t.shape[0]}})};
          }});
 
-  // t = ta.gather(indices)
-  // dta = scatter(indices, dt)
   r.add({.name = "list_gather",
-         .math = "t = stack(ta[i] for i in indices)\ndta[indices[k]] += dt[k]",
+         .math = "t = stack(ta[i] for i in indices)\n"
+                 "dta = scatter(indices, dt): dta[indices[k]] += dt[k]; no gradient for indices",
          .arity = 2,
          .shape = [](const Types& in, const Attrs&) -> Types {
            if (!in[0].list) throw ShapeError("gather expects a TensorArray");
@@ -266,10 +259,10 @@ void registerListOps(Registry& r) {
            return {c.b.op1("list_scatter", {c.in[1], c.gout[0]}), Value{}};
          }});
 
-  // ta = scatter(indices, t): entry indices[k] = t[k]; used for list_gather's adjoint
-  // dt[k] = dta[indices[k]]
   r.add({.name = "list_scatter",
-         .math = "ta[indices[k]] += t[k]\ndt = gather(dta, indices)",
+         .math =
+             "ta = scatter(indices, t): ta[indices[k]] += t[k] on zeros (list_gather's adjoint)\n"
+             "dt = gather(dta, indices); no gradient for indices",
          .arity = 2,
          .shape = [](const Types& in, const Attrs&) -> Types {
            return {listType(in[1].dtype, Shape(in[1].shape.begin() + 1, in[1].shape.end()))};
@@ -297,10 +290,8 @@ void registerListOps(Registry& r) {
            return {Value{}, c.b.op1("list_gather", {c.gout[0], c.in[0]})};
          }});
 
-  // n = ta.size()
-  // integer: no gradient
   r.add({.name = "list_size",
-         .math = "n = len(ta)\nno gradient",
+         .math = "n = len(ta), an int32 scalar\n(an integer: not differentiable)",
          .arity = 1,
          .differentiable = false,
          .shape = [](const Types& in, const Attrs&) -> Types {
@@ -311,10 +302,10 @@ void registerListOps(Registry& r) {
            return {Datum(Tensor::scalar(double(asList(in[0], "size").items.size()), DType::I32))};
          }});
 
-  // c = a + b entry by entry (adjoints of a list used twice)
-  // da = dc, db = dc
+  // Sums the adjoints of a list that is used twice.
   r.add({.name = "list_add",
-         .math = "c[i] = a[i] + b[i]\nda = dc, db = dc",
+         .math = "c[i] = a[i] + b[i] entry by entry; an entry written on one side only is copied\n"
+                 "da = dc, db = dc",
          .arity = 2,
          .shape = [](const Types& in, const Attrs&) -> Types { return {in[0]}; },
          .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {

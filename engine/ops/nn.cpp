@@ -153,8 +153,6 @@ Tensor distributions(Rng& rng, const Shape& s) {
 }  // namespace
 
 void registerNnOps(Registry& r) {
-  // y = exp(x - max(x)) / sum(exp(x - max(x)), axis)
-  // dx = y * (g - sum(g * y, axis, keepdims))
   r.add({
       .name = "softmax",
       .math = "y = exp(x - max(x)) / sum(exp(x - max(x)), axis)\n"
@@ -183,8 +181,6 @@ void registerNnOps(Registry& r) {
           }(),
   });
 
-  // y = x - max(x) - log(sum(exp(x - max(x)), axis))
-  // dx = g - exp(y) * sum(g, axis, keepdims)
   r.add({
       .name = "log_softmax",
       .math = "y = x - max(x) - log(sum(exp(x - max(x)), axis))\n"
@@ -212,13 +208,11 @@ void registerNnOps(Registry& r) {
           }(),
   });
 
-  // loss = -sum(labels * log_softmax(logits), axis=-1), one value per row
-  // dlogits = g[...,None] * (softmax(logits) - labels), dlabels = -g[...,None] *
-  // log_softmax(logits)
   r.add({
       .name = "softmax_cross_entropy",
       .math = "loss = -sum(labels * log_softmax(logits), axis=-1), one value per row\n"
-              "dlogits = g[...,None] * (softmax(logits) - labels), "
+              "dlogits = g[...,None] * (softmax(logits) - labels) (label rows sum to 1, as in "
+              "TensorFlow), "
               "dlabels = -g[...,None] * log_softmax(logits)",
       .arity = 2,
       .shape =

@@ -66,8 +66,6 @@ void fill(Tensor& t, F draw) {
 }  // namespace
 
 void registerRandomOps(Registry& r) {
-  // y ~ Normal(mean, stddev^2), elementwise, of attr shape and dtype
-  // (a random source: not differentiable)
   r.add({
       .name = "random_normal",
       .math = "y ~ Normal(mean, stddev^2), elementwise, of attr shape and dtype\n"
@@ -92,8 +90,6 @@ void registerRandomOps(Registry& r) {
           },
   });
 
-  // y ~ Uniform[minval, maxval), elementwise; int32: integers in [minval, maxval)
-  // (a random source: not differentiable)
   r.add({
       .name = "random_uniform",
       .math = "y ~ Uniform[minval, maxval), elementwise; int32: integers in [minval, maxval)\n"

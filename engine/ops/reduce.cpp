@@ -385,11 +385,11 @@ std::vector<Value> extremeVjp(VjpContext& c) {
 }  // namespace
 
 void registerReduceOps(Registry& r) {
-  // y = sum(x, axes)
-  // dy/dx = 1 (g is broadcast back over the reduced axes)
   {
-    Primitive p =
-        reduction<SumOp>("sum", "y = sum(x, axes)\ndy/dx = 1 (g broadcast back over axes)", true);
+    Primitive p = reduction<SumOp>(
+        "sum",
+        "y = sum(x, axes) (no axes = all)\ndy/dx = 1 (g is broadcast back over the reduced axes)",
+        true);
     p.vjp = [](VjpContext& c) -> Values {
       const ReduceInfo r = reduceInfo(c);
       if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
@@ -399,12 +399,12 @@ void registerReduceOps(Registry& r) {
     p.gradChecks = reduceChecks(401, false);
     r.add(std::move(p));
   }
-  // y = mean(x, axes) = sum(x, axes) / n
-  // dy/dx = 1 / n (g / n broadcast back over the reduced axes)
   {
-    Primitive p = reduction<MeanOp>(
-        "mean", "y = mean(x, axes) = sum(x, axes) / n\ndy/dx = 1 / n (g / n broadcast back)",
-        false);
+    Primitive p =
+        reduction<MeanOp>("mean",
+                          "y = mean(x, axes) = sum(x, axes) / n, n = elements summed per result\n"
+                          "dy/dx = 1 / n (g / n is broadcast back over the reduced axes)",
+                          false);
     p.vjp = [](VjpContext& c) -> Values {
       const ReduceInfo r = reduceInfo(c);
       if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
@@ -424,32 +424,30 @@ void registerReduceOps(Registry& r) {
     p.gradChecks = reduceChecks(402, false);
     r.add(std::move(p));
   }
-  // y = max(x, axes)
-  // dy/dx = 1 where x == y (split between ties), else 0
   {
     Primitive p = reduction<MaxOp>(
-        "max", "y = max(x, axes)\ndy/dx = 1 where x == y (split between ties), else 0", true);
+        "max",
+        "y = max(x, axes) (a NaN wins)\ndy/dx = 1 where x == y, split evenly between ties; else 0",
+        true);
     p.vjp = extremeVjp;
     p.gradChecks = reduceChecks(403, true);
     r.add(std::move(p));
   }
-  // y = min(x, axes)
-  // dy/dx = 1 where x == y (split between ties), else 0
   {
     Primitive p = reduction<MinOp>(
-        "min", "y = min(x, axes)\ndy/dx = 1 where x == y (split between ties), else 0", true);
+        "min",
+        "y = min(x, axes) (a NaN wins)\ndy/dx = 1 where x == y, split evenly between ties; else 0",
+        true);
     p.vjp = extremeVjp;
     p.gradChecks = reduceChecks(404, true);
     r.add(std::move(p));
   }
-  // y = sum of x over the dims broadcasting added to `shape` (the reverse of broadcast_to)
-  // dy/dx = 1 (g is broadcast back to x's shape)
   {
     Primitive p;
     p.name = "sum_to";
     p.math =
-        "y = x summed over the dims broadcasting added to `shape`\ndy/dx = 1 (g broadcast "
-        "back to x's shape)";
+        "y = x summed over the dims that broadcasting `shape` to x's shape added (the reverse "
+        "of broadcast_to)\ndy/dx = 1 (g is broadcast back to x's shape)";
     p.arity = 1;
     p.shape = [](const Types& in, const Attrs& a) -> Types {
       requireTensor(in.at(0));
@@ -479,13 +477,13 @@ void registerReduceOps(Registry& r) {
     };
     r.add(std::move(p));
   }
-  // i = argmax(x, axis) (first index of the maximum; int32)
-  // (an index: not differentiable)
   {
     Primitive p;
     p.name = "argmax";
     p.noGradient = "argmax, whose integer result has no gradient";
-    p.math = "i = argmax(x, axis), the first index of the maximum\n(an index: not differentiable)";
+    p.math =
+        "i = argmax(x, axis), the first index of the maximum (int32; a NaN is the maximum)\n"
+        "(an index: not differentiable)";
     p.arity = 1;
     p.differentiable = false;
     p.shape = [](const Types& in, const Attrs& a) -> Types {

@@ -1,7 +1,8 @@
 #pragma once
-// The primitive registry. One entry per primitive keeps together its name, a two-line math
-// comment, its shape rule, forward kernel, VJP rule and (optional) batching rule, in the style of
-// JAX primitives and TensorFlow's math_grad.cc. Families register themselves in ops/<family>.cpp.
+// The primitive registry. One entry per primitive keeps together its name, its math (two lines,
+// written once), its shape rule, forward kernel, VJP rule and (optional) batching rule, in the
+// style of JAX primitives and TensorFlow's math_grad.cc. Families register themselves in
+// ops/<family>.cpp.
 #include <functional>
 #include <map>
 #include <string>
@@ -70,8 +71,10 @@ struct GradCheckCase {
 
 struct Primitive {
   std::string name;
-  std::string math;  // two lines: the forward formula, the derivative
-  int arity = -1;    // number of inputs, -1 = variadic
+  // The math, stated once: two lines, the forward formula and the gradient the VJP builds (for
+  // a non-differentiable entry, why there is none). The inspector shows it for a selected node.
+  std::string math;
+  int arity = -1;  // number of inputs, -1 = variadic
   bool differentiable = true;
   // Why no gradient flows through it, in words, for the why-None explanation (non-differentiable
   // entries); empty = "<name>, which has no gradient".

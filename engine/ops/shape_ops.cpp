@@ -547,8 +547,6 @@ std::vector<Value> noGrads(size_t n) { return std::vector<Value>(n); }
 // =============================================================================================
 
 void registerShapeOps(Registry& r) {
-  // y = reshape(x, shape), row-major order kept, one -1 inferred
-  // dx = reshape(dy, shape(x))
   r.add({
       .name = "reshape",
       .math = "y = reshape(x, shape), row-major order kept, one -1 inferred\n"
@@ -577,8 +575,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y.shape[k] = x.shape[perm[k]], y[i_perm] = x[i] (empty perm = reverse)
-  // dx = transpose(dy, inverse(perm))
   r.add({
       .name = "transpose",
       .math = "y.shape[k] = x.shape[perm[k]], y[i_perm] = x[i] (empty perm = reverse)\n"
@@ -627,8 +623,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x with a new size-1 axis at `axis`
-  // dx = squeeze(dy, axis)
   r.add({
       .name = "expand_dims",
       .math = "y = x with a new size-1 axis at `axis`\n"
@@ -655,8 +649,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x without its size-1 axes `axes` (empty = all size-1 axes)
-  // dx = expand_dims(dy) at those axes
   r.add({
       .name = "squeeze",
       .math = "y = x without its size-1 axes `axes` (empty = all size-1 axes)\n"
@@ -688,8 +680,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[i] = x[i mod x.shape], y.shape = x.shape * multiples
-  // dx = sum_to(reshape(dy, [m0,d0,m1,d1,..]), [1,d0,1,d1,..]), reshaped
   r.add({
       .name = "tile",
       .math = "y[i] = x[i mod x.shape], y.shape = x.shape * multiples\n"
@@ -740,8 +730,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x broadcast to `shape` (NumPy rules)
-  // dx = sum_to(dy, shape(x))
   r.add({
       .name = "broadcast_to",
       .math = "y = x broadcast to `shape` (NumPy rules)\n"
@@ -780,8 +768,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = [x0, x1, ..] joined along `axis`
-  // dx_i = slice(dy) along axis at offset sum_{j<i} x_j.shape[axis]
   r.add({
       .name = "concat",
       .math = "y = [x0, x1, ..] joined along `axis`\n"
@@ -835,8 +821,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[.., i, ..] = x_i, a new axis of size n at `axis`
-  // dx_i = unstack(dy, axis)[i]
   r.add({
       .name = "stack",
       .math = "y[.., i, ..] = x_i, a new axis of size n at `axis`\n"
@@ -869,8 +853,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y_i = x[.., i, ..] for each i along `axis` (its size must be known)
-  // dx = stack([dy_i, or zeros where y_i has no adjoint], axis)
   r.add({
       .name = "unstack",
       .math = "y_i = x[.., i, ..] for each i along `axis` (its size must be known)\n"
@@ -919,8 +901,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x[begin_k : begin_k + size_k] per dim k (size -1 = to the end)
-  // dx = pad(dy, before = begin, after = x.shape - begin - size)
   r.add({
       .name = "slice",
       .math = "y = x[begin_k : begin_k + size_k] per dim k (size -1 = to the end)\n"
@@ -966,8 +946,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x surrounded by zeros, paddings = {before0, after0, before1, after1, ..}
-  // dx = slice(dy, begin = before, size = x.shape)
   r.add({
       .name = "pad",
       .math = "y = x surrounded by zeros, paddings = {before0, after0, before1, after1, ..}\n"
@@ -1011,8 +989,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[a.., j.., b..] = params[a.., indices[j..], b..] (a = axes before `axis`)
-  // dparams = scatter_add(dy, indices, axis, shape(params)); no gradient for indices
   r.add({
       .name = "gather",
       .math = "y[a.., j.., b..] = params[a.., indices[j..], b..] (a = axes before `axis`)\n"
@@ -1060,8 +1036,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = zeros(shape); y[a.., indices[j..], b..] += updates[a.., j.., b..]
-  // dupdates = gather(dy, indices, axis); no gradient for indices
   r.add({
       .name = "scatter_add",
       .math = "y = zeros(shape); y[a.., indices[j..], b..] += updates[a.., j.., b..]\n"
@@ -1110,8 +1084,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[j.., k] = indices[j..] == k ? on : off (out-of-range indices: all off)
-  // not differentiable
   r.add({
       .name = "one_hot",
       .math = "y[j.., k] = indices[j..] == k ? on : off (out-of-range indices: all off)\n"
