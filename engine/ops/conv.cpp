@@ -23,10 +23,6 @@
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
-// Entries use designated initializers and leave the optional members (batch) at their defaults
-// on purpose.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace gl {
 
 namespace {

@@ -9,10 +9,6 @@
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
-// Entries use designated initializers and leave the optional members (vjp, batch, gradChecks) at
-// their defaults on purpose.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace gl {
 
 namespace {

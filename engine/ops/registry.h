@@ -60,7 +60,7 @@ Kernel tensorKernel(F f) {
 }
 
 // Batching rule for vectorized_map: inputs with their batch axis (-1 = not batched); returns
-// outputs with batch axis 0. Optional for now.
+// outputs with batch axis 0.
 using BatchRule = std::function<std::vector<Value>(Emitter&, const std::vector<Value>&,
                                                    const std::vector<int>&, const Attrs&)>;
 
@@ -69,6 +69,9 @@ struct GradCheckCase {
   Attrs attrs;
 };
 
+// One registry entry. Families write each entry as one designated initializer naming only the
+// members it sets, r.add({.name = "exp", .math = ..., .arity = 1, .shape = ..., ...}), in the
+// order declared here (the engine builds with -Wno-missing-field-initializers for that).
 struct Primitive {
   std::string name;
   // The math, stated once: two lines, the forward formula and the gradient the VJP builds (for
@@ -83,6 +86,8 @@ struct Primitive {
   std::function<Types(const Types&, const Attrs&)> shape;
   Kernel forward;
   std::function<std::vector<Value>(VjpContext&)> vjp;
+  // Kept typed so the slot is part of every entry's shape, as in JAX; the speed issue fills it.
+  // Empty in every entry today, and nothing reads it yet.
   BatchRule batch;
   // Points where the registry-walking test checks the VJP against finite differences:
   // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)
