@@ -91,8 +91,12 @@ struct Primitive {
   BatchRule batch;
   // Points where the registry-walking test checks the VJP against finite differences:
   // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)
-  // and attrs. Every differentiable primitive must list at least one case.
+  // and attrs. Every differentiable primitive lists at least one case, or says why not:
   std::vector<GradCheckCase> gradChecks;
+  // Why a differentiable entry has no gradChecks, in words (e.g. TensorArray operands, which
+  // finite differences cannot perturb, and where its gradient is checked instead). The registry
+  // test fails for a differentiable entry with neither.
+  std::string noGradCheck;
 
   // Runs `forward` on tensors that must give tensors: for tests, and for kernels that reuse
   // another primitive's kernel. Throws EngineError if an output is a TensorArray.
