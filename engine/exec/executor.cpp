@@ -217,39 +217,24 @@ void Executor::Impl::execKind(Frame& f, const Node& n) {
 }
 
 void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
-  const Primitive& p = *n.prim;
-  auto& out = slot(f, n.id);
-  if (p.forwardData) {
-    std::vector<Datum> in;
-    in.reserve(n.inputs.size());
-    for (Value v : n.inputs) in.push_back(get(f, v));
-    out = p.forwardData(in, n.attrs);
-    return;
-  }
-  Tensors in;
+  Data in;
   in.reserve(n.inputs.size());
   for (Value v : n.inputs) {
     const Datum& d = get(f, v);
-    if (d.isList()) throw EngineError("expects a tensor, got a TensorArray");
-    if (!d.t.defined())
+    if (!d.defined())
       throw EngineError("input " + g.node(v).label() +
                         " has no value here (it is computed in a branch that did not run)");
-    in.push_back(d.t);
+    in.push_back(d);
   }
-  Tensors result;
-  if (p.forwardCtx) {
-    // Random ops draw from a stream fixed by the node and the iterations around it, so serial
-    // and parallel runs agree.
-    KernelContext ctx;
+  KernelContext ctx;
+  if (n.prim->stateful) {
+    // Random draws read a stream fixed by the node and the iterations around it, so serial and
+    // parallel runs agree.
     uint64_t h = uint64_t(n.id) * 0x9E3779B97F4A7C15ull;
-    for (const Frame* fr = &f; fr; fr = fr->parent)
-      h = h * 1000003ull + uint64_t(fr->iteration + 1);
+    for (const Frame* fr = &f; fr; fr = fr->parent) h = h * 1000003ull + uint64_t(fr->iteration + 1);
     ctx.seed = h;
-    result = p.forwardCtx(in, n.attrs, ctx);
-  } else {
-    result = p.forward(in, n.attrs);
   }
-  out.assign(result.begin(), result.end());
+  slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
 }
 
 void Executor::Impl::execPlaceholder(Frame& f, const Node& n) {

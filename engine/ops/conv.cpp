@@ -23,10 +23,6 @@
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
-// Entries use designated initializers and leave the optional members (forwardCtx, forwardData,
-// batch) at their defaults on purpose.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace gl {
 
 namespace {
@@ -485,8 +481,6 @@ std::vector<GradCheckCase> convCases(uint64_t seed, F make) {
 }  // namespace
 
 void registerConvOps(Registry& r) {
-  // y[n,i,j,o] = sum_{kh,kw,c} x[n, i*sh+kh-pt, j*sw+kw-pl, c] f[kh,kw,c,o] (zeros outside x)
-  // dx = conv2d_backprop_input(g, f), df = conv2d_backprop_filter(x, g)
   r.add({
       .name = "conv2d",
       .math = "y[n,i,j,o] = sum_{kh,kw,c} x[n, i*sh+kh-pt, j*sw+kw-pl, c] f[kh,kw,c,o] (zeros "
@@ -498,18 +492,17 @@ void registerConvOps(Registry& r) {
             requireFloatSame(in.at(0), in.at(1), "conv2d");
             return Types{{in[0].dtype, convGeom(in[0].shape, in[1].shape, a, "conv2d").outShape()}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor &x = in.at(0), &f = in.at(1);
-            requireFloatSame({x.dtype(), x.shape()}, {f.dtype(), f.shape()}, "conv2d");
-            const ConvGeom g = convGeom(x.shape(), f.shape(), a, "conv2d");
-            Tensor y = Tensor::empty(x.dtype(), g.outShape());
-            dispatchFloat(x.dtype(), [&](auto z) {
-              using T = decltype(z);
-              convForward(x.data<T>(), f.data<T>(), y.data<T>(), g);
-            });
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor &x = in.at(0), &f = in.at(1);
+        requireFloatSame({x.dtype(), x.shape()}, {f.dtype(), f.shape()}, "conv2d");
+        const ConvGeom g = convGeom(x.shape(), f.shape(), a, "conv2d");
+        Tensor y = Tensor::empty(x.dtype(), g.outShape());
+        dispatchFloat(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          convForward(x.data<T>(), f.data<T>(), y.data<T>(), g);
+        });
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         // Copied first: building nodes may move what c.node and c.inType refer to.
         const Shape xs = c.inType(0).shape, fs = c.inType(1).shape;
@@ -527,8 +520,6 @@ void registerConvOps(Registry& r) {
                     }),
   });
 
-  // dx = conv2d_backprop_input(g, f) = the adjoint of x -> conv2d(x, f), applied to g
-  // d(g) = conv2d(h, f), d(f) = conv2d_backprop_filter(h, g) for the adjoint h of dx
   r.add({
       .name = "conv2d_backprop_input",
       .math = "dx = conv2d_backprop_input(g, f) = the adjoint of x -> conv2d(x, f), applied to g\n"
@@ -552,24 +543,22 @@ void registerConvOps(Registry& r) {
             checkOutGrad(convGeom(xs, in[1].shape, a, op), in[0].shape, op);
             return Types{{in[0].dtype, xs}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const std::string op = "conv2d_backprop_input";
-            const Tensor &gy = in.at(0), &f = in.at(1);
-            std::vector<const Shape*> ops{&gy.shape(), &f.shape()};
-            if (in.size() == 3) ops.push_back(&in[2].shape());
-            Shape xs =
-                resultShape(shapeAttr(a, "input_shape", op), ops, kInputDimSources, op, "input");
-            inferSpatial(xs, f.shape(), gy.shape(), a, op);
-            const ConvGeom g = convGeom(xs, f.shape(), a, op);
-            checkOutGrad(g, gy.shape(), op);
-            Tensor dx = Tensor::empty(gy.dtype(), xs);
-            dispatchFloat(gy.dtype(), [&](auto z) {
-              using T = decltype(z);
-              convInputGrad(gy.data<T>(), f.data<T>(), dx.data<T>(), g);
-            });
-            return Tensors{dx};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const std::string op = "conv2d_backprop_input";
+        const Tensor &gy = in.at(0), &f = in.at(1);
+        std::vector<const Shape*> ops{&gy.shape(), &f.shape()};
+        if (in.size() == 3) ops.push_back(&in[2].shape());
+        Shape xs = resultShape(shapeAttr(a, "input_shape", op), ops, kInputDimSources, op, "input");
+        inferSpatial(xs, f.shape(), gy.shape(), a, op);
+        const ConvGeom g = convGeom(xs, f.shape(), a, op);
+        checkOutGrad(g, gy.shape(), op);
+        Tensor dx = Tensor::empty(gy.dtype(), xs);
+        dispatchFloat(gy.dtype(), [&](auto z) {
+          using T = decltype(z);
+          convInputGrad(gy.data<T>(), f.data<T>(), dx.data<T>(), g);
+        });
+        return Tensors{dx};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         const Shape fs = c.inType(1).shape;
         const Attrs a = c.attrs();
@@ -587,8 +576,6 @@ void registerConvOps(Registry& r) {
                     }),
   });
 
-  // df = conv2d_backprop_filter(x, g) = the adjoint of f -> conv2d(x, f), applied to g
-  // d(x) = conv2d_backprop_input(g, h), d(g) = conv2d(x, h) for the adjoint h of df
   r.add({
       .name = "conv2d_backprop_filter",
       .math = "df = conv2d_backprop_filter(x, g) = the adjoint of f -> conv2d(x, f), applied to g\n"
@@ -612,26 +599,25 @@ void registerConvOps(Registry& r) {
             checkOutGrad(convGeom(in[0].shape, fs, a, op), in[1].shape, op);
             return Types{{in[0].dtype, fs}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const std::string op = "conv2d_backprop_filter";
-            const Tensor &x = in.at(0), &gy = in.at(1);
-            std::vector<const Shape*> ops{&x.shape(), &gy.shape()};
-            if (in.size() == 3) ops.push_back(&in[2].shape());
-            const Shape fs =
-                resultShape(shapeAttr(a, "filter_shape", op), ops, kFilterDimSources, op, "filter");
-            if (!fullyKnown(fs))
-              throw ShapeError(op + ": the filter's spatial size " + dimsStr(fs) +
-                               " is unknown; pass the filter as a third operand");
-            const ConvGeom g = convGeom(x.shape(), fs, a, op);
-            checkOutGrad(g, gy.shape(), op);
-            Tensor df = Tensor::empty(x.dtype(), fs);
-            dispatchFloat(x.dtype(), [&](auto z) {
-              using T = decltype(z);
-              convFilterGrad(x.data<T>(), gy.data<T>(), df.data<T>(), g);
-            });
-            return Tensors{df};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const std::string op = "conv2d_backprop_filter";
+        const Tensor &x = in.at(0), &gy = in.at(1);
+        std::vector<const Shape*> ops{&x.shape(), &gy.shape()};
+        if (in.size() == 3) ops.push_back(&in[2].shape());
+        const Shape fs =
+            resultShape(shapeAttr(a, "filter_shape", op), ops, kFilterDimSources, op, "filter");
+        if (!fullyKnown(fs))
+          throw ShapeError(op + ": the filter's spatial size " + dimsStr(fs) +
+                           " is unknown; pass the filter as a third operand");
+        const ConvGeom g = convGeom(x.shape(), fs, a, op);
+        checkOutGrad(g, gy.shape(), op);
+        Tensor df = Tensor::empty(x.dtype(), fs);
+        dispatchFloat(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          convFilterGrad(x.data<T>(), gy.data<T>(), df.data<T>(), g);
+        });
+        return Tensors{df};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         const Shape xs = c.inType(0).shape;
         const Attrs a = c.attrs();
@@ -649,8 +635,6 @@ void registerConvOps(Registry& r) {
                     }),
   });
 
-  // y[n,c] = mean_{h,w} x[n,h,w,c] (keepdims: y is [N,1,1,C])
-  // dx[n,h,w,c] = g[n,c] / (H*W), the global_avg_pool_grad of g
   r.add({
       .name = "global_avg_pool",
       .math = "y[n,c] = mean_{h,w} x[n,h,w,c] (keepdims: y is [N,1,1,C])\n"
@@ -661,18 +645,17 @@ void registerConvOps(Registry& r) {
             requireFloat(in.at(0), "global_avg_pool");
             return Types{{in[0].dtype, pooledShape(in[0].shape, a.b("keepdims"))}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor& x = in.at(0);
-            requireFloat({x.dtype(), x.shape()}, "global_avg_pool");
-            Tensor y = Tensor::empty(x.dtype(), pooledShape(x.shape(), a.b("keepdims")));
-            const Shape& s = x.shape();
-            dispatchFloat(x.dtype(), [&](auto z) {
-              using T = decltype(z);
-              avgPoolForward(x.data<T>(), y.data<T>(), s[0], s[1] * s[2], s[3]);
-            });
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor& x = in.at(0);
+        requireFloat({x.dtype(), x.shape()}, "global_avg_pool");
+        Tensor y = Tensor::empty(x.dtype(), pooledShape(x.shape(), a.b("keepdims")));
+        const Shape& s = x.shape();
+        dispatchFloat(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          avgPoolForward(x.data<T>(), y.data<T>(), s[0], s[1] * s[2], s[3]);
+        });
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         const Shape xs = c.inType(0).shape;
         if (!c.needs[0]) return {Value{}};
@@ -690,8 +673,6 @@ void registerConvOps(Registry& r) {
           }(),
   });
 
-  // dx[n,h,w,c] = g[n,c] / (H*W) for g [N,C] or [N,1,1,C] and x of shape input_shape
-  // d(g) = global_avg_pool(h) for the adjoint h of dx
   r.add({
       .name = "global_avg_pool_grad",
       .math = "dx[n,h,w,c] = g[n,c] / (H*W) for g [N,C] or [N,1,1,C] and x of shape input_shape\n"
@@ -709,26 +690,25 @@ void registerConvOps(Registry& r) {
             return Types{{in[0].dtype, resultShape(shapeAttr(a, "input_shape", op), ops,
                                                    kPoolDimSources, op, "input")}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const std::string op = "global_avg_pool_grad";
-            const Tensor& g = in.at(0);
-            requireFloat({g.dtype(), g.shape()}, op);
-            const Shape gs = pooledDims(g.shape(), op);
-            std::vector<const Shape*> ops{&gs, &gs};
-            if (in.size() == 2) ops.push_back(&in[1].shape());
-            const Shape xs =
-                resultShape(shapeAttr(a, "input_shape", op), ops, kPoolDimSources, op, "input");
-            if (!fullyKnown(xs) || gs != Shape{xs[0], xs[3]})
-              throw ShapeError(op + ": g " + shapeStr(g.shape()) + " does not pool the input " +
-                               dimsStr(xs));
-            Tensor dx = Tensor::empty(g.dtype(), xs);
-            dispatchFloat(g.dtype(), [&](auto z) {
-              using T = decltype(z);
-              avgPoolGrad(g.data<T>(), dx.data<T>(), xs[0], xs[1] * xs[2], xs[3]);
-            });
-            return Tensors{dx};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const std::string op = "global_avg_pool_grad";
+        const Tensor& g = in.at(0);
+        requireFloat({g.dtype(), g.shape()}, op);
+        const Shape gs = pooledDims(g.shape(), op);
+        std::vector<const Shape*> ops{&gs, &gs};
+        if (in.size() == 2) ops.push_back(&in[1].shape());
+        const Shape xs =
+            resultShape(shapeAttr(a, "input_shape", op), ops, kPoolDimSources, op, "input");
+        if (!fullyKnown(xs) || gs != Shape{xs[0], xs[3]})
+          throw ShapeError(op + ": g " + shapeStr(g.shape()) + " does not pool the input " +
+                           dimsStr(xs));
+        Tensor dx = Tensor::empty(g.dtype(), xs);
+        dispatchFloat(g.dtype(), [&](auto z) {
+          using T = decltype(z);
+          avgPoolGrad(g.data<T>(), dx.data<T>(), xs[0], xs[1] * xs[2], xs[3]);
+        });
+        return Tensors{dx};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         const bool keepdims = c.inType(0).shape.size() == 4;
         Values grads(c.in.size());

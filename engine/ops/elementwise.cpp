@@ -13,7 +13,7 @@ namespace gl {
 namespace {
 
 using Values = std::vector<Value>;
-using Kernel = std::function<Tensors(const Tensors&, const Attrs&)>;
+using TensorFn = std::function<Tensors(const Tensors&, const Attrs&)>;
 using VjpFn = std::function<Values(VjpContext&)>;
 
 // Type rules ------------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ std::function<Types(const Types&, const Attrs&)> broadcastRule(unsigned mask, bo
 
 // f maps an Eigen array expression: [](const auto& x) { return x.exp(); }.
 template <unsigned kMask, class F>
-Kernel unaryKernel(F f) {
+TensorFn unaryKernel(F f) {
   return [f](const Tensors& in, const Attrs&) -> Tensors {
     const Tensor& x = in.at(0);
     requireDtype(x.dtype(), kMask);
@@ -98,7 +98,7 @@ Kernel unaryKernel(F f) {
 
 // f maps two scalars of the input type: [](auto x, auto y) { return x + y; }.
 template <unsigned kMask, bool kBoolOut, class F>
-Kernel binaryKernel(F f) {
+TensorFn binaryKernel(F f) {
   return [f](const Tensors& in, const Attrs&) -> Tensors {
     const Tensor& a = in.at(0);
     const Tensor& b = in.at(1);
@@ -149,6 +149,31 @@ T maxOf(T x, T y) {
 template <class T>
 T minOf(T x, T y) {
   return (x <= y || isNan(x)) ? x : y;
+}
+
+Tensors divKernel(const Tensors& in, const Attrs& a) {
+  static const TensorFn k =
+      binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
+  checkNoIntZero(in.at(1));
+  return k(in, a);
+}
+
+Tensors powKernel(const Tensors& in, const Attrs& a) {
+  static const TensorFn general =
+      binaryKernel<kFloat, false>([](auto x, auto y) { return std::pow(x, y); });
+  const Tensor& x = in.at(0);
+  const Tensor& y = in.at(1);
+  // x**2 (losses) is the common case: one exact multiply instead of std::pow.
+  if (x.dtype() == y.dtype() && isFloat(x.dtype()) && y.numel() == 1 && y.at(0) == 2.0 &&
+      broadcastShapes(x.shape(), y.shape()) == x.shape()) {
+    Tensor out = Tensor::empty(x.dtype(), x.shape());
+    dispatchFloat(x.dtype(), [&](auto z) {
+      using T = decltype(z);
+      kern::unaryMap<T, T>(x, out, [](const auto& v) { return v.square(); });
+    });
+    return {out};
+  }
+  return general(in, a);
 }
 
 // VJP helpers -----------------------------------------------------------------------------------
@@ -225,458 +250,407 @@ Tensor randomBool(Rng& rng, const Shape& s) {
 
 // Registration ----------------------------------------------------------------------------------
 
-Primitive prim(std::string name, std::string math, int arity) {
-  Primitive p;
-  p.name = std::move(name);
-  p.math = std::move(math);
-  p.arity = arity;
-  return p;
-}
-
 void registerUnary(Registry& r) {
-  // y = x
-  // dy/dx = 1
-  {
-    Primitive p = prim("identity", "y = x\ndy/dx = 1", 1);
-    p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; };
-    p.vjp = unaryVjp([](VjpContext&, Value g) { return g; });
-    p.gradChecks = unaryChecks(101, uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // y = -x
-  // dy/dx = -1
-  {
-    Primitive p = prim("neg", "y = -x\ndy/dx = -1", 1);
-    p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return -x; });
-    p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::neg(c.b, g); });
-    p.gradChecks = unaryChecks(102, uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // y = exp(x)
-  // dy/dx = exp(x) = y
-  {
-    Primitive p = prim("exp", "y = exp(x)\ndy/dx = exp(x) = y", 1);
-    p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.exp(); });
-    p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, c.out[0]); });
-    p.gradChecks = unaryChecks(103, uniformGen(-1, 1));
-    r.add(std::move(p));
-  }
-  // y = log(x)
-  // dy/dx = 1 / x
-  {
-    Primitive p = prim("log", "y = log(x)\ndy/dx = 1 / x", 1);
-    p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.log(); });
-    p.vjp = unaryVjp([](VjpContext& c, Value g) { return ops::div(c.b, g, c.in[0]); });
-    p.gradChecks = unaryChecks(104, uniformGen(0.5, 2));
-    r.add(std::move(p));
-  }
-  // y = sin(x)
-  // dy/dx = cos(x)
-  {
-    Primitive p = prim("sin", "y = sin(x)\ndy/dx = cos(x)", 1);
-    p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.sin(); });
-    p.vjp =
-        unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::cos(c.b, c.in[0])); });
-    p.gradChecks = unaryChecks(105, uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // y = cos(x)
-  // dy/dx = -sin(x)
-  {
-    Primitive p = prim("cos", "y = cos(x)\ndy/dx = -sin(x)", 1);
-    p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.cos(); });
-    p.vjp = unaryVjp([](VjpContext& c, Value g) {
-      return ops::neg(c.b, ops::mul(c.b, g, ops::sin(c.b, c.in[0])));
-    });
-    p.gradChecks = unaryChecks(106, uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // y = tanh(x)
-  // dy/dx = 1 - tanh(x)^2 = 1 - y^2
-  {
-    Primitive p = prim("tanh", "y = tanh(x)\ndy/dx = 1 - tanh(x)^2 = 1 - y^2", 1);
-    p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.tanh(); });
-    p.vjp = unaryVjp([](VjpContext& c, Value g) {
-      Emitter& b = c.b;
-      Value y = c.out[0];
-      return ops::mul(b, g, ops::sub(b, scalarLike(b, y, 1.0), ops::square(b, y)));
-    });
-    p.gradChecks = unaryChecks(107, uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // y = 1 / (1 + exp(-x))
-  // dy/dx = y * (1 - y)
-  {
-    Primitive p = prim("sigmoid", "y = 1 / (1 + exp(-x))\ndy/dx = y * (1 - y)", 1);
-    p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.logistic(); });
-    p.vjp = unaryVjp([](VjpContext& c, Value g) {
-      Emitter& b = c.b;
-      Value y = c.out[0];
-      Value dydx = ops::mul(b, y, ops::sub(b, scalarLike(b, y, 1.0), y));
-      return ops::mul(b, g, dydx);
-    });
-    p.gradChecks = unaryChecks(108, uniformGen(-3, 3));
-    r.add(std::move(p));
-  }
-  // y = max(x, 0)
-  // dy/dx = 1 if x > 0 else 0
-  {
-    Primitive p = prim("relu", "y = max(x, 0)\ndy/dx = 1 if x > 0 else 0", 1);
-    p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) {
-      using T = typename std::decay_t<decltype(x)>::Scalar;
-      return x.max(T(0));
-    });
-    // y > 0 exactly where x > 0, so the mask reads the output.
-    p.vjp = unaryVjp([](VjpContext& c, Value g) {
-      Emitter& b = c.b;
-      Value zero = scalarLike(b, g, 0.0);
-      return ops::where(b, ops::greater(b, c.out[0], zero), g, zero);
-    });
-    p.gradChecks = unaryChecks(109, awayGen(0.2, 1.5));
-    r.add(std::move(p));
-  }
-  // y = sqrt(x)
-  // dy/dx = 1 / (2 sqrt(x)) = 0.5 / y
-  {
-    Primitive p = prim("sqrt", "y = sqrt(x)\ndy/dx = 1 / (2 sqrt(x)) = 0.5 / y", 1);
-    p.shape = sameTypeRule(kFloat);
-    p.forward = unaryKernel<kFloat>([](const auto& x) { return x.sqrt(); });
-    p.vjp = unaryVjp(
-        [](VjpContext& c, Value g) { return ops::div(c.b, ops::scale(c.b, g, 0.5), c.out[0]); });
-    p.gradChecks = unaryChecks(110, uniformGen(0.5, 2));
-    r.add(std::move(p));
-  }
-  // y = |x|
-  // dy/dx = sign(x)
-  {
-    Primitive p = prim("abs", "y = |x|\ndy/dx = sign(x)", 1);
-    p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.abs(); });
-    p.vjp =
-        unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::sign(c.b, c.in[0])); });
-    p.gradChecks = unaryChecks(111, awayGen(0.2, 1.5));
-    r.add(std::move(p));
-  }
-  // y = x^2
-  // dy/dx = 2x
-  {
-    Primitive p = prim("square", "y = x^2\ndy/dx = 2x", 1);
-    p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.square(); });
-    p.vjp = unaryVjp(
-        [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::scale(c.b, c.in[0], 2.0)); });
-    p.gradChecks = unaryChecks(112, uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // y = sign(x) in {-1, 0, 1}
-  // dy/dx = 0 almost everywhere (not differentiable)
-  {
-    Primitive p = prim("sign", "y = sign(x) in {-1, 0, 1}\ndy/dx = 0 almost everywhere", 1);
-    p.differentiable = false;
-    p.shape = sameTypeRule(kNumeric);
-    p.forward = unaryKernel<kNumeric>([](const auto& x) { return x.sign(); });
-    r.add(std::move(p));
-  }
-  // y = not x
-  // (bool: not differentiable)
-  {
-    Primitive p = prim("logical_not", "y = not x\n(bool: not differentiable)", 1);
-    p.differentiable = false;
-    p.shape = sameTypeRule(kBool);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
-      const Tensor& x = in.at(0);
-      requireDtype(x.dtype(), kBool);
-      Tensor out = Tensor::empty(DType::Bool, x.shape());
-      const uint8_t* px = x.data<uint8_t>();
-      uint8_t* po = out.data<uint8_t>();
-      kern::forBlocks(x.numel(), [&](int64_t s, int64_t e) {
-        for (int64_t i = s; i < e; ++i) po[i] = px[i] == 0;
-      });
-      return {out};
-    };
-    r.add(std::move(p));
-  }
+  r.add({
+      .name = "identity",
+      .math = "y = x\ndy/dx = 1",
+      .arity = 1,
+      .shape = sameTypeRule(kAny),
+      .forward = tensorKernel(
+          [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; }),
+      .vjp = unaryVjp([](VjpContext&, Value g) { return g; }),
+      .gradChecks = unaryChecks(101, uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "neg",
+      .math = "y = -x\ndy/dx = -1",
+      .arity = 1,
+      .shape = sameTypeRule(kNumeric),
+      .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return -x; })),
+      .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::neg(c.b, g); }),
+      .gradChecks = unaryChecks(102, uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "exp",
+      .math = "y = exp(x)\ndy/dx = exp(x) = y",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.exp(); })),
+      .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, c.out[0]); }),
+      .gradChecks = unaryChecks(103, uniformGen(-1, 1)),
+  });
+  r.add({
+      .name = "log",
+      .math = "y = log(x)\ndy/dx = 1 / x",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.log(); })),
+      .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::div(c.b, g, c.in[0]); }),
+      .gradChecks = unaryChecks(104, uniformGen(0.5, 2)),
+  });
+  r.add({
+      .name = "sin",
+      .math = "y = sin(x)\ndy/dx = cos(x)",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.sin(); })),
+      .vjp =
+          unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::cos(c.b, c.in[0])); }),
+      .gradChecks = unaryChecks(105, uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "cos",
+      .math = "y = cos(x)\ndy/dx = -sin(x)",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.cos(); })),
+      .vjp = unaryVjp([](VjpContext& c, Value g) {
+        return ops::neg(c.b, ops::mul(c.b, g, ops::sin(c.b, c.in[0])));
+      }),
+      .gradChecks = unaryChecks(106, uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "tanh",
+      .math = "y = tanh(x)\ndy/dx = 1 - tanh(x)^2 = 1 - y^2",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.tanh(); })),
+      .vjp = unaryVjp([](VjpContext& c, Value g) {
+        Emitter& b = c.b;
+        Value y = c.out[0];
+        return ops::mul(b, g, ops::sub(b, scalarLike(b, y, 1.0), ops::square(b, y)));
+      }),
+      .gradChecks = unaryChecks(107, uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "sigmoid",
+      .math = "y = 1 / (1 + exp(-x))\ndy/dx = y * (1 - y)",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.logistic(); })),
+      .vjp = unaryVjp([](VjpContext& c, Value g) {
+        Emitter& b = c.b;
+        Value y = c.out[0];
+        Value dydx = ops::mul(b, y, ops::sub(b, scalarLike(b, y, 1.0), y));
+        return ops::mul(b, g, dydx);
+      }),
+      .gradChecks = unaryChecks(108, uniformGen(-3, 3)),
+  });
+  r.add({
+      .name = "relu",
+      .math = "y = max(x, 0)\ndy/dx = 1 if x > 0 else 0",
+      .arity = 1,
+      .shape = sameTypeRule(kNumeric),
+      .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) {
+        using T = typename std::decay_t<decltype(x)>::Scalar;
+        return x.max(T(0));
+      })),
+      // y > 0 exactly where x > 0, so the mask reads the output.
+      .vjp = unaryVjp([](VjpContext& c, Value g) {
+        Emitter& b = c.b;
+        Value zero = scalarLike(b, g, 0.0);
+        return ops::where(b, ops::greater(b, c.out[0], zero), g, zero);
+      }),
+      .gradChecks = unaryChecks(109, awayGen(0.2, 1.5)),
+  });
+  r.add({
+      .name = "sqrt",
+      .math = "y = sqrt(x)\ndy/dx = 1 / (2 sqrt(x)) = 0.5 / y",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.sqrt(); })),
+      .vjp = unaryVjp(
+          [](VjpContext& c, Value g) { return ops::div(c.b, ops::scale(c.b, g, 0.5), c.out[0]); }),
+      .gradChecks = unaryChecks(110, uniformGen(0.5, 2)),
+  });
+  r.add({
+      .name = "abs",
+      .math = "y = |x|\ndy/dx = sign(x)",
+      .arity = 1,
+      .shape = sameTypeRule(kNumeric),
+      .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.abs(); })),
+      .vjp = unaryVjp(
+          [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::sign(c.b, c.in[0])); }),
+      .gradChecks = unaryChecks(111, awayGen(0.2, 1.5)),
+  });
+  r.add({
+      .name = "square",
+      .math = "y = x^2\ndy/dx = 2x",
+      .arity = 1,
+      .shape = sameTypeRule(kNumeric),
+      .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.square(); })),
+      .vjp = unaryVjp(
+          [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::scale(c.b, c.in[0], 2.0)); }),
+      .gradChecks = unaryChecks(112, uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "sign",
+      .math = "y = sign(x) in {-1, 0, 1}\nnot differentiable: dy/dx = 0 almost everywhere",
+      .arity = 1,
+      .differentiable = false,
+      .shape = sameTypeRule(kNumeric),
+      .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.sign(); })),
+  });
+  r.add({
+      .name = "logical_not",
+      .math = "y = not x\n(bool: not differentiable)",
+      .arity = 1,
+      .differentiable = false,
+      .shape = sameTypeRule(kBool),
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
+        const Tensor& x = in.at(0);
+        requireDtype(x.dtype(), kBool);
+        Tensor out = Tensor::empty(DType::Bool, x.shape());
+        const uint8_t* px = x.data<uint8_t>();
+        uint8_t* po = out.data<uint8_t>();
+        kern::forBlocks(x.numel(), [&](int64_t s, int64_t e) {
+          for (int64_t i = s; i < e; ++i) po[i] = px[i] == 0;
+        });
+        return {out};
+      }),
+  });
 }
 
 void registerBinary(Registry& r) {
-  // z = x + y
-  // dz/dx = 1, dz/dy = 1
-  {
-    Primitive p = prim("add", "z = x + y\ndz/dx = 1, dz/dy = 1", 2);
-    p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x + y; });
-    p.vjp = broadcastVjp([](VjpContext&, Value g) -> Values { return {g, g}; });
-    p.gradChecks = binaryChecks(201, uniformGen(-2, 2), uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // z = x - y
-  // dz/dx = 1, dz/dy = -1
-  {
-    Primitive p = prim("sub", "z = x - y\ndz/dx = 1, dz/dy = -1", 2);
-    p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x - y; });
-    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      return {g, c.needs[1] ? ops::neg(c.b, g) : Value{}};
-    });
-    p.gradChecks = binaryChecks(202, uniformGen(-2, 2), uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // z = x * y
-  // dz/dx = y, dz/dy = x
-  {
-    Primitive p = prim("mul", "z = x * y\ndz/dx = y, dz/dy = x", 2);
-    p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return x * y; });
-    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      return {c.needs[0] ? ops::mul(c.b, g, c.in[1]) : Value{},
-              c.needs[1] ? ops::mul(c.b, g, c.in[0]) : Value{}};
-    });
-    p.gradChecks = binaryChecks(203, uniformGen(-2, 2), uniformGen(-2, 2));
-    r.add(std::move(p));
-  }
-  // z = x / y (int32: floor division)
-  // dz/dx = 1 / y, dz/dy = -x / y^2 = -z / y
-  {
-    Primitive p = prim("div", "z = x / y\ndz/dx = 1 / y, dz/dy = -x / y^2 = -z / y", 2);
-    p.shape = broadcastRule(kNumeric, false);
-    const Kernel k = binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
-    p.forward = [k](const Tensors& in, const Attrs& a) {
-      checkNoIntZero(in.at(1));
-      return k(in, a);
-    };
-    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Emitter& b = c.b;
-      return {c.needs[0] ? ops::div(b, g, c.in[1]) : Value{},
-              c.needs[1] ? ops::neg(b, ops::div(b, ops::mul(b, g, c.out[0]), c.in[1])) : Value{}};
-    });
-    p.gradChecks = binaryChecks(204, uniformGen(-2, 2), awayGen(0.5, 2));
-    r.add(std::move(p));
-  }
-  // z = x^y
-  // dz/dx = y x^(y-1), dz/dy = log(x) x^y
-  {
-    Primitive p = prim("pow", "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y", 2);
-    p.shape = broadcastRule(kFloat, false);
-    const Kernel general =
-        binaryKernel<kFloat, false>([](auto x, auto y) { return std::pow(x, y); });
-    p.forward = [general](const Tensors& in, const Attrs& a) -> Tensors {
-      const Tensor& x = in.at(0);
-      const Tensor& y = in.at(1);
-      // x**2 (losses) is the common case: one exact multiply instead of std::pow.
-      if (x.dtype() == y.dtype() && isFloat(x.dtype()) && y.numel() == 1 && y.at(0) == 2.0 &&
-          broadcastShapes(x.shape(), y.shape()) == x.shape()) {
-        Tensor out = Tensor::empty(x.dtype(), x.shape());
-        dispatchFloat(x.dtype(), [&](auto z) {
-          using T = decltype(z);
-          kern::unaryMap<T, T>(x, out, [](const auto& v) { return v.square(); });
-        });
-        return {out};
-      }
-      return general(in, a);
-    };
-    // Each part only references the forward values it needs: dz/dy takes log(x), which is NaN
-    // for x <= 0 even when only dz/dx is wanted.
-    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Emitter& b = c.b;
-      Value x = c.in[0], y = c.in[1];
-      Values r(2);
-      if (c.needs[0]) {
-        Value xPow = ops::pow(b, x, ops::sub(b, y, scalarLike(b, y, 1.0)));
-        r[0] = ops::mul(b, g, ops::mul(b, y, xPow));
-      }
-      if (c.needs[1]) r[1] = ops::mul(b, g, ops::mul(b, ops::log(b, x), c.out[0]));
-      return r;
-    });
-    p.gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5));
-    r.add(std::move(p));
-  }
-  // z = max(x, y)
-  // dz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0 (ties go to x)
-  {
-    Primitive p =
-        prim("maximum", "z = max(x, y)\ndz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0", 2);
-    p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return maxOf(x, y); });
-    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Emitter& b = c.b;
-      Value xWins = ops::greaterEqual(b, c.in[0], c.in[1]);
-      Value zero = scalarLike(b, g, 0.0);
-      return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
-              c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
-    });
-    p.gradChecks = distinctChecks(206);
-    r.add(std::move(p));
-  }
-  // z = min(x, y)
-  // dz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0 (ties go to x)
-  {
-    Primitive p =
-        prim("minimum", "z = min(x, y)\ndz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0", 2);
-    p.shape = broadcastRule(kNumeric, false);
-    p.forward = binaryKernel<kNumeric, false>([](auto x, auto y) { return minOf(x, y); });
-    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Emitter& b = c.b;
-      Value xWins = ops::lessEqual(b, c.in[0], c.in[1]);
-      Value zero = scalarLike(b, g, 0.0);
-      return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
-              c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
-    });
-    p.gradChecks = distinctChecks(207);
-    r.add(std::move(p));
-  }
+  r.add({
+      .name = "add",
+      .math = "z = x + y\ndz/dx = 1, dz/dy = 1",
+      .arity = 2,
+      .shape = broadcastRule(kNumeric, false),
+      .forward = tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return x + y; })),
+      .vjp = broadcastVjp([](VjpContext&, Value g) -> Values {
+        return {g, g};
+      }),
+      .gradChecks = binaryChecks(201, uniformGen(-2, 2), uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "sub",
+      .math = "z = x - y\ndz/dx = 1, dz/dy = -1",
+      .arity = 2,
+      .shape = broadcastRule(kNumeric, false),
+      .forward = tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return x - y; })),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        return {g, c.needs[1] ? ops::neg(c.b, g) : Value{}};
+      }),
+      .gradChecks = binaryChecks(202, uniformGen(-2, 2), uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "mul",
+      .math = "z = x * y\ndz/dx = y, dz/dy = x",
+      .arity = 2,
+      .shape = broadcastRule(kNumeric, false),
+      .forward = tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return x * y; })),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        return {c.needs[0] ? ops::mul(c.b, g, c.in[1]) : Value{},
+                c.needs[1] ? ops::mul(c.b, g, c.in[0]) : Value{}};
+      }),
+      .gradChecks = binaryChecks(203, uniformGen(-2, 2), uniformGen(-2, 2)),
+  });
+  r.add({
+      .name = "div",
+      .math = "z = x / y (int32: floor division)\ndz/dx = 1 / y, dz/dy = -x / y^2 = -z / y",
+      .arity = 2,
+      .shape = broadcastRule(kNumeric, false),
+      .forward = tensorKernel(divKernel),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        Emitter& b = c.b;
+        return {c.needs[0] ? ops::div(b, g, c.in[1]) : Value{},
+                c.needs[1] ? ops::neg(b, ops::div(b, ops::mul(b, g, c.out[0]), c.in[1])) : Value{}};
+      }),
+      .gradChecks = binaryChecks(204, uniformGen(-2, 2), awayGen(0.5, 2)),
+  });
+  r.add({
+      .name = "pow",
+      .math = "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y",
+      .arity = 2,
+      .shape = broadcastRule(kFloat, false),
+      .forward = tensorKernel(powKernel),
+      // Each part only references the forward values it needs: dz/dy takes log(x), which is NaN
+      // for x <= 0 even when only dz/dx is wanted.
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        Emitter& b = c.b;
+        Value x = c.in[0], y = c.in[1];
+        Values r(2);
+        if (c.needs[0]) {
+          Value xPow = ops::pow(b, x, ops::sub(b, y, scalarLike(b, y, 1.0)));
+          r[0] = ops::mul(b, g, ops::mul(b, y, xPow));
+        }
+        if (c.needs[1]) r[1] = ops::mul(b, g, ops::mul(b, ops::log(b, x), c.out[0]));
+        return r;
+      }),
+      .gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5)),
+  });
+  r.add({
+      .name = "maximum",
+      .math = "z = max(x, y) (a NaN wins)\n"
+              "dz/dx = 1 if x >= y else 0, dz/dy = 1 if y > x else 0 (ties go to x)",
+      .arity = 2,
+      .shape = broadcastRule(kNumeric, false),
+      .forward =
+          tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return maxOf(x, y); })),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        Emitter& b = c.b;
+        Value xWins = ops::greaterEqual(b, c.in[0], c.in[1]);
+        Value zero = scalarLike(b, g, 0.0);
+        return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
+                c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
+      }),
+      .gradChecks = distinctChecks(206),
+  });
+  r.add({
+      .name = "minimum",
+      .math = "z = min(x, y) (a NaN wins)\n"
+              "dz/dx = 1 if x <= y else 0, dz/dy = 1 if y < x else 0 (ties go to x)",
+      .arity = 2,
+      .shape = broadcastRule(kNumeric, false),
+      .forward =
+          tensorKernel(binaryKernel<kNumeric, false>([](auto x, auto y) { return minOf(x, y); })),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        Emitter& b = c.b;
+        Value xWins = ops::lessEqual(b, c.in[0], c.in[1]);
+        Value zero = scalarLike(b, g, 0.0);
+        return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
+                c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
+      }),
+      .gradChecks = distinctChecks(207),
+  });
 }
 
 // Comparisons and logic: bool outputs, not differentiable.
 template <unsigned kMask, class F>
 void addPredicate(Registry& r, const char* name, const char* math, F f) {
-  Primitive p = prim(name, math, 2);
-  p.differentiable = false;
-  p.shape = broadcastRule(kMask, true);
-  p.forward = binaryKernel<kMask, true>(f);
-  r.add(std::move(p));
+  r.add({
+      .name = name,
+      .math = math,
+      .arity = 2,
+      .differentiable = false,
+      .shape = broadcastRule(kMask, true),
+      .forward = tensorKernel(binaryKernel<kMask, true>(f)),
+  });
 }
 
 void registerPredicates(Registry& r) {
-  // z = (x == y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "equal", "z = (x == y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x == y; });
-  // z = (x != y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "not_equal", "z = (x != y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x != y; });
-  // z = (x < y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "less", "z = (x < y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x < y; });
-  // z = (x <= y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "less_equal", "z = (x <= y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x <= y; });
-  // z = (x > y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "greater", "z = (x > y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x > y; });
-  // z = (x >= y)
-  // (bool: not differentiable)
   addPredicate<kAny>(r, "greater_equal", "z = (x >= y)\n(bool: not differentiable)",
                      [](auto x, auto y) { return x >= y; });
-  // z = x and y
-  // (bool: not differentiable)
   addPredicate<kBool>(r, "logical_and", "z = x and y\n(bool: not differentiable)",
                       [](auto x, auto y) { return x && y; });
-  // z = x or y
-  // (bool: not differentiable)
   addPredicate<kBool>(r, "logical_or", "z = x or y\n(bool: not differentiable)",
                       [](auto x, auto y) { return x || y; });
 }
 
 void registerSelectAndCast(Registry& r) {
-  // z = x where c else y
-  // dz/dx = c, dz/dy = not c (no gradient into the predicate c)
-  {
-    Primitive p = prim("where", "z = x where c else y\ndz/dx = c, dz/dy = not c", 3);
-    p.shape = [](const Types& in, const Attrs&) -> Types {
-      for (const TypeInfo& t : in) requireTensor(t);
-      if (in[0].dtype != DType::Bool)
-        throw ShapeError(std::string("the condition must be bool, got ") + dtypeName(in[0].dtype));
-      requireSameDtype(in[1].dtype, in[2].dtype);
-      const Shape s = broadcastShapes(broadcastShapes(in[0].shape, in[1].shape), in[2].shape);
-      return {{in[1].dtype, s}};
-    };
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
-      const Tensor &c = in.at(0), &x = in.at(1), &y = in.at(2);
-      requireSameDtype(x.dtype(), y.dtype());
-      const Shape s = broadcastShapes(broadcastShapes(c.shape(), x.shape()), y.shape());
-      Tensor out = Tensor::empty(x.dtype(), s);
-      dispatchAll(x.dtype(), [&](auto z) {
-        using T = decltype(z);
-        kern::ternaryMap<uint8_t, T, T, T>(c, x, y, out,
-                                           [](uint8_t k, T a, T b) { return k ? a : b; });
-      });
-      return {out};
-    };
-    p.vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
-      Emitter& b = c.b;
-      Value zero = scalarLike(b, g, 0.0);
-      return {Value{}, c.needs[1] ? ops::where(b, c.in[0], g, zero) : Value{},
-              c.needs[2] ? ops::where(b, c.in[0], zero, g) : Value{}};
-    });
-    Rng rng(301);
-    p.gradChecks = {
-        {{randomBool(rng, {3, 4}), gradcheck::uniform(rng, {3, 4}, -2, 2),
-          gradcheck::uniform(rng, {4}, -2, 2)},
-         {}},
-        {{randomBool(rng, {3, 1}), gradcheck::uniform(rng, {1, 4}, -2, 2),
-          gradcheck::uniform(rng, {}, -2, 2)},
-         {}},
-    };
-    r.add(std::move(p));
-  }
-  // y = cast(x, dtype)
-  // dy/dx = 1 between float types; casting to int or bool cuts the gradient
-  {
-    Primitive p = prim("cast", "y = cast(x, dtype)\ndy/dx = 1 between float types, else none", 1);
-    p.shape = [](const Types& in, const Attrs& a) -> Types {
-      requireTensor(in.at(0));
-      return {{dtypeFromName(a.s("dtype", "float32")), in[0].shape}};
-    };
-    p.forward = [](const Tensors& in, const Attrs& a) -> Tensors {
-      return {in.at(0).astype(dtypeFromName(a.s("dtype", "float32")))};
-    };
-    p.vjp = [](VjpContext& c) -> Values {
-      const DType from = c.inType(0).dtype, to = c.b.type(c.out[0]).dtype;
-      if (!c.needs.at(0) || !isFloat(from) || !isFloat(to)) return {Value{}};
-      Value g = grad(c);
-      return {from == to ? g : ops::cast(c.b, g, from)};
-    };
-    Rng rng(302);
-    p.gradChecks = {
-        {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"dtype", std::string("float64")}}}};
-    r.add(std::move(p));
-  }
-  // y = x
-  // dy/dx = 0 (gradients stop here)
-  {
-    Primitive p = prim("stop_gradient", "y = x\ndy/dx = 0 (gradients stop here)", 1);
-    p.noGradient = "tf.stop_gradient, which blocks the gradient on purpose";
-    p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; };
-    p.vjp = [](VjpContext&) -> Values { return {Value{}}; };
-    // No gradChecks on purpose: finite differences see the identity, the rule says zero.
-    r.add(std::move(p));
-  }
-  // y = 0 with x's type
-  // (not differentiable)
-  {
-    Primitive p = prim("zeros_like", "y = 0 with x's type\n(not differentiable)", 1);
-    p.differentiable = false;
-    p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
-      return {Tensor::zeros(in.at(0).dtype(), in[0].shape())};
-    };
-    r.add(std::move(p));
-  }
-  // y = 1 with x's type
-  // (not differentiable)
-  {
-    Primitive p = prim("ones_like", "y = 1 with x's type\n(not differentiable)", 1);
-    p.differentiable = false;
-    p.shape = sameTypeRule(kAny);
-    p.forward = [](const Tensors& in, const Attrs&) -> Tensors {
-      return {Tensor::full(in.at(0).dtype(), in[0].shape(), 1.0)};
-    };
-    r.add(std::move(p));
-  }
+  r.add({
+      .name = "where",
+      .math = "z = x if c else y, elementwise\n"
+              "dz/dx = c, dz/dy = not c; no gradient into the predicate c",
+      .arity = 3,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        for (const TypeInfo& t : in) requireTensor(t);
+        if (in[0].dtype != DType::Bool)
+          throw ShapeError(std::string("the condition must be bool, got ") +
+                           dtypeName(in[0].dtype));
+        requireSameDtype(in[1].dtype, in[2].dtype);
+        const Shape s = broadcastShapes(broadcastShapes(in[0].shape, in[1].shape), in[2].shape);
+        return {{in[1].dtype, s}};
+      },
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
+        const Tensor &c = in.at(0), &x = in.at(1), &y = in.at(2);
+        requireSameDtype(x.dtype(), y.dtype());
+        const Shape s = broadcastShapes(broadcastShapes(c.shape(), x.shape()), y.shape());
+        Tensor out = Tensor::empty(x.dtype(), s);
+        dispatchAll(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          kern::ternaryMap<uint8_t, T, T, T>(c, x, y, out,
+                                             [](uint8_t k, T a, T b) { return k ? a : b; });
+        });
+        return {out};
+      }),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        Emitter& b = c.b;
+        Value zero = scalarLike(b, g, 0.0);
+        return {Value{}, c.needs[1] ? ops::where(b, c.in[0], g, zero) : Value{},
+                c.needs[2] ? ops::where(b, c.in[0], zero, g) : Value{}};
+      }),
+      .gradChecks =
+          [] {
+            Rng rng(301);
+            return std::vector<GradCheckCase>{
+                {{randomBool(rng, {3, 4}), gradcheck::uniform(rng, {3, 4}, -2, 2),
+                  gradcheck::uniform(rng, {4}, -2, 2)},
+                 {}},
+                {{randomBool(rng, {3, 1}), gradcheck::uniform(rng, {1, 4}, -2, 2),
+                  gradcheck::uniform(rng, {}, -2, 2)},
+                 {}},
+            };
+          }(),
+  });
+  r.add({
+      .name = "cast",
+      .math = "y = cast(x, dtype)\n"
+              "dy/dx = 1 between float types (g cast back to x's dtype); casting to int "
+              "or bool cuts the gradient",
+      .arity = 1,
+      .shape = [](const Types& in, const Attrs& a) -> Types {
+        requireTensor(in.at(0));
+        return {{dtypeFromName(a.s("dtype", "float32")), in[0].shape}};
+      },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
+        return {in.at(0).astype(dtypeFromName(a.s("dtype", "float32")))};
+      }),
+      .vjp = [](VjpContext& c) -> Values {
+        const DType from = c.inType(0).dtype, to = c.b.type(c.out[0]).dtype;
+        if (!c.needs.at(0) || !isFloat(from) || !isFloat(to)) return {Value{}};
+        Value g = grad(c);
+        return {from == to ? g : ops::cast(c.b, g, from)};
+      },
+      .gradChecks =
+          [] {
+            Rng rng(302);
+            return std::vector<GradCheckCase>{
+                {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"dtype", std::string("float64")}}}};
+          }(),
+  });
+  r.add({
+      .name = "stop_gradient",
+      .math = "y = x\ndy/dx = 0 (gradients stop here)",
+      .arity = 1,
+      .noGradient = "tf.stop_gradient, which blocks the gradient on purpose",
+      .shape = sameTypeRule(kAny),
+      .forward = tensorKernel(
+          [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; }),
+      .vjp = [](VjpContext&) -> Values { return {Value{}}; },
+      .noGradCheck = "finite differences see the identity; the rule says zero on purpose",
+  });
+  r.add({
+      .name = "zeros_like",
+      .math = "y = 0 with x's type\n(not differentiable)",
+      .arity = 1,
+      .differentiable = false,
+      .shape = sameTypeRule(kAny),
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
+        return {Tensor::zeros(in.at(0).dtype(), in[0].shape())};
+      }),
+  });
+  r.add({
+      .name = "ones_like",
+      .math = "y = 1 with x's type\n(not differentiable)",
+      .arity = 1,
+      .differentiable = false,
+      .shape = sameTypeRule(kAny),
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
+        return {Tensor::full(in.at(0).dtype(), in[0].shape(), 1.0)};
+      }),
+  });
 }
 
 }  // namespace

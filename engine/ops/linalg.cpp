@@ -15,10 +15,6 @@
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
-// Entries use designated initializers and leave the optional members (forwardCtx, forwardData,
-// batch) at their defaults on purpose.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace gl {
 
 namespace {
@@ -197,7 +193,7 @@ int64_t labelsNumel(const std::string& labels, const std::map<char, int64_t>& si
 // Kernels reuse the transpose primitive's strided copy.
 Tensor permute(const Tensor& x, const std::vector<int64_t>& perm) {
   if (perm.empty()) return x;
-  return Registry::instance().get("transpose").forward({x}, Attrs{{"perm", perm}}).at(0);
+  return Registry::instance().get("transpose").run({x}, Attrs{{"perm", perm}}).at(0);
 }
 
 // Brings an operand into GEMM layout: transpose if planned, then sum its trailing `summed` axes
@@ -293,8 +289,6 @@ GradCheckCase einsumCase(Rng& rng, const std::string& eq, const std::vector<Shap
 }  // namespace
 
 void registerLinalgOps(Registry& r) {
-  // C = op(A) @ op(B) per batch; op = optional transpose; batch dims broadcast
-  // dop(A) = dC op(B)^T, dop(B) = op(A)^T dC; sum_to over broadcast batch dims
   r.add({
       .name = "matmul",
       .math = "C = op(A) @ op(B) per batch; op = optional transpose; batch dims broadcast\n"
@@ -308,14 +302,13 @@ void registerLinalgOps(Registry& r) {
                 matmulDims(in[0].shape, in[1].shape, at.b("transpose_a"), at.b("transpose_b"));
             return Types{{in[0].dtype, matmulShape(d), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& at) {
-            requireFloatPair(in[0].dtype(), in[1].dtype(), "matmul");
-            const bool ta = at.b("transpose_a"), tb = at.b("transpose_b");
-            return Tensors{dispatchFloat(in[0].dtype(), [&](auto z) {
-              return matmulKernel<decltype(z)>(in[0], in[1], ta, tb);
-            })};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& at) {
+        requireFloatPair(in[0].dtype(), in[1].dtype(), "matmul");
+        const bool ta = at.b("transpose_a"), tb = at.b("transpose_b");
+        return Tensors{dispatchFloat(in[0].dtype(), [&](auto z) {
+          return matmulKernel<decltype(z)>(in[0], in[1], ta, tb);
+        })};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const bool ta = c.attrs().b("transpose_a"), tb = c.attrs().b("transpose_b");
         Emitter& b = c.b;
@@ -354,8 +347,6 @@ void registerLinalgOps(Registry& r) {
           }(),
   });
 
-  // out = sum over the labels not in out of A[a..] B[b..] (1 or 2 operands)
-  // dA = einsum("out,B->A", dout, B) (unary: "out->A"); A-only labels broadcast
   r.add({
       .name = "einsum",
       .math = "out = sum over the labels not in out of A[a..] B[b..] (1 or 2 operands)\n"
@@ -374,18 +365,17 @@ void registerLinalgOps(Registry& r) {
             const auto size = labelSizes(eq, shapes);
             return Types{{in[0].dtype, labelsShape(eq.output, size), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& at) {
-            if (in.empty()) throw ShapeError("einsum needs 1 or 2 operands, got none");
-            std::vector<Shape> shapes;
-            for (const auto& t : in) {
-              requireFloatPair(t.dtype(), in[0].dtype(), "einsum");
-              shapes.push_back(t.shape());
-            }
-            const auto eq = einsum::parse(at.s("equation"), ranksOf(shapes));
-            return Tensors{dispatchFloat(
-                in[0].dtype(), [&](auto z) { return einsumKernel<decltype(z)>(in, eq); })};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& at) {
+        if (in.empty()) throw ShapeError("einsum needs 1 or 2 operands, got none");
+        std::vector<Shape> shapes;
+        for (const auto& t : in) {
+          requireFloatPair(t.dtype(), in[0].dtype(), "einsum");
+          shapes.push_back(t.shape());
+        }
+        const auto eq = einsum::parse(at.s("equation"), ranksOf(shapes));
+        return Tensors{dispatchFloat(in[0].dtype(),
+                                     [&](auto z) { return einsumKernel<decltype(z)>(in, eq); })};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<int> ranks;
         for (size_t k = 0; k < c.in.size(); ++k) ranks.push_back(int(c.inType(k).shape.size()));

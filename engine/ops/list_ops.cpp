@@ -11,8 +11,6 @@ namespace gl {
 
 namespace {
 
-using Data = std::vector<Datum>;
-
 TypeInfo listType(DType dt, const Shape& elem) { return {dt, elem, true}; }
 
 const TensorList& asList(const Datum& d, const char* op) {
@@ -49,303 +47,325 @@ void checkElem(const TensorList& l, const Tensor& v) {
                      " into a TensorArray of elements " + shapeStr(l.elemShape));
 }
 
+// The noGradCheck of the differentiable list ops.
+constexpr const char* kRoundTrips =
+    "TensorArray operands; tests/engine/ops/test_list_ops.cpp checks the gradient through round "
+    "trips (write then read or stack, scatter then gather, zeros plus add)";
+
 }  // namespace
 
 void registerListOps(Registry& r) {
-  // y = fill(shape, value)
-  // no inputs, no gradient; zeros of a static shape that reference no forward value
-  r.add({.name = "fill",
-         .math = "y = value everywhere\nno inputs",
-         .arity = 0,
-         .differentiable = false,
-         .shape = [](const Types&, const Attrs& a) -> Types {
-           return {{dtypeFromName(a.s("dtype", "float32")), a.ints("shape"), false}};
-         },
-         .forward = [](const Tensors&, const Attrs& a) -> Tensors {
-           return {Tensor::full(dtypeFromName(a.s("dtype", "float32")), a.ints("shape"),
-                                a.f("value", 0.0))};
-         }});
+  // Emitter::zerosLike uses fill for zeros of a static shape: they reference no forward value.
+  r.add({
+      .name = "fill",
+      .math = "y = full(shape, value) of attr dtype (value 0 unless given)\n"
+              "no inputs, so no gradient",
+      .arity = 0,
+      .differentiable = false,
+      .shape = [](const Types&, const Attrs& a) -> Types {
+        return {{dtypeFromName(a.s("dtype", "float32")), a.ints("shape"), false}};
+      },
+      .forward = tensorKernel([](const Tensors&, const Attrs& a) -> Tensors {
+        return {Tensor::full(dtypeFromName(a.s("dtype", "float32")), a.ints("shape"),
+                             a.f("value", 0.0))};
+      }),
+  });
 
-  // ta = TensorArray(dtype, size, element_shape)
-  // a new list; unwritten entries cannot be read
-  r.add({.name = "list_new",
-         .math = "ta = [] * size\nno inputs",
-         .arity = 0,
-         .differentiable = false,
-         .shape = [](const Types&, const Attrs& a) -> Types {
-           return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
-         },
-         .forwardData = [](const Data&, const Attrs& a) -> Data {
-           auto l = std::make_shared<TensorList>();
-           l->dtype = dtypeFromName(a.s("dtype", "float32"));
-           l->elemShape = elemShapeAttr(a);
-           l->dynamicSize = a.b("dynamic_size");
-           l->items.resize(static_cast<size_t>(std::max<int64_t>(a.i("size"), 0)));
-           return {Datum(ListPtr(l))};
-         }});
+  r.add({
+      .name = "list_new",
+      .math = "ta = TensorArray(dtype, size, element_shape): `size` unwritten entries, which "
+              "cannot be read (dynamic_size: writes past the end grow it)\n"
+              "no inputs, so no gradient",
+      .arity = 0,
+      .differentiable = false,
+      .shape = [](const Types&, const Attrs& a) -> Types {
+        return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
+      },
+      .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
+        auto l = std::make_shared<TensorList>();
+        l->dtype = dtypeFromName(a.s("dtype", "float32"));
+        l->elemShape = elemShapeAttr(a);
+        l->dynamicSize = a.b("dynamic_size");
+        l->items.resize(static_cast<size_t>(std::max<int64_t>(a.i("size"), 0)));
+        return {Datum(ListPtr(l))};
+      },
+  });
 
-  // adjoint lists: empty, unwritten entries read as zeros
-  r.add({.name = "list_zeros",
-         .math = "dta = 0\nno inputs",
-         .arity = 0,
-         .differentiable = false,
-         .shape = [](const Types&, const Attrs& a) -> Types {
-           return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
-         },
-         .forwardData = [](const Data&, const Attrs& a) -> Data {
-           auto l = std::make_shared<TensorList>();
-           l->dtype = dtypeFromName(a.s("dtype", "float32"));
-           l->elemShape = elemShapeAttr(a);
-           l->zeroDefault = true;
-           l->dynamicSize = true;
-           return {Datum(ListPtr(l))};
-         }});
+  r.add({
+      .name = "list_zeros",
+      .math = "dta = zeros: an empty adjoint list whose unwritten entries read as zeros\n"
+              "no inputs, so no gradient",
+      .arity = 0,
+      .differentiable = false,
+      .shape = [](const Types&, const Attrs& a) -> Types {
+        return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
+      },
+      .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
+        auto l = std::make_shared<TensorList>();
+        l->dtype = dtypeFromName(a.s("dtype", "float32"));
+        l->elemShape = elemShapeAttr(a);
+        l->zeroDefault = true;
+        l->dynamicSize = true;
+        return {Datum(ListPtr(l))};
+      },
+  });
 
-  // ta' = ta.write(i, v)
-  // dta = dta' ; dv = dta'.read(i)
-  r.add({.name = "list_write",
-         .math = "ta' = ta.write(i, v)\ndta = dta', dv = dta'.read(i)",
-         .arity = 3,
-         .shape = [](const Types& in, const Attrs&) -> Types {
-           if (!in[0].list) throw ShapeError("write expects a TensorArray");
-           if (in[2].list) throw ShapeError("cannot write a TensorArray into a TensorArray");
-           if (in[2].dtype != in[0].dtype)
-             throw ShapeError(std::string("cannot write a ") + dtypeName(in[2].dtype) +
-                              " tensor into a TensorArray of " + dtypeName(in[0].dtype));
-           Shape elem = in[0].shape;
-           if (elem.empty() && !in[2].shape.empty() && fullyKnown(in[0].shape)) elem = in[2].shape;
-           if (!elem.empty() && !compatible(elem, in[2].shape))
-             throw ShapeError("cannot write a tensor of shape " + shapeStr(in[2].shape) +
-                              " into a TensorArray of elements " + shapeStr(in[0].shape));
-           return {listType(in[0].dtype, elem.empty() ? in[2].shape : elem)};
-         },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
-           const TensorList& l = asList(in[0], "write");
-           int64_t i = indexOf(in[1]);
-           auto out = std::make_shared<TensorList>(l);
-           if (i < 0) throw ShapeError("TensorArray write at negative index " + std::to_string(i));
-           if (i >= static_cast<int64_t>(out->items.size())) {
-             if (!out->dynamicSize && !out->zeroDefault)
-               throw ShapeError("TensorArray write at index " + std::to_string(i) +
-                                " is out of range for size " + std::to_string(l.items.size()) +
-                                " (use dynamic_size=True)");
-             out->items.resize(static_cast<size_t>(i + 1));
-           }
-           if (out->elemShape.empty() || !fullyKnown(out->elemShape))
-             out->elemShape = in[2].t.shape();
-           checkElem(*out, in[2].t);
-           out->items[i] = in[2].t;
-           return {Datum(ListPtr(out))};
-         },
-         .vjp = [](VjpContext& c) -> std::vector<Value> {
-           std::vector<Value> g(3);
-           Value gl = c.goutOrZeros(0);
-           if (c.needs[0]) g[0] = gl;
-           if (c.needs[2]) g[2] = c.b.op1("list_read", {gl, c.in[1]});
-           return g;
-         }});
+  r.add({
+      .name = "list_write",
+      .math = "ta' = ta.write(i, v), a new list (ta is not changed)\n"
+              "dta = dta', dv = dta'.read(i); no gradient for i",
+      .arity = 3,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        if (!in[0].list) throw ShapeError("write expects a TensorArray");
+        if (in[2].list) throw ShapeError("cannot write a TensorArray into a TensorArray");
+        if (in[2].dtype != in[0].dtype)
+          throw ShapeError(std::string("cannot write a ") + dtypeName(in[2].dtype) +
+                           " tensor into a TensorArray of " + dtypeName(in[0].dtype));
+        Shape elem = in[0].shape;
+        if (elem.empty() && !in[2].shape.empty() && fullyKnown(in[0].shape)) elem = in[2].shape;
+        if (!elem.empty() && !compatible(elem, in[2].shape))
+          throw ShapeError("cannot write a tensor of shape " + shapeStr(in[2].shape) +
+                           " into a TensorArray of elements " + shapeStr(in[0].shape));
+        return {listType(in[0].dtype, elem.empty() ? in[2].shape : elem)};
+      },
+      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+        const TensorList& l = asList(in[0], "write");
+        int64_t i = indexOf(in[1]);
+        auto out = std::make_shared<TensorList>(l);
+        if (i < 0) throw ShapeError("TensorArray write at negative index " + std::to_string(i));
+        if (i >= static_cast<int64_t>(out->items.size())) {
+          if (!out->dynamicSize && !out->zeroDefault)
+            throw ShapeError("TensorArray write at index " + std::to_string(i) +
+                             " is out of range for size " + std::to_string(l.items.size()) +
+                             " (use dynamic_size=True)");
+          out->items.resize(static_cast<size_t>(i + 1));
+        }
+        if (out->elemShape.empty() || !fullyKnown(out->elemShape)) out->elemShape = in[2].t.shape();
+        checkElem(*out, in[2].t);
+        out->items[i] = in[2].t;
+        return {Datum(ListPtr(out))};
+      },
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        std::vector<Value> g(3);
+        Value gl = c.goutOrZeros(0);
+        if (c.needs[0]) g[0] = gl;
+        if (c.needs[2]) g[2] = c.b.op1("list_read", {gl, c.in[1]});
+        return g;
+      },
+      .noGradCheck = kRoundTrips,
+  });
 
-  // v = ta.read(i)
-  // dta = zeros.write(i, dv)
-  r.add({.name = "list_read",
-         .math = "v = ta.read(i)\ndta = zeros.write(i, dv)",
-         .arity = 2,
-         .shape = [](const Types& in, const Attrs&) -> Types {
-           if (!in[0].list) throw ShapeError("read expects a TensorArray");
-           return {{in[0].dtype, in[0].shape, in[0].nested}};
-         },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
-           const TensorList& l = asList(in[0], "read");
-           const int64_t i = indexOf(in[1]);
-           if (i >= 0 && i < static_cast<int64_t>(l.lists.size()) && l.lists[size_t(i)])
-             return {Datum(l.lists[size_t(i)])};
-           return {Datum(readEntry(l, i))};
-         },
-         .vjp = [](VjpContext& c) -> std::vector<Value> {
-           Value z = c.b.op1("list_zeros", {}, zerosAttrs(c.inType(0)));
-           return {c.b.op1("list_write", {z, c.in[1], c.gout[0]}), Value{}};
-         }});
+  r.add({
+      .name = "list_read",
+      .math = "v = ta.read(i)\ndta = zeros.write(i, dv); no gradient for i",
+      .arity = 2,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        if (!in[0].list) throw ShapeError("read expects a TensorArray");
+        return {{in[0].dtype, in[0].shape, in[0].nested}};
+      },
+      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+        const TensorList& l = asList(in[0], "read");
+        const int64_t i = indexOf(in[1]);
+        if (i >= 0 && i < static_cast<int64_t>(l.lists.size()) && l.lists[size_t(i)])
+          return {Datum(l.lists[size_t(i)])};
+        return {Datum(readEntry(l, i))};
+      },
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        Value z = c.b.op1("list_zeros", {}, zerosAttrs(c.inType(0)));
+        return {c.b.op1("list_write", {z, c.in[1], c.gout[0]}), Value{}};
+      },
+      .noGradCheck = kRoundTrips,
+  });
 
-  // t = ta.stack()
-  // dta = unstack(dt)
-  r.add({.name = "list_stack",
-         .math = "t = stack(ta)\ndta = unstack(dt)",
-         .arity = 1,
-         .shape = [](const Types& in, const Attrs& a) -> Types {
-           if (!in[0].list) throw ShapeError("stack expects a TensorArray");
-           Shape s{a.i("size", -1)};
-           s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
-           return {{in[0].dtype, s, false}};
-         },
-         .forwardData = [](const Data& in, const Attrs& a) -> Data {
-           const TensorList& l = asList(in[0], "stack");
-           int64_t n = std::max<int64_t>(static_cast<int64_t>(l.items.size()), a.i("min_size", 0));
-           Shape elem = l.elemShape;
-           for (const auto& t : l.items)
-             if (t.defined()) elem = t.shape();
-           if (!fullyKnown(elem)) {
-             if (n == 0)
-               elem = Shape{0};
-             else
-               throw ShapeError("cannot stack a TensorArray whose elements have unknown shape");
-           }
-           Shape s{n};
-           s.insert(s.end(), elem.begin(), elem.end());
-           Tensor out = Tensor::empty(l.dtype, s);
-           const size_t row = static_cast<size_t>(numel(elem)) * dtypeSize(l.dtype);
-           auto* dst = static_cast<char*>(out.raw());
-           for (int64_t i = 0; i < n; ++i) {
-             Tensor e = readEntry(l, i);
-             if (e.shape() != elem)
-               throw ShapeError("cannot stack TensorArray entries of shapes " + shapeStr(elem) +
-                                " and " + shapeStr(e.shape()));
-             std::memcpy(dst + i * row, e.raw(), row);
-           }
-           return {Datum(out)};
-         },
-         .vjp = [](VjpContext& c) -> std::vector<Value> {
-           return {c.b.op1("list_unstack", {c.gout[0]}, Attrs{{"zero_default", true}})};
-         }});
+  r.add({
+      .name = "list_stack",
+      .math = "t = stack(ta): entry i is t[i] (unwritten entries of an adjoint list are zeros)\n"
+              "dta = unstack(dt)",
+      .arity = 1,
+      .shape = [](const Types& in, const Attrs& a) -> Types {
+        if (!in[0].list) throw ShapeError("stack expects a TensorArray");
+        Shape s{a.i("size", -1)};
+        s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
+        return {{in[0].dtype, s, false}};
+      },
+      .forward = [](const Data& in, const Attrs& a, KernelContext&) -> Data {
+        const TensorList& l = asList(in[0], "stack");
+        int64_t n = std::max<int64_t>(static_cast<int64_t>(l.items.size()), a.i("min_size", 0));
+        Shape elem = l.elemShape;
+        for (const auto& t : l.items)
+          if (t.defined()) elem = t.shape();
+        if (!fullyKnown(elem)) {
+          if (n == 0)
+            elem = Shape{0};
+          else
+            throw ShapeError("cannot stack a TensorArray whose elements have unknown shape");
+        }
+        Shape s{n};
+        s.insert(s.end(), elem.begin(), elem.end());
+        Tensor out = Tensor::empty(l.dtype, s);
+        const size_t row = static_cast<size_t>(numel(elem)) * dtypeSize(l.dtype);
+        auto* dst = static_cast<char*>(out.raw());
+        for (int64_t i = 0; i < n; ++i) {
+          Tensor e = readEntry(l, i);
+          if (e.shape() != elem)
+            throw ShapeError("cannot stack TensorArray entries of shapes " + shapeStr(elem) +
+                             " and " + shapeStr(e.shape()));
+          std::memcpy(dst + i * row, e.raw(), row);
+        }
+        return {Datum(out)};
+      },
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        return {c.b.op1("list_unstack", {c.gout[0]}, Attrs{{"zero_default", true}})};
+      },
+      .noGradCheck = kRoundTrips,
+  });
 
-  // ta = unstack(t)
-  // dt = stack(dta)
-  r.add({.name = "list_unstack",
-         .math = "ta = unstack(t)\ndt = stack(dta)",
-         .arity = 1,
-         .shape = [](const Types& in, const Attrs&) -> Types {
-           if (in[0].list || in[0].shape.empty())
-             throw ShapeError("unstack into a TensorArray needs a tensor of rank >= 1");
-           return {listType(in[0].dtype, Shape(in[0].shape.begin() + 1, in[0].shape.end()))};
-         },
-         .forwardData = [](const Data& in, const Attrs& a) -> Data {
-           const Tensor& t = in[0].t;
-           auto l = std::make_shared<TensorList>();
-           l->dtype = t.dtype();
-           l->elemShape = Shape(t.shape().begin() + 1, t.shape().end());
-           l->zeroDefault = a.b("zero_default");
-           const int64_t n = t.shape()[0];
-           const size_t row = static_cast<size_t>(numel(l->elemShape)) * dtypeSize(t.dtype());
-           for (int64_t i = 0; i < n; ++i) {
-             Tensor e = Tensor::empty(t.dtype(), l->elemShape);
-             std::memcpy(e.raw(), static_cast<const char*>(t.raw()) + i * row, row);
-             l->items.push_back(e);
-           }
-           return {Datum(ListPtr(l))};
-         },
-         .vjp = [](VjpContext& c) -> std::vector<Value> {
-           const TypeInfo& t = c.inType(0);
-           return {c.b.op1("list_stack", {c.goutOrZeros(0)},
-                           Attrs{{"size", t.shape[0]}, {"min_size", t.shape[0]}})};
-         }});
+  r.add({
+      .name = "list_unstack",
+      .math = "ta = unstack(t): entry i is t[i]\ndt = stack(dta)",
+      .arity = 1,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        if (in[0].list || in[0].shape.empty())
+          throw ShapeError("unstack into a TensorArray needs a tensor of rank >= 1");
+        return {listType(in[0].dtype, Shape(in[0].shape.begin() + 1, in[0].shape.end()))};
+      },
+      .forward = [](const Data& in, const Attrs& a, KernelContext&) -> Data {
+        const Tensor& t = in[0].t;
+        auto l = std::make_shared<TensorList>();
+        l->dtype = t.dtype();
+        l->elemShape = Shape(t.shape().begin() + 1, t.shape().end());
+        l->zeroDefault = a.b("zero_default");
+        const int64_t n = t.shape()[0];
+        const size_t row = static_cast<size_t>(numel(l->elemShape)) * dtypeSize(t.dtype());
+        for (int64_t i = 0; i < n; ++i) {
+          Tensor e = Tensor::empty(t.dtype(), l->elemShape);
+          std::memcpy(e.raw(), static_cast<const char*>(t.raw()) + i * row, row);
+          l->items.push_back(e);
+        }
+        return {Datum(ListPtr(l))};
+      },
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        const TypeInfo& t = c.inType(0);
+        return {c.b.op1("list_stack", {c.goutOrZeros(0)},
+                        Attrs{{"size", t.shape[0]}, {"min_size", t.shape[0]}})};
+      },
+      .noGradCheck = kRoundTrips,
+  });
 
-  // t = ta.gather(indices)
-  // dta = scatter(indices, dt)
-  r.add({.name = "list_gather",
-         .math = "t = stack(ta[i] for i in indices)\ndta[indices[k]] += dt[k]",
-         .arity = 2,
-         .shape = [](const Types& in, const Attrs&) -> Types {
-           if (!in[0].list) throw ShapeError("gather expects a TensorArray");
-           Shape s{in[1].shape.empty() ? 1 : in[1].shape[0]};
-           s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
-           return {{in[0].dtype, s, false}};
-         },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
-           const TensorList& l = asList(in[0], "gather");
-           const Tensor& idx = in[1].t;
-           std::vector<Tensor> rows;
-           for (int64_t k = 0; k < idx.numel(); ++k)
-             rows.push_back(readEntry(l, int64_t(idx.at(k))));
-           Shape elem = rows.empty() ? l.elemShape : rows[0].shape();
-           Shape s{idx.numel()};
-           s.insert(s.end(), elem.begin(), elem.end());
-           Tensor out = Tensor::empty(l.dtype, s);
-           const size_t row = static_cast<size_t>(numel(elem)) * dtypeSize(l.dtype);
-           for (size_t k = 0; k < rows.size(); ++k)
-             std::memcpy(static_cast<char*>(out.raw()) + k * row, rows[k].raw(), row);
-           return {Datum(out)};
-         },
-         .vjp = [](VjpContext& c) -> std::vector<Value> {
-           return {c.b.op1("list_scatter", {c.in[1], c.gout[0]}), Value{}};
-         }});
+  r.add({
+      .name = "list_gather",
+      .math = "t = stack(ta[i] for i in indices)\n"
+              "dta = scatter(indices, dt): dta[indices[k]] += dt[k]; no gradient for indices",
+      .arity = 2,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        if (!in[0].list) throw ShapeError("gather expects a TensorArray");
+        Shape s{in[1].shape.empty() ? 1 : in[1].shape[0]};
+        s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
+        return {{in[0].dtype, s, false}};
+      },
+      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+        const TensorList& l = asList(in[0], "gather");
+        const Tensor& idx = in[1].t;
+        std::vector<Tensor> rows;
+        for (int64_t k = 0; k < idx.numel(); ++k) rows.push_back(readEntry(l, int64_t(idx.at(k))));
+        Shape elem = rows.empty() ? l.elemShape : rows[0].shape();
+        Shape s{idx.numel()};
+        s.insert(s.end(), elem.begin(), elem.end());
+        Tensor out = Tensor::empty(l.dtype, s);
+        const size_t row = static_cast<size_t>(numel(elem)) * dtypeSize(l.dtype);
+        for (size_t k = 0; k < rows.size(); ++k)
+          std::memcpy(static_cast<char*>(out.raw()) + k * row, rows[k].raw(), row);
+        return {Datum(out)};
+      },
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        return {c.b.op1("list_scatter", {c.in[1], c.gout[0]}), Value{}};
+      },
+      .noGradCheck = kRoundTrips,
+  });
 
-  // ta = scatter(indices, t): entry indices[k] = t[k]; used for list_gather's adjoint
-  // dt[k] = dta[indices[k]]
-  r.add({.name = "list_scatter",
-         .math = "ta[indices[k]] += t[k]\ndt = gather(dta, indices)",
-         .arity = 2,
-         .shape = [](const Types& in, const Attrs&) -> Types {
-           return {listType(in[1].dtype, Shape(in[1].shape.begin() + 1, in[1].shape.end()))};
-         },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
-           const Tensor& idx = in[0].t;
-           const Tensor& t = in[1].t;
-           auto l = std::make_shared<TensorList>();
-           l->dtype = t.dtype();
-           l->elemShape = Shape(t.shape().begin() + 1, t.shape().end());
-           l->zeroDefault = true;
-           l->dynamicSize = true;
-           const int64_t per = numel(l->elemShape);
-           for (int64_t k = 0; k < idx.numel(); ++k) {
-             int64_t i = static_cast<int64_t>(idx.at(k));
-             if (i >= static_cast<int64_t>(l->items.size())) l->items.resize(i + 1);
-             Tensor e = l->items[i].defined() ? l->items[i].clone()
-                                              : Tensor::zeros(t.dtype(), l->elemShape);
-             for (int64_t j = 0; j < per; ++j) e.set(j, e.at(j) + t.at(k * per + j));
-             l->items[i] = e;
-           }
-           return {Datum(ListPtr(l))};
-         },
-         .vjp = [](VjpContext& c) -> std::vector<Value> {
-           return {Value{}, c.b.op1("list_gather", {c.gout[0], c.in[0]})};
-         }});
+  r.add({
+      .name = "list_scatter",
+      .math = "ta = scatter(indices, t): ta[indices[k]] += t[k] on zeros (list_gather's adjoint)\n"
+              "dt = gather(dta, indices); no gradient for indices",
+      .arity = 2,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        return {listType(in[1].dtype, Shape(in[1].shape.begin() + 1, in[1].shape.end()))};
+      },
+      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+        const Tensor& idx = in[0].t;
+        const Tensor& t = in[1].t;
+        auto l = std::make_shared<TensorList>();
+        l->dtype = t.dtype();
+        l->elemShape = Shape(t.shape().begin() + 1, t.shape().end());
+        l->zeroDefault = true;
+        l->dynamicSize = true;
+        const int64_t per = numel(l->elemShape);
+        for (int64_t k = 0; k < idx.numel(); ++k) {
+          int64_t i = static_cast<int64_t>(idx.at(k));
+          if (i >= static_cast<int64_t>(l->items.size())) l->items.resize(i + 1);
+          Tensor e =
+              l->items[i].defined() ? l->items[i].clone() : Tensor::zeros(t.dtype(), l->elemShape);
+          for (int64_t j = 0; j < per; ++j) e.set(j, e.at(j) + t.at(k * per + j));
+          l->items[i] = e;
+        }
+        return {Datum(ListPtr(l))};
+      },
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        return {Value{}, c.b.op1("list_gather", {c.gout[0], c.in[0]})};
+      },
+      .noGradCheck = kRoundTrips,
+  });
 
-  // n = ta.size()
-  // integer: no gradient
-  r.add({.name = "list_size",
-         .math = "n = len(ta)\nno gradient",
-         .arity = 1,
-         .differentiable = false,
-         .shape = [](const Types& in, const Attrs&) -> Types {
-           if (!in[0].list) throw ShapeError("size expects a TensorArray");
-           return {{DType::I32, {}, false}};
-         },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
-           return {Datum(Tensor::scalar(double(asList(in[0], "size").items.size()), DType::I32))};
-         }});
+  r.add({
+      .name = "list_size",
+      .math = "n = len(ta), an int32 scalar\n(an integer: not differentiable)",
+      .arity = 1,
+      .differentiable = false,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        if (!in[0].list) throw ShapeError("size expects a TensorArray");
+        return {{DType::I32, {}, false}};
+      },
+      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+        return {Datum(Tensor::scalar(double(asList(in[0], "size").items.size()), DType::I32))};
+      },
+  });
 
-  // c = a + b entry by entry (adjoints of a list used twice)
-  // da = dc, db = dc
-  r.add({.name = "list_add",
-         .math = "c[i] = a[i] + b[i]\nda = dc, db = dc",
-         .arity = 2,
-         .shape = [](const Types& in, const Attrs&) -> Types { return {in[0]}; },
-         .forwardData = [](const Data& in, const Attrs&) -> Data {
-           const TensorList& a = asList(in[0], "list_add");
-           const TensorList& b = asList(in[1], "list_add");
-           auto l = std::make_shared<TensorList>(a);
-           l->zeroDefault = a.zeroDefault && b.zeroDefault;
-           if (b.items.size() > l->items.size()) l->items.resize(b.items.size());
-           for (size_t i = 0; i < b.items.size(); ++i) {
-             if (!b.items[i].defined()) continue;
-             if (!l->items[i].defined()) {
-               l->items[i] = b.items[i];
-               continue;
-             }
-             Tensor s = l->items[i].clone();
-             const Tensor& y = b.items[i];
-             dispatchFloat(s.dtype(), [&](auto z) {
-               using T = decltype(z);
-               T* p = s.data<T>();
-               const T* q = y.data<T>();
-               for (int64_t k = 0; k < s.numel(); ++k) p[k] += q[k];
-             });
-             l->items[i] = s;
-           }
-           return {Datum(ListPtr(l))};
-         },
-         .vjp = [](VjpContext& c) -> std::vector<Value> {
-           return {c.gout[0], c.gout[0]};
-         }});
+  // Sums the adjoints of a list that is used twice.
+  r.add({
+      .name = "list_add",
+      .math = "c[i] = a[i] + b[i] entry by entry; an entry written on one side only is copied\n"
+              "da = dc, db = dc",
+      .arity = 2,
+      .shape = [](const Types& in, const Attrs&) -> Types { return {in[0]}; },
+      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+        const TensorList& a = asList(in[0], "list_add");
+        const TensorList& b = asList(in[1], "list_add");
+        auto l = std::make_shared<TensorList>(a);
+        l->zeroDefault = a.zeroDefault && b.zeroDefault;
+        if (b.items.size() > l->items.size()) l->items.resize(b.items.size());
+        for (size_t i = 0; i < b.items.size(); ++i) {
+          if (!b.items[i].defined()) continue;
+          if (!l->items[i].defined()) {
+            l->items[i] = b.items[i];
+            continue;
+          }
+          Tensor s = l->items[i].clone();
+          const Tensor& y = b.items[i];
+          dispatchFloat(s.dtype(), [&](auto z) {
+            using T = decltype(z);
+            T* p = s.data<T>();
+            const T* q = y.data<T>();
+            for (int64_t k = 0; k < s.numel(); ++k) p[k] += q[k];
+          });
+          l->items[i] = s;
+        }
+        return {Datum(ListPtr(l))};
+      },
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        return {c.gout[0], c.gout[0]};
+      },
+      .noGradCheck = kRoundTrips,
+  });
 }
 
 }  // namespace gl

@@ -9,10 +9,6 @@
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
-// Entries use designated initializers and leave the optional members (forwardCtx, forwardData,
-// batch) at their defaults on purpose.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace gl {
 
 namespace {
@@ -153,18 +149,15 @@ Tensor distributions(Rng& rng, const Shape& s) {
 }  // namespace
 
 void registerNnOps(Registry& r) {
-  // y = exp(x - max(x)) / sum(exp(x - max(x)), axis)
-  // dx = y * (g - sum(g * y, axis, keepdims))
   r.add({
       .name = "softmax",
       .math = "y = exp(x - max(x)) / sum(exp(x - max(x)), axis)\n"
               "dx = y * (g - sum(g * y, axis, keepdims))",
       .arity = 1,
       .shape = softmaxShape("softmax"),
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            return Tensors{softmaxKernel<false>(in.at(0), a.i("axis", -1), "softmax")};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        return Tensors{softmaxKernel<false>(in.at(0), a.i("axis", -1), "softmax")};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         if (!c.needs[0]) return {Value{}};
         Emitter& b = c.b;
@@ -184,18 +177,15 @@ void registerNnOps(Registry& r) {
           }(),
   });
 
-  // y = x - max(x) - log(sum(exp(x - max(x)), axis))
-  // dx = g - exp(y) * sum(g, axis, keepdims)
   r.add({
       .name = "log_softmax",
       .math = "y = x - max(x) - log(sum(exp(x - max(x)), axis))\n"
               "dx = g - exp(y) * sum(g, axis, keepdims)",
       .arity = 1,
       .shape = softmaxShape("log_softmax"),
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            return Tensors{softmaxKernel<true>(in.at(0), a.i("axis", -1), "log_softmax")};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        return Tensors{softmaxKernel<true>(in.at(0), a.i("axis", -1), "log_softmax")};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         if (!c.needs[0]) return {Value{}};
         Emitter& b = c.b;
@@ -214,13 +204,11 @@ void registerNnOps(Registry& r) {
           }(),
   });
 
-  // loss = -sum(labels * log_softmax(logits), axis=-1), one value per row
-  // dlogits = g[...,None] * (softmax(logits) - labels), dlabels = -g[...,None] *
-  // log_softmax(logits)
   r.add({
       .name = "softmax_cross_entropy",
       .math = "loss = -sum(labels * log_softmax(logits), axis=-1), one value per row\n"
-              "dlogits = g[...,None] * (softmax(logits) - labels), "
+              "dlogits = g[...,None] * (softmax(logits) - labels) (label rows sum to 1, as in "
+              "TensorFlow), "
               "dlabels = -g[...,None] * log_softmax(logits)",
       .arity = 2,
       .shape =
@@ -229,21 +217,19 @@ void registerNnOps(Registry& r) {
             s.pop_back();
             return Types{{in[1].dtype, s}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs&) {
-            const Tensor &labels = in.at(0), &logits = in.at(1);
-            Shape s = crossEntropyShape({labels.dtype(), labels.shape()},
-                                        {logits.dtype(), logits.shape()});
-            const int64_t len = s.back();
-            s.pop_back();
-            Tensor loss = Tensor::empty(logits.dtype(), s);
-            dispatchFloat(logits.dtype(), [&](auto z) {
-              using T = decltype(z);
-              crossEntropyRows(labels.data<T>(), logits.data<T>(), loss.data<T>(), loss.numel(),
-                               len);
-            });
-            return Tensors{loss};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) {
+        const Tensor &labels = in.at(0), &logits = in.at(1);
+        Shape s =
+            crossEntropyShape({labels.dtype(), labels.shape()}, {logits.dtype(), logits.shape()});
+        const int64_t len = s.back();
+        s.pop_back();
+        Tensor loss = Tensor::empty(logits.dtype(), s);
+        dispatchFloat(logits.dtype(), [&](auto z) {
+          using T = decltype(z);
+          crossEntropyRows(labels.data<T>(), logits.data<T>(), loss.data<T>(), loss.numel(), len);
+        });
+        return Tensors{loss};
+      }),
       .vjp = [](VjpContext& c) -> Values {
         Emitter& b = c.b;
         const Value g = perRow(b, c.goutOrZeros(0));

@@ -1,17 +1,13 @@
-// Random constructors: random_normal and random_uniform. They have no inputs and run through
-// the forwardCtx slot: the stream is seeded from the "seed" attr and the executor's per-execution
-// KernelContext::seed, so each execution (e.g. each loop iteration) draws new numbers while two
-// runs of the same graph draw the same ones.
+// Random constructors: random_normal and random_uniform. They have no inputs and their kernels
+// read the KernelContext: the stream is seeded from the "seed" attr and the executor's
+// per-execution KernelContext::seed, so each execution (e.g. each loop iteration) draws new
+// numbers while two runs of the same graph draw the same ones.
 #include <cmath>
 #include <string>
 
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
-
-// Entries use designated initializers and leave the optional members (forward, forwardData,
-// vjp, batch, gradChecks) at their defaults on purpose.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace gl {
 
@@ -66,8 +62,6 @@ void fill(Tensor& t, F draw) {
 }  // namespace
 
 void registerRandomOps(Registry& r) {
-  // y ~ Normal(mean, stddev^2), elementwise, of attr shape and dtype
-  // (a random source: not differentiable)
   r.add({
       .name = "random_normal",
       .math = "y ~ Normal(mean, stddev^2), elementwise, of attr shape and dtype\n"
@@ -78,8 +72,8 @@ void registerRandomOps(Registry& r) {
       .stateful = true,
       .shape = [](const Types&,
                   const Attrs& a) { return Types{randomType(a, "random_normal", false)}; },
-      .forwardCtx =
-          [](const Tensors&, const Attrs& a, KernelContext& ctx) {
+      .forward =
+          [](const Data&, const Attrs& a, KernelContext& ctx) {
             const TypeInfo t = randomType(a, "random_normal", false);
             const double mean = a.f("mean", 0.0), sd = a.f("stddev", 1.0);
             Rng rng = streamFor(a, ctx);
@@ -88,12 +82,10 @@ void registerRandomOps(Registry& r) {
               using T = decltype(z);
               fill<T>(y, [&] { return T(mean + sd * rng.normal()); });
             });
-            return Tensors{y};
+            return Data{y};
           },
   });
 
-  // y ~ Uniform[minval, maxval), elementwise; int32: integers in [minval, maxval)
-  // (a random source: not differentiable)
   r.add({
       .name = "random_uniform",
       .math = "y ~ Uniform[minval, maxval), elementwise; int32: integers in [minval, maxval)\n"
@@ -108,8 +100,8 @@ void registerRandomOps(Registry& r) {
             checkRange(a, t.dtype);
             return Types{t};
           },
-      .forwardCtx =
-          [](const Tensors&, const Attrs& a, KernelContext& ctx) {
+      .forward =
+          [](const Data&, const Attrs& a, KernelContext& ctx) {
             const TypeInfo t = randomType(a, "random_uniform", true);
             checkRange(a, t.dtype);
             const double lo = a.f("minval", 0.0), hi = a.f("maxval", 1.0);
@@ -118,7 +110,7 @@ void registerRandomOps(Registry& r) {
             if (t.dtype == DType::I32) {
               const double ilo = std::ceil(lo), span = std::ceil(hi) - ilo;  // integers in range
               fill<int32_t>(y, [&] { return int32_t(ilo + std::floor(span * rng.uniform())); });
-              return Tensors{y};
+              return Data{y};
             }
             dispatchFloat(t.dtype, [&](auto z) {
               using T = decltype(z);
@@ -126,7 +118,7 @@ void registerRandomOps(Registry& r) {
               const T top = hi > lo ? std::nextafter(T(hi), T(lo)) : T(hi);
               fill<T>(y, [&] { return std::min(T(lo + (hi - lo) * rng.uniform()), top); });
             });
-            return Tensors{y};
+            return Data{y};
           },
   });
 }

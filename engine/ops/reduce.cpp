@@ -348,26 +348,26 @@ std::vector<GradCheckCase> reduceChecks(uint64_t seed, bool distinct) {
 
 // Registration ----------------------------------------------------------------------------------
 
-template <template <class> class Op>
-Primitive reduction(std::string name, std::string math, bool intOk) {
-  Primitive p;
-  p.name = std::move(name);
-  p.math = std::move(math);
-  p.arity = 1;
-  p.shape = [intOk](const Types& in, const Attrs& a) -> Types {
+// The shape rule and kernel of sum, mean, max and min: reduce "axes" (missing or empty = all),
+// keeping them as size-1 dims with "keepdims".
+std::function<Types(const Types&, const Attrs&)> reductionShape(bool intOk) {
+  return [intOk](const Types& in, const Attrs& a) -> Types {
     requireTensor(in.at(0));
     requireNumeric(in[0].dtype, intOk);
     const auto axes = reductionAxes(a, static_cast<int>(in[0].shape.size()));
     return {{in[0].dtype, reducedShape(in[0].shape, axes, a.b("keepdims"))}};
   };
-  p.forward = [intOk](const Tensors& in, const Attrs& a) -> Tensors {
+}
+
+template <template <class> class Op>
+Kernel reductionKernel(bool intOk) {
+  return tensorKernel([intOk](const Tensors& in, const Attrs& a) -> Tensors {
     const Tensor& x = in.at(0);
     requireNumeric(x.dtype(), intOk);
     const auto axes = reductionAxes(a, x.rank());
     return {
         reduce<Op>(x, axisMask(axes, x.rank()), reducedShape(x.shape(), axes, a.b("keepdims")))};
-  };
-  return p;
+  });
 }
 
 // Max and min send g to every position holding the extreme value, split evenly between ties.
@@ -385,147 +385,147 @@ std::vector<Value> extremeVjp(VjpContext& c) {
 }  // namespace
 
 void registerReduceOps(Registry& r) {
-  // y = sum(x, axes)
-  // dy/dx = 1 (g is broadcast back over the reduced axes)
-  {
-    Primitive p =
-        reduction<SumOp>("sum", "y = sum(x, axes)\ndy/dx = 1 (g broadcast back over axes)", true);
-    p.vjp = [](VjpContext& c) -> Values {
-      const ReduceInfo r = reduceInfo(c);
-      if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
-      const Value g = restoreReduced(c.b, grad(c), r.xShape, r.axes, r.keepdims);
-      return {broadcastTo(c.b, g, r.xShape)};
-    };
-    p.gradChecks = reduceChecks(401, false);
-    r.add(std::move(p));
-  }
-  // y = mean(x, axes) = sum(x, axes) / n
-  // dy/dx = 1 / n (g / n broadcast back over the reduced axes)
-  {
-    Primitive p = reduction<MeanOp>(
-        "mean", "y = mean(x, axes) = sum(x, axes) / n\ndy/dx = 1 / n (g / n broadcast back)",
-        false);
-    p.vjp = [](VjpContext& c) -> Values {
-      const ReduceInfo r = reduceInfo(c);
-      if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
-      Emitter& b = c.b;
-      Shape reducedDims;
-      for (int a : r.axes) reducedDims.push_back(r.xShape[static_cast<size_t>(a)]);
-      const int64_t n = numel(reducedDims);
-      if (n > 0) {  // known count: scale the small tensor before broadcasting
-        Value g = ops::scale(b, grad(c), 1.0 / double(n));
-        return {broadcastTo(b, restoreReduced(b, g, r.xShape, r.axes, r.keepdims), r.xShape)};
-      }
-      // Unknown dims: count at run time from ones shaped like the (backward) result.
-      Value g = broadcastTo(b, restoreReduced(b, grad(c), r.xShape, r.axes, r.keepdims), r.xShape);
-      Value count = ops::reduceSum(b, b.onesLike(g), toInt64(r.axes), true);
-      return {ops::div(b, g, count)};
-    };
-    p.gradChecks = reduceChecks(402, false);
-    r.add(std::move(p));
-  }
-  // y = max(x, axes)
-  // dy/dx = 1 where x == y (split between ties), else 0
-  {
-    Primitive p = reduction<MaxOp>(
-        "max", "y = max(x, axes)\ndy/dx = 1 where x == y (split between ties), else 0", true);
-    p.vjp = extremeVjp;
-    p.gradChecks = reduceChecks(403, true);
-    r.add(std::move(p));
-  }
-  // y = min(x, axes)
-  // dy/dx = 1 where x == y (split between ties), else 0
-  {
-    Primitive p = reduction<MinOp>(
-        "min", "y = min(x, axes)\ndy/dx = 1 where x == y (split between ties), else 0", true);
-    p.vjp = extremeVjp;
-    p.gradChecks = reduceChecks(404, true);
-    r.add(std::move(p));
-  }
-  // y = sum of x over the dims broadcasting added to `shape` (the reverse of broadcast_to)
-  // dy/dx = 1 (g is broadcast back to x's shape)
-  {
-    Primitive p;
-    p.name = "sum_to";
-    p.math =
-        "y = x summed over the dims broadcasting added to `shape`\ndy/dx = 1 (g broadcast "
-        "back to x's shape)";
-    p.arity = 1;
-    p.shape = [](const Types& in, const Attrs& a) -> Types {
-      requireTensor(in.at(0));
-      requireNumeric(in[0].dtype, true);
-      return {{in[0].dtype, sumToTarget(in[0].shape, a.ints("shape"))}};
-    };
-    p.forward = [](const Tensors& in, const Attrs& a) -> Tensors {
-      const Tensor& x = in.at(0);
-      requireNumeric(x.dtype(), true);
-      const Shape target = sumToTarget(x.shape(), a.ints("shape"));
-      const size_t lead = x.shape().size() - target.size();
-      // Leading dims and target 1-dims are summed (a 1 over a 1 is a no-op either way).
-      std::vector<bool> red(x.shape().size(), true);
-      for (size_t i = 0; i < target.size(); ++i) red[i + lead] = target[i] == 1;
-      return {reduce<SumOp>(x, red, target)};
-    };
-    p.vjp = [](VjpContext& c) -> Values {
-      const TypeInfo t = c.inType(0);
-      if (!c.needs.at(0) || !isFloat(t.dtype)) return {Value{}};
-      return {broadcastTo(c.b, grad(c), t.shape)};
-    };
-    Rng rng(405);
-    p.gradChecks = {
-        {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"shape", Shape{4}}}},
-        {{gradcheck::uniform(rng, {2, 3, 4}, -2, 2)}, {{"shape", Shape{3, 1}}}},
-        {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"shape", Shape{3, 1}}}},
-    };
-    r.add(std::move(p));
-  }
-  // i = argmax(x, axis) (first index of the maximum; int32)
-  // (an index: not differentiable)
-  {
-    Primitive p;
-    p.name = "argmax";
-    p.noGradient = "argmax, whose integer result has no gradient";
-    p.math = "i = argmax(x, axis), the first index of the maximum\n(an index: not differentiable)";
-    p.arity = 1;
-    p.differentiable = false;
-    p.shape = [](const Types& in, const Attrs& a) -> Types {
-      requireTensor(in.at(0));
-      requireNumeric(in[0].dtype, true);
-      const int ax = normAxis(a.i("axis", 0), static_cast<int>(in[0].shape.size()));
-      return {{DType::I32, reducedShape(in[0].shape, {ax}, false)}};
-    };
-    p.forward = [](const Tensors& in, const Attrs& a) -> Tensors {
-      const Tensor& x = in.at(0);
-      requireNumeric(x.dtype(), true);
-      const int ax = normAxis(a.i("axis", 0), x.rank());
-      const Shape& s = x.shape();
-      int64_t outer = 1, inner = 1;
-      for (int d = 0; d < ax; ++d) outer *= s[d];
-      for (int d = ax + 1; d < x.rank(); ++d) inner *= s[d];
-      const int64_t len = s[ax];
-      Tensor out = Tensor::empty(DType::I32, reducedShape(s, {ax}, false));
-      if (out.numel() == 0) return {out};
-      if (len == 0) throw ShapeError("cannot take argmax over an empty axis of " + shapeStr(s));
-      int32_t* po = out.data<int32_t>();
-      dispatchAll(x.dtype(), [&](auto z) {
-        using T = decltype(z);
-        const T* px = x.data<T>();
-#pragma omp parallel for if (x.numel() >= kern::kParallelMin) schedule(static)
-        for (int64_t o = 0; o < outer * inner; ++o) {
-          const T* p0 = px + (o / inner) * len * inner + (o % inner);
-          int64_t best = 0;
-          T bv = p0[0];
-          for (int64_t j = 1; j < len && !isNan(bv); ++j) {  // a NaN is the maximum (NumPy)
-            const T v = p0[j * inner];
-            if (v > bv || isNan(v)) best = j, bv = v;
-          }
-          po[o] = static_cast<int32_t>(best);
+  r.add({
+      .name = "sum",
+      .math = "y = sum(x, axes) (no axes = all)\n"
+              "dy/dx = 1 (g is broadcast back over the reduced axes)",
+      .arity = 1,
+      .shape = reductionShape(true),
+      .forward = reductionKernel<SumOp>(true),
+      .vjp = [](VjpContext& c) -> Values {
+        const ReduceInfo r = reduceInfo(c);
+        if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
+        const Value g = restoreReduced(c.b, grad(c), r.xShape, r.axes, r.keepdims);
+        return {broadcastTo(c.b, g, r.xShape)};
+      },
+      .gradChecks = reduceChecks(401, false),
+  });
+  r.add({
+      .name = "mean",
+      .math = "y = mean(x, axes) = sum(x, axes) / n, n = elements summed per result\n"
+              "dy/dx = 1 / n (g / n is broadcast back over the reduced axes)",
+      .arity = 1,
+      .shape = reductionShape(false),
+      .forward = reductionKernel<MeanOp>(false),
+      .vjp = [](VjpContext& c) -> Values {
+        const ReduceInfo r = reduceInfo(c);
+        if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
+        Emitter& b = c.b;
+        Shape reducedDims;
+        for (int a : r.axes) reducedDims.push_back(r.xShape[static_cast<size_t>(a)]);
+        const int64_t n = numel(reducedDims);
+        if (n > 0) {  // known count: scale the small tensor before broadcasting
+          Value g = ops::scale(b, grad(c), 1.0 / double(n));
+          return {broadcastTo(b, restoreReduced(b, g, r.xShape, r.axes, r.keepdims), r.xShape)};
         }
-      });
-      return {out};
-    };
-    r.add(std::move(p));
-  }
+        // Unknown dims: count at run time from ones shaped like the (backward) result.
+        Value g =
+            broadcastTo(b, restoreReduced(b, grad(c), r.xShape, r.axes, r.keepdims), r.xShape);
+        Value count = ops::reduceSum(b, b.onesLike(g), toInt64(r.axes), true);
+        return {ops::div(b, g, count)};
+      },
+      .gradChecks = reduceChecks(402, false),
+  });
+  r.add({
+      .name = "max",
+      .math = "y = max(x, axes) (a NaN wins)\n"
+              "dy/dx = 1 where x == y, split evenly between ties; else 0",
+      .arity = 1,
+      .shape = reductionShape(true),
+      .forward = reductionKernel<MaxOp>(true),
+      .vjp = extremeVjp,
+      .gradChecks = reduceChecks(403, true),
+  });
+  r.add({
+      .name = "min",
+      .math = "y = min(x, axes) (a NaN wins)\n"
+              "dy/dx = 1 where x == y, split evenly between ties; else 0",
+      .arity = 1,
+      .shape = reductionShape(true),
+      .forward = reductionKernel<MinOp>(true),
+      .vjp = extremeVjp,
+      .gradChecks = reduceChecks(404, true),
+  });
+  r.add({
+      .name = "sum_to",
+      .math = "y = x summed over the dims that broadcasting `shape` to x's shape added (the "
+              "reverse of broadcast_to)\n"
+              "dy/dx = 1 (g is broadcast back to x's shape)",
+      .arity = 1,
+      .shape = [](const Types& in, const Attrs& a) -> Types {
+        requireTensor(in.at(0));
+        requireNumeric(in[0].dtype, true);
+        return {{in[0].dtype, sumToTarget(in[0].shape, a.ints("shape"))}};
+      },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
+        const Tensor& x = in.at(0);
+        requireNumeric(x.dtype(), true);
+        const Shape target = sumToTarget(x.shape(), a.ints("shape"));
+        const size_t lead = x.shape().size() - target.size();
+        // Leading dims and target 1-dims are summed (a 1 over a 1 is a no-op either way).
+        std::vector<bool> red(x.shape().size(), true);
+        for (size_t i = 0; i < target.size(); ++i) red[i + lead] = target[i] == 1;
+        return {reduce<SumOp>(x, red, target)};
+      }),
+      .vjp = [](VjpContext& c) -> Values {
+        const TypeInfo t = c.inType(0);
+        if (!c.needs.at(0) || !isFloat(t.dtype)) return {Value{}};
+        return {broadcastTo(c.b, grad(c), t.shape)};
+      },
+      .gradChecks =
+          [] {
+            Rng rng(405);
+            return std::vector<GradCheckCase>{
+                {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"shape", Shape{4}}}},
+                {{gradcheck::uniform(rng, {2, 3, 4}, -2, 2)}, {{"shape", Shape{3, 1}}}},
+                {{gradcheck::uniform(rng, {3, 4}, -2, 2)}, {{"shape", Shape{3, 1}}}},
+            };
+          }(),
+  });
+  r.add({
+      .name = "argmax",
+      .math = "i = argmax(x, axis), the first index of the maximum (int32; a NaN is the maximum)\n"
+              "(an index: not differentiable)",
+      .arity = 1,
+      .differentiable = false,
+      .noGradient = "argmax, whose integer result has no gradient",
+      .shape = [](const Types& in, const Attrs& a) -> Types {
+        requireTensor(in.at(0));
+        requireNumeric(in[0].dtype, true);
+        const int ax = normAxis(a.i("axis", 0), static_cast<int>(in[0].shape.size()));
+        return {{DType::I32, reducedShape(in[0].shape, {ax}, false)}};
+      },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
+        const Tensor& x = in.at(0);
+        requireNumeric(x.dtype(), true);
+        const int ax = normAxis(a.i("axis", 0), x.rank());
+        const Shape& s = x.shape();
+        int64_t outer = 1, inner = 1;
+        for (int d = 0; d < ax; ++d) outer *= s[d];
+        for (int d = ax + 1; d < x.rank(); ++d) inner *= s[d];
+        const int64_t len = s[ax];
+        Tensor out = Tensor::empty(DType::I32, reducedShape(s, {ax}, false));
+        if (out.numel() == 0) return {out};
+        if (len == 0) throw ShapeError("cannot take argmax over an empty axis of " + shapeStr(s));
+        int32_t* po = out.data<int32_t>();
+        dispatchAll(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          const T* px = x.data<T>();
+#pragma omp parallel for if (x.numel() >= kern::kParallelMin) schedule(static)
+          for (int64_t o = 0; o < outer * inner; ++o) {
+            const T* p0 = px + (o / inner) * len * inner + (o % inner);
+            int64_t best = 0;
+            T bv = p0[0];
+            for (int64_t j = 1; j < len && !isNan(bv); ++j) {  // a NaN is the maximum (NumPy)
+              const T v = p0[j * inner];
+              if (v > bv || isNan(v)) best = j, bv = v;
+            }
+            po[o] = static_cast<int32_t>(best);
+          }
+        });
+        return {out};
+      }),
+  });
 }
 
 namespace ops {

@@ -4,6 +4,20 @@
 
 namespace gl {
 
+Tensors tensorsOf(const Data& in) {
+  Tensors t;
+  t.reserve(in.size());
+  for (const Datum& d : in) {
+    if (d.isList()) throw EngineError("expects a tensor, got a TensorArray");
+    t.push_back(d.t);
+  }
+  return t;
+}
+
+Tensors Primitive::run(const Tensors& in, const Attrs& attrs, KernelContext ctx) const {
+  return tensorsOf(forward(Data(in.begin(), in.end()), attrs, ctx));
+}
+
 const TypeInfo& VjpContext::inType(size_t i) const { return b.type(in.at(i)); }
 
 Value VjpContext::goutOrZeros(size_t i) {

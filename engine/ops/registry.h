@@ -1,7 +1,8 @@
 #pragma once
-// The primitive registry. One entry per primitive keeps together its name, a two-line math
-// comment, its shape rule, forward kernel, VJP rule and (optional) batching rule, in the style of
-// JAX primitives and TensorFlow's math_grad.cc. Families register themselves in ops/<family>.cpp.
+// The primitive registry. One entry per primitive keeps together its name, its math (two lines,
+// written once), its shape rule, forward kernel, VJP rule and (optional) batching rule, in the
+// style of JAX primitives and TensorFlow's math_grad.cc. Families register themselves in
+// ops/<family>.cpp.
 #include <functional>
 #include <map>
 #include <string>
@@ -33,13 +34,33 @@ struct VjpContext {
   Value goutOrZeros(size_t i);
 };
 
-// Run-time context some kernels need (random ops: a stream per execution).
+// Run-time context some kernels need (random ops: a stream per execution). The executor sets
+// `seed` for stateful entries only.
 struct KernelContext {
   uint64_t seed = 0;
 };
 
+// The one forward signature: values in, values out. A value is a tensor or a TensorArray
+// (lists flow along edges like tensors), and the context is there for the few kernels that need
+// the run (random draws).
+using Data = std::vector<Datum>;
+using Kernel = std::function<Data(const Data&, const Attrs&, KernelContext&)>;
+
+// The tensors of `in`; throws EngineError if one of them is a TensorArray.
+Tensors tensorsOf(const Data& in);
+
+// Lifts a kernel written on tensors, f(const Tensors&, const Attrs&) -> Tensors, which is what
+// most entries are, to a Kernel.
+template <class F>
+Kernel tensorKernel(F f) {
+  return [f = std::move(f)](const Data& in, const Attrs& a, KernelContext&) -> Data {
+    const Tensors out = f(tensorsOf(in), a);
+    return Data(out.begin(), out.end());
+  };
+}
+
 // Batching rule for vectorized_map: inputs with their batch axis (-1 = not batched); returns
-// outputs with batch axis 0. Optional for now.
+// outputs with batch axis 0.
 using BatchRule = std::function<std::vector<Value>(Emitter&, const std::vector<Value>&,
                                                    const std::vector<int>&, const Attrs&)>;
 
@@ -48,25 +69,38 @@ struct GradCheckCase {
   Attrs attrs;
 };
 
+// One registry entry. Families write each entry as one designated initializer naming only the
+// members it sets, r.add({.name = "exp", .math = ..., .arity = 1, .shape = ..., ...}), in the
+// order declared here (the engine builds with -Wno-missing-field-initializers for that).
 struct Primitive {
   std::string name;
-  std::string math;  // two lines: the forward formula, the derivative
-  int arity = -1;    // number of inputs, -1 = variadic
+  // The math, stated once: two lines, the forward formula and the gradient the VJP builds (for
+  // a non-differentiable entry, why there is none). The inspector shows it for a selected node.
+  std::string math;
+  int arity = -1;  // number of inputs, -1 = variadic
   bool differentiable = true;
   // Why no gradient flows through it, in words, for the why-None explanation (non-differentiable
   // entries); empty = "<name>, which has no gradient".
   std::string noGradient;
   bool stateful = false;  // a random draw: a new value each run, never folded while tracing
   std::function<Types(const Types&, const Attrs&)> shape;
-  std::function<Tensors(const Tensors&, const Attrs&)> forward;
-  std::function<Tensors(const Tensors&, const Attrs&, KernelContext&)> forwardCtx;
-  std::function<std::vector<Datum>(const std::vector<Datum>&, const Attrs&)> forwardData;
+  Kernel forward;
   std::function<std::vector<Value>(VjpContext&)> vjp;
+  // Kept typed so the slot is part of every entry's shape, as in JAX; the speed issue fills it.
+  // Empty in every entry today, and nothing reads it yet.
   BatchRule batch;
   // Points where the registry-walking test checks the VJP against finite differences:
   // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)
-  // and attrs. Every differentiable primitive must list at least one case.
+  // and attrs. Every differentiable primitive lists at least one case, or says why not:
   std::vector<GradCheckCase> gradChecks;
+  // Why a differentiable entry has no gradChecks, in words (e.g. TensorArray operands, which
+  // finite differences cannot perturb, and where its gradient is checked instead). The registry
+  // test fails for a differentiable entry with neither.
+  std::string noGradCheck;
+
+  // Runs `forward` on tensors that must give tensors: for tests, and for kernels that reuse
+  // another primitive's kernel. Throws EngineError if an output is a TensorArray.
+  Tensors run(const Tensors& in, const Attrs& attrs, KernelContext ctx = {}) const;
 };
 
 // The primitives that passes and the tracer recognise in a graph, by identity: named here,

@@ -13,10 +13,6 @@
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
-// Entries use designated initializers and leave the optional members (forwardCtx, forwardData,
-// batch) at their defaults on purpose.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace gl {
 
 namespace {
@@ -547,8 +543,6 @@ std::vector<Value> noGrads(size_t n) { return std::vector<Value>(n); }
 // =============================================================================================
 
 void registerShapeOps(Registry& r) {
-  // y = reshape(x, shape), row-major order kept, one -1 inferred
-  // dx = reshape(dy, shape(x))
   r.add({
       .name = "reshape",
       .math = "y = reshape(x, shape), row-major order kept, one -1 inferred\n"
@@ -559,11 +553,10 @@ void registerShapeOps(Registry& r) {
             const TypeInfo& x = tensorIn(in, 0);
             return Types{{x.dtype, reshapeTarget(x.shape, a.ints("shape")), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            // Same buffer, new shape: reshaping never copies.
-            return Tensors{in[0].reshaped(reshapeTarget(in[0].shape(), a.ints("shape")))};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        // Same buffer, new shape: reshaping never copies.
+        return Tensors{in[0].reshaped(reshapeTarget(in[0].shape(), a.ints("shape")))};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {
             ops::reshape(c.b, c.goutOrZeros(0), oneUnknownAtMost(c.inType(0).shape, "reshape"))};
@@ -578,8 +571,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y.shape[k] = x.shape[perm[k]], y[i_perm] = x[i] (empty perm = reverse)
-  // dx = transpose(dy, inverse(perm))
   r.add({
       .name = "transpose",
       .math = "y.shape[k] = x.shape[perm[k]], y[i_perm] = x[i] (empty perm = reverse)\n"
@@ -593,26 +584,25 @@ void registerShapeOps(Registry& r) {
             for (auto p : perm) out.push_back(x.shape[size_t(p)]);
             return Types{{x.dtype, out, false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor& x = in[0];
-            const auto perm = normPerm(a.ints("perm"), x.rank());
-            const auto st = stridesOf(x.shape());
-            Layout l;
-            for (auto p : perm) {
-              l.shape.push_back(x.shape()[size_t(p)]);
-              l.ss.push_back(st[size_t(p)]);
-            }
-            l.ds = stridesOf(l.shape);
-            // If the axes of size > 1 keep their order, the bytes do not move.
-            std::vector<int64_t> moved;
-            for (auto p : perm)
-              if (x.shape()[size_t(p)] != 1) moved.push_back(p);
-            if (std::is_sorted(moved.begin(), moved.end())) return Tensors{x.reshaped(l.shape)};
-            Tensor y = Tensor::empty(x.dtype(), l.shape);
-            stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor& x = in[0];
+        const auto perm = normPerm(a.ints("perm"), x.rank());
+        const auto st = stridesOf(x.shape());
+        Layout l;
+        for (auto p : perm) {
+          l.shape.push_back(x.shape()[size_t(p)]);
+          l.ss.push_back(st[size_t(p)]);
+        }
+        l.ds = stridesOf(l.shape);
+        // If the axes of size > 1 keep their order, the bytes do not move.
+        std::vector<int64_t> moved;
+        for (auto p : perm)
+          if (x.shape()[size_t(p)] != 1) moved.push_back(p);
+        if (std::is_sorted(moved.begin(), moved.end())) return Tensors{x.reshaped(l.shape)};
+        Tensor y = Tensor::empty(x.dtype(), l.shape);
+        stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const auto perm = normPerm(c.attrs().ints("perm"), int(c.inType(0).shape.size()));
         std::vector<int64_t> inv(perm.size());
@@ -629,8 +619,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x with a new size-1 axis at `axis`
-  // dx = squeeze(dy, axis)
   r.add({
       .name = "expand_dims",
       .math = "y = x with a new size-1 axis at `axis`\n"
@@ -642,11 +630,10 @@ void registerShapeOps(Registry& r) {
             const int axis = normAxis(a.i("axis"), int(x.shape.size()) + 1);
             return Types{{x.dtype, withAxis(x.shape, axis, 1), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const int axis = normAxis(a.i("axis"), in[0].rank() + 1);
-            return Tensors{in[0].reshaped(withAxis(in[0].shape(), axis, 1))};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const int axis = normAxis(a.i("axis"), in[0].rank() + 1);
+        return Tensors{in[0].reshaped(withAxis(in[0].shape(), axis, 1))};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const int axis = normAxis(c.attrs().i("axis"), int(c.inType(0).shape.size()) + 1);
         return {ops::squeeze(c.b, c.goutOrZeros(0), {axis})};
@@ -658,8 +645,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x without its size-1 axes `axes` (empty = all size-1 axes)
-  // dx = expand_dims(dy) at those axes
   r.add({
       .name = "squeeze",
       .math = "y = x without its size-1 axes `axes` (empty = all size-1 axes)\n"
@@ -670,11 +655,10 @@ void registerShapeOps(Registry& r) {
             const TypeInfo& x = tensorIn(in, 0);
             return Types{{x.dtype, squeezed(x.shape, squeezeAxes(x.shape, a.ints("axes"))), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Shape& s = in[0].shape();
-            return Tensors{in[0].reshaped(squeezed(s, squeezeAxes(s, a.ints("axes"))))};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Shape& s = in[0].shape();
+        return Tensors{in[0].reshaped(squeezed(s, squeezeAxes(s, a.ints("axes"))))};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         // Re-inserting the axes in ascending order needs no input dims (unlike reshape).
         Value g = c.goutOrZeros(0);
@@ -692,8 +676,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[i] = x[i mod x.shape], y.shape = x.shape * multiples
-  // dx = sum_to(reshape(dy, [m0,d0,m1,d1,..]), [1,d0,1,d1,..]), reshaped
   r.add({
       .name = "tile",
       .math = "y[i] = x[i mod x.shape], y.shape = x.shape * multiples\n"
@@ -704,24 +686,23 @@ void registerShapeOps(Registry& r) {
             const TypeInfo& x = tensorIn(in, 0);
             return Types{{x.dtype, tileShape(x.shape, a.ints("multiples")), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            // A tile is a broadcast of x to [m0,d0,m1,d1,..] (stride 0 on the m axes) laid out
-            // as [m0*d0, m1*d1, ..].
-            const Tensor& x = in[0];
-            const auto m = a.ints("multiples");
-            const Shape out = tileShape(x.shape(), m);
-            const auto st = stridesOf(x.shape());
-            Layout l;
-            for (size_t i = 0; i < m.size(); ++i) {
-              l.shape.insert(l.shape.end(), {m[i], x.shape()[i]});
-              l.ss.insert(l.ss.end(), {0, st[i]});
-            }
-            l.ds = stridesOf(l.shape);
-            Tensor y = Tensor::empty(x.dtype(), out);
-            stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        // A tile is a broadcast of x to [m0,d0,m1,d1,..] (stride 0 on the m axes) laid out
+        // as [m0*d0, m1*d1, ..].
+        const Tensor& x = in[0];
+        const auto m = a.ints("multiples");
+        const Shape out = tileShape(x.shape(), m);
+        const auto st = stridesOf(x.shape());
+        Layout l;
+        for (size_t i = 0; i < m.size(); ++i) {
+          l.shape.insert(l.shape.end(), {m[i], x.shape()[i]});
+          l.ss.insert(l.ss.end(), {0, st[i]});
+        }
+        l.ds = stridesOf(l.shape);
+        Tensor y = Tensor::empty(x.dtype(), out);
+        stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const Shape d = requireKnown(c.inType(0).shape, "tile");
         const auto m = c.attrs().ints("multiples");
@@ -745,8 +726,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x broadcast to `shape` (NumPy rules)
-  // dx = sum_to(dy, shape(x))
   r.add({
       .name = "broadcast_to",
       .math = "y = x broadcast to `shape` (NumPy rules)\n"
@@ -757,20 +736,19 @@ void registerShapeOps(Registry& r) {
             const TypeInfo& x = tensorIn(in, 0);
             return Types{{x.dtype, broadcastTarget(x.shape, a.ints("shape")), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor& x = in[0];
-            const Shape out = broadcastTarget(x.shape(), a.ints("shape"));
-            if (out == x.shape()) return Tensors{x};
-            const auto st = stridesOf(x.shape());
-            const size_t lead = out.size() - x.shape().size();
-            Layout l{out, stridesOf(out), std::vector<int64_t>(out.size(), 0)};
-            for (size_t i = lead; i < out.size(); ++i)
-              if (x.shape()[i - lead] != 1) l.ss[i] = st[i - lead];
-            Tensor y = Tensor::empty(x.dtype(), out);
-            stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor& x = in[0];
+        const Shape out = broadcastTarget(x.shape(), a.ints("shape"));
+        if (out == x.shape()) return Tensors{x};
+        const auto st = stridesOf(x.shape());
+        const size_t lead = out.size() - x.shape().size();
+        Layout l{out, stridesOf(out), std::vector<int64_t>(out.size(), 0)};
+        for (size_t i = lead; i < out.size(); ++i)
+          if (x.shape()[i - lead] != 1) l.ss[i] = st[i - lead];
+        Tensor y = Tensor::empty(x.dtype(), out);
+        stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const Shape& s = c.inType(0).shape;
         Value g = c.goutOrZeros(0);
@@ -786,29 +764,26 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = [x0, x1, ..] joined along `axis`
-  // dx_i = slice(dy) along axis at offset sum_{j<i} x_j.shape[axis]
   r.add({
       .name = "concat",
       .math = "y = [x0, x1, ..] joined along `axis`\n"
               "dx_i = slice(dy) along axis at offset sum_{j<i} x_j.shape[axis]",
       .arity = -1,
       .shape = [](const Types& in, const Attrs& a) { return Types{concatType(in, a.i("axis"))}; },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            Types types;
-            for (const auto& t : in) types.push_back({t.dtype(), t.shape(), false});
-            const TypeInfo out = concatType(types, a.i("axis"));
-            const int axis = normAxis(a.i("axis"), int(out.shape.size()));
-            Tensor y = Tensor::empty(out.dtype, out.shape);
-            const int64_t step = stridesOf(out.shape)[size_t(axis)];
-            int64_t offset = 0;
-            for (const auto& t : in) {
-              copyInto(y, offset * step, t.shape(), t);
-              offset += t.shape()[size_t(axis)];
-            }
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        Types types;
+        for (const auto& t : in) types.push_back({t.dtype(), t.shape(), false});
+        const TypeInfo out = concatType(types, a.i("axis"));
+        const int axis = normAxis(a.i("axis"), int(out.shape.size()));
+        Tensor y = Tensor::empty(out.dtype, out.shape);
+        const int64_t step = stridesOf(out.shape)[size_t(axis)];
+        int64_t offset = 0;
+        for (const auto& t : in) {
+          copyInto(y, offset * step, t.shape(), t);
+          offset += t.shape()[size_t(axis)];
+        }
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const int r = int(c.inType(0).shape.size());
         const int axis = normAxis(c.attrs().i("axis"), r);
@@ -842,26 +817,23 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[.., i, ..] = x_i, a new axis of size n at `axis`
-  // dx_i = unstack(dy, axis)[i]
   r.add({
       .name = "stack",
       .math = "y[.., i, ..] = x_i, a new axis of size n at `axis`\n"
               "dx_i = unstack(dy, axis)[i]",
       .arity = -1,
       .shape = [](const Types& in, const Attrs& a) { return Types{stackType(in, a.i("axis"))}; },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            Types types;
-            for (const auto& t : in) types.push_back({t.dtype(), t.shape(), false});
-            const TypeInfo out = stackType(types, a.i("axis"));
-            const int axis = normAxis(a.i("axis"), int(out.shape.size()));
-            Tensor y = Tensor::empty(out.dtype, out.shape);
-            const int64_t step = stridesOf(out.shape)[size_t(axis)];
-            for (size_t i = 0; i < in.size(); ++i)
-              copyInto(y, int64_t(i) * step, withAxis(in[i].shape(), axis, 1), in[i]);
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        Types types;
+        for (const auto& t : in) types.push_back({t.dtype(), t.shape(), false});
+        const TypeInfo out = stackType(types, a.i("axis"));
+        const int axis = normAxis(a.i("axis"), int(out.shape.size()));
+        Tensor y = Tensor::empty(out.dtype, out.shape);
+        const int64_t step = stridesOf(out.shape)[size_t(axis)];
+        for (size_t i = 0; i < in.size(); ++i)
+          copyInto(y, int64_t(i) * step, withAxis(in[i].shape(), axis, 1), in[i]);
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const int axis = normAxis(c.attrs().i("axis"), int(c.inType(0).shape.size()) + 1);
         return ops::unstack(c.b, c.goutOrZeros(0), axis);
@@ -877,8 +849,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y_i = x[.., i, ..] for each i along `axis` (its size must be known)
-  // dx = stack([dy_i, or zeros where y_i has no adjoint], axis)
   r.add({
       .name = "unstack",
       .math = "y_i = x[.., i, ..] for each i along `axis` (its size must be known)\n"
@@ -895,24 +865,23 @@ void registerShapeOps(Registry& r) {
                                " known, got " + shapeStr(x.shape));
             return Types(size_t(n), TypeInfo{x.dtype, withoutAxis(x.shape, axis), false});
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor& x = in[0];
-            if (x.rank() == 0) throw ShapeError("cannot unstack a scalar");
-            const int axis = normAxis(a.i("axis"), x.rank());
-            const auto st = stridesOf(x.shape());
-            Layout l;
-            l.shape = withoutAxis(x.shape(), axis);
-            l.ds = stridesOf(l.shape);
-            l.ss = withoutAxis(st, axis);
-            Tensors outs;
-            for (int64_t i = 0; i < x.shape()[size_t(axis)]; ++i) {
-              Tensor y = Tensor::empty(x.dtype(), l.shape);
-              stridedCopy(y.raw(), bytesAt(x, i * st[size_t(axis)]), l, dtypeSize(x.dtype()));
-              outs.push_back(y);
-            }
-            return outs;
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor& x = in[0];
+        if (x.rank() == 0) throw ShapeError("cannot unstack a scalar");
+        const int axis = normAxis(a.i("axis"), x.rank());
+        const auto st = stridesOf(x.shape());
+        Layout l;
+        l.shape = withoutAxis(x.shape(), axis);
+        l.ds = stridesOf(l.shape);
+        l.ss = withoutAxis(st, axis);
+        Tensors outs;
+        for (int64_t i = 0; i < x.shape()[size_t(axis)]; ++i) {
+          Tensor y = Tensor::empty(x.dtype(), l.shape);
+          stridedCopy(y.raw(), bytesAt(x, i * st[size_t(axis)]), l, dtypeSize(x.dtype()));
+          outs.push_back(y);
+        }
+        return outs;
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<Value> gs;
         for (size_t i = 0; i < c.out.size(); ++i) gs.push_back(c.goutOrZeros(i));
@@ -928,8 +897,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x[begin_k : begin_k + size_k] per dim k (size -1 = to the end)
-  // dx = pad(dy, before = begin, after = x.shape - begin - size)
   r.add({
       .name = "slice",
       .math = "y = x[begin_k : begin_k + size_k] per dim k (size -1 = to the end)\n"
@@ -940,19 +907,17 @@ void registerShapeOps(Registry& r) {
             const TypeInfo& x = tensorIn(in, 0);
             return Types{{x.dtype, sliceShape(x.shape, a.ints("begin"), a.ints("size")), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor& x = in[0];
-            const auto begin = a.ints("begin");
-            const Shape out = sliceShape(x.shape(), begin, a.ints("size"));
-            const auto st = stridesOf(x.shape());
-            int64_t offset = 0;
-            for (size_t i = 0; i < begin.size(); ++i) offset += begin[i] * st[i];
-            Tensor y = Tensor::empty(x.dtype(), out);
-            stridedCopy(y.raw(), bytesAt(x, offset), {out, stridesOf(out), st},
-                        dtypeSize(x.dtype()));
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor& x = in[0];
+        const auto begin = a.ints("begin");
+        const Shape out = sliceShape(x.shape(), begin, a.ints("size"));
+        const auto st = stridesOf(x.shape());
+        int64_t offset = 0;
+        for (size_t i = 0; i < begin.size(); ++i) offset += begin[i] * st[i];
+        Tensor y = Tensor::empty(x.dtype(), out);
+        stridedCopy(y.raw(), bytesAt(x, offset), {out, stridesOf(out), st}, dtypeSize(x.dtype()));
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const Shape& s = c.inType(0).shape;
         const auto begin = c.attrs().ints("begin"), size = c.attrs().ints("size");
@@ -977,8 +942,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = x surrounded by zeros, paddings = {before0, after0, before1, after1, ..}
-  // dx = slice(dy, begin = before, size = x.shape)
   r.add({
       .name = "pad",
       .math = "y = x surrounded by zeros, paddings = {before0, after0, before1, after1, ..}\n"
@@ -989,18 +952,17 @@ void registerShapeOps(Registry& r) {
             const TypeInfo& x = tensorIn(in, 0);
             return Types{{x.dtype, padShape(x.shape, a.ints("paddings")), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor& x = in[0];
-            const auto p = a.ints("paddings");
-            const Shape out = padShape(x.shape(), p);
-            Tensor y = Tensor::zeros(x.dtype(), out);  // all-zero bytes: 0, 0.0 and false
-            const auto st = stridesOf(out);
-            int64_t offset = 0;
-            for (size_t i = 0; i < out.size(); ++i) offset += p[2 * i] * st[i];
-            copyInto(y, offset, x.shape(), x);
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor& x = in[0];
+        const auto p = a.ints("paddings");
+        const Shape out = padShape(x.shape(), p);
+        Tensor y = Tensor::zeros(x.dtype(), out);  // all-zero bytes: 0, 0.0 and false
+        const auto st = stridesOf(out);
+        int64_t offset = 0;
+        for (size_t i = 0; i < out.size(); ++i) offset += p[2 * i] * st[i];
+        copyInto(y, offset, x.shape(), x);
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const Shape& s = c.inType(0).shape;
         const auto p = c.attrs().ints("paddings");
@@ -1023,8 +985,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[a.., j.., b..] = params[a.., indices[j..], b..] (a = axes before `axis`)
-  // dparams = scatter_add(dy, indices, axis, shape(params)); no gradient for indices
   r.add({
       .name = "gather",
       .math = "y[a.., j.., b..] = params[a.., indices[j..], b..] (a = axes before `axis`)\n"
@@ -1039,24 +999,22 @@ void registerShapeOps(Registry& r) {
             const int axis = normAxis(a.i("axis"), int(p.shape.size()));
             return Types{{p.dtype, gatherShape(p.shape, idx.shape, axis), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor &p = in[0], &idx = in[1];
-            if (p.rank() == 0) throw ShapeError("cannot gather from a scalar");
-            const int axis = normAxis(a.i("axis"), p.rank());
-            const Shape& ps = p.shape();
-            const int64_t n = ps[size_t(axis)];
-            checkIndices(idx, n, axis, "gather");
-            Tensor y = Tensor::empty(p.dtype(), gatherShape(ps, idx.shape(), axis));
-            const int64_t outer = prodRange(ps, 0, size_t(axis));
-            const int64_t inner = prodRange(ps, size_t(axis) + 1, ps.size());
-            dispatchBySize(dtypeSize(p.dtype()), [&](auto e) {
-              using E = decltype(e);
-              gatherBlocks(y.data<E>(), p.data<E>(), idx.data<int32_t>(), outer, n, idx.numel(),
-                           inner);
-            });
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor &p = in[0], &idx = in[1];
+        if (p.rank() == 0) throw ShapeError("cannot gather from a scalar");
+        const int axis = normAxis(a.i("axis"), p.rank());
+        const Shape& ps = p.shape();
+        const int64_t n = ps[size_t(axis)];
+        checkIndices(idx, n, axis, "gather");
+        Tensor y = Tensor::empty(p.dtype(), gatherShape(ps, idx.shape(), axis));
+        const int64_t outer = prodRange(ps, 0, size_t(axis));
+        const int64_t inner = prodRange(ps, size_t(axis) + 1, ps.size());
+        dispatchBySize(dtypeSize(p.dtype()), [&](auto e) {
+          using E = decltype(e);
+          gatherBlocks(y.data<E>(), p.data<E>(), idx.data<int32_t>(), outer, n, idx.numel(), inner);
+        });
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<Value> g = noGrads(2);
         if (c.needs[0])
@@ -1074,8 +1032,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y = zeros(shape); y[a.., indices[j..], b..] += updates[a.., j.., b..]
-  // dupdates = gather(dy, indices, axis); no gradient for indices
   r.add({
       .name = "scatter_add",
       .math = "y = zeros(shape); y[a.., indices[j..], b..] += updates[a.., j.., b..]\n"
@@ -1090,24 +1046,23 @@ void registerShapeOps(Registry& r) {
             return Types{
                 {u.dtype, scatterShape(u.shape, idx.shape, a.ints("shape"), a.i("axis")), false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor &u = in[0], &idx = in[1];
-            if (u.dtype() == DType::Bool) throw ShapeError("scatter_add cannot add bool values");
-            const Shape out = scatterShape(u.shape(), idx.shape(), a.ints("shape"), a.i("axis"));
-            const int axis = normAxis(a.i("axis"), int(out.size()));
-            const int64_t n = out[size_t(axis)];
-            checkIndices(idx, n, axis, "scatter_add");
-            Tensor y = Tensor::zeros(u.dtype(), out);
-            const int64_t outer = prodRange(out, 0, size_t(axis));
-            const int64_t inner = prodRange(out, size_t(axis) + 1, out.size());
-            dispatchAll(u.dtype(), [&](auto z) {
-              using T = decltype(z);
-              scatterAddBlocks(y.data<T>(), u.data<T>(), idx.data<int32_t>(), outer, n, idx.numel(),
-                               inner);
-            });
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor &u = in[0], &idx = in[1];
+        if (u.dtype() == DType::Bool) throw ShapeError("scatter_add cannot add bool values");
+        const Shape out = scatterShape(u.shape(), idx.shape(), a.ints("shape"), a.i("axis"));
+        const int axis = normAxis(a.i("axis"), int(out.size()));
+        const int64_t n = out[size_t(axis)];
+        checkIndices(idx, n, axis, "scatter_add");
+        Tensor y = Tensor::zeros(u.dtype(), out);
+        const int64_t outer = prodRange(out, 0, size_t(axis));
+        const int64_t inner = prodRange(out, size_t(axis) + 1, out.size());
+        dispatchAll(u.dtype(), [&](auto z) {
+          using T = decltype(z);
+          scatterAddBlocks(y.data<T>(), u.data<T>(), idx.data<int32_t>(), outer, n, idx.numel(),
+                           inner);
+        });
+        return Tensors{y};
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<Value> g = noGrads(2);
         if (c.needs[0]) g[0] = ops::gather(c.b, c.goutOrZeros(0), c.in[1], c.attrs().i("axis"));
@@ -1125,8 +1080,6 @@ void registerShapeOps(Registry& r) {
           }(),
   });
 
-  // y[j.., k] = indices[j..] == k ? on : off (out-of-range indices: all off)
-  // not differentiable
   r.add({
       .name = "one_hot",
       .math = "y[j.., k] = indices[j..] == k ? on : off (out-of-range indices: all off)\n"
@@ -1142,28 +1095,27 @@ void registerShapeOps(Registry& r) {
             s.push_back(a.i("depth"));
             return Types{{dtypeFromName(a.s("dtype", "float32")), s, false}};
           },
-      .forward =
-          [](const Tensors& in, const Attrs& a) {
-            const Tensor& idx = in[0];
-            if (idx.dtype() != DType::I32)
-              throw ShapeError("one_hot indices must be int32, got " +
-                               std::string(dtypeName(idx.dtype())));
-            const int64_t depth = a.i("depth");
-            if (depth < 0) throw ShapeError("one_hot depth " + num(depth) + " < 0");
-            Shape s = idx.shape();
-            s.push_back(depth);
-            const DType dt = dtypeFromName(a.s("dtype", "float32"));
-            Tensor y = Tensor::full(dt, s, a.f("off", 0.0));
-            const int32_t* ix = idx.data<int32_t>();
-            dispatchAll(dt, [&](auto z) {
-              using T = decltype(z);
-              const T on = dt == DType::Bool ? T(a.f("on", 1.0) != 0.0) : T(a.f("on", 1.0));
-              T* out = y.data<T>();
-              for (int64_t i = 0; i < idx.numel(); ++i)
-                if (ix[i] >= 0 && ix[i] < depth) out[i * depth + ix[i]] = on;
-            });
-            return Tensors{y};
-          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor& idx = in[0];
+        if (idx.dtype() != DType::I32)
+          throw ShapeError("one_hot indices must be int32, got " +
+                           std::string(dtypeName(idx.dtype())));
+        const int64_t depth = a.i("depth");
+        if (depth < 0) throw ShapeError("one_hot depth " + num(depth) + " < 0");
+        Shape s = idx.shape();
+        s.push_back(depth);
+        const DType dt = dtypeFromName(a.s("dtype", "float32"));
+        Tensor y = Tensor::full(dt, s, a.f("off", 0.0));
+        const int32_t* ix = idx.data<int32_t>();
+        dispatchAll(dt, [&](auto z) {
+          using T = decltype(z);
+          const T on = dt == DType::Bool ? T(a.f("on", 1.0) != 0.0) : T(a.f("on", 1.0));
+          T* out = y.data<T>();
+          for (int64_t i = 0; i < idx.numel(); ++i)
+            if (ix[i] >= 0 && ix[i] < depth) out[i * depth + ix[i]] = on;
+        });
+        return Tensors{y};
+      }),
   });
 }
 

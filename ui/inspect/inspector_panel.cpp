@@ -5,6 +5,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "engine/ops/registry.h"
 #include "ui/inspect/tensor_text.h"
 
 namespace gl::ui {
@@ -90,6 +91,9 @@ void InspectorPanel::showNode(int nodeId) {
                                        QString::fromStdString(std::string(n.opName()))));
   addRow(tr("node"), QString::number(n.id));
   addRow(tr("op"), QString::fromStdString(std::string(n.opName())));
+  // A teaching tool: the primitive's math as its registry entry states it, the forward formula
+  // and the gradient rule its VJP builds, one line each.
+  if (n.prim) addRow(tr("math"), QString::fromStdString(n.prim->math));
   if (!n.name.empty()) addRow(tr("name"), QString::fromStdString(n.name));
   addRow(tr("phase"), n.phase == Phase::Backward ? tr("backward (gradient)") : tr("forward"));
   if (n.loc.known()) {

@@ -1,7 +1,8 @@
 #pragma once
-// The inspector: what the selected node is (op, name, shape, dtype, phase, script line) and
-// what the selected run computed for it (value and gradient summaries, small tensors in full),
-// or the loop-carried values and adjoints of a loop at the current step.
+// The inspector: what the selected node is (op and, for a primitive, its math; name, shape,
+// dtype, phase, script line) and what the selected run computed for it (value and gradient
+// summaries, small tensors in full), or the loop-carried values and adjoints of a loop at the
+// current step.
 #include <QWidget>
 #include <memory>
 

@@ -25,7 +25,7 @@ inline const gl::Primitive& prim(const std::string& name) {
 // Forward of `op` on `in`: every output.
 inline gl::Tensors runAll(const std::string& op, const gl::Tensors& in,
                           const gl::Attrs& attrs = {}) {
-  return prim(op).forward(in, attrs);
+  return prim(op).run(in, attrs);
 }
 
 // Forward of `op` on `in`: the first output.

@@ -370,7 +370,7 @@ class TestConv : public QObject {
         for (const Tensor& t : c.inputs) QCOMPARE(t.dtype(), DType::F64);
         Types types;
         for (const Tensor& t : c.inputs) types.push_back({t.dtype(), t.shape()});
-        QCOMPARE(p.shape(types, c.attrs).at(0).shape, p.forward(c.inputs, c.attrs).at(0).shape());
+        QCOMPARE(p.shape(types, c.attrs).at(0).shape, p.run(c.inputs, c.attrs).at(0).shape());
       }
     }
   }

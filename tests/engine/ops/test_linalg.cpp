@@ -18,10 +18,10 @@ using namespace gltest_ops;
 namespace {
 
 Tensor runMatmul(const Tensor& a, const Tensor& b, bool ta = false, bool tb = false) {
-  return prim("matmul").forward({a, b}, {{"transpose_a", ta}, {"transpose_b", tb}}).at(0);
+  return prim("matmul").run({a, b}, {{"transpose_a", ta}, {"transpose_b", tb}}).at(0);
 }
 Tensor runEinsum(const std::string& eq, const Tensors& in) {
-  return prim("einsum").forward(in, {{"equation", eq}}).at(0);
+  return prim("einsum").run(in, {{"equation", eq}}).at(0);
 }
 
 double maxAbsDiff(const Tensor& a, const Tensor& b) {
@@ -342,7 +342,7 @@ class TestLinalg : public QObject {
       for (const auto& gc : p.gradChecks) {
         Types ts;
         for (const auto& t : gc.inputs) ts.push_back(ty(t.dtype(), t.shape()));
-        QCOMPARE(p.forward(gc.inputs, gc.attrs).at(0).shape(), p.shape(ts, gc.attrs)[0].shape);
+        QCOMPARE(p.run(gc.inputs, gc.attrs).at(0).shape(), p.shape(ts, gc.attrs)[0].shape);
       }
     }
   }

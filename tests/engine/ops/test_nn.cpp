@@ -20,7 +20,7 @@ namespace {
 Tensor draw(const std::string& op, const Attrs& attrs, uint64_t execSeed) {
   KernelContext ctx;
   ctx.seed = execSeed;
-  return Registry::instance().get(op).forwardCtx({}, attrs, ctx).at(0);
+  return Registry::instance().get(op).run({}, attrs, ctx).at(0);
 }
 
 // Softmax along `axis` of a rank-2 tensor, in double, the textbook way.
@@ -256,7 +256,7 @@ class TestNn : public QObject {
       for (const GradCheckCase& c : p.gradChecks) {
         Types types;
         for (const Tensor& t : c.inputs) types.push_back({t.dtype(), t.shape()});
-        QCOMPARE(p.shape(types, c.attrs).at(0).shape, p.forward(c.inputs, c.attrs).at(0).shape());
+        QCOMPARE(p.shape(types, c.attrs).at(0).shape, p.run(c.inputs, c.attrs).at(0).shape());
       }
     }
     // Cross-entropy cases use labels that are distributions.

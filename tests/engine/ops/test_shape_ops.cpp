@@ -361,7 +361,7 @@ class TestShapeOps : public QObject {
         Types ts;
         for (const auto& t : gc.inputs) ts.push_back(ty(t.dtype(), t.shape()));
         const Types outs = p.shape(ts, gc.attrs);
-        const Tensors ys = p.forward(gc.inputs, gc.attrs);
+        const Tensors ys = p.run(gc.inputs, gc.attrs);
         QCOMPARE(ys.size(), outs.size());
         for (size_t i = 0; i < ys.size(); ++i) QCOMPARE(ys[i].shape(), outs[i].shape);
       }
