@@ -1,5 +1,7 @@
 #include "ui/inspect/inspector_panel.h"
 
+#include "engine/control/kind.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -91,9 +93,13 @@ void InspectorPanel::showNode(int nodeId) {
                                        QString::fromStdString(std::string(n.opName()))));
   addRow(tr("node"), QString::number(n.id));
   addRow(tr("op"), QString::fromStdString(std::string(n.opName())));
-  // A teaching tool: the primitive's math as its registry entry states it, the forward formula
-  // and the gradient rule its VJP builds, one line each.
-  if (n.prim) addRow(tr("math"), QString::fromStdString(n.prim->math));
+  // A teaching tool: the primitive's (or control-flow kind's) math as its entry states it, the
+  // forward formula and the gradient rule its VJP builds, one line each.
+  if (n.prim) {
+    addRow(tr("math"), QString::fromStdString(n.prim->math));
+  } else if (const ControlKind* kind = findControlKind(n.kind)) {
+    addRow(tr("math"), QString::fromUtf8(kind->math.data(), qsizetype(kind->math.size())));
+  }
   if (!n.name.empty()) addRow(tr("name"), QString::fromStdString(n.name));
   addRow(tr("phase"), n.phase == Phase::Backward ? tr("backward (gradient)") : tr("forward"));
   if (n.loc.known()) {

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "engine/autodiff/tape.h"
+#include "engine/control/control_flow.h"
+#include "engine/control/kind.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 #include "ui/inspect/inspector_panel.h"
@@ -113,6 +115,23 @@ class TestInspectorPanel : public QObject {
     panel.showNode(s.x);  // a placeholder
     QVERIFY(!rowValue(panel, "op").isNull());
     QVERIFY(rowValue(panel, "math").isNull());
+  }
+
+  void controlFlowNodesShowTheirKindsMath() {
+    auto g = std::make_shared<Graph>();
+    Builder b(*g);
+    const Value x = b.placeholder(DType::F32, {3, 2}, "x");
+    const Value y = mapFn(b,
+                          [](Builder& bb, const std::vector<Value>& s) {
+                            return std::vector<Value>{ops::sin(bb, s[0])};
+                          },
+                          {x})[0];
+    InspectorPanel panel;
+    panel.setContext(g, nullptr);
+    panel.showNode(y.node);
+    const std::string_view math = controlKind(NodeKind::Map).math;
+    QCOMPARE(rowValue(panel, "math"), QString::fromUtf8(math.data(), qsizetype(math.size())));
+    QVERIFY(rowValue(panel, "math").contains("map_fn"));
   }
 
   void mathFollowsTheSelection() {
