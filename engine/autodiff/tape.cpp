@@ -68,6 +68,25 @@ std::string nondiffReason(const Node& n) {
   return op + ", which has no gradient";
 }
 
+// Why a source created inside a loop or branch body that the target lies outside of has no
+// gradient there.
+std::string sourceInsideBody(const Graph& g, const Node& sn, const Node& tn) {
+  const std::string src = describe(g, sn);
+  int r = sn.region;
+  while (g.region(r).parent >= 0 && !g.within(tn.region, g.region(r).parent))
+    r = g.region(r).parent;
+  const Region& body = g.region(r);
+  const std::string where = body.owner >= 0 ? describe(g, g.node(body.owner)) : "a body";
+  if (isLoopBody(body.kind))
+    return "the source " + src + " was created inside the body of " + where +
+           ": the body runs once per iteration and makes a new leaf each time, so the value "
+           "the loop used is not the one you asked about. Create it once, outside the loop "
+           "(for per-step weights: a list of variables, or one [T] variable indexed by the "
+           "step)";
+  return "the source " + src + " only exists inside a branch of " + where +
+         "; differentiate with respect to a value created outside the cond";
+}
+
 }  // namespace
 
 GradDiagnostic GradientTape::explain(Value target, Value source) const {
@@ -85,22 +104,7 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
   }
   // A source defined inside a loop/branch body that the target lies outside of.
   if (!g.within(tn.region, sn.region)) {
-    int r = sn.region;
-    while (g.region(r).parent >= 0 && !g.within(tn.region, g.region(r).parent))
-      r = g.region(r).parent;
-    const Region& body = g.region(r);
-    const int owner = body.owner;
-    const std::string where = owner >= 0 ? describe(g, g.node(owner)) : "a body";
-    if (isLoopBody(body.kind)) {
-      d.text = "the source " + src + " was created inside the body of " + where +
-               ": the body runs once per iteration and makes a new leaf each time, so the value "
-               "the loop used is not the one you asked about. Create it once, outside the loop "
-               "(for per-step weights: a list of variables, or one [T] variable indexed by the "
-               "step)";
-    } else {
-      d.text = "the source " + src + " only exists inside a branch of " + where +
-               "; differentiate with respect to a value created outside the cond";
-    }
+    d.text = sourceInsideBody(g, sn, tn);
     return d;
   }
   // The same analysis backprop ran, for this source alone.

@@ -4,11 +4,16 @@
 
 namespace gl {
 
-const ControlKind* findControlKind(NodeKind k) {
+const std::vector<const ControlKind*>& controlKinds() {
   // Adding a kind: its file defines a factory, listed here.
   static const std::array<ControlKind, 3> kinds{whileKind(), mapKind(), condKind()};
-  for (const ControlKind& c : kinds)
-    if (c.kind == k) return &c;
+  static const std::vector<const ControlKind*> all{&kinds[0], &kinds[1], &kinds[2]};
+  return all;
+}
+
+const ControlKind* findControlKind(NodeKind k) {
+  for (const ControlKind* c : controlKinds())
+    if (c->kind == k) return c;
   return nullptr;
 }
 

@@ -107,6 +107,8 @@ struct ControlKind {
   EdgeAdjointsFn edgeAdjoints = nullptr;  // null: the kind keeps no adjoint records
 };
 
+// Every control-flow kind, in NodeKind order.
+const std::vector<const ControlKind*>& controlKinds();
 // Null for nodes that are not control flow.
 const ControlKind* findControlKind(NodeKind k);
 const ControlKind& controlKind(NodeKind k);  // throws for nodes that are not control flow

@@ -265,6 +265,54 @@ void executeWhile(ControlRuntime& rt, const Node& n) {
 
 // ---- reverse mode -------------------------------------------------------------------------------
 
+// One step of the reverse loop, carrying [k, adjoints of the float vars adjOf, accumulators of
+// the captures caps]: the body's VJP at forward iteration k.
+std::vector<Value> reverseStepBody(Builder& b, const BodyBackprop& backprop, int bodyR,
+                                   const std::vector<int>& adjOf, const std::vector<Value>& caps,
+                                   const std::vector<Value>& p) {
+  Region& rev = b.graph().region(b.currentRegion());
+  rev.forwardOf = bodyR;
+  rev.iterationIndex = p[0];
+  const Region& fwd = b.graph().region(bodyR);
+  BodyGradRequest req;
+  req.region = bodyR;
+  for (size_t k = 0; k < adjOf.size(); ++k) {
+    req.targets.push_back(fwd.results[size_t(adjOf[k])]);
+    req.seeds.push_back(p[1 + k]);
+    req.sources.push_back(fwd.params[size_t(adjOf[k])]);
+  }
+  for (Value cap : caps) req.sources.push_back(cap);
+  // A result that is directly a source (a param, or a capture we differentiate) is seeded by
+  // backprop itself; one that is an outer value we do not differentiate has no path.
+  const std::map<Value, Value> adj = backprop(b, req);
+  std::map<Value, std::vector<Value>> direct;
+  const std::set<Value> sources(req.sources.begin(), req.sources.end());
+  for (size_t k = 0; k < req.targets.size(); ++k) {
+    const Value t = req.targets[k];
+    const Node& tn = b.graph().node(t);
+    if ((tn.region != bodyR || tn.is(NodeKind::Param)) && !sources.count(t) && !adj.count(t))
+      direct[t].push_back(req.seeds[k]);
+  }
+  auto total = [&](Value src) -> Value {
+    std::vector<Value> parts;
+    if (auto it = adj.find(src); it != adj.end()) parts.push_back(it->second);
+    if (auto it = direct.find(src); it != direct.end())
+      parts.insert(parts.end(), it->second.begin(), it->second.end());
+    return parts.empty() ? Value{} : sumAll(b, parts);
+  };
+  std::vector<Value> out{b.op1("sub", {p[0], b.scalar(1, DType::I32)})};
+  for (size_t k = 0; k < adjOf.size(); ++k) {
+    const Value a = total(fwd.params[size_t(adjOf[k])]);
+    out.push_back(a.valid() ? a : b.zerosLike(p[1 + k]));
+  }
+  for (size_t i = 0; i < caps.size(); ++i) {
+    const Value a = total(caps[i]);
+    const Value acc = p[1 + adjOf.size() + i];
+    out.push_back(a.valid() ? sumAll(b, {acc, a}) : acc);
+  }
+  return out;
+}
+
 // y = while_loop(cond, body, x)
 // dx: a reverse loop runs the body's VJP from the last iteration to the first
 std::vector<Value> whileVjp(ControlVjpContext& c) {
@@ -274,9 +322,8 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
   const Node& w = g.node(wid);
   const int nv = w.control.numVars;
   const int bodyR = w.regions[1];
-  const std::vector<Value> inputs = w.inputs;
+  const size_t numInputs = w.inputs.size(), numCaptures = w.captures.size();
   const std::vector<Value> caps = neededCaptures(w, c.needs);
-  const size_t numCaptures = w.captures.size();
   std::vector<int> adjOf;
   for (int j = 0; j < nv; ++j)
     if (isFloat(w.type(j).dtype)) adjOf.push_back(j);
@@ -285,52 +332,11 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
   for (int j : adjOf)
     init.push_back(c.gout[size_t(j)].valid() ? c.gout[size_t(j)] : b.zerosLike({wid, j}));
   for (Value cap : caps) init.push_back(b.zerosLike(cap));
-
   auto condFn = [](Builder& bb, const std::vector<Value>& p) {
     return bb.op1("greater_equal", {p[0], bb.scalar(0, DType::I32)});
   };
   auto bodyFn = [&](Builder& bb, const std::vector<Value>& p) {
-    Region& rev = bb.graph().region(bb.currentRegion());
-    rev.forwardOf = bodyR;
-    rev.iterationIndex = p[0];
-    const Region& fwd = bb.graph().region(bodyR);
-    BodyGradRequest req;
-    req.region = bodyR;
-    for (size_t k = 0; k < adjOf.size(); ++k) {
-      req.targets.push_back(fwd.results[size_t(adjOf[k])]);
-      req.seeds.push_back(p[1 + k]);
-      req.sources.push_back(fwd.params[size_t(adjOf[k])]);
-    }
-    for (Value cap : caps) req.sources.push_back(cap);
-    // A result that is directly a source (a param, or a capture we differentiate) is seeded
-    // by backprop itself; one that is an outer value we do not differentiate has no path.
-    std::map<Value, Value> adj = c.backprop(bb, req);
-    std::map<Value, std::vector<Value>> direct;
-    const std::set<Value> sources(req.sources.begin(), req.sources.end());
-    for (size_t k = 0; k < req.targets.size(); ++k) {
-      const Value t = req.targets[k];
-      const Node& tn = bb.graph().node(t);
-      if ((tn.region != bodyR || tn.is(NodeKind::Param)) && !sources.count(t) && !adj.count(t))
-        direct[t].push_back(req.seeds[k]);
-    }
-    auto total = [&](Value src) -> Value {
-      std::vector<Value> parts;
-      if (auto it = adj.find(src); it != adj.end()) parts.push_back(it->second);
-      if (auto it = direct.find(src); it != direct.end())
-        parts.insert(parts.end(), it->second.begin(), it->second.end());
-      return parts.empty() ? Value{} : sumAll(bb, parts);
-    };
-    std::vector<Value> out{bb.op1("sub", {p[0], bb.scalar(1, DType::I32)})};
-    for (size_t k = 0; k < adjOf.size(); ++k) {
-      const Value a = total(fwd.params[size_t(adjOf[k])]);
-      out.push_back(a.valid() ? a : bb.zerosLike(p[1 + k]));
-    }
-    for (size_t i = 0; i < caps.size(); ++i) {
-      const Value a = total(caps[i]);
-      const Value acc = p[1 + adjOf.size() + i];
-      out.push_back(a.valid() ? sumAll(bb, {acc, a}) : acc);
-    }
-    return out;
+    return reverseStepBody(bb, c.backprop, bodyR, adjOf, caps, p);
   };
   WhileOptions opt;
   opt.parallelIterations = 1;
@@ -340,11 +346,11 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
   rev.forwardNode = wid;
   rev.control.adjointOf = adjOf;
 
-  std::vector<Value> grads(inputs.size() + numCaptures);
+  std::vector<Value> grads(numInputs + numCaptures);
   for (size_t k = 0; k < adjOf.size(); ++k) grads[size_t(adjOf[k])] = outs[1 + k];
   size_t ci = 0;
   for (size_t i = 0; i < numCaptures; ++i)
-    if (c.needs[inputs.size() + i]) grads[inputs.size() + i] = outs[1 + adjOf.size() + ci++];
+    if (c.needs[numInputs + i]) grads[numInputs + i] = outs[1 + adjOf.size() + ci++];
   return grads;
 }
 

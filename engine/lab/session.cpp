@@ -1,5 +1,6 @@
 #include "engine/lab/session.h"
 
+#include "engine/control/kind.h"
 #include "engine/lab/report.h"
 
 #include <algorithm>
@@ -397,20 +398,21 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
 std::string checkSummary(const TracedProgram& program, const std::string& fileName) {
   const Graph& g = *program.graph;
   std::map<std::string, int> byOp;
-  int forward = 0, backward = 0, loops = 0, maps = 0, conds = 0;
+  int forward = 0, backward = 0;
+  std::map<NodeKind, int> control;
   for (const Node& n : g.nodes()) {
     ++byOp[std::string(n.opName())];
     (n.phase == Phase::Backward ? backward : forward)++;
-    loops += n.is(NodeKind::While);
-    maps += n.is(NodeKind::Map);
-    conds += n.is(NodeKind::Cond);
+    if (findControlKind(n.kind)) ++control[n.kind];
   }
   std::ostringstream os;
   os << fileName << ": ok\n";
   os << "  nodes: " << g.numNodes() << " (" << forward << " forward, " << backward
      << " backward), regions: " << g.numRegions() << "\n";
-  os << "  while_loops: " << loops << ", map_fns: " << maps << ", conds: " << conds
-     << ", unrolled Python-loop iterations: " << program.unrolledCopies << "\n";
+  os << " ";
+  for (const ControlKind* k : controlKinds())
+    os << " " << k->userName << "s: " << control[k->kind] << ",";
+  os << " unrolled Python-loop iterations: " << program.unrolledCopies << "\n";
   for (const Param& p : program.params)
     os << "  param " << p.name << " = " << fmt(p.value) << " in " << fmt(p.lo) << ".." << fmt(p.hi)
        << "\n";
