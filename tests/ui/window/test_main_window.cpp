@@ -2,10 +2,12 @@
 // lesson, run it, step through, and check every panel shows the engine's numbers.
 #include <QComboBox>
 #include <QImage>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <QProgressBar>
+#include "support/isolated_settings.h"
 #include "ui/about.h"
 #include "ui/editor/script_editor.h"
 #include "ui/export/lesson_export.h"
@@ -60,15 +62,19 @@ int countItems(GraphScene* s, int type) {
 
 class TestMainWindow : public QObject {
   Q_OBJECT
-  QTemporaryDir home_;
 
  private slots:
   void initTestCase() {
-    qputenv("XDG_CONFIG_HOME", home_.filePath("config").toUtf8());
-    qputenv("XDG_DATA_HOME", home_.filePath("data").toUtf8());
     QCoreApplication::setOrganizationName("GradLabTest");
     QCoreApplication::setApplicationName("GradLabTest");
     initResources();
+  }
+
+  // Settings (window state, recent files, the language) go to this process's temporary folder.
+  void settingsStayInATemporaryFolder() {
+    QVERIFY(!gl::test::isolatedHome().isEmpty());
+    QVERIFY2(QSettings().fileName().startsWith(gl::test::isolatedHome() + "/"),
+             qPrintable(QSettings().fileName()));
   }
 
   void odeLessonRunsAndStepsThrough() {

@@ -4,11 +4,13 @@
 #include <QFile>
 #include <QMenuBar>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "support/isolated_settings.h"
 #include "ui/about.h"
 #include "ui/editor/templates.h"
 #include "ui/plots/plots_panel.h"
@@ -68,15 +70,19 @@ bool hasAccelerator(QString s) { return s.remove(QStringLiteral("&&")).contains(
 
 class TestTranslations : public QObject {
   Q_OBJECT
-  QTemporaryDir home_;
 
  private slots:
   void initTestCase() {
-    qputenv("XDG_CONFIG_HOME", home_.filePath("config").toUtf8());
-    qputenv("XDG_DATA_HOME", home_.filePath("data").toUtf8());
     QCoreApplication::setOrganizationName("GradLabTest");
     QCoreApplication::setApplicationName("GradLabTest");
     initResources();
+  }
+
+  // Settings (window state, recent files, the language) go to this process's temporary folder.
+  void settingsStayInATemporaryFolder() {
+    QVERIFY(!gl::test::isolatedHome().isEmpty());
+    QVERIFY2(QSettings().fileName().startsWith(gl::test::isolatedHome() + "/"),
+             qPrintable(QSettings().fileName()));
   }
 
   void cleanup() { installLanguage(QStringLiteral("en")); }
