@@ -35,7 +35,12 @@ QString saveScript(const QString& path, const QString& text) {
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly))
     return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
-  f.write(text.toUtf8());
+  const QByteArray bytes = text.toUtf8();
+  if (f.write(bytes) != bytes.size()) {
+    const QString reason = f.errorString();  // the old file stays as it was
+    f.cancelWriting();
+    return QObject::tr("saving %1 failed: %2").arg(path, reason);
+  }
   if (!f.commit()) return QObject::tr("saving %1 failed: %2").arg(path, f.errorString());
   return {};
 }
