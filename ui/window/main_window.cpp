@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 
 #include "ui/about.h"
+#include "ui/document/script_document.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 #include "ui/graph/graph_scene.h"
@@ -43,11 +44,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createMenus();
   createToolBars();
   createDocks();
+  document_ = new ScriptDocument(editor_->document(), defaultAutosaveFolder(), this);
   connectPanels();
-  autosaveTimer_ = new QTimer(this);
-  autosaveTimer_->setInterval(5000);
-  autosaveTimer_->setSingleShot(true);
-  connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosave);
   statusBar()->addWidget(status_ = new QLabel(this), 1);
   statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
   readSettings();

@@ -17,6 +17,7 @@ class QSpinBox;
 
 namespace gl::ui {
 
+class ScriptDocument;
 class ScriptEditor;
 class GraphView;
 class InspectorPanel;
@@ -34,6 +35,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   // Opens a script (a path or a ":/lessons/..." resource); false (and a message) on failure.
+  // Offers an autosaved copy holding unsaved work (the file's own, and on the first open of a
+  // shown window the newest other one, as after a crash).
   bool openFile(const QString& path);
   bool saveTo(const QString& path);
   // The whole graph as shown (not just the viewport); the format follows the suffix:
@@ -45,6 +48,7 @@ class MainWindow : public QMainWindow {
 
   // For tests and the exporter.
   LessonController* controller() const { return controller_; }
+  ScriptDocument* document() const { return document_; }
   ScriptEditor* editor() const { return editor_; }
   GraphView* graphView() const { return graphView_; }
   InspectorPanel* inspector() const { return inspector_; }
@@ -54,7 +58,7 @@ class MainWindow : public QMainWindow {
   RunLog* runLog() const { return log_; }
   QComboBox* variantBox() const { return variants_; }
   QComboBox* executorBox() const { return executor_; }
-  QString currentFile() const { return path_; }
+  QString currentFile() const;
   // The run shown in the inspector, graph overlay and plots (the chosen variant).
   const lab::VariantRun* shownRun() const;
 
@@ -75,7 +79,7 @@ class MainWindow : public QMainWindow {
   void openDialog();
   bool save();
   bool saveAsDialog();
-  void autosave();
+  void offerUnsavedWork(const QString& opened);
   void updateTitle();
   void setDark(bool dark);
   void showSettings();
@@ -83,7 +87,6 @@ class MainWindow : public QMainWindow {
   void exportGraphDialog();
   void sweepDialog();
   void onSweepFinished(const QString& param, const QString& error);
-  QString fileLabel() const;  // file name used in messages ("untitled.gls" when new)
 
   void onTraced(std::shared_ptr<const lang::TracedProgram> program);
   void onTraceFailed(const QString& message, int line, int col);
@@ -92,6 +95,7 @@ class MainWindow : public QMainWindow {
   void onStep(int loopNode, qint64 step, bool backward);
 
   LessonController* controller_;
+  ScriptDocument* document_ = nullptr;
   ScriptEditor* editor_ = nullptr;
   GraphView* graphView_ = nullptr;
   InspectorPanel* inspector_ = nullptr;
@@ -123,10 +127,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<ScalingData> sweep_;
   bool pendingRunAfterTrace_ = false;
   bool runOnNextTrace_ = false;
-  QString path_;
-  bool dirty_ = false;
-  bool loading_ = false;
-  QTimer* autosaveTimer_ = nullptr;
+  bool unsavedWorkOffered_ = false;  // the first open of a shown window looks for other work
 };
 
 }  // namespace gl::ui

@@ -1,5 +1,5 @@
-// MainWindow: files (open, save through QSaveFile, autosave and recovery), settings and the
-// few dialogs. Nothing here touches engine results.
+// MainWindow: the document's files (open, save, recovery: ScriptDocument does the work),
+// settings and the few dialogs. Nothing here touches engine results.
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -10,12 +10,13 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 
 #include "ui/about.h"
-#include "ui/document/script_file.h"
+#include "ui/document/script_document.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 #include "ui/export/lesson_export.h"
@@ -30,52 +31,62 @@
 
 namespace gl::ui {
 
-QString MainWindow::fileLabel() const {
-  return path_.isEmpty() ? tr("untitled.gls") : QFileInfo(path_).fileName();
-}
+QString MainWindow::currentFile() const { return document_->path(); }
 
 bool MainWindow::openFile(const QString& path) {
-  const LoadResult loaded = loadScript(path);
-  if (!loaded.ok()) {
-    log_->appendError(loaded.error);
-    QMessageBox::warning(this, tr("Open"), loaded.error);
+  if (!document_->open(path)) {
+    log_->appendError(document_->errorString());
+    QMessageBox::warning(this, tr("Open"), document_->errorString());
     return false;
   }
-  QString text = loaded.text;
-  const QString recovered = recoverableText(path);
-  if (!recovered.isEmpty() && recovered != text && isVisible()) {
-    const auto answer = QMessageBox::question(
-        this, tr("Recover"),
-        tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
-            .arg(QFileInfo(path).fileName()));
-    if (answer == QMessageBox::Yes) text = recovered;
+  if (isVisible()) {
+    if (const auto copy = document_->recoveryFor(path)) {
+      const auto answer = QMessageBox::question(
+          this, tr("Recover"),
+          tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
+              .arg(QFileInfo(path).fileName()));
+      if (answer == QMessageBox::Yes) document_->recover(*copy);
+    }
+    offerUnsavedWork(path);
   }
-  loading_ = true;
-  path_ = path;
-  editor_->setPlainText(text);
-  editor_->document()->setModified(text != loaded.text);
-  loading_ = false;
-  if (!path.startsWith(QLatin1Char(':'))) {
-    lessons_->addRecentFile(QFileInfo(path).absoluteFilePath());
-  }
-  QSettings().setValue(QStringLiteral("lastFile"), path);
-  controller_->setSource(text, fileLabel());
+  editor_->moveCursor(QTextCursor::Start);
+  const QString shown = document_->isUntitled() ? path : document_->path();  // after recovery
+  if (!shown.startsWith(QLatin1Char(':')))
+    lessons_->addRecentFile(QFileInfo(shown).absoluteFilePath());
+  QSettings().setValue(QStringLiteral("lastFile"), shown);
+  controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
   log_->appendInfo(tr("Opened %1").arg(path));
   return true;
 }
 
+// After a crash: the newest autosaved work of another document (an untitled one, say), once,
+// unless the document just opened has unsaved changes of its own.
+void MainWindow::offerUnsavedWork(const QString& opened) {
+  if (unsavedWorkOffered_ || document_->isDirty()) return;
+  unsavedWorkOffered_ = true;
+  const auto copy = document_->newestRecovery(opened);
+  if (!copy) return;
+  const QString name = copy->documentPath.isEmpty() ? tr("an untitled script") : copy->documentPath;
+  const auto answer = QMessageBox::question(
+      this, tr("Recover"),
+      tr("GradLab found work in %1 that was never saved (autosaved %2). Recover it?")
+          .arg(name, QLocale().toString(copy->written, QLocale::ShortFormat)),
+      QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+  if (answer == QMessageBox::Yes) {
+    document_->recover(*copy);
+    log_->appendInfo(tr("Recovered unsaved work of %1").arg(name));
+  } else if (answer == QMessageBox::Discard) {
+    QFile::remove(copy->copyPath);
+  }
+}
+
 bool MainWindow::saveTo(const QString& path) {
-  const QString error = saveScript(path, editor_->toPlainText());
-  if (!error.isEmpty()) {
-    log_->appendError(error);
-    QMessageBox::warning(this, tr("Save"), error);
+  if (!document_->saveAs(path)) {
+    log_->appendError(document_->errorString());
+    QMessageBox::warning(this, tr("Save"), document_->errorString());
     return false;
   }
-  removeAutosave(path_);
-  path_ = path;
-  removeAutosave(path_);
-  editor_->document()->setModified(false);
   lessons_->addRecentFile(QFileInfo(path).absoluteFilePath());
   QSettings().setValue(QStringLiteral("lastFile"), path);
   statusBar()->showMessage(tr("Saved %1").arg(path), 3000);
@@ -85,14 +96,13 @@ bool MainWindow::saveTo(const QString& path) {
 
 bool MainWindow::save() {
   // Built-in lessons are read-only resources: saving asks for a file of one's own.
-  if (path_.isEmpty() || path_.startsWith(QLatin1Char(':'))) return saveAsDialog();
-  return saveTo(path_);
+  return document_->needsSaveAs() ? saveAsDialog() : saveTo(document_->path());
 }
 
 bool MainWindow::saveAsDialog() {
-  const QString start = path_.startsWith(QLatin1Char(':')) || path_.isEmpty()
-                            ? QDir::homePath() + QLatin1Char('/') + fileLabel()
-                            : path_;
+  const QString start = document_->needsSaveAs()
+                            ? QDir::homePath() + QLatin1Char('/') + document_->fileName()
+                            : document_->path();
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Save Lesson"), start, tr("GradLab scripts (*.gls)"));
   return !path.isEmpty() && saveTo(path.endsWith(QStringLiteral(".gls")) ? path : path + ".gls");
@@ -107,35 +117,27 @@ void MainWindow::openDialog() {
 
 void MainWindow::newLesson() {
   if (!maybeSave()) return;
-  loading_ = true;
-  path_.clear();
-  editor_->setPlainText(expandPlaceholders(newLessonTemplate().text));
-  editor_->document()->setModified(false);
-  loading_ = false;
-  controller_->setSource(editor_->toPlainText(), fileLabel());
+  document_->reset(expandPlaceholders(newLessonTemplate().text));
+  controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
 }
 
 bool MainWindow::maybeSave() {
-  if (!dirty_) return true;
-  const auto answer = QMessageBox::warning(
-      this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(fileLabel()),
-      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (!document_->isDirty()) return true;
+  const auto answer =
+      QMessageBox::warning(this, tr("Unsaved changes"),
+                           tr("%1 has unsaved changes. Save them?").arg(document_->fileName()),
+                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
   if (answer == QMessageBox::Save) return save();
-  if (answer == QMessageBox::Discard) removeAutosave(path_);
+  if (answer == QMessageBox::Discard) document_->discardAutosave();
   return answer == QMessageBox::Discard;
 }
 
-void MainWindow::autosave() {
-  if (!dirty_) return;
-  const QString error = writeAutosave(path_, editor_->toPlainText());
-  if (!error.isEmpty()) log_->appendError(tr("Autosave failed: %1").arg(error));
-}
-
 void MainWindow::updateTitle() {
-  setWindowTitle(
-      QStringLiteral("%1%2 — GradLab").arg(fileLabel(), dirty_ ? QStringLiteral(" *") : QString()));
-  setWindowModified(dirty_);
+  const bool dirty = document_->isDirty();
+  setWindowTitle(QStringLiteral("%1%2 — GradLab")
+                     .arg(document_->fileName(), dirty ? QStringLiteral(" *") : QString()));
+  setWindowModified(dirty);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -200,7 +202,7 @@ void MainWindow::showSettings() {
 
 void MainWindow::exportGraphDialog() {
   const QString base =
-      QDir::homePath() + QLatin1Char('/') + QFileInfo(fileLabel()).completeBaseName();
+      QDir::homePath() + QLatin1Char('/') + QFileInfo(document_->fileName()).completeBaseName();
   QString filter;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Graph"), base + QStringLiteral(".svg"),

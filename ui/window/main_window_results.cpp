@@ -6,6 +6,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 
+#include "ui/document/script_document.h"
 #include "ui/editor/script_editor.h"
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/graph_scene.h"
@@ -51,15 +52,11 @@ void MainWindow::connectPanels() {
             progress_->setProgress(variant, done, total);
           });
 
-  connect(editor_, &ScriptEditor::textEditedDebounced, this, [this] {
-    if (loading_) return;
-    controller_->setSource(editor_->toPlainText(), fileLabel());
-  });
-  connect(editor_->document(), &QTextDocument::modificationChanged, this, [this](bool changed) {
-    dirty_ = changed;
-    updateTitle();
-    if (changed) autosaveTimer_->start();
-  });
+  connect(editor_, &ScriptEditor::textEditedDebounced, this,
+          [this] { controller_->setSource(document_->text(), document_->fileName()); });
+  connect(document_, &ScriptDocument::dirtyChanged, this, &MainWindow::updateTitle);
+  connect(document_, &ScriptDocument::autosaveFailed, log_,
+          [this](const QString& why) { log_->appendError(tr("Autosave failed: %1").arg(why)); });
   connect(editor_, &ScriptEditor::cursorLineChanged, this,
           [this](int line) { graphView_->graphScene()->selectNodesAtLine(line); });
   connect(params_, &ParamsPanel::paramsChanged, this, [this] {

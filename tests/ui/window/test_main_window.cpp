@@ -2,6 +2,8 @@
 // lesson, run it, step through, and check every panel shows the engine's numbers.
 #include <QComboBox>
 #include <QImage>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -9,6 +11,8 @@
 #include <QProgressBar>
 #include "support/isolated_settings.h"
 #include "ui/about.h"
+#include "ui/document/script_document.h"
+#include "ui/document/script_file.h"
 #include "ui/editor/script_editor.h"
 #include "ui/export/lesson_export.h"
 #include "ui/graph/frame_item.h"
@@ -52,6 +56,56 @@ void runAll(MainWindow& w) {
   QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
 }
 
+// Answers every message box the window opens (they are modal) with `button` and keeps their
+// texts, so a test sees what was asked and never hangs on a dialog.
+class MessageBoxAnswers : public QObject {
+ public:
+  explicit MessageBoxAnswers(QMessageBox::StandardButton button) : button_(button) {
+    connect(&poll_, &QTimer::timeout, this, [this] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      if (!box) return;
+      texts_ << box->text();
+      if (QAbstractButton* b = box->button(button_))
+        b->click();
+      else
+        box->reject();  // the button is missing: the test sees the text and fails on it
+    });
+    poll_.start(10);
+  }
+  const QStringList& texts() const { return texts_; }
+
+ private:
+  QMessageBox::StandardButton button_;
+  QTimer poll_;
+  QStringList texts_;
+};
+
+QString contents(const QString& path) {
+  const LoadResult r = loadScript(path);
+  return r.ok() ? r.text : QStringLiteral("<unreadable: %1>").arg(r.error);
+}
+
+// Unsaved work left behind by a session that crashed: an autosave copy in `folder`.
+bool leaveUnsavedWork(const QString& folder, const QString& path, const QString& text) {
+  QTextDocument doc;
+  ScriptDocument lost(&doc, folder);
+  if (path.isEmpty())
+    lost.reset(QString());
+  else if (!lost.open(path))
+    return false;
+  QTextCursor c(&doc);
+  c.select(QTextCursor::Document);
+  c.insertText(text);
+  return lost.autosave();
+}
+
+// Moves a file's modification time a minute into the past; false if that failed.
+bool ageByAMinute(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadWrite) && f.setFileTime(QDateTime::currentDateTime().addSecs(-60),
+                                                       QFileDevice::FileModificationTime);
+}
+
 int countItems(GraphScene* s, int type) {
   int n = 0;
   for (QGraphicsItem* item : s->items()) n += item->type() == type;
@@ -75,6 +129,87 @@ class TestMainWindow : public QObject {
     QVERIFY(!gl::test::isolatedHome().isEmpty());
     QVERIFY2(QSettings().fileName().startsWith(gl::test::isolatedHome() + "/"),
              qPrintable(QSettings().fileName()));
+  }
+
+  // ---- The document: title, autosave, save, recovery ----
+  void editsAreAutosavedThenSaved() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("mine.gls");
+    QCOMPARE(saveScript(path, "x = tf.constant(1.0)\n"), QString());
+    MainWindow w;
+    QVERIFY2(w.document()->autosaveFolder().startsWith(gl::test::isolatedHome() + "/"),
+             qPrintable(w.document()->autosaveFolder()));
+    w.document()->setAutosaveFolder(dir.filePath("autosave"));
+    w.document()->setAutosaveDelay(20);
+    w.show();
+    QVERIFY(w.openFile(path));
+    QCOMPARE(w.currentFile(), path);
+    QCOMPARE(w.windowTitle(), QString("mine.gls — GradLab"));
+    w.editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(w.editor(), "# more");
+    QVERIFY(w.document()->isDirty());
+    QCOMPARE(w.windowTitle(), QString("mine.gls * — GradLab"));
+    const QString copy = w.document()->autosavePath();
+    QTRY_COMPARE(contents(copy), QString("x = tf.constant(1.0)\n# more"));
+    QCOMPARE(contents(path), QString("x = tf.constant(1.0)\n"));  // the file waits for a save
+    QVERIFY(w.saveTo(path));
+    QCOMPARE(contents(path), QString("x = tf.constant(1.0)\n# more"));
+    QVERIFY(!QFile::exists(copy));
+    QVERIFY(!w.document()->isDirty());
+    QCOMPARE(w.windowTitle(), QString("mine.gls — GradLab"));
+  }
+
+  void openingOffersTheFilesAutosavedCopy_data() {
+    QTest::addColumn<int>("answer");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("dirty");
+    QTest::newRow("recover") << int(QMessageBox::Yes) << "a = 2\n" << true;
+    QTest::newRow("keep the file") << int(QMessageBox::No) << "a = 1\n" << false;
+  }
+  void openingOffersTheFilesAutosavedCopy() {
+    QFETCH(int, answer);
+    QFETCH(QString, text);
+    QFETCH(bool, dirty);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("doc.gls"), folder = dir.filePath("autosave");
+    QCOMPARE(saveScript(path, "a = 1\n"), QString());
+    QVERIFY(leaveUnsavedWork(folder, path, "a = 2\n"));
+    QVERIFY(ageByAMinute(path));
+    MainWindow w;
+    w.document()->setAutosaveFolder(folder);
+    w.show();
+    MessageBoxAnswers answers{QMessageBox::StandardButton(answer)};
+    QVERIFY(w.openFile(path));
+    QCOMPARE(answers.texts().size(), 1);  // the file's own copy; nothing else to offer
+    QVERIFY2(answers.texts().at(0).contains("doc.gls"), qPrintable(answers.texts().at(0)));
+    QCOMPARE(w.editor()->toPlainText(), text);
+    QCOMPARE(w.document()->isDirty(), dirty);
+    QCOMPARE(w.windowTitle().contains('*'), dirty);
+    QCOMPARE(w.controller()->source(), text);
+  }
+
+  void firstOpenOffersUnsavedWorkOfACrash() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("autosave");
+    QVERIFY(leaveUnsavedWork(folder, QString(), "x = tf.constant(2.0)\n"));
+    // The window autosaves where the settings say.
+    QSettings().setValue("autosave/folder", folder);
+    MainWindow w;
+    QSettings().remove("autosave/folder");
+    QCOMPARE(w.document()->autosaveFolder(), folder);
+    w.show();
+    MessageBoxAnswers answers(QMessageBox::Yes);
+    QVERIFY(w.openFile(builtinLessons().value(0)));
+    QCOMPARE(answers.texts().size(), 1);
+    QVERIFY2(answers.texts().at(0).contains("untitled"), qPrintable(answers.texts().at(0)));
+    QVERIFY(w.document()->isUntitled());
+    QVERIFY(w.document()->isDirty());
+    QCOMPARE(w.editor()->toPlainText(), QString("x = tf.constant(2.0)\n"));
+    QCOMPARE(w.controller()->source(), QString("x = tf.constant(2.0)\n"));
+    QCOMPARE(w.windowTitle(), QString("untitled.gls * — GradLab"));
+    // Only the first open asks.
+    QVERIFY(w.openFile(builtinLessons().value(1)));
+    QCOMPARE(answers.texts().size(), 1);
   }
 
   void odeLessonRunsAndStepsThrough() {
