@@ -749,64 +749,64 @@
     </message>
     <message>
         <location filename="../../ui/window/main_window.cpp" line="156"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="39"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="36"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="45"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="72"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="42"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="69"/>
         <source>Recover</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="46"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="43"/>
         <source>An autosaved copy of %1 has changes that were not saved. Recover them?</source>
         <translation>%1 的自动保存副本中有尚未保存的更改。要恢复这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="59"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="56"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
         <location filename="../../ui/window/main_window.cpp" line="157"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="87"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="84"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="92"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="89"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="107"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="104"/>
         <source>Save Lesson</source>
         <translation>保存课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="107"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="104"/>
         <source>GradLab scripts (*.gls)</source>
         <translation>GradLab 脚本 (*.gls)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="113"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="110"/>
         <source>Open Lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="114"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="111"/>
         <source>GradLab scripts (*.gls);;All files (*)</source>
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="128"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="125"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="129"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="126"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
@@ -816,98 +816,63 @@
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="70"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="67"/>
         <source>an untitled script</source>
         <translation>一个未命名的脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="73"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="70"/>
         <source>GradLab found work in %1 that was never saved (autosaved %2). Recover it?</source>
         <translation>GradLab 发现 %1 中有从未保存的内容（自动保存于 %2）。要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="78"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="75"/>
         <source>Recovered unsaved work of %1</source>
         <translation>已恢复 %1 中未保存的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="179"/>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="182"/>
-        <source>System default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="186"/>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="188"/>
-        <source>Light</source>
-        <translation>浅色</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="188"/>
-        <source>Dark</source>
-        <translation>深色</translation>
-    </message>
-    <message>
         <location filename="../../ui/window/main_window_files.cpp" line="190"/>
-        <source>Palette</source>
-        <translation>配色</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="191"/>
-        <source>A new language applies fully after a restart.</source>
-        <translation>更改语言后需重新启动才能完全生效。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="208"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="209"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="191"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="216"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="198"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="219"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="201"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="225"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="207"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="229"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="211"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="230"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="212"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="235"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="217"/>
         <location filename="../../ui/window/main_window_results.cpp" line="73"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="237"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="219"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
@@ -1189,6 +1154,44 @@
         <location filename="../../ui/document/script_document.cpp" line="163"/>
         <source>cannot create the folder %1</source>
         <translation>无法创建文件夹 %1</translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::SettingsDialog</name>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="12"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="15"/>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="18"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="20"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="20"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="21"/>
+        <source>Palette</source>
+        <translation>配色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="22"/>
+        <source>A new language applies fully after a restart.</source>
+        <translation>更改语言后需重新启动才能完全生效。</translation>
     </message>
 </context>
 <context>

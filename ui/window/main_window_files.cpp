@@ -3,13 +3,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
 #include <QSettings>
@@ -26,6 +22,7 @@
 #include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/window/main_window.h"
+#include "ui/window/settings_dialog.h"
 #include "ui/window/theme.h"
 #include "ui/window/translations.h"
 
@@ -175,29 +172,14 @@ void MainWindow::setDark(bool dark) {
 }
 
 void MainWindow::showSettings() {
-  QDialog dialog(this);
-  dialog.setWindowTitle(tr("Settings"));
-  auto* form = new QFormLayout(&dialog);
-  auto* language = new QComboBox(&dialog);
-  language->addItem(tr("System default"), QString());
-  language->addItem(QStringLiteral("English"), QStringLiteral("en"));
-  language->addItem(QStringLiteral("简体中文"), QStringLiteral("zh_CN"));
-  language->setCurrentIndex(std::max(0, language->findData(languageSetting())));
-  form->addRow(tr("Language"), language);
-  auto* theme = new QComboBox(&dialog);
-  theme->addItems({tr("Light"), tr("Dark")});
-  theme->setCurrentIndex(darkAct_->isChecked() ? 1 : 0);
-  form->addRow(tr("Palette"), theme);
-  form->addRow(new QLabel(tr("A new language applies fully after a restart."), &dialog));
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-  form->addRow(buttons);
-  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  SettingsDialog dialog(this);
+  dialog.setLanguage(languageSetting());
+  dialog.setDarkPalette(darkAct_->isChecked());
   if (dialog.exec() != QDialog::Accepted) return;
-  setLanguageSetting(language->currentData().toString());
-  installLanguage(language->currentData().toString());
-  darkAct_->setChecked(theme->currentIndex() == 1);
-  setDark(theme->currentIndex() == 1);
+  setLanguageSetting(dialog.language());
+  installLanguage(dialog.language());
+  darkAct_->setChecked(dialog.darkPalette());
+  setDark(dialog.darkPalette());
 }
 
 void MainWindow::exportGraphDialog() {

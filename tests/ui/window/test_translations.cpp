@@ -12,10 +12,12 @@
 
 #include "support/isolated_settings.h"
 #include "ui/about.h"
+#include "ui/document/script_document.h"
 #include "ui/editor/templates.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
+#include "ui/window/settings_dialog.h"
 #include "ui/window/translations.h"
 
 using namespace gl::ui;
@@ -108,6 +110,10 @@ class TestTranslations : public QObject {
     QCOMPARE(translate(PlotsPanel::staticMetaObject, "Gradients"), QStringLiteral("梯度"));
     QCOMPARE(translate(PlotsPanel::staticMetaObject, "Timeline"), QStringLiteral("时间线"));
     QCOMPARE(QObject::tr("%1 does not exist").arg("a.gls"), QStringLiteral("a.gls 不存在"));
+    // Strings that moved out of MainWindow keep their translations in their new classes.
+    QCOMPARE(translate(SettingsDialog::staticMetaObject, "Palette"), QStringLiteral("配色"));
+    QCOMPARE(translate(ScriptDocument::staticMetaObject, "untitled.gls"),
+             QStringLiteral("未命名.gls"));
     // Placeholders survive translation.
     QCOMPARE(MainWindow::tr("Exported %1 files to %2").arg(3).arg("/tmp/x"),
              QStringLiteral("已将 3 个文件导出到 /tmp/x"));
