@@ -97,21 +97,6 @@
         <translation>%1 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="51"/>
-        <source>&apos;%1&apos; is not a number</source>
-        <translation>“%1”不是数字</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="55"/>
-        <source>%1 is outside %2..%3</source>
-        <translation>%1 超出范围 %2..%3</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="60"/>
-        <source>give at least one value</source>
-        <translation>请至少给出一个值</translation>
-    </message>
-    <message>
         <location filename="../../ui/graph/edge_item.cpp" line="30"/>
         <source>|gradient| = %1</source>
         <translation>|梯度| = %1</translation>
@@ -811,7 +796,7 @@
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="59"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="61"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
@@ -867,7 +852,7 @@
     </message>
     <message>
         <location filename="../../ui/window/main_window_files.cpp" line="217"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="73"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="75"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -877,87 +862,67 @@
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="47"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="49"/>
         <source>Running variant &apos;%1&apos;…</source>
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="111"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="113"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="117"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="119"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="119"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="121"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="148"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="150"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="151"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="153"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="152"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="154"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="180"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="182"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="181"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="183"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="67"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="191"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="71"/>
-        <source>Sweep a Param</source>
-        <translation>参数扫描</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="81"/>
-        <source>%1 takes values in %2..%3</source>
-        <translation>%1 的取值范围为 %2..%3</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="85"/>
-        <source>Param</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="86"/>
-        <source>Values</source>
-        <translation>取值</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="109"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="203"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="216"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="123"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="217"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
@@ -1255,6 +1220,44 @@
         <location filename="../../ui/step/step_controls.cpp" line="133"/>
         <source>no loop</source>
         <translation>无循环</translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::SweepDialog</name>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="18"/>
+        <source>Sweep a Param</source>
+        <translation>参数扫描</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="23"/>
+        <source>Param</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="24"/>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="42"/>
+        <source>%1 takes values in %2..%3</source>
+        <translation>%1 的取值范围为 %2..%3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="75"/>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="79"/>
+        <source>%1 is outside %2..%3</source>
+        <translation>%1 超出范围 %2..%3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="84"/>
+        <source>give at least one value</source>
+        <translation>请至少给出一个值</translation>
     </message>
 </context>
 <context>

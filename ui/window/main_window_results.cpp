@@ -1,5 +1,5 @@
-// MainWindow: what happens when a trace or a run comes back — each panel is handed the part
-// of the result it shows.
+// MainWindow: runs and sweeps, and what happens when a trace or a run comes back — each panel
+// is handed the part of the result it shows.
 #include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>
@@ -17,10 +17,12 @@
 #include "ui/panels/run_log.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/plots/scaling_plot.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/result_views.h"
+#include "ui/window/sweep_dialog.h"
 
 namespace gl::ui {
 
@@ -181,6 +183,38 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
                           : tr("Run finished"));
   showVariantResults();
   plots_->showTimings(timingData(controller_->timings()));
+}
+
+void MainWindow::sweepDialog() {
+  auto program = controller_->program();
+  if (!program || program->params.empty()) {
+    log_->appendError(tr("This script declares no param to sweep."));
+    return;
+  }
+  SweepDialog dialog(program->params, this);
+  if (dialog.exec() == QDialog::Accepted) startSweep(dialog.param(), dialog.values());
+}
+
+bool MainWindow::startSweep(const QString& param, const QVector<double>& values) {
+  sweep_ = std::make_unique<ScalingData>();
+  sweep_->param = param;
+  plots_->showScaling(*sweep_);
+  plots_->showPlot(plots_->scaling());
+  log_->appendInfo(tr("Sweeping %1 over %2 values…").arg(param).arg(values.size()));
+  return controller_->sweep(param, values, executor_->currentData().toBool(), threads_->value());
+}
+
+void MainWindow::onSweepFinished(const QString& param, const QString& error) {
+  runAct_->setEnabled(true);
+  runAllAct_->setEnabled(true);
+  sweepAct_->setEnabled(true);
+  cancelAct_->setEnabled(false);
+  progress_->finish();
+  if (!error.isEmpty())
+    log_->appendError(error);
+  else
+    log_->appendInfo(tr("Sweep of %1 finished").arg(param));
+  status_->setText(error.isEmpty() ? tr("Sweep finished") : error);
 }
 
 const lab::VariantRun* MainWindow::shownRun() const {

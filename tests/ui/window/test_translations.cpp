@@ -18,6 +18,7 @@
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/settings_dialog.h"
+#include "ui/window/sweep_dialog.h"
 #include "ui/window/translations.h"
 
 using namespace gl::ui;
@@ -112,6 +113,8 @@ class TestTranslations : public QObject {
     QCOMPARE(QObject::tr("%1 does not exist").arg("a.gls"), QStringLiteral("a.gls 不存在"));
     // Strings that moved out of MainWindow keep their translations in their new classes.
     QCOMPARE(translate(SettingsDialog::staticMetaObject, "Palette"), QStringLiteral("配色"));
+    QCOMPARE(translate(SweepDialog::staticMetaObject, "give at least one value"),
+             QStringLiteral("请至少给出一个值"));
     QCOMPARE(translate(ScriptDocument::staticMetaObject, "untitled.gls"),
              QStringLiteral("未命名.gls"));
     // Placeholders survive translation.
