@@ -49,7 +49,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addWidget(status_ = new QLabel(this), 1);
   statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
   readSettings();
+  setRunning(false);
   updateTitle();
+}
+
+// Everything that depends on whether a run or a sweep is going on: what starts one is off,
+// Cancel is on, the executor settings (read when a run starts) wait for the next one.
+void MainWindow::setRunning(bool running) {
+  for (QAction* start : {runAct_, runAllAct_, sweepAct_}) start->setEnabled(!running);
+  cancelAct_->setEnabled(running);
+  executor_->setEnabled(!running);
+  threads_->setEnabled(!running);
+  if (running)
+    progress_->start();
+  else
+    progress_->finish();
 }
 
 MainWindow::~MainWindow() = default;
@@ -82,7 +96,6 @@ void MainWindow::createActions() {
   cancelAct_->setIcon(style()->standardIcon(QStyle::SP_BrowserStop));
   sweepAct_ = make(tr("S&weep a Param…"), {}, [this] { sweepDialog(); });
   sweepAct_->setToolTip(tr("Time every variant over several values of a param (scaling plot)"));
-  cancelAct_->setEnabled(false);
   fitAct_ = make(tr("&Fit Graph"), QKeySequence(tr("Ctrl+0")), [this] { graphView_->fitGraph(); });
   zoomInAct_ = make(tr("Zoom &In"), QKeySequence::ZoomIn, [this] { graphView_->zoomIn(); });
   zoomOutAct_ = make(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] { graphView_->zoomOut(); });
@@ -107,6 +120,11 @@ void MainWindow::createActions() {
                           "and time serial against vectorized versions.</p>")
                            .arg(applicationVersion()));
   });
+  // Names for tests (and anything else driving the window).
+  for (auto [action, name] : {std::pair{runAct_, "run"}, std::pair{runAllAct_, "runAll"},
+                              std::pair{cancelAct_, "cancelRun"}, std::pair{sweepAct_, "sweep"},
+                              std::pair{settingsAct_, "settings"}})
+    action->setObjectName(QLatin1String(name));
 }
 
 void MainWindow::createMenus() {
@@ -171,11 +189,13 @@ void MainWindow::createToolBars() {
   bar->addWidget(variants_);
   bar->addWidget(new QLabel(tr(" Executor "), bar));
   executor_ = new QComboBox(bar);
+  executor_->setObjectName(QStringLiteral("executor"));
   executor_->addItem(tr("serial"), false);
   executor_->addItem(tr("parallel"), true);
   bar->addWidget(executor_);
   bar->addWidget(new QLabel(tr(" Threads "), bar));
   threads_ = new QSpinBox(bar);
+  threads_->setObjectName(QStringLiteral("threads"));
   threads_->setRange(1, std::max(1, QThread::idealThreadCount()) * 4);
   threads_->setValue(std::max(1, QThread::idealThreadCount()));
   threads_->setToolTip(tr("Threads of the parallel executor"));

@@ -87,6 +87,7 @@ class MainWindow : public QMainWindow {
   void exportGraphDialog();
   void sweepDialog();
   void onSweepFinished(const QString& param, const QString& error);
+  void setRunning(bool running);
 
   void onTraced(std::shared_ptr<const lang::TracedProgram> program);
   void onTraceFailed(const QString& message, int line, int col);

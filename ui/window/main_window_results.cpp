@@ -38,13 +38,7 @@ void MainWindow::connectPanels() {
             plots_->showScaling(*sweep_);
           });
   connect(controller_, &LessonController::printed, log_, &RunLog::appendPrint);
-  connect(controller_, &LessonController::runStarted, this, [this] {
-    runAct_->setEnabled(false);
-    runAllAct_->setEnabled(false);
-    sweepAct_->setEnabled(false);
-    cancelAct_->setEnabled(true);
-    progress_->start();
-  });
+  connect(controller_, &LessonController::runStarted, this, [this] { setRunning(true); });
   connect(controller_, &LessonController::variantStarted, this, [this](int, const QString& name) {
     status_->setText(tr("Running variant '%1'…").arg(name));
     progress_->beginVariant(name);
@@ -157,11 +151,7 @@ void MainWindow::runCurrent(bool allVariants) {
 }
 
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
-  runAct_->setEnabled(true);
-  runAllAct_->setEnabled(true);
-  sweepAct_->setEnabled(true);
-  cancelAct_->setEnabled(false);
-  progress_->finish();
+  setRunning(false);
   if (!outcome.error.isEmpty()) {
     log_->appendError(outcome.error);
     status_->setText(outcome.error);
@@ -205,11 +195,7 @@ bool MainWindow::startSweep(const QString& param, const QVector<double>& values)
 }
 
 void MainWindow::onSweepFinished(const QString& param, const QString& error) {
-  runAct_->setEnabled(true);
-  runAllAct_->setEnabled(true);
-  sweepAct_->setEnabled(true);
-  cancelAct_->setEnabled(false);
-  progress_->finish();
+  setRunning(false);
   if (!error.isEmpty())
     log_->appendError(error);
   else

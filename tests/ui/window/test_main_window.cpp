@@ -106,6 +106,26 @@ bool ageByAMinute(const QString& path) {
                                                        QFileDevice::FileModificationTime);
 }
 
+// Which of the controls that depend on run state are enabled, e.g. "run runAll sweep executor
+// threads" (a string, so a mismatch shows all of them).
+QString runControls(MainWindow& w) {
+  QStringList on;
+  for (const char* name : {"run", "runAll", "cancelRun", "sweep"}) {
+    auto* a = w.findChild<QAction*>(name);
+    if (!a) return QStringLiteral("no action '%1'").arg(name);
+    if (a->isEnabled()) on << name;
+  }
+  for (const char* name : {"executor", "threads"}) {
+    auto* widget = w.findChild<QWidget*>(name);
+    if (!widget) return QStringLiteral("no widget '%1'").arg(name);
+    if (widget->isEnabled()) on << name;
+  }
+  if (w.runProgress()->isVisibleTo(&w)) on << "progress";
+  return on.join(' ');
+}
+const QString kIdle = "run runAll sweep executor threads";
+const QString kRunning = "cancelRun progress";
+
 int countItems(GraphScene* s, int type) {
   int n = 0;
   for (QGraphicsItem* item : s->items()) n += item->type() == type;
@@ -327,15 +347,22 @@ class TestMainWindow : public QObject {
     QSignalSpy finished(w.controller(), &LessonController::runFinished);
     QElapsedTimer t;
     w.variantBox()->setCurrentIndex(w.variantBox()->findData("serial"));
+    QCOMPARE(runControls(w), kIdle);
     w.runCurrent(false);
-    QTest::qWait(300);
+    QCOMPARE(runControls(w), kRunning);
+    // Cancel once the variant is under way: still running 300 ms in, as a long run is.
+    QTRY_VERIFY(w.runProgress()->bar("serial"));
+    QVERIFY(!finished.wait(300));
     QVERIFY(w.controller()->running());
     t.start();
-    w.controller()->cancel();
+    QAction* cancel = w.findChild<QAction*>("cancelRun");
+    QVERIFY(cancel);
+    cancel->trigger();  // as the user does (Esc): it only works while enabled
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 5000);
     qInfo("cancel took %lld ms", t.elapsed());
     QVERIFY(t.elapsed() < 2000);
     QVERIFY(w.controller()->outcome().run->variants.at(0).cancelled);
+    QCOMPARE(runControls(w), kIdle);
   }
 
   void editingAParamReruns() {
@@ -362,7 +389,9 @@ class TestMainWindow : public QObject {
     QSignalSpy points(w.controller(), &LessonController::sweepPoint);
     QSignalSpy done(w.controller(), &LessonController::sweepFinished);
     QVERIFY(w.startSweep("steps", {2, 4, 8}));
+    QCOMPARE(runControls(w), kRunning);
     QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+    QCOMPARE(runControls(w), kIdle);
     QCOMPARE(done.at(0).at(1).toString(), QString());
     QCOMPARE(points.count(), 3 * 3);  // three variants at three values
     const ScalingData& data = w.plots()->scaling()->scaling();
