@@ -1,6 +1,7 @@
 // The window driven as a user would, under QT_QPA_PLATFORM=offscreen: open each built-in
 // lesson, run it, step through, and check every panel shows the engine's numbers.
 #include <QComboBox>
+#include <QDialog>
 #include <QImage>
 #include <QMessageBox>
 #include <QPushButton>
@@ -32,6 +33,9 @@
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/result_views.h"
+#include "ui/window/settings_dialog.h"
+#include "ui/window/theme.h"
+#include "ui/window/translations.h"
 
 using namespace gl;
 using namespace gl::ui;
@@ -56,28 +60,44 @@ void runAll(MainWindow& w) {
   QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
 }
 
-// Answers every message box the window opens (they are modal) with `button` and keeps their
-// texts, so a test sees what was asked and never hangs on a dialog.
-class MessageBoxAnswers : public QObject {
+// Answers every modal dialog the window opens (exec() would block the test) by calling
+// `answer`, which closes it; anything `answer` leaves open is rejected. A test thus sees
+// what was asked and never hangs on a dialog.
+class ModalAnswers : public QObject {
  public:
-  explicit MessageBoxAnswers(QMessageBox::StandardButton button) : button_(button) {
+  explicit ModalAnswers(std::function<void(QDialog*)> answer) : answer_(std::move(answer)) {
     connect(&poll_, &QTimer::timeout, this, [this] {
-      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-      if (!box) return;
-      texts_ << box->text();
-      if (QAbstractButton* b = box->button(button_))
-        b->click();
-      else
-        box->reject();  // the button is missing: the test sees the text and fails on it
+      auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      if (!dialog) return;
+      ++count_;
+      answer_(dialog);
+      if (dialog->isVisible()) dialog->reject();
     });
     poll_.start(10);
   }
+  int count() const { return count_; }
+
+ private:
+  std::function<void(QDialog*)> answer_;
+  QTimer poll_;
+  int count_ = 0;
+};
+
+// Answers message boxes with `button` and keeps their texts.
+class MessageBoxAnswers {
+ public:
+  explicit MessageBoxAnswers(QMessageBox::StandardButton button)
+      : modal_([this, button](QDialog* d) {
+          auto* box = qobject_cast<QMessageBox*>(d);
+          if (!box) return;
+          texts_ << box->text();
+          if (QAbstractButton* b = box->button(button)) b->click();
+        }) {}
   const QStringList& texts() const { return texts_; }
 
  private:
-  QMessageBox::StandardButton button_;
-  QTimer poll_;
   QStringList texts_;
+  ModalAnswers modal_;
 };
 
 QString contents(const QString& path) {
@@ -230,6 +250,33 @@ class TestMainWindow : public QObject {
     // Only the first open asks.
     QVERIFY(w.openFile(builtinLessons().value(1)));
     QCOMPARE(answers.texts().size(), 1);
+  }
+
+  void settingsDialogAppliesWhatIsChosen() {
+    MainWindow w;
+    w.show();
+    QAction* settings = w.findChild<QAction*>("settings");
+    QVERIFY(settings);
+    QString shownLanguage;
+    ModalAnswers answers([&](QDialog* d) {
+      auto* dialog = qobject_cast<SettingsDialog*>(d);
+      if (!dialog) return;
+      shownLanguage = dialog->language();
+      dialog->setLanguage("en");
+      dialog->setDarkPalette(!isDarkTheme());
+      dialog->accept();
+    });
+    const bool wasDark = isDarkTheme();
+    QCOMPARE(languageSetting(), QString());  // fresh settings: follow the system
+    settings->trigger();
+    QCOMPARE(answers.count(), 1);
+    QCOMPARE(shownLanguage, QString());
+    QCOMPARE(languageSetting(), QString("en"));
+    QCOMPARE(isDarkTheme(), !wasDark);
+    settings->trigger();  // and back
+    QCOMPARE(answers.count(), 2);
+    QCOMPARE(shownLanguage, QString("en"));
+    QCOMPARE(isDarkTheme(), wasDark);
   }
 
   void odeLessonRunsAndStepsThrough() {
