@@ -127,9 +127,7 @@ bool ScriptDocument::saveAs(const QString& path) {
   discardAutosave();
   setPath(path);
   discardAutosave();  // a stale copy of the file just written
-  replacing_ = true;
-  text_->setModified(false);
-  replacing_ = false;
+  setModifiedQuietly(false);
   return true;
 }
 
@@ -213,10 +211,20 @@ void ScriptDocument::recover(const Recovery& recovery) {
 
 void ScriptDocument::replaceText(const QString& text, bool modified) {
   timer_.stop();
+  const bool was = isDirty();
   replacing_ = true;
-  text_->setPlainText(text);
+  text_->setPlainText(text);  // passes through "modified" on its way
   text_->setModified(modified);
   replacing_ = false;
+  if (isDirty() != was) emit dirtyChanged(isDirty());
+}
+
+void ScriptDocument::setModifiedQuietly(bool modified) {
+  const bool was = isDirty();
+  replacing_ = true;
+  text_->setModified(modified);
+  replacing_ = false;
+  if (isDirty() != was) emit dirtyChanged(isDirty());
 }
 
 void ScriptDocument::setPath(const QString& path) {
@@ -231,8 +239,8 @@ void ScriptDocument::onContentsChanged() {
 }
 
 void ScriptDocument::onModificationChanged(bool modified) {
+  if (replacing_) return;  // replaceText() and setModifiedQuietly() tell the end state
   emit dirtyChanged(modified);
-  if (replacing_) return;
   if (modified) {
     onContentsChanged();
   } else {

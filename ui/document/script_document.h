@@ -81,13 +81,16 @@ class ScriptDocument : public QObject {
   void recover(const Recovery& recovery);
 
  signals:
-  void dirtyChanged(bool dirty);
+  void dirtyChanged(bool dirty);  // once per change, never for a passing state
   void pathChanged(const QString& path);
   void autosaveFailed(const QString& reason);
 
  private:
   QString copyPathFor(const QString& documentPath, const QString& untitledKey) const;
+  // Replace the text / set the modified flag without autosave reacting, and with one
+  // dirtyChanged() for the end state (setPlainText() passes through "modified").
   void replaceText(const QString& text, bool modified);
+  void setModifiedQuietly(bool modified);
   void setPath(const QString& path);
   void onContentsChanged();
   void onModificationChanged(bool modified);

@@ -69,9 +69,11 @@ class TestScriptDocument : public QObject {
     QTextDocument text;
     ScriptDocument doc(&text, folder());
     QSignalSpy pathChanged(&doc, &ScriptDocument::pathChanged);
+    QSignalSpy dirty(&doc, &ScriptDocument::dirtyChanged);
     QVERIFY(doc.isUntitled());
     QCOMPARE(doc.fileName(), QString("untitled.gls"));
     QVERIFY(doc.open(path));
+    QCOMPARE(dirty.count(), 0);  // clean before, clean after: setting the text is no edit
     QCOMPARE(doc.path(), path);
     QCOMPARE(doc.fileName(), QString("a.gls"));
     QCOMPARE(doc.text(), QString("x = 1\n"));
@@ -117,9 +119,12 @@ class TestScriptDocument : public QObject {
     ScriptDocument doc(&text, folder());
     QVERIFY(doc.open(path));
     type(text, "a = 2\n");
+    QSignalSpy dirty(&doc, &ScriptDocument::dirtyChanged);
     QVERIFY(doc.save());
     QCOMPARE(contents(path), QString("a = 2\n"));
     QVERIFY(!doc.isDirty());
+    QCOMPARE(dirty.count(), 1);
+    QCOMPARE(dirty.at(0).at(0).toBool(), false);
     QCOMPARE(doc.errorString(), QString());
   }
 
@@ -359,7 +364,10 @@ class TestScriptDocument : public QObject {
     // Taking over the file's copy: its text, unsaved, at its path; autosave keeps to the copy.
     std::optional<ScriptDocument::Recovery> newest = doc.newestRecovery();
     QVERIFY(newest.has_value());
+    QSignalSpy dirty(&doc, &ScriptDocument::dirtyChanged);
     doc.recover(*newest);
+    QCOMPARE(dirty.count(), 1);
+    QCOMPARE(dirty.at(0).at(0).toBool(), true);
     QCOMPARE(doc.text(), QString("p = 2\n"));
     QVERIFY(doc.isDirty());
     QCOMPARE(QFileInfo(doc.path()).absoluteFilePath(), QFileInfo(path).absoluteFilePath());
