@@ -1,22 +1,14 @@
 #include "ui/window/main_window.h"
 
 #include <QAction>
-#include <QApplication>
-#include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
-#include <QSettings>
-#include <QSpinBox>
 #include <QStatusBar>
-#include <QThread>
-#include <QTimer>
 #include <QToolBar>
-#include <QVBoxLayout>
 
 #include "ui/about.h"
 #include "ui/document/script_document.h"
@@ -29,6 +21,7 @@
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/theme.h"
@@ -58,8 +51,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 void MainWindow::setRunning(bool running) {
   for (QAction* start : {runAct_, runAllAct_, sweepAct_}) start->setEnabled(!running);
   cancelAct_->setEnabled(running);
-  executor_->setEnabled(!running);
-  threads_->setEnabled(!running);
+  runOptions_->setRunning(running);
   if (running)
     progress_->start();
   else
@@ -67,6 +59,10 @@ void MainWindow::setRunning(bool running) {
 }
 
 MainWindow::~MainWindow() = default;
+
+QComboBox* MainWindow::variantBox() const { return runOptions_->variantBox(); }
+
+QComboBox* MainWindow::executorBox() const { return runOptions_->executorBox(); }
 
 void MainWindow::createActions() {
   auto make = [this](const QString& text, QKeySequence key, auto slot) {
@@ -182,24 +178,7 @@ void MainWindow::createToolBars() {
   bar->addAction(openAct_);
   bar->addAction(saveAct_);
   bar->addSeparator();
-  bar->addWidget(new QLabel(tr(" Variant "), bar));
-  variants_ = new QComboBox(bar);
-  variants_->setMinimumContentsLength(14);
-  variants_->setToolTip(tr("Variant to run and to show"));
-  bar->addWidget(variants_);
-  bar->addWidget(new QLabel(tr(" Executor "), bar));
-  executor_ = new QComboBox(bar);
-  executor_->setObjectName(QStringLiteral("executor"));
-  executor_->addItem(tr("serial"), false);
-  executor_->addItem(tr("parallel"), true);
-  bar->addWidget(executor_);
-  bar->addWidget(new QLabel(tr(" Threads "), bar));
-  threads_ = new QSpinBox(bar);
-  threads_->setObjectName(QStringLiteral("threads"));
-  threads_->setRange(1, std::max(1, QThread::idealThreadCount()) * 4);
-  threads_->setValue(std::max(1, QThread::idealThreadCount()));
-  threads_->setToolTip(tr("Threads of the parallel executor"));
-  bar->addWidget(threads_);
+  bar->addWidget(runOptions_ = new RunOptions(bar));
   bar->addSeparator();
   bar->addAction(runAct_);
   bar->addAction(runAllAct_);

@@ -12,8 +12,6 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QSpinBox;
 
 namespace gl::ui {
 
@@ -22,6 +20,7 @@ class ScriptEditor;
 class GraphView;
 class InspectorPanel;
 class StepControls;
+class RunOptions;
 class RunProgress;
 class PlotsPanel;
 class ParamsPanel;
@@ -56,8 +55,9 @@ class MainWindow : public QMainWindow {
   PlotsPanel* plots() const { return plots_; }
   ParamsPanel* params() const { return params_; }
   RunLog* runLog() const { return log_; }
-  QComboBox* variantBox() const { return variants_; }
-  QComboBox* executorBox() const { return executor_; }
+  RunOptions* runOptions() const { return runOptions_; }
+  QComboBox* variantBox() const;
+  QComboBox* executorBox() const;
   QString currentFile() const;
   // The run shown in the inspector, graph overlay and plots (the chosen variant).
   const lab::VariantRun* shownRun() const;
@@ -106,9 +106,7 @@ class MainWindow : public QMainWindow {
   RunLog* log_ = nullptr;
   LessonBrowser* lessons_ = nullptr;
 
-  QComboBox* variants_ = nullptr;
-  QComboBox* executor_ = nullptr;
-  QSpinBox* threads_ = nullptr;
+  RunOptions* runOptions_ = nullptr;
   QLineEdit* search_ = nullptr;
   RunProgress* progress_ = nullptr;
   QLabel* status_ = nullptr;

@@ -1,8 +1,6 @@
 // MainWindow: the document's files (open, save, recovery: ScriptDocument does the work),
 // settings and the few dialogs. Nothing here touches engine results.
-#include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -21,6 +19,7 @@
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/run_options.h"
 #include "ui/window/main_window.h"
 #include "ui/window/settings_dialog.h"
 #include "ui/window/theme.h"
@@ -154,7 +153,7 @@ void MainWindow::readSettings() {
   const bool dark = s.value(QStringLiteral("dark"), false).toBool();
   darkAct_->setChecked(dark);
   setDark(dark);
-  executor_->setCurrentIndex(s.value(QStringLiteral("executor"), 0).toInt());
+  runOptions_->setExecutorIndex(s.value(QStringLiteral("executor"), 0).toInt());
 }
 
 void MainWindow::writeSettings() {
@@ -162,7 +161,7 @@ void MainWindow::writeSettings() {
   s.setValue(QStringLiteral("geometry"), saveGeometry());
   s.setValue(QStringLiteral("windowState"), saveState());
   s.setValue(QStringLiteral("dark"), darkAct_->isChecked());
-  s.setValue(QStringLiteral("executor"), executor_->currentIndex());
+  s.setValue(QStringLiteral("executor"), runOptions_->executorIndex());
 }
 
 void MainWindow::setDark(bool dark) {

@@ -1,9 +1,6 @@
 // MainWindow: runs and sweeps, and what happens when a trace or a run comes back — each panel
 // is handed the part of the result it shows.
-#include <QComboBox>
 #include <QLabel>
-#include <QProgressBar>
-#include <QSpinBox>
 #include <QStatusBar>
 
 #include "ui/document/script_document.h"
@@ -18,6 +15,7 @@
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
+#include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
@@ -89,9 +87,9 @@ void MainWindow::connectPanels() {
             }
           });
   connect(steps_, &StepControls::stepChanged, this, &MainWindow::onStep);
-  connect(variants_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+  connect(runOptions_, &RunOptions::variantChanged, this, [this] {
     if (auto program = controller_->program())
-      showProgramGraph(*graphView_, program, variants_->currentData().toString().toStdString());
+      showProgramGraph(*graphView_, program, runOptions_->variant().toStdString());
     showVariantResults();
   });
 }
@@ -100,18 +98,10 @@ void MainWindow::onTraced(std::shared_ptr<const lang::TracedProgram> program) {
   editor_->clearErrors();
   // Params and variants as the script now declares them.
   params_->setParams(QVector<lang::Param>(program->params.begin(), program->params.end()));
-  const QString keep = variants_->currentText();
-  variants_->blockSignals(true);
-  variants_->clear();
-  for (const lang::Variant& v : program->variants)
-    variants_->addItem(v.name.empty() ? tr("(main)") : QString::fromStdString(v.name),
-                       QString::fromStdString(v.name));
-  const int idx = variants_->findText(keep);
-  variants_->setCurrentIndex(idx >= 0 ? idx : 0);
-  variants_->blockSignals(false);
+  runOptions_->setVariants(program->variants);
   for (const std::string& line : program->traceLog)
     log_->appendInfo(tr("print: %1").arg(QString::fromStdString(line)));
-  showProgramGraph(*graphView_, program, variants_->currentData().toString().toStdString());
+  showProgramGraph(*graphView_, program, runOptions_->variant().toStdString());
   status_->setText(tr("Traced: %1 nodes, %2 variants")
                        .arg(program->graph->numNodes())
                        .arg(program->variants.size()));
@@ -138,16 +128,15 @@ void MainWindow::runCurrent(bool allVariants) {
     controller_->traceNow();
     return;
   }
-  const QString variant = allVariants ? QString() : variants_->currentData().toString();
-  const bool parallel = executor_->currentData().toBool();
+  const QString executor = runOptions_->executorLabel();
   if (controller_->program()->variants.size() == 1 && !allVariants)
-    log_->appendInfo(tr("Running on the %1 executor…").arg(executor_->currentText()));
+    log_->appendInfo(tr("Running on the %1 executor…").arg(executor));
   else
-    log_->appendInfo(
-        allVariants ? tr("Running all variants on the %1 executor…").arg(executor_->currentText())
-                    : tr("Running variant '%1' on the %2 executor…")
-                          .arg(variants_->currentText(), executor_->currentText()));
-  controller_->run(variant, parallel, threads_->value());
+    log_->appendInfo(allVariants ? tr("Running all variants on the %1 executor…").arg(executor)
+                                 : tr("Running variant '%1' on the %2 executor…")
+                                       .arg(runOptions_->variantLabel(), executor));
+  controller_->run(allVariants ? QString() : runOptions_->variant(), runOptions_->parallel(),
+                   runOptions_->threads());
 }
 
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
@@ -191,7 +180,7 @@ bool MainWindow::startSweep(const QString& param, const QVector<double>& values)
   plots_->showScaling(*sweep_);
   plots_->showPlot(plots_->scaling());
   log_->appendInfo(tr("Sweeping %1 over %2 values…").arg(param).arg(values.size()));
-  return controller_->sweep(param, values, executor_->currentData().toBool(), threads_->value());
+  return controller_->sweep(param, values, runOptions_->parallel(), runOptions_->threads());
 }
 
 void MainWindow::onSweepFinished(const QString& param, const QString& error) {
@@ -205,7 +194,7 @@ void MainWindow::onSweepFinished(const QString& param, const QString& error) {
 
 const lab::VariantRun* MainWindow::shownRun() const {
   if (!lastRun_.run) return nullptr;
-  const std::string name = variants_->currentData().toString().toStdString();
+  const std::string name = runOptions_->variant().toStdString();
   for (const lab::VariantRun& v : lastRun_.run->variants)
     if (v.name == name) return &v;
   return lastRun_.run->variants.empty() ? nullptr : &lastRun_.run->variants.front();

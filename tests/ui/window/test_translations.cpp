@@ -15,6 +15,7 @@
 #include "ui/document/script_document.h"
 #include "ui/editor/templates.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/run_options.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/settings_dialog.h"
@@ -101,7 +102,8 @@ class TestTranslations : public QObject {
     QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
     QCOMPARE(translate(MainWindow::staticMetaObject, "&File"), QStringLiteral("文件(&F)"));
     QCOMPARE(MainWindow::tr("&Run"), QStringLiteral("运行(&R)"));
-    QCOMPARE(MainWindow::tr("Running on the %1 executor…").arg(MainWindow::tr("serial")),
+    // The executor's name comes from the toolbar's run options (RunOptions).
+    QCOMPARE(MainWindow::tr("Running on the %1 executor…").arg(RunOptions::tr("serial")),
              QStringLiteral("正在串行执行器上运行…"));
     QCOMPARE(translate(StepControls::staticMetaObject, "Loop to step through"),
              QStringLiteral("要单步执行的循环"));
@@ -135,6 +137,8 @@ class TestTranslations : public QObject {
     const QStringList menus = menuTitles(w);
     QCOMPARE(menus,
              (QStringList{"文件(&F)", "编辑(&E)", "插入(&I)", "运行(&R)", "视图(&V)", "帮助(&H)"}));
+    QCOMPARE(w.executorBox()->itemText(0), QStringLiteral("串行"));
+    QCOMPARE(w.runOptions()->executorLabel(), QStringLiteral("串行"));
     QVERIFY2(toolTips(w.stepControls()).contains(QStringLiteral("要单步执行的循环")),
              qPrintable(toolTips(w.stepControls()).join('|')));
     QTabWidget* tabs = w.plots()->findChild<QTabWidget*>();
