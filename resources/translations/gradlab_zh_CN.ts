@@ -430,333 +430,333 @@
 <context>
     <name>gl::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="76"/>
         <source>&amp;New Lesson</source>
         <translation>新建课程(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="74"/>
+        <location filename="../../ui/window/main_window.cpp" line="77"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="75"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="79"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="81"/>
         <source>&amp;Export Lesson…</source>
         <translation>导出课程(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="81"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="80"/>
+        <location filename="../../ui/window/main_window.cpp" line="83"/>
         <source>Export &amp;Graph…</source>
         <translation>导出计算图(&amp;G)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="80"/>
+        <location filename="../../ui/window/main_window.cpp" line="83"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="81"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="82"/>
-        <location filename="../../ui/window/main_window.cpp" line="149"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="152"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="82"/>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="86"/>
         <source>Ctrl+R</source>
         <translation>Ctrl+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>Run the chosen variant (Ctrl+R, F5)</source>
         <translation>运行所选变体（Ctrl+R、F5）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="87"/>
+        <location filename="../../ui/window/main_window.cpp" line="90"/>
         <source>Run &amp;All Variants</source>
         <translation>运行全部变体(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="87"/>
+        <location filename="../../ui/window/main_window.cpp" line="90"/>
         <source>Ctrl+Shift+R</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="91"/>
         <source>Run every variant and compare their results</source>
         <translation>运行每个变体并比较它们的结果</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="90"/>
+        <location filename="../../ui/window/main_window.cpp" line="93"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="92"/>
+        <location filename="../../ui/window/main_window.cpp" line="95"/>
         <source>S&amp;weep a Param…</source>
         <translation>参数扫描(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="93"/>
+        <location filename="../../ui/window/main_window.cpp" line="96"/>
         <source>Time every variant over several values of a param (scaling plot)</source>
         <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="94"/>
+        <location filename="../../ui/window/main_window.cpp" line="97"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="94"/>
+        <location filename="../../ui/window/main_window.cpp" line="97"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="95"/>
+        <location filename="../../ui/window/main_window.cpp" line="98"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="96"/>
+        <location filename="../../ui/window/main_window.cpp" line="99"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="97"/>
+        <location filename="../../ui/window/main_window.cpp" line="100"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="99"/>
+        <location filename="../../ui/window/main_window.cpp" line="102"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="100"/>
+        <location filename="../../ui/window/main_window.cpp" line="103"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="104"/>
+        <location filename="../../ui/window/main_window.cpp" line="107"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="108"/>
+        <location filename="../../ui/window/main_window.cpp" line="111"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="110"/>
+        <location filename="../../ui/window/main_window.cpp" line="113"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="111"/>
+        <location filename="../../ui/window/main_window.cpp" line="114"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="112"/>
+        <location filename="../../ui/window/main_window.cpp" line="115"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="113"/>
+        <location filename="../../ui/window/main_window.cpp" line="116"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="126"/>
+        <location filename="../../ui/window/main_window.cpp" line="129"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="134"/>
+        <location filename="../../ui/window/main_window.cpp" line="137"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="135"/>
+        <location filename="../../ui/window/main_window.cpp" line="138"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="136"/>
+        <location filename="../../ui/window/main_window.cpp" line="139"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="142"/>
+        <location filename="../../ui/window/main_window.cpp" line="145"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="154"/>
+        <location filename="../../ui/window/main_window.cpp" line="157"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="162"/>
+        <location filename="../../ui/window/main_window.cpp" line="165"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="171"/>
-        <location filename="../../ui/window/main_window.cpp" line="175"/>
+        <location filename="../../ui/window/main_window.cpp" line="174"/>
+        <location filename="../../ui/window/main_window.cpp" line="178"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="172"/>
+        <location filename="../../ui/window/main_window.cpp" line="175"/>
         <source>Run All Variants</source>
         <translation>运行全部变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="173"/>
+        <location filename="../../ui/window/main_window.cpp" line="176"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="174"/>
+        <location filename="../../ui/window/main_window.cpp" line="177"/>
         <source>Fit Graph</source>
         <translation>计算图适合窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="188"/>
+        <location filename="../../ui/window/main_window.cpp" line="191"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="191"/>
+        <location filename="../../ui/window/main_window.cpp" line="194"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="194"/>
+        <location filename="../../ui/window/main_window.cpp" line="197"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="197"/>
+        <location filename="../../ui/window/main_window.cpp" line="200"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="227"/>
+        <location filename="../../ui/window/main_window.cpp" line="230"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="229"/>
+        <location filename="../../ui/window/main_window.cpp" line="232"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="234"/>
+        <location filename="../../ui/window/main_window.cpp" line="237"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="236"/>
+        <location filename="../../ui/window/main_window.cpp" line="239"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="240"/>
+        <location filename="../../ui/window/main_window.cpp" line="243"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="242"/>
+        <location filename="../../ui/window/main_window.cpp" line="245"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="243"/>
+        <location filename="../../ui/window/main_window.cpp" line="246"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="169"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="35"/>
+        <location filename="../../ui/window/main_window.cpp" line="172"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="28"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="41"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="68"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="34"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="61"/>
         <source>Recover</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="42"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="35"/>
         <source>An autosaved copy of %1 has changes that were not saved. Recover them?</source>
         <translation>%1 的自动保存副本中有尚未保存的更改。要恢复这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="55"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="48"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="170"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="173"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="76"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="88"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="81"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="103"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="96"/>
         <source>Save Lesson</source>
         <translation>保存课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="103"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="96"/>
         <source>GradLab scripts (*.gls)</source>
         <translation>GradLab 脚本 (*.gls)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="109"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="102"/>
         <source>Open Lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="110"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="103"/>
         <source>GradLab scripts (*.gls);;All files (*)</source>
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="124"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="117"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="125"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="118"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
@@ -766,63 +766,63 @@
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="66"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="59"/>
         <source>an untitled script</source>
         <translation>一个未命名的脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="69"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="62"/>
         <source>GradLab found work in %1 that was never saved (autosaved %2). Recover it?</source>
         <translation>GradLab 发现 %1 中有从未保存的内容（自动保存于 %2）。要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="74"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="67"/>
         <source>Recovered unsaved work of %1</source>
         <translation>已恢复 %1 中未保存的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="189"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="190"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="197"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="145"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="200"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="148"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="206"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="154"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="210"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="158"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="211"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="159"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="216"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="164"/>
         <location filename="../../ui/window/main_window_results.cpp" line="67"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="218"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="166"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
@@ -1119,7 +1119,7 @@
         <translation>%1 还没有对应的文件；请指定文件名保存</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_document.cpp" line="163"/>
+        <location filename="../../ui/document/script_document.cpp" line="161"/>
         <source>cannot create the folder %1</source>
         <translation>无法创建文件夹 %1</translation>
     </message>

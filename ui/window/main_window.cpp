@@ -1,12 +1,13 @@
 #include "ui/window/main_window.h"
 
 #include <QAction>
-#include <QComboBox>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
 
@@ -24,7 +25,9 @@
 #include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
+#include "ui/window/settings_dialog.h"
 #include "ui/window/theme.h"
+#include "ui/window/translations.h"
 
 namespace gl::ui {
 
@@ -38,9 +41,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createToolBars();
   createDocks();
   document_ = new ScriptDocument(editor_->document(), defaultAutosaveFolder(), this);
+  createStatusBar();
   connectPanels();
-  statusBar()->addWidget(status_ = new QLabel(this), 1);
-  statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
   readSettings();
   setRunning(false);
   updateTitle();
@@ -246,6 +248,56 @@ void MainWindow::createDocks() {
   tabifyDockWidget(plots, log);
   plots->raise();
   resizeDocks({steps, plots}, {40, 300}, Qt::Vertical);
+}
+
+void MainWindow::createStatusBar() {
+  statusBar()->addWidget(status_ = new QLabel(this), 1);
+  statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  controller_->cancel();
+  writeSettings();
+  event->accept();
+}
+
+void MainWindow::readSettings() {
+  QSettings s;
+  if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) resize(1500, 920);
+  restoreState(s.value(QStringLiteral("windowState")).toByteArray());
+  const bool dark = s.value(QStringLiteral("dark"), false).toBool();
+  darkAct_->setChecked(dark);
+  setDark(dark);
+  runOptions_->setExecutorIndex(s.value(QStringLiteral("executor"), 0).toInt());
+}
+
+void MainWindow::writeSettings() {
+  QSettings s;
+  s.setValue(QStringLiteral("geometry"), saveGeometry());
+  s.setValue(QStringLiteral("windowState"), saveState());
+  s.setValue(QStringLiteral("dark"), darkAct_->isChecked());
+  s.setValue(QStringLiteral("executor"), runOptions_->executorIndex());
+}
+
+void MainWindow::setDark(bool dark) {
+  applyTheme(dark);
+  editor_->setDarkScheme(dark);
+  plots_->setDarkMode(dark);
+}
+
+void MainWindow::showSettings() {
+  SettingsDialog dialog(this);
+  dialog.setLanguage(languageSetting());
+  dialog.setDarkPalette(darkAct_->isChecked());
+  if (dialog.exec() != QDialog::Accepted) return;
+  setLanguageSetting(dialog.language());
+  installLanguage(dialog.language());
+  darkAct_->setChecked(dialog.darkPalette());
+  setDark(dialog.darkPalette());
 }
 
 }  // namespace gl::ui

@@ -56,6 +56,7 @@ class MainWindow : public QMainWindow {
   ParamsPanel* params() const { return params_; }
   RunLog* runLog() const { return log_; }
   RunOptions* runOptions() const { return runOptions_; }
+  RunProgress* runProgress() const { return progress_; }
   QComboBox* variantBox() const;
   QComboBox* executorBox() const;
   QString currentFile() const;
@@ -66,14 +67,20 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  // Assembly (main_window.cpp), as in Qt's application example.
   void createActions();
   void createMenus();
   void createToolBars();
   void createDocks();
+  void createStatusBar();
   void connectPanels();
   void readSettings();
   void writeSettings();
+  void setRunning(bool running);  // every action and widget that depends on run state
+  void setDark(bool dark);
+  void showSettings();
 
+  // The document and exports (main_window_files.cpp).
   bool maybeSave();
   void newLesson();
   void openDialog();
@@ -81,17 +88,15 @@ class MainWindow : public QMainWindow {
   bool saveAsDialog();
   void offerUnsavedWork(const QString& opened);
   void updateTitle();
-  void setDark(bool dark);
-  void showSettings();
   void exportLessonDialog();
   void exportGraphDialog();
-  void sweepDialog();
-  void onSweepFinished(const QString& param, const QString& error);
-  void setRunning(bool running);
 
+  // Runs and what comes back (main_window_results.cpp).
   void onTraced(std::shared_ptr<const lang::TracedProgram> program);
   void onTraceFailed(const QString& message, int line, int col);
   void onRunFinished(const RunOutcome& outcome);
+  void sweepDialog();
+  void onSweepFinished(const QString& param, const QString& error);
   void showVariantResults();
   void onStep(int loopNode, qint64 step, bool backward);
 
@@ -111,10 +116,6 @@ class MainWindow : public QMainWindow {
   RunProgress* progress_ = nullptr;
   QLabel* status_ = nullptr;
 
- public:
-  RunProgress* runProgress() const { return progress_; }
-
- private:
   QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *exportGraphAct_, *quitAct_;
   QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;
   QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;

@@ -1,6 +1,5 @@
-// MainWindow: the document's files (open, save, recovery: ScriptDocument does the work),
-// settings and the few dialogs. Nothing here touches engine results.
-#include <QCloseEvent>
+// MainWindow: the document (open, save, recovery: ScriptDocument does the work) and the
+// exports. Nothing here touches engine results.
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -9,7 +8,6 @@
 #include <QSettings>
 #include <QStatusBar>
 
-#include "ui/about.h"
 #include "ui/document/script_document.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
@@ -18,12 +16,7 @@
 #include "ui/graph/graph_view.h"
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/run_log.h"
-#include "ui/plots/plots_panel.h"
-#include "ui/run/run_options.h"
 #include "ui/window/main_window.h"
-#include "ui/window/settings_dialog.h"
-#include "ui/window/theme.h"
-#include "ui/window/translations.h"
 
 namespace gl::ui {
 
@@ -134,51 +127,6 @@ void MainWindow::updateTitle() {
   setWindowTitle(QStringLiteral("%1%2 — GradLab")
                      .arg(document_->fileName(), dirty ? QStringLiteral(" *") : QString()));
   setWindowModified(dirty);
-}
-
-void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!maybeSave()) {
-    event->ignore();
-    return;
-  }
-  controller_->cancel();
-  writeSettings();
-  event->accept();
-}
-
-void MainWindow::readSettings() {
-  QSettings s;
-  if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) resize(1500, 920);
-  restoreState(s.value(QStringLiteral("windowState")).toByteArray());
-  const bool dark = s.value(QStringLiteral("dark"), false).toBool();
-  darkAct_->setChecked(dark);
-  setDark(dark);
-  runOptions_->setExecutorIndex(s.value(QStringLiteral("executor"), 0).toInt());
-}
-
-void MainWindow::writeSettings() {
-  QSettings s;
-  s.setValue(QStringLiteral("geometry"), saveGeometry());
-  s.setValue(QStringLiteral("windowState"), saveState());
-  s.setValue(QStringLiteral("dark"), darkAct_->isChecked());
-  s.setValue(QStringLiteral("executor"), runOptions_->executorIndex());
-}
-
-void MainWindow::setDark(bool dark) {
-  applyTheme(dark);
-  editor_->setDarkScheme(dark);
-  plots_->setDarkMode(dark);
-}
-
-void MainWindow::showSettings() {
-  SettingsDialog dialog(this);
-  dialog.setLanguage(languageSetting());
-  dialog.setDarkPalette(darkAct_->isChecked());
-  if (dialog.exec() != QDialog::Accepted) return;
-  setLanguageSetting(dialog.language());
-  installLanguage(dialog.language());
-  darkAct_->setChecked(dialog.darkPalette());
-  setDark(dialog.darkPalette());
 }
 
 void MainWindow::exportGraphDialog() {
