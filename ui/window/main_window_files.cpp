@@ -123,10 +123,9 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::updateTitle() {
-  const bool dirty = document_->isDirty();
-  setWindowTitle(QStringLiteral("%1%2 — GradLab")
-                     .arg(document_->fileName(), dirty ? QStringLiteral(" *") : QString()));
-  setWindowModified(dirty);
+  // Qt shows "[*]" as "*" while the window is modified (and warns without the placeholder).
+  setWindowTitle(QStringLiteral("%1[*] — GradLab").arg(document_->fileName()));
+  setWindowModified(document_->isDirty());
 }
 
 void MainWindow::exportGraphDialog() {
