@@ -751,12 +751,12 @@
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="117"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="118"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="118"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="119"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>

@@ -209,6 +209,12 @@ void ScriptDocument::recover(const Recovery& recovery) {
   replaceText(recovery.text, true);
 }
 
+void ScriptDocument::discardRecovery(const Recovery& recovery) {
+  if (recovery.copyPath == autosavePath()) lastAutosaved_.clear();
+  QFile::remove(recovery.copyPath);
+  QFile::remove(sidecarPath(recovery.copyPath));
+}
+
 void ScriptDocument::replaceText(const QString& text, bool modified) {
   timer_.stop();
   const bool was = isDirty();

@@ -79,6 +79,8 @@ class ScriptDocument : public QObject {
   std::optional<Recovery> newestRecovery(const QString& except = {}) const;
   // Takes over a copy: the text becomes the copy's (unsaved), the path the copy's document.
   void recover(const Recovery& recovery);
+  // Removes a copy (and its companion file) the user chose not to recover.
+  void discardRecovery(const Recovery& recovery);
 
  signals:
   void dirtyChanged(bool dirty);  // once per change, never for a passing state

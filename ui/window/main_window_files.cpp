@@ -66,7 +66,7 @@ void MainWindow::offerUnsavedWork(const QString& opened) {
     document_->recover(*copy);
     log_->appendInfo(tr("Recovered unsaved work of %1").arg(name));
   } else if (answer == QMessageBox::Discard) {
-    QFile::remove(copy->copyPath);
+    document_->discardRecovery(*copy);
   }
 }
 
@@ -107,6 +107,7 @@ void MainWindow::openDialog() {
 void MainWindow::newLesson() {
   if (!maybeSave()) return;
   document_->reset(expandPlaceholders(newLessonTemplate().text));
+  editor_->moveCursor(QTextCursor::Start);
   controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
 }

@@ -389,6 +389,23 @@ class TestScriptDocument : public QObject {
     QCOMPARE(doc.text(), QString("q = 2\n"));
   }
 
+  void discardedRecoveryIsGoneWithItsCompanion() {
+    const QString dir = folder();
+    QTextDocument a;
+    ScriptDocument lost(&a, dir);
+    lost.reset("t = 1\n");
+    type(a, "t = 2\n");
+    QVERIFY(lost.autosave());
+    QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 2);  // the copy and its companion file
+    QTextDocument b;
+    ScriptDocument doc(&b, dir);
+    std::optional<ScriptDocument::Recovery> r = doc.newestRecovery();
+    QVERIFY(r.has_value());
+    doc.discardRecovery(*r);
+    QCOMPARE(QDir(dir).entryList(QDir::Files), QStringList());
+    QVERIFY(!doc.newestRecovery().has_value());
+  }
+
   void openingAnotherFileKeepsTheUnsavedCopy() {
     const QString dir = folder();
     QTextDocument text;

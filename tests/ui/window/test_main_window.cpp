@@ -260,6 +260,30 @@ class TestMainWindow : public QObject {
     QCOMPARE(answers.texts().size(), 1);
   }
 
+  void declinedUnsavedWorkIsKeptOrDiscarded_data() {
+    QTest::addColumn<int>("answer");
+    QTest::addColumn<int>("copiesLeft");
+    QTest::newRow("later") << int(QMessageBox::No) << 1;
+    QTest::newRow("discard") << int(QMessageBox::Discard) << 0;
+  }
+  void declinedUnsavedWorkIsKeptOrDiscarded() {
+    QFETCH(int, answer);
+    QFETCH(int, copiesLeft);
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("autosave");
+    QVERIFY(leaveUnsavedWork(folder, QString(), "x = tf.constant(2.0)\n"));
+    MainWindow w;
+    w.document()->setAutosaveFolder(folder);
+    w.show();
+    MessageBoxAnswers answers{QMessageBox::StandardButton(answer)};
+    const QString lesson = builtinLessons().value(0);
+    QVERIFY(w.openFile(lesson));
+    QCOMPARE(answers.texts().size(), 1);
+    QCOMPARE(w.currentFile(), lesson);  // the lesson asked for, untouched
+    QVERIFY(!w.document()->isDirty());
+    QCOMPARE(QDir(folder).entryList({"*.gls"}, QDir::Files).size(), copiesLeft);
+  }
+
   void settingsDialogAppliesWhatIsChosen() {
     MainWindow w;
     w.show();
