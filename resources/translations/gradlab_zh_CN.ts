@@ -430,275 +430,275 @@
 <context>
     <name>gl::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="64"/>
         <source>&amp;New Lesson</source>
         <translation>新建课程(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="77"/>
+        <location filename="../../ui/window/main_window.cpp" line="65"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="66"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="79"/>
+        <location filename="../../ui/window/main_window.cpp" line="67"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="81"/>
+        <location filename="../../ui/window/main_window.cpp" line="69"/>
         <source>&amp;Export Lesson…</source>
         <translation>导出课程(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="81"/>
+        <location filename="../../ui/window/main_window.cpp" line="69"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>Export &amp;Graph…</source>
         <translation>导出计算图(&amp;G)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="84"/>
+        <location filename="../../ui/window/main_window.cpp" line="72"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
-        <location filename="../../ui/window/main_window.cpp" line="152"/>
+        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="140"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
-        <location filename="../../ui/window/main_window.cpp" line="86"/>
+        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="74"/>
         <source>Ctrl+R</source>
         <translation>Ctrl+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="76"/>
         <source>Run the chosen variant (Ctrl+R, F5)</source>
         <translation>运行所选变体（Ctrl+R、F5）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="90"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>Run &amp;All Variants</source>
         <translation>运行全部变体(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="90"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>Ctrl+Shift+R</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="91"/>
+        <location filename="../../ui/window/main_window.cpp" line="79"/>
         <source>Run every variant and compare their results</source>
         <translation>运行每个变体并比较它们的结果</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="93"/>
+        <location filename="../../ui/window/main_window.cpp" line="81"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="95"/>
+        <location filename="../../ui/window/main_window.cpp" line="83"/>
         <source>S&amp;weep a Param…</source>
         <translation>参数扫描(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="96"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>Time every variant over several values of a param (scaling plot)</source>
         <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="97"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="97"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="98"/>
+        <location filename="../../ui/window/main_window.cpp" line="86"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="99"/>
+        <location filename="../../ui/window/main_window.cpp" line="87"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="100"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="102"/>
+        <location filename="../../ui/window/main_window.cpp" line="90"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="103"/>
+        <location filename="../../ui/window/main_window.cpp" line="91"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="107"/>
+        <location filename="../../ui/window/main_window.cpp" line="95"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="111"/>
+        <location filename="../../ui/window/main_window.cpp" line="99"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="113"/>
+        <location filename="../../ui/window/main_window.cpp" line="101"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="114"/>
+        <location filename="../../ui/window/main_window.cpp" line="102"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="115"/>
+        <location filename="../../ui/window/main_window.cpp" line="103"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="116"/>
+        <location filename="../../ui/window/main_window.cpp" line="104"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="129"/>
+        <location filename="../../ui/window/main_window.cpp" line="117"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="137"/>
+        <location filename="../../ui/window/main_window.cpp" line="125"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="138"/>
+        <location filename="../../ui/window/main_window.cpp" line="126"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="139"/>
+        <location filename="../../ui/window/main_window.cpp" line="127"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="145"/>
+        <location filename="../../ui/window/main_window.cpp" line="133"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="157"/>
+        <location filename="../../ui/window/main_window.cpp" line="145"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="165"/>
+        <location filename="../../ui/window/main_window.cpp" line="153"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="174"/>
-        <location filename="../../ui/window/main_window.cpp" line="178"/>
+        <location filename="../../ui/window/main_window.cpp" line="162"/>
+        <location filename="../../ui/window/main_window.cpp" line="166"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="175"/>
+        <location filename="../../ui/window/main_window.cpp" line="163"/>
         <source>Run All Variants</source>
         <translation>运行全部变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="176"/>
+        <location filename="../../ui/window/main_window.cpp" line="164"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="177"/>
+        <location filename="../../ui/window/main_window.cpp" line="165"/>
         <source>Fit Graph</source>
         <translation>计算图适合窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="191"/>
+        <location filename="../../ui/window/main_window.cpp" line="179"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="194"/>
+        <location filename="../../ui/window/main_window.cpp" line="182"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="197"/>
+        <location filename="../../ui/window/main_window.cpp" line="185"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="200"/>
+        <location filename="../../ui/window/main_window.cpp" line="188"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="230"/>
+        <location filename="../../ui/window/main_window.cpp" line="218"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="232"/>
+        <location filename="../../ui/window/main_window.cpp" line="220"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="237"/>
+        <location filename="../../ui/window/main_window.cpp" line="225"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="239"/>
+        <location filename="../../ui/window/main_window.cpp" line="227"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="243"/>
+        <location filename="../../ui/window/main_window.cpp" line="231"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="245"/>
+        <location filename="../../ui/window/main_window.cpp" line="233"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="246"/>
+        <location filename="../../ui/window/main_window.cpp" line="234"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="172"/>
+        <location filename="../../ui/window/main_window.cpp" line="160"/>
         <location filename="../../ui/window/main_window_files.cpp" line="28"/>
         <source>Open</source>
         <translation>打开</translation>
@@ -720,7 +720,7 @@
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="173"/>
+        <location filename="../../ui/window/main_window.cpp" line="161"/>
         <location filename="../../ui/window/main_window_files.cpp" line="76"/>
         <source>Save</source>
         <translation>保存</translation>

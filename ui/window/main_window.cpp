@@ -48,18 +48,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   updateTitle();
 }
 
-// Everything that depends on whether a run or a sweep is going on: what starts one is off,
-// Cancel is on, the executor settings (read when a run starts) wait for the next one.
-void MainWindow::setRunning(bool running) {
-  for (QAction* start : {runAct_, runAllAct_, sweepAct_}) start->setEnabled(!running);
-  cancelAct_->setEnabled(running);
-  runOptions_->setRunning(running);
-  if (running)
-    progress_->start();
-  else
-    progress_->finish();
-}
-
 MainWindow::~MainWindow() = default;
 
 QComboBox* MainWindow::variantBox() const { return runOptions_->variantBox(); }
@@ -253,6 +241,18 @@ void MainWindow::createDocks() {
 void MainWindow::createStatusBar() {
   statusBar()->addWidget(status_ = new QLabel(this), 1);
   statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
+}
+
+// Everything that depends on whether a run or a sweep is going on: what starts one is off,
+// Cancel is on, the executor settings (read when a run starts) wait for the next one.
+void MainWindow::setRunning(bool running) {
+  for (QAction* start : {runAct_, runAllAct_, sweepAct_}) start->setEnabled(!running);
+  cancelAct_->setEnabled(running);
+  runOptions_->setRunning(running);
+  if (running)
+    progress_->start();
+  else
+    progress_->finish();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,7 +1,8 @@
 #pragma once
 // The main window: only wires panels together (Qt's application example: built from
-// createActions()/createMenus()/createToolBars()/createDocks() helpers). State lives in the
-// LessonController; each panel draws what it is given.
+// createActions()/createMenus()/createToolBars()/createDocks()/createStatusBar() helpers).
+// The script's file state lives in the ScriptDocument, the lesson's in the LessonController,
+// the run choice in RunOptions; each panel draws what it is given.
 #include <QMainWindow>
 #include <memory>
 
