@@ -4,37 +4,38 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="19"/>
+        <location filename="../../ui/document/script_file.cpp" line="15"/>
         <source>%1 does not exist</source>
         <translation>%1 不存在</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="22"/>
+        <location filename="../../ui/document/script_file.cpp" line="18"/>
         <source>%1 is larger than 4 MiB; GradLab scripts are small text files</source>
         <translation>%1 大于 4 MiB；GradLab 脚本应是小型文本文件</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="24"/>
+        <location filename="../../ui/document/script_file.cpp" line="20"/>
         <source>cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="27"/>
+        <location filename="../../ui/document/script_file.cpp" line="23"/>
         <source>%1 is not a text file (it contains NUL bytes)</source>
         <translation>%1 不是文本文件（其中含有 NUL 字节）</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="30"/>
+        <location filename="../../ui/document/script_file.cpp" line="26"/>
         <source>%1 is not valid UTF-8 text</source>
         <translation>%1 不是有效的 UTF-8 文本</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="37"/>
+        <location filename="../../ui/document/script_file.cpp" line="33"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="39"/>
+        <location filename="../../ui/document/script_file.cpp" line="38"/>
+        <location filename="../../ui/document/script_file.cpp" line="40"/>
         <source>saving %1 failed: %2</source>
         <translation>保存 %1 失败：%2</translation>
     </message>
@@ -94,21 +95,6 @@
         <location filename="../../ui/window/result_views.cpp" line="150"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="51"/>
-        <source>&apos;%1&apos; is not a number</source>
-        <translation>“%1”不是数字</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="55"/>
-        <source>%1 is outside %2..%3</source>
-        <translation>%1 超出范围 %2..%3</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="60"/>
-        <source>give at least one value</source>
-        <translation>请至少给出一个值</translation>
     </message>
     <message>
         <location filename="../../ui/graph/edge_item.cpp" line="30"/>
@@ -444,337 +430,298 @@
 <context>
     <name>gl::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="66"/>
+        <location filename="../../ui/window/main_window.cpp" line="64"/>
         <source>&amp;New Lesson</source>
         <translation>新建课程(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="67"/>
+        <location filename="../../ui/window/main_window.cpp" line="65"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="68"/>
+        <location filename="../../ui/window/main_window.cpp" line="66"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="69"/>
+        <location filename="../../ui/window/main_window.cpp" line="67"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="71"/>
+        <location filename="../../ui/window/main_window.cpp" line="69"/>
         <source>&amp;Export Lesson…</source>
         <translation>导出课程(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="71"/>
+        <location filename="../../ui/window/main_window.cpp" line="69"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>Export &amp;Graph…</source>
         <translation>导出计算图(&amp;G)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="74"/>
+        <location filename="../../ui/window/main_window.cpp" line="72"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="75"/>
-        <location filename="../../ui/window/main_window.cpp" line="138"/>
+        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="140"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="75"/>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="74"/>
         <source>Ctrl+R</source>
         <translation>Ctrl+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="76"/>
         <source>Run the chosen variant (Ctrl+R, F5)</source>
         <translation>运行所选变体（Ctrl+R、F5）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="80"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>Run &amp;All Variants</source>
         <translation>运行全部变体(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="80"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>Ctrl+Shift+R</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="81"/>
+        <location filename="../../ui/window/main_window.cpp" line="79"/>
         <source>Run every variant and compare their results</source>
         <translation>运行每个变体并比较它们的结果</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="81"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="83"/>
         <source>S&amp;weep a Param…</source>
         <translation>参数扫描(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="86"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>Time every variant over several values of a param (scaling plot)</source>
         <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="89"/>
+        <location filename="../../ui/window/main_window.cpp" line="86"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="90"/>
+        <location filename="../../ui/window/main_window.cpp" line="87"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="91"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="93"/>
+        <location filename="../../ui/window/main_window.cpp" line="90"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="94"/>
+        <location filename="../../ui/window/main_window.cpp" line="91"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="98"/>
+        <location filename="../../ui/window/main_window.cpp" line="95"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="102"/>
+        <location filename="../../ui/window/main_window.cpp" line="99"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="104"/>
+        <location filename="../../ui/window/main_window.cpp" line="101"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="105"/>
+        <location filename="../../ui/window/main_window.cpp" line="102"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="106"/>
+        <location filename="../../ui/window/main_window.cpp" line="103"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="107"/>
+        <location filename="../../ui/window/main_window.cpp" line="104"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="115"/>
+        <location filename="../../ui/window/main_window.cpp" line="117"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="123"/>
+        <location filename="../../ui/window/main_window.cpp" line="125"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="124"/>
+        <location filename="../../ui/window/main_window.cpp" line="126"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="125"/>
+        <location filename="../../ui/window/main_window.cpp" line="127"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="131"/>
+        <location filename="../../ui/window/main_window.cpp" line="133"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="143"/>
+        <location filename="../../ui/window/main_window.cpp" line="145"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="151"/>
+        <location filename="../../ui/window/main_window.cpp" line="153"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="160"/>
-        <location filename="../../ui/window/main_window.cpp" line="164"/>
+        <location filename="../../ui/window/main_window.cpp" line="162"/>
+        <location filename="../../ui/window/main_window.cpp" line="166"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="161"/>
+        <location filename="../../ui/window/main_window.cpp" line="163"/>
         <source>Run All Variants</source>
         <translation>运行全部变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="162"/>
+        <location filename="../../ui/window/main_window.cpp" line="164"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="163"/>
+        <location filename="../../ui/window/main_window.cpp" line="165"/>
         <source>Fit Graph</source>
         <translation>计算图适合窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="169"/>
-        <source> Variant </source>
-        <translation> 变体 </translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.cpp" line="172"/>
-        <source>Variant to run and to show</source>
-        <translation>要运行和显示的变体</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.cpp" line="174"/>
-        <source> Executor </source>
-        <translation> 执行器 </translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.cpp" line="176"/>
-        <source>serial</source>
-        <translation>串行</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.cpp" line="177"/>
-        <source>parallel</source>
-        <translation>并行</translation>
-    </message>
-    <message>
         <location filename="../../ui/window/main_window.cpp" line="179"/>
-        <source> Threads </source>
-        <translation> 线程数 </translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.cpp" line="183"/>
-        <source>Threads of the parallel executor</source>
-        <translation>并行执行器使用的线程数</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.cpp" line="192"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="195"/>
+        <location filename="../../ui/window/main_window.cpp" line="182"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="198"/>
+        <location filename="../../ui/window/main_window.cpp" line="185"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="201"/>
+        <location filename="../../ui/window/main_window.cpp" line="188"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="231"/>
+        <location filename="../../ui/window/main_window.cpp" line="218"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="233"/>
+        <location filename="../../ui/window/main_window.cpp" line="220"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="238"/>
+        <location filename="../../ui/window/main_window.cpp" line="225"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="240"/>
+        <location filename="../../ui/window/main_window.cpp" line="227"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="244"/>
+        <location filename="../../ui/window/main_window.cpp" line="231"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="246"/>
+        <location filename="../../ui/window/main_window.cpp" line="233"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="247"/>
+        <location filename="../../ui/window/main_window.cpp" line="234"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="34"/>
-        <source>untitled.gls</source>
-        <translation>未命名.gls</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window.cpp" line="158"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="41"/>
+        <location filename="../../ui/window/main_window.cpp" line="160"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="28"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="48"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="34"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="61"/>
         <source>Recover</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="49"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="35"/>
         <source>An autosaved copy of %1 has changes that were not saved. Recover them?</source>
         <translation>%1 的自动保存副本中有尚未保存的更改。要恢复这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="64"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="48"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="159"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="72"/>
+        <location filename="../../ui/window/main_window.cpp" line="161"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="76"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -784,203 +731,158 @@
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="97"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="96"/>
         <source>Save Lesson</source>
         <translation>保存课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="97"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="96"/>
         <source>GradLab scripts (*.gls)</source>
         <translation>GradLab 脚本 (*.gls)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="103"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="102"/>
         <source>Open Lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="104"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="103"/>
         <source>GradLab scripts (*.gls);;All files (*)</source>
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="118"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="119"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="132"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="53"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="177"/>
-        <source>Settings</source>
-        <translation>设置</translation>
+        <location filename="../../ui/window/main_window_files.cpp" line="59"/>
+        <source>an untitled script</source>
+        <translation>一个未命名的脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="180"/>
-        <source>System default</source>
-        <translation>跟随系统</translation>
+        <location filename="../../ui/window/main_window_files.cpp" line="62"/>
+        <source>GradLab found work in %1 that was never saved (autosaved %2). Recover it?</source>
+        <translation>GradLab 发现 %1 中有从未保存的内容（自动保存于 %2）。要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="184"/>
-        <source>Language</source>
-        <translation>语言</translation>
+        <location filename="../../ui/window/main_window_files.cpp" line="67"/>
+        <source>Recovered unsaved work of %1</source>
+        <translation>已恢复 %1 中未保存的内容</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="186"/>
-        <source>Light</source>
-        <translation>浅色</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="186"/>
-        <source>Dark</source>
-        <translation>深色</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="188"/>
-        <source>Palette</source>
-        <translation>配色</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="189"/>
-        <source>A new language applies fully after a restart.</source>
-        <translation>更改语言后需重新启动才能完全生效。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="206"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="207"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="145"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="217"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="148"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="223"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="154"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="227"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="158"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="228"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="159"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="76"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="164"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="67"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="235"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="166"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="46"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="41"/>
         <source>Running variant &apos;%1&apos;…</source>
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="114"/>
-        <source>(main)</source>
-        <translation>（主程序）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="120"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="103"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="105"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="151"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="133"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="154"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="135"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="155"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="136"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="183"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="161"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="184"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="162"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="67"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="170"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="71"/>
-        <source>Sweep a Param</source>
-        <translation>参数扫描</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="81"/>
-        <source>%1 takes values in %2..%3</source>
-        <translation>%1 的取值范围为 %2..%3</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="85"/>
-        <source>Param</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="86"/>
-        <source>Values</source>
-        <translation>取值</translation>
-    </message>
-    <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="109"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="182"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="191"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_sweep.cpp" line="123"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="192"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
@@ -1105,6 +1007,49 @@
     </message>
 </context>
 <context>
+    <name>gl::ui::RunOptions</name>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="20"/>
+        <source> Variant </source>
+        <translation> 变体 </translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="23"/>
+        <source>Variant to run and to show</source>
+        <translation>要运行和显示的变体</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="25"/>
+        <source> Executor </source>
+        <translation> 执行器 </translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="27"/>
+        <source>serial</source>
+        <translation>串行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="28"/>
+        <source>parallel</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="30"/>
+        <source> Threads </source>
+        <translation> 线程数 </translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="35"/>
+        <source>Threads of the parallel executor</source>
+        <translation>并行执行器使用的线程数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="46"/>
+        <source>(main)</source>
+        <translation>（主程序）</translation>
+    </message>
+</context>
+<context>
     <name>gl::ui::RunProgress</name>
     <message>
         <location filename="../../ui/run/run_progress.cpp" line="32"/>
@@ -1154,6 +1099,67 @@
         <location filename="../../ui/plots/scaling_plot.cpp" line="63"/>
         <source>seconds</source>
         <translation>秒</translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::ScriptDocument</name>
+    <message>
+        <location filename="../../ui/document/script_document.cpp" line="80"/>
+        <source>untitled.gls</source>
+        <translation>未命名.gls</translation>
+    </message>
+    <message>
+        <location filename="../../ui/document/script_document.cpp" line="113"/>
+        <source>%1 is a built-in lesson; save it under a name of your own</source>
+        <translation>%1 是内置课程；请以你自己的文件名保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/document/script_document.cpp" line="114"/>
+        <source>%1 has no file yet; save it under a name</source>
+        <translation>%1 还没有对应的文件；请指定文件名保存</translation>
+    </message>
+    <message>
+        <location filename="../../ui/document/script_document.cpp" line="161"/>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::SettingsDialog</name>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="12"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="15"/>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="18"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="20"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="20"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="21"/>
+        <source>Palette</source>
+        <translation>配色</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="22"/>
+        <source>A new language applies fully after a restart.</source>
+        <translation>更改语言后需重新启动才能完全生效。</translation>
     </message>
 </context>
 <context>
@@ -1217,6 +1223,44 @@
         <location filename="../../ui/step/step_controls.cpp" line="133"/>
         <source>no loop</source>
         <translation>无循环</translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::SweepDialog</name>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="18"/>
+        <source>Sweep a Param</source>
+        <translation>参数扫描</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="23"/>
+        <source>Param</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="24"/>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="42"/>
+        <source>%1 takes values in %2..%3</source>
+        <translation>%1 的取值范围为 %2..%3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="75"/>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="79"/>
+        <source>%1 is outside %2..%3</source>
+        <translation>%1 超出范围 %2..%3</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="84"/>
+        <source>give at least one value</source>
+        <translation>请至少给出一个值</translation>
     </message>
 </context>
 <context>

@@ -1,24 +1,18 @@
 #include "ui/window/main_window.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QSettings>
-#include <QSpinBox>
 #include <QStatusBar>
-#include <QThread>
-#include <QTimer>
 #include <QToolBar>
-#include <QVBoxLayout>
 
 #include "ui/about.h"
+#include "ui/document/script_document.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 #include "ui/graph/graph_scene.h"
@@ -28,9 +22,12 @@
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
+#include "ui/window/settings_dialog.h"
 #include "ui/window/theme.h"
+#include "ui/window/translations.h"
 
 namespace gl::ui {
 
@@ -43,18 +40,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createMenus();
   createToolBars();
   createDocks();
+  document_ = new ScriptDocument(editor_->document(), defaultAutosaveFolder(), this);
+  createStatusBar();
   connectPanels();
-  autosaveTimer_ = new QTimer(this);
-  autosaveTimer_->setInterval(5000);
-  autosaveTimer_->setSingleShot(true);
-  connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosave);
-  statusBar()->addWidget(status_ = new QLabel(this), 1);
-  statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
   readSettings();
+  setRunning(false);
   updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
+
+QComboBox* MainWindow::variantBox() const { return runOptions_->variantBox(); }
+
+QComboBox* MainWindow::executorBox() const { return runOptions_->executorBox(); }
 
 void MainWindow::createActions() {
   auto make = [this](const QString& text, QKeySequence key, auto slot) {
@@ -84,7 +82,6 @@ void MainWindow::createActions() {
   cancelAct_->setIcon(style()->standardIcon(QStyle::SP_BrowserStop));
   sweepAct_ = make(tr("S&weep a Param…"), {}, [this] { sweepDialog(); });
   sweepAct_->setToolTip(tr("Time every variant over several values of a param (scaling plot)"));
-  cancelAct_->setEnabled(false);
   fitAct_ = make(tr("&Fit Graph"), QKeySequence(tr("Ctrl+0")), [this] { graphView_->fitGraph(); });
   zoomInAct_ = make(tr("Zoom &In"), QKeySequence::ZoomIn, [this] { graphView_->zoomIn(); });
   zoomOutAct_ = make(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] { graphView_->zoomOut(); });
@@ -109,6 +106,11 @@ void MainWindow::createActions() {
                           "and time serial against vectorized versions.</p>")
                            .arg(applicationVersion()));
   });
+  // Names for tests (and anything else driving the window).
+  for (auto [action, name] : {std::pair{runAct_, "run"}, std::pair{runAllAct_, "runAll"},
+                              std::pair{cancelAct_, "cancelRun"}, std::pair{sweepAct_, "sweep"},
+                              std::pair{settingsAct_, "settings"}})
+    action->setObjectName(QLatin1String(name));
 }
 
 void MainWindow::createMenus() {
@@ -166,22 +168,7 @@ void MainWindow::createToolBars() {
   bar->addAction(openAct_);
   bar->addAction(saveAct_);
   bar->addSeparator();
-  bar->addWidget(new QLabel(tr(" Variant "), bar));
-  variants_ = new QComboBox(bar);
-  variants_->setMinimumContentsLength(14);
-  variants_->setToolTip(tr("Variant to run and to show"));
-  bar->addWidget(variants_);
-  bar->addWidget(new QLabel(tr(" Executor "), bar));
-  executor_ = new QComboBox(bar);
-  executor_->addItem(tr("serial"), false);
-  executor_->addItem(tr("parallel"), true);
-  bar->addWidget(executor_);
-  bar->addWidget(new QLabel(tr(" Threads "), bar));
-  threads_ = new QSpinBox(bar);
-  threads_->setRange(1, std::max(1, QThread::idealThreadCount()) * 4);
-  threads_->setValue(std::max(1, QThread::idealThreadCount()));
-  threads_->setToolTip(tr("Threads of the parallel executor"));
-  bar->addWidget(threads_);
+  bar->addWidget(runOptions_ = new RunOptions(bar));
   bar->addSeparator();
   bar->addAction(runAct_);
   bar->addAction(runAllAct_);
@@ -249,6 +236,68 @@ void MainWindow::createDocks() {
   tabifyDockWidget(plots, log);
   plots->raise();
   resizeDocks({steps, plots}, {40, 300}, Qt::Vertical);
+}
+
+void MainWindow::createStatusBar() {
+  statusBar()->addWidget(status_ = new QLabel(this), 1);
+  statusBar()->addPermanentWidget(progress_ = new RunProgress(this));
+}
+
+// Everything that depends on whether a run or a sweep is going on: what starts one is off,
+// Cancel is on, the executor settings (read when a run starts) wait for the next one.
+void MainWindow::setRunning(bool running) {
+  for (QAction* start : {runAct_, runAllAct_, sweepAct_}) start->setEnabled(!running);
+  cancelAct_->setEnabled(running);
+  runOptions_->setRunning(running);
+  if (running)
+    progress_->start();
+  else
+    progress_->finish();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  controller_->cancel();
+  writeSettings();
+  event->accept();
+}
+
+void MainWindow::readSettings() {
+  QSettings s;
+  if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) resize(1500, 920);
+  restoreState(s.value(QStringLiteral("windowState")).toByteArray());
+  const bool dark = s.value(QStringLiteral("dark"), false).toBool();
+  darkAct_->setChecked(dark);
+  setDark(dark);
+  runOptions_->setExecutorIndex(s.value(QStringLiteral("executor"), 0).toInt());
+}
+
+void MainWindow::writeSettings() {
+  QSettings s;
+  s.setValue(QStringLiteral("geometry"), saveGeometry());
+  s.setValue(QStringLiteral("windowState"), saveState());
+  s.setValue(QStringLiteral("dark"), darkAct_->isChecked());
+  s.setValue(QStringLiteral("executor"), runOptions_->executorIndex());
+}
+
+void MainWindow::setDark(bool dark) {
+  applyTheme(dark);
+  editor_->setDarkScheme(dark);
+  plots_->setDarkMode(dark);
+}
+
+void MainWindow::showSettings() {
+  SettingsDialog dialog(this);
+  dialog.setLanguage(languageSetting());
+  dialog.setDarkPalette(darkAct_->isChecked());
+  if (dialog.exec() != QDialog::Accepted) return;
+  setLanguageSetting(dialog.language());
+  installLanguage(dialog.language());
+  darkAct_->setChecked(dialog.darkPalette());
+  setDark(dialog.darkPalette());
 }
 
 }  // namespace gl::ui

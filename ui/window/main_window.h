@@ -1,7 +1,8 @@
 #pragma once
 // The main window: only wires panels together (Qt's application example: built from
-// createActions()/createMenus()/createToolBars()/createDocks() helpers). State lives in the
-// LessonController; each panel draws what it is given.
+// createActions()/createMenus()/createToolBars()/createDocks()/createStatusBar() helpers).
+// The script's file state lives in the ScriptDocument, the lesson's in the LessonController,
+// the run choice in RunOptions; each panel draws what it is given.
 #include <QMainWindow>
 #include <memory>
 
@@ -12,15 +13,15 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QSpinBox;
 
 namespace gl::ui {
 
+class ScriptDocument;
 class ScriptEditor;
 class GraphView;
 class InspectorPanel;
 class StepControls;
+class RunOptions;
 class RunProgress;
 class PlotsPanel;
 class ParamsPanel;
@@ -34,6 +35,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   // Opens a script (a path or a ":/lessons/..." resource); false (and a message) on failure.
+  // Offers an autosaved copy holding unsaved work (the file's own, and on the first open of a
+  // shown window the newest other one, as after a crash).
   bool openFile(const QString& path);
   bool saveTo(const QString& path);
   // The whole graph as shown (not just the viewport); the format follows the suffix:
@@ -45,6 +48,7 @@ class MainWindow : public QMainWindow {
 
   // For tests and the exporter.
   LessonController* controller() const { return controller_; }
+  ScriptDocument* document() const { return document_; }
   ScriptEditor* editor() const { return editor_; }
   GraphView* graphView() const { return graphView_; }
   InspectorPanel* inspector() const { return inspector_; }
@@ -52,9 +56,11 @@ class MainWindow : public QMainWindow {
   PlotsPanel* plots() const { return plots_; }
   ParamsPanel* params() const { return params_; }
   RunLog* runLog() const { return log_; }
-  QComboBox* variantBox() const { return variants_; }
-  QComboBox* executorBox() const { return executor_; }
-  QString currentFile() const { return path_; }
+  RunOptions* runOptions() const { return runOptions_; }
+  RunProgress* runProgress() const { return progress_; }
+  QComboBox* variantBox() const;
+  QComboBox* executorBox() const;
+  QString currentFile() const;
   // The run shown in the inspector, graph overlay and plots (the chosen variant).
   const lab::VariantRun* shownRun() const;
 
@@ -62,36 +68,41 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  // Assembly (main_window.cpp), as in Qt's application example.
   void createActions();
   void createMenus();
   void createToolBars();
   void createDocks();
+  void createStatusBar();
   void connectPanels();
   void readSettings();
   void writeSettings();
+  void setRunning(bool running);  // every action and widget that depends on run state
+  void setDark(bool dark);
+  void showSettings();
 
+  // The document and exports (main_window_files.cpp).
   bool maybeSave();
   void newLesson();
   void openDialog();
   bool save();
   bool saveAsDialog();
-  void autosave();
+  void offerUnsavedWork(const QString& opened);
   void updateTitle();
-  void setDark(bool dark);
-  void showSettings();
   void exportLessonDialog();
   void exportGraphDialog();
-  void sweepDialog();
-  void onSweepFinished(const QString& param, const QString& error);
-  QString fileLabel() const;  // file name used in messages ("untitled.gls" when new)
 
+  // Runs and what comes back (main_window_results.cpp).
   void onTraced(std::shared_ptr<const lang::TracedProgram> program);
   void onTraceFailed(const QString& message, int line, int col);
   void onRunFinished(const RunOutcome& outcome);
+  void sweepDialog();
+  void onSweepFinished(const QString& param, const QString& error);
   void showVariantResults();
   void onStep(int loopNode, qint64 step, bool backward);
 
   LessonController* controller_;
+  ScriptDocument* document_ = nullptr;
   ScriptEditor* editor_ = nullptr;
   GraphView* graphView_ = nullptr;
   InspectorPanel* inspector_ = nullptr;
@@ -101,17 +112,11 @@ class MainWindow : public QMainWindow {
   RunLog* log_ = nullptr;
   LessonBrowser* lessons_ = nullptr;
 
-  QComboBox* variants_ = nullptr;
-  QComboBox* executor_ = nullptr;
-  QSpinBox* threads_ = nullptr;
+  RunOptions* runOptions_ = nullptr;
   QLineEdit* search_ = nullptr;
   RunProgress* progress_ = nullptr;
   QLabel* status_ = nullptr;
 
- public:
-  RunProgress* runProgress() const { return progress_; }
-
- private:
   QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *exportGraphAct_, *quitAct_;
   QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;
   QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;
@@ -123,10 +128,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<ScalingData> sweep_;
   bool pendingRunAfterTrace_ = false;
   bool runOnNextTrace_ = false;
-  QString path_;
-  bool dirty_ = false;
-  bool loading_ = false;
-  QTimer* autosaveTimer_ = nullptr;
+  bool unsavedWorkOffered_ = false;  // the first open of a shown window looks for other work
 };
 
 }  // namespace gl::ui

@@ -1,21 +1,14 @@
-// MainWindow: files (open, save through QSaveFile, autosave and recovery), settings and the
-// few dialogs. Nothing here touches engine results.
-#include <QApplication>
-#include <QCloseEvent>
-#include <QComboBox>
-#include <QDialog>
-#include <QDialogButtonBox>
+// MainWindow: the document (open, save, recovery: ScriptDocument does the work) and the
+// exports. Nothing here touches engine results.
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 
-#include "ui/about.h"
-#include "ui/document/script_file.h"
+#include "ui/document/script_document.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 #include "ui/export/lesson_export.h"
@@ -23,59 +16,66 @@
 #include "ui/graph/graph_view.h"
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/run_log.h"
-#include "ui/plots/plots_panel.h"
 #include "ui/window/main_window.h"
-#include "ui/window/theme.h"
-#include "ui/window/translations.h"
 
 namespace gl::ui {
 
-QString MainWindow::fileLabel() const {
-  return path_.isEmpty() ? tr("untitled.gls") : QFileInfo(path_).fileName();
-}
+QString MainWindow::currentFile() const { return document_->path(); }
 
 bool MainWindow::openFile(const QString& path) {
-  const LoadResult loaded = loadScript(path);
-  if (!loaded.ok()) {
-    log_->appendError(loaded.error);
-    QMessageBox::warning(this, tr("Open"), loaded.error);
+  if (!document_->open(path)) {
+    log_->appendError(document_->errorString());
+    QMessageBox::warning(this, tr("Open"), document_->errorString());
     return false;
   }
-  QString text = loaded.text;
-  const QString recovered = recoverableText(path);
-  if (!recovered.isEmpty() && recovered != text && isVisible()) {
-    const auto answer = QMessageBox::question(
-        this, tr("Recover"),
-        tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
-            .arg(QFileInfo(path).fileName()));
-    if (answer == QMessageBox::Yes) text = recovered;
+  if (isVisible()) {
+    if (const auto copy = document_->recoveryFor(path)) {
+      const auto answer = QMessageBox::question(
+          this, tr("Recover"),
+          tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
+              .arg(QFileInfo(path).fileName()));
+      if (answer == QMessageBox::Yes) document_->recover(*copy);
+    }
+    offerUnsavedWork(path);
   }
-  loading_ = true;
-  path_ = path;
-  editor_->setPlainText(text);
-  editor_->document()->setModified(text != loaded.text);
-  loading_ = false;
-  if (!path.startsWith(QLatin1Char(':'))) {
-    lessons_->addRecentFile(QFileInfo(path).absoluteFilePath());
-  }
-  QSettings().setValue(QStringLiteral("lastFile"), path);
-  controller_->setSource(text, fileLabel());
+  editor_->moveCursor(QTextCursor::Start);
+  const QString shown = document_->isUntitled() ? path : document_->path();  // after recovery
+  if (!shown.startsWith(QLatin1Char(':')))
+    lessons_->addRecentFile(QFileInfo(shown).absoluteFilePath());
+  QSettings().setValue(QStringLiteral("lastFile"), shown);
+  controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
   log_->appendInfo(tr("Opened %1").arg(path));
   return true;
 }
 
+// After a crash: the newest autosaved work of another document (an untitled one, say), once,
+// unless the document just opened has unsaved changes of its own.
+void MainWindow::offerUnsavedWork(const QString& opened) {
+  if (unsavedWorkOffered_ || document_->isDirty()) return;
+  unsavedWorkOffered_ = true;
+  const auto copy = document_->newestRecovery(opened);
+  if (!copy) return;
+  const QString name = copy->documentPath.isEmpty() ? tr("an untitled script") : copy->documentPath;
+  const auto answer = QMessageBox::question(
+      this, tr("Recover"),
+      tr("GradLab found work in %1 that was never saved (autosaved %2). Recover it?")
+          .arg(name, QLocale().toString(copy->written, QLocale::ShortFormat)),
+      QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+  if (answer == QMessageBox::Yes) {
+    document_->recover(*copy);
+    log_->appendInfo(tr("Recovered unsaved work of %1").arg(name));
+  } else if (answer == QMessageBox::Discard) {
+    document_->discardRecovery(*copy);
+  }
+}
+
 bool MainWindow::saveTo(const QString& path) {
-  const QString error = saveScript(path, editor_->toPlainText());
-  if (!error.isEmpty()) {
-    log_->appendError(error);
-    QMessageBox::warning(this, tr("Save"), error);
+  if (!document_->saveAs(path)) {
+    log_->appendError(document_->errorString());
+    QMessageBox::warning(this, tr("Save"), document_->errorString());
     return false;
   }
-  removeAutosave(path_);
-  path_ = path;
-  removeAutosave(path_);
-  editor_->document()->setModified(false);
   lessons_->addRecentFile(QFileInfo(path).absoluteFilePath());
   QSettings().setValue(QStringLiteral("lastFile"), path);
   statusBar()->showMessage(tr("Saved %1").arg(path), 3000);
@@ -85,14 +85,13 @@ bool MainWindow::saveTo(const QString& path) {
 
 bool MainWindow::save() {
   // Built-in lessons are read-only resources: saving asks for a file of one's own.
-  if (path_.isEmpty() || path_.startsWith(QLatin1Char(':'))) return saveAsDialog();
-  return saveTo(path_);
+  return document_->needsSaveAs() ? saveAsDialog() : saveTo(document_->path());
 }
 
 bool MainWindow::saveAsDialog() {
-  const QString start = path_.startsWith(QLatin1Char(':')) || path_.isEmpty()
-                            ? QDir::homePath() + QLatin1Char('/') + fileLabel()
-                            : path_;
+  const QString start = document_->needsSaveAs()
+                            ? QDir::homePath() + QLatin1Char('/') + document_->fileName()
+                            : document_->path();
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Save Lesson"), start, tr("GradLab scripts (*.gls)"));
   return !path.isEmpty() && saveTo(path.endsWith(QStringLiteral(".gls")) ? path : path + ".gls");
@@ -107,100 +106,32 @@ void MainWindow::openDialog() {
 
 void MainWindow::newLesson() {
   if (!maybeSave()) return;
-  loading_ = true;
-  path_.clear();
-  editor_->setPlainText(expandPlaceholders(newLessonTemplate().text));
-  editor_->document()->setModified(false);
-  loading_ = false;
-  controller_->setSource(editor_->toPlainText(), fileLabel());
+  document_->reset(expandPlaceholders(newLessonTemplate().text));
+  editor_->moveCursor(QTextCursor::Start);
+  controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
 }
 
 bool MainWindow::maybeSave() {
-  if (!dirty_) return true;
-  const auto answer = QMessageBox::warning(
-      this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(fileLabel()),
-      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (!document_->isDirty()) return true;
+  const auto answer =
+      QMessageBox::warning(this, tr("Unsaved changes"),
+                           tr("%1 has unsaved changes. Save them?").arg(document_->fileName()),
+                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
   if (answer == QMessageBox::Save) return save();
-  if (answer == QMessageBox::Discard) removeAutosave(path_);
+  if (answer == QMessageBox::Discard) document_->discardAutosave();
   return answer == QMessageBox::Discard;
 }
 
-void MainWindow::autosave() {
-  if (!dirty_) return;
-  const QString error = writeAutosave(path_, editor_->toPlainText());
-  if (!error.isEmpty()) log_->appendError(tr("Autosave failed: %1").arg(error));
-}
-
 void MainWindow::updateTitle() {
-  setWindowTitle(
-      QStringLiteral("%1%2 — GradLab").arg(fileLabel(), dirty_ ? QStringLiteral(" *") : QString()));
-  setWindowModified(dirty_);
-}
-
-void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!maybeSave()) {
-    event->ignore();
-    return;
-  }
-  controller_->cancel();
-  writeSettings();
-  event->accept();
-}
-
-void MainWindow::readSettings() {
-  QSettings s;
-  if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) resize(1500, 920);
-  restoreState(s.value(QStringLiteral("windowState")).toByteArray());
-  const bool dark = s.value(QStringLiteral("dark"), false).toBool();
-  darkAct_->setChecked(dark);
-  setDark(dark);
-  executor_->setCurrentIndex(s.value(QStringLiteral("executor"), 0).toInt());
-}
-
-void MainWindow::writeSettings() {
-  QSettings s;
-  s.setValue(QStringLiteral("geometry"), saveGeometry());
-  s.setValue(QStringLiteral("windowState"), saveState());
-  s.setValue(QStringLiteral("dark"), darkAct_->isChecked());
-  s.setValue(QStringLiteral("executor"), executor_->currentIndex());
-}
-
-void MainWindow::setDark(bool dark) {
-  applyTheme(dark);
-  editor_->setDarkScheme(dark);
-  plots_->setDarkMode(dark);
-}
-
-void MainWindow::showSettings() {
-  QDialog dialog(this);
-  dialog.setWindowTitle(tr("Settings"));
-  auto* form = new QFormLayout(&dialog);
-  auto* language = new QComboBox(&dialog);
-  language->addItem(tr("System default"), QString());
-  language->addItem(QStringLiteral("English"), QStringLiteral("en"));
-  language->addItem(QStringLiteral("简体中文"), QStringLiteral("zh_CN"));
-  language->setCurrentIndex(std::max(0, language->findData(languageSetting())));
-  form->addRow(tr("Language"), language);
-  auto* theme = new QComboBox(&dialog);
-  theme->addItems({tr("Light"), tr("Dark")});
-  theme->setCurrentIndex(darkAct_->isChecked() ? 1 : 0);
-  form->addRow(tr("Palette"), theme);
-  form->addRow(new QLabel(tr("A new language applies fully after a restart."), &dialog));
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-  form->addRow(buttons);
-  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-  if (dialog.exec() != QDialog::Accepted) return;
-  setLanguageSetting(language->currentData().toString());
-  installLanguage(language->currentData().toString());
-  darkAct_->setChecked(theme->currentIndex() == 1);
-  setDark(theme->currentIndex() == 1);
+  // Qt shows "[*]" as "*" while the window is modified (and warns without the placeholder).
+  setWindowTitle(QStringLiteral("%1[*] — GradLab").arg(document_->fileName()));
+  setWindowModified(document_->isDirty());
 }
 
 void MainWindow::exportGraphDialog() {
   const QString base =
-      QDir::homePath() + QLatin1Char('/') + QFileInfo(fileLabel()).completeBaseName();
+      QDir::homePath() + QLatin1Char('/') + QFileInfo(document_->fileName()).completeBaseName();
   QString filter;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Graph"), base + QStringLiteral(".svg"),

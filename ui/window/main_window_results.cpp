@@ -1,11 +1,9 @@
-// MainWindow: what happens when a trace or a run comes back — each panel is handed the part
-// of the result it shows.
-#include <QComboBox>
+// MainWindow: runs and sweeps, and what happens when a trace or a run comes back — each panel
+// is handed the part of the result it shows.
 #include <QLabel>
-#include <QProgressBar>
-#include <QSpinBox>
 #include <QStatusBar>
 
+#include "ui/document/script_document.h"
 #include "ui/editor/script_editor.h"
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/graph_scene.h"
@@ -16,10 +14,13 @@
 #include "ui/panels/run_log.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/plots/scaling_plot.h"
+#include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/present/result_views.h"
+#include "ui/window/sweep_dialog.h"
 
 namespace gl::ui {
 
@@ -35,13 +36,7 @@ void MainWindow::connectPanels() {
             plots_->showScaling(*sweep_);
           });
   connect(controller_, &LessonController::printed, log_, &RunLog::appendPrint);
-  connect(controller_, &LessonController::runStarted, this, [this] {
-    runAct_->setEnabled(false);
-    runAllAct_->setEnabled(false);
-    sweepAct_->setEnabled(false);
-    cancelAct_->setEnabled(true);
-    progress_->start();
-  });
+  connect(controller_, &LessonController::runStarted, this, [this] { setRunning(true); });
   connect(controller_, &LessonController::variantStarted, this, [this](int, const QString& name) {
     status_->setText(tr("Running variant '%1'…").arg(name));
     progress_->beginVariant(name);
@@ -51,15 +46,11 @@ void MainWindow::connectPanels() {
             progress_->setProgress(variant, done, total);
           });
 
-  connect(editor_, &ScriptEditor::textEditedDebounced, this, [this] {
-    if (loading_) return;
-    controller_->setSource(editor_->toPlainText(), fileLabel());
-  });
-  connect(editor_->document(), &QTextDocument::modificationChanged, this, [this](bool changed) {
-    dirty_ = changed;
-    updateTitle();
-    if (changed) autosaveTimer_->start();
-  });
+  connect(editor_, &ScriptEditor::textEditedDebounced, this,
+          [this] { controller_->setSource(document_->text(), document_->fileName()); });
+  connect(document_, &ScriptDocument::dirtyChanged, this, &MainWindow::updateTitle);
+  connect(document_, &ScriptDocument::autosaveFailed, log_,
+          [this](const QString& why) { log_->appendError(tr("Autosave failed: %1").arg(why)); });
   connect(editor_, &ScriptEditor::cursorLineChanged, this,
           [this](int line) { graphView_->graphScene()->selectNodesAtLine(line); });
   connect(params_, &ParamsPanel::paramsChanged, this, [this] {
@@ -96,9 +87,9 @@ void MainWindow::connectPanels() {
             }
           });
   connect(steps_, &StepControls::stepChanged, this, &MainWindow::onStep);
-  connect(variants_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+  connect(runOptions_, &RunOptions::variantChanged, this, [this] {
     if (auto program = controller_->program())
-      showProgramGraph(*graphView_, program, variants_->currentData().toString().toStdString());
+      showProgramGraph(*graphView_, program, runOptions_->variant().toStdString());
     showVariantResults();
   });
 }
@@ -107,18 +98,10 @@ void MainWindow::onTraced(std::shared_ptr<const lang::TracedProgram> program) {
   editor_->clearErrors();
   // Params and variants as the script now declares them.
   params_->setParams(QVector<lang::Param>(program->params.begin(), program->params.end()));
-  const QString keep = variants_->currentText();
-  variants_->blockSignals(true);
-  variants_->clear();
-  for (const lang::Variant& v : program->variants)
-    variants_->addItem(v.name.empty() ? tr("(main)") : QString::fromStdString(v.name),
-                       QString::fromStdString(v.name));
-  const int idx = variants_->findText(keep);
-  variants_->setCurrentIndex(idx >= 0 ? idx : 0);
-  variants_->blockSignals(false);
+  runOptions_->setVariants(program->variants);
   for (const std::string& line : program->traceLog)
     log_->appendInfo(tr("print: %1").arg(QString::fromStdString(line)));
-  showProgramGraph(*graphView_, program, variants_->currentData().toString().toStdString());
+  showProgramGraph(*graphView_, program, runOptions_->variant().toStdString());
   status_->setText(tr("Traced: %1 nodes, %2 variants")
                        .arg(program->graph->numNodes())
                        .arg(program->variants.size()));
@@ -145,24 +128,19 @@ void MainWindow::runCurrent(bool allVariants) {
     controller_->traceNow();
     return;
   }
-  const QString variant = allVariants ? QString() : variants_->currentData().toString();
-  const bool parallel = executor_->currentData().toBool();
+  const QString executor = runOptions_->executorLabel();
   if (controller_->program()->variants.size() == 1 && !allVariants)
-    log_->appendInfo(tr("Running on the %1 executor…").arg(executor_->currentText()));
+    log_->appendInfo(tr("Running on the %1 executor…").arg(executor));
   else
-    log_->appendInfo(
-        allVariants ? tr("Running all variants on the %1 executor…").arg(executor_->currentText())
-                    : tr("Running variant '%1' on the %2 executor…")
-                          .arg(variants_->currentText(), executor_->currentText()));
-  controller_->run(variant, parallel, threads_->value());
+    log_->appendInfo(allVariants ? tr("Running all variants on the %1 executor…").arg(executor)
+                                 : tr("Running variant '%1' on the %2 executor…")
+                                       .arg(runOptions_->variantLabel(), executor));
+  controller_->run(allVariants ? QString() : runOptions_->variant(), runOptions_->parallel(),
+                   runOptions_->threads());
 }
 
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
-  runAct_->setEnabled(true);
-  runAllAct_->setEnabled(true);
-  sweepAct_->setEnabled(true);
-  cancelAct_->setEnabled(false);
-  progress_->finish();
+  setRunning(false);
   if (!outcome.error.isEmpty()) {
     log_->appendError(outcome.error);
     status_->setText(outcome.error);
@@ -186,9 +164,37 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   plots_->showTimings(timingData(controller_->timings()));
 }
 
+void MainWindow::sweepDialog() {
+  auto program = controller_->program();
+  if (!program || program->params.empty()) {
+    log_->appendError(tr("This script declares no param to sweep."));
+    return;
+  }
+  SweepDialog dialog(program->params, this);
+  if (dialog.exec() == QDialog::Accepted) startSweep(dialog.param(), dialog.values());
+}
+
+bool MainWindow::startSweep(const QString& param, const QVector<double>& values) {
+  sweep_ = std::make_unique<ScalingData>();
+  sweep_->param = param;
+  plots_->showScaling(*sweep_);
+  plots_->showPlot(plots_->scaling());
+  log_->appendInfo(tr("Sweeping %1 over %2 values…").arg(param).arg(values.size()));
+  return controller_->sweep(param, values, runOptions_->parallel(), runOptions_->threads());
+}
+
+void MainWindow::onSweepFinished(const QString& param, const QString& error) {
+  setRunning(false);
+  if (!error.isEmpty())
+    log_->appendError(error);
+  else
+    log_->appendInfo(tr("Sweep of %1 finished").arg(param));
+  status_->setText(error.isEmpty() ? tr("Sweep finished") : error);
+}
+
 const lab::VariantRun* MainWindow::shownRun() const {
   if (!lastRun_.run) return nullptr;
-  const std::string name = variants_->currentData().toString().toStdString();
+  const std::string name = runOptions_->variant().toStdString();
   for (const lab::VariantRun& v : lastRun_.run->variants)
     if (v.name == name) return &v;
   return lastRun_.run->variants.empty() ? nullptr : &lastRun_.run->variants.front();

@@ -1,5 +1,4 @@
-// Loading refuses what is not a script with a reason; saving is all-or-nothing; the autosave
-// copy is offered back only when it holds unsaved changes.
+// Loading refuses what is not a script with a reason; saving is all-or-nothing.
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,10 +19,7 @@ class TestScriptFile : public QObject {
   }
 
  private slots:
-  void initTestCase() {
-    qputenv("XDG_DATA_HOME", dir_.filePath("data").toUtf8());
-    QCoreApplication::setApplicationName("GradLabFileTest");
-  }
+  void initTestCase() { QVERIFY(dir_.isValid()); }
 
   void loadsUtf8Text() {
     const QString path = write("ok.gls", "# 梯度\nx = 1\n");
@@ -47,22 +43,7 @@ class TestScriptFile : public QObject {
     QVERIFY(!saveScript(dir_.filePath("no/such/dir/x.gls"), "b").isEmpty());
     QCOMPARE(loadScript(path).text, QString("a = 1\n"));
   }
-
-  void autosaveIsOfferedOnlyWhenItDiffers() {
-    const QString path = write("doc.gls", "v = 1\n");
-    QVERIFY(recoverableText(path).isEmpty());
-    QTest::qWait(20);  // the copy must be newer than the file
-    QCOMPARE(writeAutosave(path, "v = 2\n"), QString());
-    QCOMPARE(recoverableText(path), QString("v = 2\n"));
-    QCOMPARE(writeAutosave(path, "v = 1\n"), QString());
-    QVERIFY(recoverableText(path).isEmpty());  // same as the file: nothing to recover
-    removeAutosave(path);
-    QVERIFY(!QFile::exists(autosavePath(path)));
-    // Untitled documents have their own slot.
-    QCOMPARE(writeAutosave(QString(), "w = 3\n"), QString());
-    QCOMPARE(recoverableText(QString()), QString("w = 3\n"));
-    QVERIFY(autosavePath(QString()) != autosavePath(path));
-  }
+  // Autosave copies and recovery: tests/ui/document/test_script_document.cpp.
 };
 
 QTEST_GUILESS_MAIN(TestScriptFile)

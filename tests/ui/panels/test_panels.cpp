@@ -83,7 +83,8 @@ class TestPanels : public QObject {
     steps->setValue(200);
     steps->setValue(300);
     QCOMPARE(changed.count(), 0);
-    QTest::qWait(600);
+    QTRY_COMPARE(changed.count(), 1);
+    QVERIFY(!changed.wait(400));  // once: nothing more in the next debounce interval
     QCOMPARE(changed.count(), 1);
     QCOMPARE(panel.values()["steps"], 300.0);
     QCOMPARE(panel.sliderFor("steps")->value() > 0, true);
@@ -138,7 +139,8 @@ class TestPanels : public QObject {
     // A narrower range clamps the user's value.
     panel.setParams({param("steps", true, 10, 1, 1000)});
     QCOMPARE(panel.values()["steps"], 1000.0);
-    QTest::qWait(400);
+    QTRY_COMPARE(changed.count(), 1);
+    QVERIFY(!changed.wait(400));
     QCOMPARE(changed.count(), 1);  // only the user's change; setParams is silent
   }
 

@@ -1,12 +1,20 @@
 // The window driven as a user would, under QT_QPA_PLATFORM=offscreen: open each built-in
 // lesson, run it, step through, and check every panel shows the engine's numbers.
 #include <QComboBox>
+#include <QDialog>
 #include <QImage>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
 #include <QTemporaryDir>
+#include <QWindow>
 #include <QtTest>
 
 #include <QProgressBar>
+#include "support/isolated_settings.h"
 #include "ui/about.h"
+#include "ui/document/script_document.h"
+#include "ui/document/script_file.h"
 #include "ui/editor/script_editor.h"
 #include "ui/export/lesson_export.h"
 #include "ui/graph/frame_item.h"
@@ -26,6 +34,9 @@
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/present/result_views.h"
+#include "ui/window/settings_dialog.h"
+#include "ui/window/theme.h"
+#include "ui/window/translations.h"
 
 using namespace gl;
 using namespace gl::ui;
@@ -50,6 +61,97 @@ void runAll(MainWindow& w) {
   QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
 }
 
+// Answers every modal dialog the window opens (exec() would block the test) by calling
+// `answer`, which closes it; anything `answer` leaves open is rejected. A test thus sees
+// what was asked and never hangs on a dialog.
+class ModalAnswers : public QObject {
+ public:
+  explicit ModalAnswers(std::function<void(QDialog*)> answer) : answer_(std::move(answer)) {
+    connect(&poll_, &QTimer::timeout, this, [this] {
+      auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      if (!dialog) return;
+      ++count_;
+      answer_(dialog);
+      if (dialog->isVisible()) dialog->reject();
+    });
+    poll_.start(10);
+  }
+  int count() const { return count_; }
+
+ private:
+  std::function<void(QDialog*)> answer_;
+  QTimer poll_;
+  int count_ = 0;
+};
+
+// Answers message boxes with `button` and keeps their texts.
+class MessageBoxAnswers {
+ public:
+  explicit MessageBoxAnswers(QMessageBox::StandardButton button)
+      : modal_([this, button](QDialog* d) {
+          auto* box = qobject_cast<QMessageBox*>(d);
+          if (!box) return;
+          texts_ << box->text();
+          if (QAbstractButton* b = box->button(button)) b->click();
+        }) {}
+  const QStringList& texts() const { return texts_; }
+
+ private:
+  QStringList texts_;
+  ModalAnswers modal_;
+};
+
+// The title as the window system shows it ("[*]" replaced by "*" or nothing).
+QString shownTitle(QWidget& w) {
+  return w.windowHandle() ? w.windowHandle()->title() : QStringLiteral("<not shown>");
+}
+
+QString contents(const QString& path) {
+  const LoadResult r = loadScript(path);
+  return r.ok() ? r.text : QStringLiteral("<unreadable: %1>").arg(r.error);
+}
+
+// Unsaved work left behind by a session that crashed: an autosave copy in `folder`.
+bool leaveUnsavedWork(const QString& folder, const QString& path, const QString& text) {
+  QTextDocument doc;
+  ScriptDocument lost(&doc, folder);
+  if (path.isEmpty())
+    lost.reset(QString());
+  else if (!lost.open(path))
+    return false;
+  QTextCursor c(&doc);
+  c.select(QTextCursor::Document);
+  c.insertText(text);
+  return lost.autosave();
+}
+
+// Moves a file's modification time a minute into the past; false if that failed.
+bool ageByAMinute(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadWrite) && f.setFileTime(QDateTime::currentDateTime().addSecs(-60),
+                                                       QFileDevice::FileModificationTime);
+}
+
+// Which of the controls that depend on run state are enabled, e.g. "run runAll sweep executor
+// threads" (a string, so a mismatch shows all of them).
+QString runControls(MainWindow& w) {
+  QStringList on;
+  for (const char* name : {"run", "runAll", "cancelRun", "sweep"}) {
+    auto* a = w.findChild<QAction*>(name);
+    if (!a) return QStringLiteral("no action '%1'").arg(name);
+    if (a->isEnabled()) on << name;
+  }
+  for (const char* name : {"executor", "threads"}) {
+    auto* widget = w.findChild<QWidget*>(name);
+    if (!widget) return QStringLiteral("no widget '%1'").arg(name);
+    if (widget->isEnabled()) on << name;
+  }
+  if (w.runProgress()->isVisibleTo(&w)) on << "progress";
+  return on.join(' ');
+}
+const QString kIdle = "run runAll sweep executor threads";
+const QString kRunning = "cancelRun progress";
+
 int countItems(GraphScene* s, int type) {
   int n = 0;
   for (QGraphicsItem* item : s->items()) n += item->type() == type;
@@ -60,15 +162,153 @@ int countItems(GraphScene* s, int type) {
 
 class TestMainWindow : public QObject {
   Q_OBJECT
-  QTemporaryDir home_;
 
  private slots:
   void initTestCase() {
-    qputenv("XDG_CONFIG_HOME", home_.filePath("config").toUtf8());
-    qputenv("XDG_DATA_HOME", home_.filePath("data").toUtf8());
     QCoreApplication::setOrganizationName("GradLabTest");
     QCoreApplication::setApplicationName("GradLabTest");
     initResources();
+  }
+
+  // Settings (window state, recent files, the language) go to this process's temporary folder.
+  void settingsStayInATemporaryFolder() {
+    QVERIFY(!gl::test::isolatedHome().isEmpty());
+    QVERIFY2(QSettings().fileName().startsWith(gl::test::isolatedHome() + "/"),
+             qPrintable(QSettings().fileName()));
+  }
+
+  // ---- The document: title, autosave, save, recovery ----
+  void editsAreAutosavedThenSaved() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("mine.gls");
+    QCOMPARE(saveScript(path, "x = tf.constant(1.0)\n"), QString());
+    MainWindow w;
+    QVERIFY2(w.document()->autosaveFolder().startsWith(gl::test::isolatedHome() + "/"),
+             qPrintable(w.document()->autosaveFolder()));
+    w.document()->setAutosaveFolder(dir.filePath("autosave"));
+    w.document()->setAutosaveDelay(20);
+    w.show();
+    QVERIFY(w.openFile(path));
+    QCOMPARE(w.currentFile(), path);
+    QCOMPARE(shownTitle(w), QString("mine.gls — GradLab"));
+    w.editor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(w.editor(), "# more");
+    QVERIFY(w.document()->isDirty());
+    QCOMPARE(shownTitle(w), QString("mine.gls* — GradLab"));
+    QVERIFY(w.isWindowModified());
+    const QString copy = w.document()->autosavePath();
+    QTRY_COMPARE(contents(copy), QString("x = tf.constant(1.0)\n# more"));
+    QCOMPARE(contents(path), QString("x = tf.constant(1.0)\n"));  // the file waits for a save
+    QVERIFY(w.saveTo(path));
+    QCOMPARE(contents(path), QString("x = tf.constant(1.0)\n# more"));
+    QVERIFY(!QFile::exists(copy));
+    QVERIFY(!w.document()->isDirty());
+    QCOMPARE(shownTitle(w), QString("mine.gls — GradLab"));
+  }
+
+  void openingOffersTheFilesAutosavedCopy_data() {
+    QTest::addColumn<int>("answer");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("dirty");
+    QTest::newRow("recover") << int(QMessageBox::Yes) << "a = 2\n" << true;
+    QTest::newRow("keep the file") << int(QMessageBox::No) << "a = 1\n" << false;
+  }
+  void openingOffersTheFilesAutosavedCopy() {
+    QFETCH(int, answer);
+    QFETCH(QString, text);
+    QFETCH(bool, dirty);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("doc.gls"), folder = dir.filePath("autosave");
+    QCOMPARE(saveScript(path, "a = 1\n"), QString());
+    QVERIFY(leaveUnsavedWork(folder, path, "a = 2\n"));
+    QVERIFY(ageByAMinute(path));
+    MainWindow w;
+    w.document()->setAutosaveFolder(folder);
+    w.show();
+    MessageBoxAnswers answers{QMessageBox::StandardButton(answer)};
+    QVERIFY(w.openFile(path));
+    QCOMPARE(answers.texts().size(), 1);  // the file's own copy; nothing else to offer
+    QVERIFY2(answers.texts().at(0).contains("doc.gls"), qPrintable(answers.texts().at(0)));
+    QCOMPARE(w.editor()->toPlainText(), text);
+    QCOMPARE(w.document()->isDirty(), dirty);
+    QCOMPARE(w.isWindowModified(), dirty);
+    QCOMPARE(shownTitle(w), dirty ? QString("doc.gls* — GradLab") : QString("doc.gls — GradLab"));
+    QCOMPARE(w.controller()->source(), text);
+  }
+
+  void firstOpenOffersUnsavedWorkOfACrash() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("autosave");
+    QVERIFY(leaveUnsavedWork(folder, QString(), "x = tf.constant(2.0)\n"));
+    // The window autosaves where the settings say.
+    QSettings().setValue("autosave/folder", folder);
+    MainWindow w;
+    QSettings().remove("autosave/folder");
+    QCOMPARE(w.document()->autosaveFolder(), folder);
+    w.show();
+    MessageBoxAnswers answers(QMessageBox::Yes);
+    QVERIFY(w.openFile(builtinLessons().value(0)));
+    QCOMPARE(answers.texts().size(), 1);
+    QVERIFY2(answers.texts().at(0).contains("untitled"), qPrintable(answers.texts().at(0)));
+    QVERIFY(w.document()->isUntitled());
+    QVERIFY(w.document()->isDirty());
+    QCOMPARE(w.editor()->toPlainText(), QString("x = tf.constant(2.0)\n"));
+    QCOMPARE(w.controller()->source(), QString("x = tf.constant(2.0)\n"));
+    QCOMPARE(shownTitle(w), QString("untitled.gls* — GradLab"));
+    // Only the first open asks.
+    QVERIFY(w.openFile(builtinLessons().value(1)));
+    QCOMPARE(answers.texts().size(), 1);
+  }
+
+  void declinedUnsavedWorkIsKeptOrDiscarded_data() {
+    QTest::addColumn<int>("answer");
+    QTest::addColumn<int>("copiesLeft");
+    QTest::newRow("later") << int(QMessageBox::No) << 1;
+    QTest::newRow("discard") << int(QMessageBox::Discard) << 0;
+  }
+  void declinedUnsavedWorkIsKeptOrDiscarded() {
+    QFETCH(int, answer);
+    QFETCH(int, copiesLeft);
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("autosave");
+    QVERIFY(leaveUnsavedWork(folder, QString(), "x = tf.constant(2.0)\n"));
+    MainWindow w;
+    w.document()->setAutosaveFolder(folder);
+    w.show();
+    MessageBoxAnswers answers{QMessageBox::StandardButton(answer)};
+    const QString lesson = builtinLessons().value(0);
+    QVERIFY(w.openFile(lesson));
+    QCOMPARE(answers.texts().size(), 1);
+    QCOMPARE(w.currentFile(), lesson);  // the lesson asked for, untouched
+    QVERIFY(!w.document()->isDirty());
+    QCOMPARE(QDir(folder).entryList({"*.gls"}, QDir::Files).size(), copiesLeft);
+  }
+
+  void settingsDialogAppliesWhatIsChosen() {
+    MainWindow w;
+    w.show();
+    QAction* settings = w.findChild<QAction*>("settings");
+    QVERIFY(settings);
+    QString shownLanguage;
+    ModalAnswers answers([&](QDialog* d) {
+      auto* dialog = qobject_cast<SettingsDialog*>(d);
+      if (!dialog) return;
+      shownLanguage = dialog->language();
+      dialog->setLanguage("en");
+      dialog->setDarkPalette(!isDarkTheme());
+      dialog->accept();
+    });
+    const bool wasDark = isDarkTheme();
+    QCOMPARE(languageSetting(), QString());  // fresh settings: follow the system
+    settings->trigger();
+    QCOMPARE(answers.count(), 1);
+    QCOMPARE(shownLanguage, QString());
+    QCOMPARE(languageSetting(), QString("en"));
+    QCOMPARE(isDarkTheme(), !wasDark);
+    settings->trigger();  // and back
+    QCOMPARE(answers.count(), 2);
+    QCOMPARE(shownLanguage, QString("en"));
+    QCOMPARE(isDarkTheme(), wasDark);
   }
 
   void odeLessonRunsAndStepsThrough() {
@@ -186,15 +426,22 @@ class TestMainWindow : public QObject {
     QSignalSpy finished(w.controller(), &LessonController::runFinished);
     QElapsedTimer t;
     w.variantBox()->setCurrentIndex(w.variantBox()->findData("serial"));
+    QCOMPARE(runControls(w), kIdle);
     w.runCurrent(false);
-    QTest::qWait(300);
+    QCOMPARE(runControls(w), kRunning);
+    // Cancel once the variant is under way: still running 300 ms in, as a long run is.
+    QTRY_VERIFY(w.runProgress()->bar("serial"));
+    QVERIFY(!finished.wait(300));
     QVERIFY(w.controller()->running());
     t.start();
-    w.controller()->cancel();
+    QAction* cancel = w.findChild<QAction*>("cancelRun");
+    QVERIFY(cancel);
+    cancel->trigger();  // as the user does (Esc): it only works while enabled
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 5000);
     qInfo("cancel took %lld ms", t.elapsed());
     QVERIFY(t.elapsed() < 2000);
     QVERIFY(w.controller()->outcome().run->variants.at(0).cancelled);
+    QCOMPARE(runControls(w), kIdle);
   }
 
   void editingAParamReruns() {
@@ -221,7 +468,9 @@ class TestMainWindow : public QObject {
     QSignalSpy points(w.controller(), &LessonController::sweepPoint);
     QSignalSpy done(w.controller(), &LessonController::sweepFinished);
     QVERIFY(w.startSweep("steps", {2, 4, 8}));
+    QCOMPARE(runControls(w), kRunning);
     QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+    QCOMPARE(runControls(w), kIdle);
     QCOMPARE(done.at(0).at(1).toString(), QString());
     QCOMPARE(points.count(), 3 * 3);  // three variants at three values
     const ScalingData& data = w.plots()->scaling()->scaling();

@@ -4,16 +4,22 @@
 #include <QFile>
 #include <QMenuBar>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "support/isolated_settings.h"
 #include "ui/about.h"
+#include "ui/document/script_document.h"
 #include "ui/editor/templates.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/run_options.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
+#include "ui/window/settings_dialog.h"
+#include "ui/window/sweep_dialog.h"
 #include "ui/window/translations.h"
 
 using namespace gl::ui;
@@ -68,15 +74,19 @@ bool hasAccelerator(QString s) { return s.remove(QStringLiteral("&&")).contains(
 
 class TestTranslations : public QObject {
   Q_OBJECT
-  QTemporaryDir home_;
 
  private slots:
   void initTestCase() {
-    qputenv("XDG_CONFIG_HOME", home_.filePath("config").toUtf8());
-    qputenv("XDG_DATA_HOME", home_.filePath("data").toUtf8());
     QCoreApplication::setOrganizationName("GradLabTest");
     QCoreApplication::setApplicationName("GradLabTest");
     initResources();
+  }
+
+  // Settings (window state, recent files, the language) go to this process's temporary folder.
+  void settingsStayInATemporaryFolder() {
+    QVERIFY(!gl::test::isolatedHome().isEmpty());
+    QVERIFY2(QSettings().fileName().startsWith(gl::test::isolatedHome() + "/"),
+             qPrintable(QSettings().fileName()));
   }
 
   void cleanup() { installLanguage(QStringLiteral("en")); }
@@ -92,7 +102,8 @@ class TestTranslations : public QObject {
     QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
     QCOMPARE(translate(MainWindow::staticMetaObject, "&File"), QStringLiteral("文件(&F)"));
     QCOMPARE(MainWindow::tr("&Run"), QStringLiteral("运行(&R)"));
-    QCOMPARE(MainWindow::tr("Running on the %1 executor…").arg(MainWindow::tr("serial")),
+    // The executor's name comes from the toolbar's run options (RunOptions).
+    QCOMPARE(MainWindow::tr("Running on the %1 executor…").arg(RunOptions::tr("serial")),
              QStringLiteral("正在串行执行器上运行…"));
     QCOMPARE(translate(StepControls::staticMetaObject, "Loop to step through"),
              QStringLiteral("要单步执行的循环"));
@@ -102,6 +113,12 @@ class TestTranslations : public QObject {
     QCOMPARE(translate(PlotsPanel::staticMetaObject, "Gradients"), QStringLiteral("梯度"));
     QCOMPARE(translate(PlotsPanel::staticMetaObject, "Timeline"), QStringLiteral("时间线"));
     QCOMPARE(QObject::tr("%1 does not exist").arg("a.gls"), QStringLiteral("a.gls 不存在"));
+    // Strings that moved out of MainWindow keep their translations in their new classes.
+    QCOMPARE(translate(SettingsDialog::staticMetaObject, "Palette"), QStringLiteral("配色"));
+    QCOMPARE(translate(SweepDialog::staticMetaObject, "give at least one value"),
+             QStringLiteral("请至少给出一个值"));
+    QCOMPARE(translate(ScriptDocument::staticMetaObject, "untitled.gls"),
+             QStringLiteral("未命名.gls"));
     // Placeholders survive translation.
     QCOMPARE(MainWindow::tr("Exported %1 files to %2").arg(3).arg("/tmp/x"),
              QStringLiteral("已将 3 个文件导出到 /tmp/x"));
@@ -120,6 +137,8 @@ class TestTranslations : public QObject {
     const QStringList menus = menuTitles(w);
     QCOMPARE(menus,
              (QStringList{"文件(&F)", "编辑(&E)", "插入(&I)", "运行(&R)", "视图(&V)", "帮助(&H)"}));
+    QCOMPARE(w.executorBox()->itemText(0), QStringLiteral("串行"));
+    QCOMPARE(w.runOptions()->executorLabel(), QStringLiteral("串行"));
     QVERIFY2(toolTips(w.stepControls()).contains(QStringLiteral("要单步执行的循环")),
              qPrintable(toolTips(w.stepControls()).join('|')));
     QTabWidget* tabs = w.plots()->findChild<QTabWidget*>();
