@@ -48,7 +48,7 @@ void GradientTape::beginQuery(const char* what) {
 
 namespace {
 
-std::string describe(const Graph& g, const Node& n) {
+std::string describe(const Node& n) {
   const std::string op(n.opName());
   std::string s = n.name.empty() ? "'" + op + "'" : "'" + n.name + "' (" + op + ")";
   if (n.loc.known()) s += " at line " + std::to_string(n.loc.line);
@@ -71,12 +71,12 @@ std::string nondiffReason(const Node& n) {
 // Why a source created inside a loop or branch body that the target lies outside of has no
 // gradient there.
 std::string sourceInsideBody(const Graph& g, const Node& sn, const Node& tn) {
-  const std::string src = describe(g, sn);
+  const std::string src = describe(sn);
   int r = sn.region;
   while (g.region(r).parent >= 0 && !g.within(tn.region, g.region(r).parent))
     r = g.region(r).parent;
   const Region& body = g.region(r);
-  const std::string where = body.owner >= 0 ? describe(g, g.node(body.owner)) : "a body";
+  const std::string where = body.owner >= 0 ? describe(g.node(body.owner)) : "a body";
   if (isLoopBody(body.kind))
     return "the source " + src + " was created inside the body of " + where +
            ": the body runs once per iteration and makes a new leaf each time, so the value "
@@ -96,7 +96,7 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
   GradDiagnostic d;
   d.node = sn.id;
   d.loc = sn.loc;
-  const std::string src = describe(g, sn);
+  const std::string src = describe(sn);
   if (!isFloat(g.type(source).dtype)) {
     d.text = "the source " + src + " is " + dtypeName(g.type(source).dtype) +
              ": integer and bool tensors carry no gradient";
@@ -114,7 +114,7 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
   req.eligible = [this](const Node& n) { return recorded_.count(n.id) > 0; };
   const PathAnalysis paths = analyzePaths(g, req);
   if (!paths.connected.count(target)) {
-    d.text = "the target " + describe(g, tn) + " does not depend on " + src +
+    d.text = "the target " + describe(tn) + " does not depend on " + src +
              " at all: no chain of operations leads from it to the target";
     return d;
   }
@@ -135,14 +135,14 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
     }
   if (!stop && !paths.stops.empty()) stop = &paths.stops.front();
   if (!stop) {
-    d.text = "the target " + describe(g, tn) + " is not connected to " + src + " on this tape";
+    d.text = "the target " + describe(tn) + " is not connected to " + src + " on this tape";
     return d;
   }
   const int id = stop->node;
   const Node& n = g.node(id);
   d.node = id;
   d.loc = n.loc;
-  const std::string breaks = "the chain from " + src + " to the target breaks at " + describe(g, n);
+  const std::string breaks = "the chain from " + src + " to the target breaks at " + describe(n);
   if (stop->reason == StopReason::NoGradient)
     d.text = breaks + ": it passes through " + nondiffReason(n);
   else if (stop->reason == StopReason::RecordingStopped)

@@ -46,7 +46,7 @@ struct TensorArrayObj : Object {
   int64_t size = -1;  // static size; -1 when dynamic or unknown
   bool dynamic = false;
   std::string typeName() const override { return "TensorArray"; }
-  std::optional<Val> attr(Tracer& t, const std::string& name) override {
+  std::optional<Val> attr(Tracer&, const std::string& name) override {
     if (name == "_list") return Val::tensor(list);
     if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
     if (name == "dtype") return Val::dtype(dtype);

@@ -56,7 +56,7 @@ class Object : public std::enable_shared_from_this<Object> {
   // `with obj:` / `with obj as name:`; enter returns the value bound by `as`.
   virtual bool isContext() const { return false; }
   virtual Val enter(Tracer& t, const SourceLoc& loc);
-  virtual void exit(Tracer& t) {}
+  virtual void exit(Tracer&) {}
 };
 using ObjPtr = std::shared_ptr<Object>;
 

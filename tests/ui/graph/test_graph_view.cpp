@@ -33,12 +33,6 @@ int nodesInside(const gl::Graph& g, int owner, gl::Phase p) {
   return n;
 }
 
-int countTitled(const GraphScene& s, const std::string& prefix) {
-  int n = 0;
-  for (NodeItem* item : s.nodeItems()) n += item->info().title.rfind(prefix, 0) == 0;
-  return n;
-}
-
 }  // namespace
 
 class TestGraphView : public QObject {
