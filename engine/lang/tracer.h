@@ -2,7 +2,8 @@
 // The tracer: evaluates a GradLab script AutoGraph-style into a Graph. Python values are
 // computed while tracing; tensors are graph values; `if`/`while`/`for` on tensors become
 // cond/while_loop nodes (tracer_autograph.cpp). The pieces:
-//   tracer.cpp               expressions, names, attributes, calls
+//   tracer.cpp               names, attributes, calls
+//   tracer_exprs.cpp         expressions, one function per kind
 //   tracer_stmts.cpp         statements, assignment, `with`
 //   tracer_autograph.cpp     if/while/for on tensors
 //   tracer_tensor.cpp        Python <-> tensor conversion, operators, subscripts
@@ -272,6 +273,8 @@ class Tracer {
   void at(const SourceLoc& loc) { b.setLoc(loc); }
 
  private:
+  struct EvalExpr;  // one function per expression kind (tracer_exprs.cpp)
+
   std::vector<std::weak_ptr<Scope>> allScopes_;
 };
 
