@@ -274,6 +274,7 @@ class Tracer {
 
  private:
   struct EvalExpr;  // one function per expression kind (tracer_exprs.cpp)
+  struct ExecStmt;  // one function per statement kind (tracer_stmts.cpp)
 
   std::vector<std::weak_ptr<Scope>> allScopes_;
 };

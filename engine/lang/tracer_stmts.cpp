@@ -149,87 +149,109 @@ Flow Tracer::execStmt(const Stmt& s) {
   }
 }
 
+// One function per statement kind, dispatched by std::visit, so a new kind of statement does
+// not compile until the tracer runs it.
+struct Tracer::ExecStmt {
+  Tracer& t;
+  const SourceLoc& loc;  // the statement's
+
+  Flow operator()(const Stmt::ExprStmt& e) const;
+  Flow operator()(const Stmt::Assign& a) const;
+  Flow operator()(const Stmt::AugAssign& a) const;
+  Flow operator()(const Stmt::If& i) const { return t.execIf(i, loc); }
+  Flow operator()(const Stmt::While& w) const { return t.execWhile(w, loc); }
+  Flow operator()(const Stmt::For& f) const { return t.execFor(f, loc); }
+  Flow operator()(const Stmt::Def& d) const;
+  Flow operator()(const Stmt::Return& r) const;
+  Flow operator()(const Stmt::With& w) const;
+  Flow operator()(const Stmt::Pass&) const { return Flow::Normal; }
+  Flow operator()(const Stmt::Break&) const { return Flow::Break; }
+  Flow operator()(const Stmt::Continue&) const { return Flow::Continue; }
+  Flow operator()(const Stmt::ParamDecl& p) const;
+};
+
 Flow Tracer::execStmtAt(const Stmt& s) {
   DepthGuard guard(*this, s.loc);
   checkLimits(s.loc);
-  if (auto e = s.as<Stmt::ExprStmt>()) {
-    Val v = eval(*e->value);
-    if (discardsTensorArray(*e->value, v))
-      fail(s.loc,
+  return std::visit(ExecStmt{*this, s.loc}, s.node);
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::ExprStmt& e) const {
+  Val v = t.eval(*e.value);
+  if (discardsTensorArray(*e.value, v))
+    t.fail(loc,
            "the TensorArray this call returns is thrown away: TensorArrays are values in "
            "TF2, so write 'ta = ta.write(i, value)'");
-    return Flow::Normal;
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::Assign& a) const {
+  Val v = t.eval(*a.value);
+  for (const auto& target : a.targets) t.assign(*target, v);
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::AugAssign& a) const {
+  Val cur = t.eval(*a.target);
+  Val rhs = t.eval(*a.value);
+  t.at(loc);
+  Val v;
+  if (a.op == BinaryOp::Add && cur.kind == Kind::List && rhs.isSeq()) {
+    // list += iterable extends the same list, as in Python.
+    const std::vector<Val> extra = rhs.items();  // a copy: `x += x` extends x by itself
+    for (const Val& x : extra) cur.list->items.push_back(x), cur.list->noteChild(x);
+    v = cur;
+  } else {
+    v = t.binary(a.op, cur, rhs, loc);
   }
-  if (auto a = s.as<Stmt::Assign>()) {
-    Val v = eval(*a->value);
-    for (const auto& t : a->targets) assign(*t, v);
-    return Flow::Normal;
-  }
-  if (auto a = s.as<Stmt::AugAssign>()) {
-    Val cur = eval(*a->target);
-    Val rhs = eval(*a->value);
-    at(s.loc);
-    Val v;
-    if (a->op == BinaryOp::Add && cur.kind == Kind::List && rhs.isSeq()) {
-      // list += iterable extends the same list, as in Python.
-      const std::vector<Val> extra = rhs.items();  // a copy: `x += x` extends x by itself
-      for (const Val& x : extra) cur.list->items.push_back(x), cur.list->noteChild(x);
-      v = cur;
-    } else {
-      v = binary(a->op, cur, rhs, s.loc);
-    }
-    assign(*a->target, v);
-    return Flow::Normal;
-  }
-  if (auto i = s.as<Stmt::If>()) return execIf(*i, s.loc);
-  if (auto w = s.as<Stmt::While>()) return execWhile(*w, s.loc);
-  if (auto f = s.as<Stmt::For>()) return execFor(*f, s.loc);
-  if (auto d = s.as<Stmt::Def>()) {
-    auto f = std::make_shared<FunctionObj>();
-    f->name = d->name;
-    f->params = d->params;
-    for (const auto& p : d->params)
-      f->defaults.push_back(p.defaultValue ? std::optional<Val>(eval(*p.defaultValue))
-                                           : std::nullopt);
-    f->body = &d->body;
-    f->closure = scope;
-    f->loc = s.loc;
-    bind(d->name, Val::object(f), s.loc);
-    return Flow::Normal;
-  }
-  if (auto r = s.as<Stmt::Return>()) {
-    returnValue = r->value ? eval(*r->value) : Val::none();
-    return Flow::Return;
-  }
-  if (auto w = s.as<Stmt::With>()) {
-    if (isVariantBlock(*w)) return execVariant(*w, s.loc);
-    std::vector<Val> entered;
-    for (const auto& item : w->items) {
-      Val ctx = eval(*item.context);
-      if (ctx.kind != Kind::Object || !ctx.obj->isContext())
-        fail(item.context->loc, article(typeName(ctx)) +
+  t.assign(*a.target, v);
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::Def& d) const {
+  auto f = std::make_shared<FunctionObj>();
+  f->name = d.name;
+  f->params = d.params;
+  for (const auto& p : d.params)
+    f->defaults.push_back(p.defaultValue ? std::optional<Val>(t.eval(*p.defaultValue))
+                                         : std::nullopt);
+  f->body = &d.body;
+  f->closure = t.scope;
+  f->loc = loc;
+  t.bind(d.name, Val::object(f), loc);
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::Return& r) const {
+  t.returnValue = r.value ? t.eval(*r.value) : Val::none();
+  return Flow::Return;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::With& w) const {
+  if (t.isVariantBlock(w)) return t.execVariant(w, loc);
+  std::vector<Val> entered;
+  for (const auto& item : w.items) {
+    Val ctx = t.eval(*item.context);
+    if (ctx.kind != Kind::Object || !ctx.obj->isContext())
+      t.fail(item.context->loc, article(typeName(ctx)) +
                                     " cannot be used in a with statement (GradLab knows "
                                     "tf.GradientTape(), tape.stop_recording() and variant(...))");
-      Val bound = ctx.obj->enter(*this, item.context->loc);
-      entered.push_back(ctx);
-      if (!item.asName.empty()) bind(item.asName, bound, item.asLoc);
+    Val bound = ctx.obj->enter(t, item.context->loc);
+    entered.push_back(ctx);
+    if (!item.asName.empty()) t.bind(item.asName, bound, item.asLoc);
+  }
+  Flow f = t.execBlock(w.body);
+  for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(t);
+  return f;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::ParamDecl& p) const {
+  for (const Param& q : t.prog.params)
+    if (q.name == p.name) {
+      t.bind(p.name, q.isInt ? Val::integer(int64_t(q.value)) : Val::real(q.value), loc);
+      return Flow::Normal;
     }
-    Flow f = execBlock(w->body);
-    for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(*this);
-    return f;
-  }
-  if (s.is<Stmt::Pass>()) return Flow::Normal;
-  if (s.is<Stmt::Break>()) return Flow::Break;
-  if (s.is<Stmt::Continue>()) return Flow::Continue;
-  if (auto p = s.as<Stmt::ParamDecl>()) {
-    for (const Param& q : prog.params)
-      if (q.name == p->name) {
-        bind(p->name, q.isInt ? Val::integer(int64_t(q.value)) : Val::real(q.value), s.loc);
-        return Flow::Normal;
-      }
-    fail(s.loc, "param '" + p->name + "' was not collected");  // cannot happen: collected first
-  }
-  fail(s.loc, "this statement is not supported");
+  t.fail(loc, "param '" + p.name + "' was not collected");  // cannot happen: collected first
 }
 
 }  // namespace gl::lang::trace
