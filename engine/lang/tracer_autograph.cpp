@@ -18,21 +18,28 @@ namespace {
 
 // The first return (or break/continue at this loop level) in a block, not in nested defs.
 const Stmt* findJump(const Block& block, bool loopLevel) {
+  using Found = const Stmt*;
   for (const auto& sp : block) {
     const Stmt& s = *sp;
-    if (s.is<Stmt::Return>() || (loopLevel && (s.is<Stmt::Break>() || s.is<Stmt::Continue>())))
-      return &s;
-    const Stmt* inner = nullptr;
-    if (auto i = s.as<Stmt::If>()) {
-      inner = findJump(i->body, loopLevel);
-      if (!inner) inner = findJump(i->orelse, loopLevel);
-    } else if (auto w = s.as<Stmt::While>()) {
-      inner = findJump(w->body, false);
-    } else if (auto f = s.as<Stmt::For>()) {
-      inner = findJump(f->body, false);
-    } else if (auto w2 = s.as<Stmt::With>()) {
-      inner = findJump(w2->body, loopLevel);
-    }
+    const Found inner = std::visit(
+        Overloaded{[&](const Stmt::Return&) -> Found { return &s; },
+                   [&](const Stmt::Break&) -> Found { return loopLevel ? &s : nullptr; },
+                   [&](const Stmt::Continue&) -> Found { return loopLevel ? &s : nullptr; },
+                   [&](const Stmt::If& i) -> Found {
+                     const Stmt* j = findJump(i.body, loopLevel);
+                     return j ? j : findJump(i.orelse, loopLevel);
+                   },
+                   [&](const Stmt::While& w) -> Found { return findJump(w.body, false); },
+                   [&](const Stmt::For& f) -> Found { return findJump(f.body, false); },
+                   [&](const Stmt::With& w) -> Found { return findJump(w.body, loopLevel); },
+                   // A def's returns are its own; the rest hold no statements.
+                   [](const Stmt::Def&) -> Found { return nullptr; },
+                   [](const Stmt::ExprStmt&) -> Found { return nullptr; },
+                   [](const Stmt::Assign&) -> Found { return nullptr; },
+                   [](const Stmt::AugAssign&) -> Found { return nullptr; },
+                   [](const Stmt::Pass&) -> Found { return nullptr; },
+                   [](const Stmt::ParamDecl&) -> Found { return nullptr; }},
+        s.node);
     if (inner) return inner;
   }
   return nullptr;

@@ -34,28 +34,32 @@ bool discardsTensorArray(const Expr& e, const Val& v) {
 }  // namespace
 
 void assignedNames(const Block& block, std::vector<std::string>& out) {
-  for (const auto& sp : block) {
-    const Stmt& s = *sp;
-    if (auto a = s.as<Stmt::Assign>()) {
-      for (const auto& t : a->targets) targetNames(*t, out);
-    } else if (auto a2 = s.as<Stmt::AugAssign>()) {
-      targetNames(*a2->target, out);
-    } else if (auto i = s.as<Stmt::If>()) {
-      assignedNames(i->body, out);
-      assignedNames(i->orelse, out);
-    } else if (auto w = s.as<Stmt::While>()) {
-      assignedNames(w->body, out);
-    } else if (auto f = s.as<Stmt::For>()) {
-      targetNames(*f->target, out);
-      assignedNames(f->body, out);
-    } else if (auto w2 = s.as<Stmt::With>()) {
-      for (const auto& it : w2->items)
-        if (!it.asName.empty()) addName(it.asName, out);
-      assignedNames(w2->body, out);
-    } else if (auto d = s.as<Stmt::Def>()) {
-      addName(d->name, out);
-    }
-  }
+  for (const auto& sp : block)
+    std::visit(
+        Overloaded{[&](const Stmt::Assign& a) {
+                     for (const auto& t : a.targets) targetNames(*t, out);
+                   },
+                   [&](const Stmt::AugAssign& a) { targetNames(*a.target, out); },
+                   [&](const Stmt::If& i) {
+                     assignedNames(i.body, out);
+                     assignedNames(i.orelse, out);
+                   },
+                   [&](const Stmt::While& w) { assignedNames(w.body, out); },
+                   [&](const Stmt::For& f) {
+                     targetNames(*f.target, out);
+                     assignedNames(f.body, out);
+                   },
+                   [&](const Stmt::With& w) {
+                     for (const auto& it : w.items)
+                       if (!it.asName.empty()) addName(it.asName, out);
+                     assignedNames(w.body, out);
+                   },
+                   [&](const Stmt::Def& d) { addName(d.name, out); },  // not its body's names
+                   // No names: params are bound at the top level only, never in a body.
+                   [](const Stmt::ExprStmt&) {}, [](const Stmt::Return&) {},
+                   [](const Stmt::Pass&) {}, [](const Stmt::Break&) {},
+                   [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {}},
+        sp->node);
 }
 
 void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
