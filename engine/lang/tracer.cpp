@@ -394,30 +394,4 @@ Val FunctionObj::call(Tracer& t, CallArgs& args) {
   return result;
 }
 
-// Slices -----------------------------------------------------------------------------------
-
-namespace {
-
-struct SliceObj : Object {
-  Val lower, upper, step;
-  std::string typeName() const override { return "slice"; }
-};
-
-}  // namespace
-
-Val makeSlice(Val lower, Val upper, Val step) {
-  auto s = std::make_shared<SliceObj>();
-  s->lower = std::move(lower);
-  s->upper = std::move(upper);
-  s->step = std::move(step);
-  return Val::object(s);
-}
-
-bool sliceParts(const Val& v, Val& lower, Val& upper, Val& step) {
-  auto s = v.as<SliceObj>();
-  if (!s) return false;
-  lower = s->lower, upper = s->upper, step = s->step;
-  return true;
-}
-
 }  // namespace gl::lang::trace

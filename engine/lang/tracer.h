@@ -6,7 +6,9 @@
 //   tracer_exprs.cpp         expressions, one function per kind
 //   tracer_stmts.cpp         statements, assignment, `with`
 //   tracer_autograph.cpp     if/while/for on tensors
-//   tracer_tensor.cpp        Python <-> tensor conversion, operators, subscripts
+//   tracer_tensor.cpp        Python <-> tensor conversion, operators
+//   tracer_subscript.cpp     subscripts: sequence (tracer_index_seq.cpp) and tensor
+//                            (tracer_index_tensor.cpp) indexing
 //   tracer_signature.cpp     builtin signatures and argument binding
 //   tracer_builtins_*.cpp    the builtin table (Python, tf math, control flow, objects)
 //   tracer_keras.cpp         layers and losses

@@ -1,5 +1,5 @@
-// Python values meet tensors: conversion, operators with Python semantics on Python values and
-// tf semantics on tensors, and subscripts (x[0], x[:, 1:3], x[i] with a tensor i).
+// Python values meet tensors: conversion, and operators with Python semantics on Python values
+// and tf semantics on tensors.
 #include <cmath>
 #include <set>
 
