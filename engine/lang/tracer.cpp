@@ -20,7 +20,7 @@ struct PrimitiveObj : Object {
   std::string name;
   std::string typeName() const override { return "builtin_function"; }
   bool callable() const override { return true; }
-  Val call(Tracer& t, CallArgs& args) override { return callPrimitive(t, name, args); }
+  Val call(Context& cx, CallArgs& args) override { return callPrimitive(cx, name, args); }
 };
 
 Val primitiveVal(const std::string& name) {
@@ -82,7 +82,7 @@ int editDistance(const std::string& a, const std::string& b) {
 
 // ModuleObj --------------------------------------------------------------------------------
 
-std::optional<Val> ModuleObj::attr(Tracer&, const std::string& name) {
+std::optional<Val> ModuleObj::attr(Context&, const std::string& name) {
   return moduleAttr(prefix, name);
 }
 
@@ -127,14 +127,14 @@ std::vector<std::string> ModuleObj::attrNames() const {
 
 // Object defaults ----------------------------------------------------------------------------
 
-std::optional<Val> Object::attr(Tracer&, const std::string&) { return std::nullopt; }
+std::optional<Val> Object::attr(Context&, const std::string&) { return std::nullopt; }
 
-Val Object::call(Tracer& t, CallArgs& args) {
-  t.fail(args.loc, "'" + typeName() + "' object is not callable");
+Val Object::call(Context& cx, CallArgs& args) {
+  cx.fail(args.loc, "'" + typeName() + "' object is not callable");
 }
 
-Val Object::enter(Tracer& t, const SourceLoc& loc) {
-  t.fail(loc, "'" + typeName() + "' object cannot be used in a with statement");
+Val Object::enter(Context& cx, const SourceLoc& loc) {
+  cx.fail(loc, "'" + typeName() + "' object cannot be used in a with statement");
 }
 
 // Tracer -----------------------------------------------------------------------------------
@@ -260,7 +260,7 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
   std::string prefix;
   switch (v.kind) {
     case Kind::Object: {
-      if (auto r = v.obj->attr(*this, name)) return *r;
+      if (auto r = v.obj->attr(cx_, name)) return *r;
       if (auto m = v.as<ModuleObj>())
         fail(loc, "module '" + m->prefix.substr(0, m->prefix.size() - 1) + "' has no attribute '" +
                       name + "'" + suggest(name, v.obj->attrNames()));
@@ -294,7 +294,7 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
       if (it->second.isProperty) {
         CallArgs none;
         none.loc = loc;
-        return o->call(*this, none);
+        return o->call(cx_, none);
       }
       return Val::object(o);
     }
@@ -313,7 +313,9 @@ Val Tracer::call(const Val& fn, CallArgs& args, const std::string& what) {
   if (fn.kind != Kind::Object || !fn.obj->callable())
     fail(args.loc,
          "'" + what + "' is " + article(typeName(fn)) + ", not a function; it cannot be called");
-  return fn.obj->call(*this, args);
+  // Script functions run here; every other callable gets the builtins' context.
+  if (auto f = fn.as<FunctionObj>()) return callFunction(*f, args);
+  return fn.obj->call(cx_, args);
 }
 
 Val Tracer::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,
@@ -324,10 +326,10 @@ Val Tracer::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& lo
   return call(fn, a, what);
 }
 
-Val BuiltinObj::call(Tracer& t, CallArgs& args) {
-  Bound bound(t, name, def->sig, args);
+Val BuiltinObj::call(Context& cx, CallArgs& args) {
+  Bound bound(cx, name, def->sig, args);
   bound.self = self;
-  t.at(args.loc);
+  cx.at(args.loc);
   try {
     return def->fn(bound);
   } catch (const EngineError& e) {
@@ -336,61 +338,62 @@ Val BuiltinObj::call(Tracer& t, CallArgs& args) {
   }
 }
 
-Val FunctionObj::call(Tracer& t, CallArgs& args) {
+Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
   // The stack check here is stricter than the one in eval, so deep recursion (on a thread with
   // a small stack, or in a sanitizer build) stops at a call with the same message.
-  if (t.callDepth >= kMaxCallDepth || t.stackUsed() > t.stackLimit / 10 * 9)
-    t.fail(args.loc, "maximum recursion depth (" +
-                         std::to_string(std::min(t.callDepth, kMaxCallDepth)) +
-                         ") exceeded calling '" + name + "'");
-  const std::string fn = name + "()";
-  ScopePtr local = t.newScope(closure);
-  std::vector<bool> set(params.size(), false);
-  if (args.pos.size() > params.size())
-    t.fail(args.loc, fn + " takes " + std::to_string(params.size()) + " positional argument" +
-                         (params.size() == 1 ? "" : "s") + " but " +
-                         std::to_string(args.pos.size()) + " were given");
+  if (callDepth >= kMaxCallDepth || stackUsed() > stackLimit / 10 * 9)
+    fail(args.loc, "maximum recursion depth (" +
+                       std::to_string(std::min(callDepth, kMaxCallDepth)) + ") exceeded calling '" +
+                       f.name + "'");
+  const std::string fn = f.name + "()";
+  ScopePtr local = newScope(f.closure);
+  std::vector<bool> set(f.params.size(), false);
+  if (args.pos.size() > f.params.size())
+    fail(args.loc, fn + " takes " + std::to_string(f.params.size()) + " positional argument" +
+                       (f.params.size() == 1 ? "" : "s") + " but " +
+                       std::to_string(args.pos.size()) + " were given");
   for (size_t i = 0; i < args.pos.size(); ++i) {
-    local->vars[params[i].name] = {args.pos[i].v, params[i].loc, 0};
+    local->vars[f.params[i].name] = {args.pos[i].v, f.params[i].loc, 0};
     set[i] = true;
   }
   for (auto& [k, a] : args.kw) {
     size_t i = 0;
-    while (i < params.size() && params[i].name != k) ++i;
-    if (i == params.size()) {
+    while (i < f.params.size() && f.params[i].name != k) ++i;
+    if (i == f.params.size()) {
       std::vector<std::string> names;
-      for (const auto& p : params) names.push_back(p.name);
-      t.fail(a.loc, fn + " got an unexpected keyword argument '" + k + "'" + suggest(k, names));
+      for (const auto& p : f.params) names.push_back(p.name);
+      fail(a.loc, fn + " got an unexpected keyword argument '" + k + "'" + suggest(k, names));
     }
-    if (set[i]) t.fail(a.loc, fn + " got multiple values for argument '" + k + "'");
-    local->vars[k] = {a.v, params[i].loc, 0};
+    if (set[i]) fail(a.loc, fn + " got multiple values for argument '" + k + "'");
+    local->vars[k] = {a.v, f.params[i].loc, 0};
     set[i] = true;
   }
-  for (size_t i = 0; i < params.size(); ++i) {
+  for (size_t i = 0; i < f.params.size(); ++i) {
     if (set[i]) continue;
-    if (!defaults[i]) t.fail(args.loc, fn + " missing required argument '" + params[i].name + "'");
-    local->vars[params[i].name] = {*defaults[i], params[i].loc, 0};
+    if (!f.defaults[i])
+      fail(args.loc, fn + " missing required argument '" + f.params[i].name + "'");
+    local->vars[f.params[i].name] = {*f.defaults[i], f.params[i].loc, 0};
   }
-  ScopePtr saved = t.scope;
-  Val savedReturn = t.returnValue;
-  t.scope = local;
-  ++t.callDepth;
+  ScopePtr saved = scope;
+  Val savedReturn = returnValue;
+  scope = local;
+  ++callDepth;
   Val result;
   try {
-    if (lambdaBody) {
-      result = t.eval(*lambdaBody);
+    if (f.lambdaBody) {
+      result = eval(*f.lambdaBody);
     } else {
-      t.returnValue = Val();
-      if (t.execBlock(*body) == Flow::Return) result = t.returnValue;
+      returnValue = Val();
+      if (execBlock(*f.body) == Flow::Return) result = returnValue;
     }
   } catch (...) {
-    --t.callDepth;
-    t.scope = saved;
+    --callDepth;
+    scope = saved;
     throw;
   }
-  --t.callDepth;
-  t.scope = saved;
-  t.returnValue = savedReturn;
+  --callDepth;
+  scope = saved;
+  returnValue = savedReturn;
   return result;
 }
 

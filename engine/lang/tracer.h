@@ -9,6 +9,8 @@
 //   tracer_tensor.cpp        Python <-> tensor conversion, operators
 //   tracer_subscript.cpp     subscripts: sequence (tracer_index_seq.cpp) and tensor
 //                            (tracer_index_tensor.cpp) indexing
+//   tracer_builtins.h        the builtin table and Bound; builtins see only the Context
+//   tracer_context.cpp       the Context: what builtins and objects reach of the tracer
 //   tracer_signature.cpp     builtin signatures and argument binding
 //   tracer_builtins_*.cpp    the builtin table (Python, tf math, control flow, objects)
 //   tracer_keras.cpp         layers and losses
@@ -36,6 +38,7 @@
 #include "engine/build/builder.h"
 #include "engine/lang/ast.h"
 #include "engine/lang/program.h"
+#include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_values.h"
 
 namespace gl::lang::trace {
@@ -58,91 +61,7 @@ using ScopePtr = std::shared_ptr<Scope>;
 
 enum class Flow { Normal, Break, Continue, Return };
 
-// A parameter of a builtin, parsed from a Python-like signature string.
-struct ParamSpec {
-  std::string name;
-  bool hasDefault = false;
-  Val def;
-  bool varargs = false;  // *name
-  bool varkw = false;    // **name
-};
-
-struct Signature {
-  std::vector<ParamSpec> params;
-  // "x, axis=None, keepdims=False, *values, **attrs"
-  static Signature parse(const std::string& spec);
-};
-
-class Bound;
-using BuiltinFn = std::function<Val(Bound&)>;
-
-// A builtin: a function with a signature, or a constant (tf.float32).
-struct BuiltinDef {
-  Signature sig;
-  BuiltinFn fn;
-  bool isConstant = false;
-  Val constant;
-  bool isProperty = false;  // "Tensor.shape": applied on attribute access, without a call
-};
-using BuiltinTable = std::map<std::string, BuiltinDef>;
-
-// Keys are qualified ("len", "tf.reduce_sum", "tf.keras.layers.Dense").
-const BuiltinTable& builtins();
-void addPythonBuiltins(BuiltinTable& t);
-void addTfMathBuiltins(BuiltinTable& t);
-void addTfArrayBuiltins(BuiltinTable& t);
-void addControlFlowBuiltins(BuiltinTable& t);
-void addObjectBuiltins(BuiltinTable& t);
-void addKerasBuiltins(BuiltinTable& t);
-
-// Arguments bound to a builtin's signature, with typed accessors whose errors name the
-// builtin, the parameter and the argument's location.
-class Bound {
- public:
-  Bound(Tracer& tr, std::string fn, const Signature& sig, CallArgs& args);
-  Tracer& tr;
-  const std::string fn;
-  SourceLoc callLoc;
-  std::vector<Arg> rest;                           // *varargs
-  std::vector<std::pair<std::string, Arg>> extra;  // **kwargs
-  Val self;                                        // bound methods
-
-  const Val& operator[](const std::string& name) const;
-  const SourceLoc& loc(const std::string& name) const;
-  const Expr* expr(const std::string& name) const;
-  bool given(const std::string& name) const;
-  bool none(const std::string& name) const { return (*this)[name].isNone(); }
-  Value tensor(const std::string& name) const;
-  Value tensorLike(const std::string& name, Value like) const;
-  int64_t integer(const std::string& name) const;
-  double number(const std::string& name) const;
-  bool boolean(const std::string& name) const;
-  std::string string(const std::string& name) const;
-  std::vector<int64_t> ints(const std::string& name) const;  // an int or a list of ints
-  std::vector<int64_t> axes(const std::string& name) const;  // None = all axes = {}
-  DType dtype(const std::string& name, DType def) const;
-  Shape shape(const std::string& name) const;
-  [[noreturn]] void fail(const std::string& name, const std::string& msg) const;
-
- private:
-  const Arg* find(const std::string& name) const;
-  std::optional<std::vector<int64_t>> staticInts(const Val& v) const;
-  std::vector<std::string> names_;
-  std::vector<Arg> slots_;
-  std::vector<bool> given_;
-};
-
-// Python callables the tracer makes: builtins (optionally bound to a receiver) and user
-// functions (def/lambda) with their closure.
-struct BuiltinObj : Object {
-  std::string name;
-  const BuiltinDef* def = nullptr;
-  Val self;
-  std::string typeName() const override { return "builtin_function"; }
-  bool callable() const override { return true; }
-  Val call(Tracer& t, CallArgs& args) override;
-};
-
+// A script function (def or lambda) with its closure; the tracer runs its calls.
 struct FunctionObj : Object {
   std::string name;  // "<lambda>" for lambdas
   std::vector<Parameter> params;
@@ -153,37 +72,7 @@ struct FunctionObj : Object {
   SourceLoc loc;
   std::string typeName() const override { return "function"; }
   bool callable() const override { return true; }
-  Val call(Tracer& t, CallArgs& args) override;
 };
-
-// A namespace such as tf, tf.nn or keras.layers: attributes come from the builtin table, with
-// every registered primitive reachable by name.
-struct ModuleObj : Object {
-  std::string prefix;  // "tf.", "tf.nn."
-  std::string typeName() const override { return "module"; }
-  std::optional<Val> attr(Tracer& t, const std::string& name) override;
-  std::vector<std::string> attrNames() const override;
-};
-
-// Attribute `name` of namespace `prefix` ("tf.", "tf.nn."): a builtin, a sub-namespace or a
-// primitive.
-std::optional<Val> moduleAttr(const std::string& prefix, const std::string& name);
-
-// A graph list value (from a primitive such as list_new) as a TensorArray; `like` gives the
-// size/element metadata of the TensorArray it replaces (loop variables, branch results).
-Val wrapList(Tracer& t, Value list, const Val* like = nullptr);
-
-// A name the script did not bind: Python builtins, tf names (prefix optional), namespaces and
-// registered primitives.
-std::optional<Val> lookupBuiltin(const std::string& name);
-
-// Slices inside subscripts (x[1:3]).
-Val makeSlice(Val lower, Val upper, Val step);
-bool sliceParts(const Val& v, Val& lower, Val& upper, Val& step);
-
-// A registry primitive called by name: tensors (or lists of them) become inputs, keyword
-// arguments become attributes.
-Val callPrimitive(Tracer& t, const std::string& prim, CallArgs& args);
 
 class Tracer {
  public:
@@ -274,10 +163,20 @@ class Tracer {
   // Builds nodes located at loc.
   void at(const SourceLoc& loc) { b.setLoc(loc); }
 
+  // Trace state that builtins change through their Context (tracer_context.cpp).
+  void log(const std::string& line);
+  void setGlobalSeed(uint64_t seed);
+  int nextLayerIndex(const std::string& kind);
+  GradientTape& openTape(bool persistent, bool watchVariables);
+
  private:
   struct EvalExpr;  // one function per expression kind (tracer_exprs.cpp)
   struct ExecStmt;  // one function per statement kind (tracer_stmts.cpp)
 
+  // A call of a script function: its arguments bound in a new scope of its closure.
+  Val callFunction(const FunctionObj& f, CallArgs& args);
+
+  Context cx_{*this, b};  // what builtins and objects see of the tracer
   std::vector<std::weak_ptr<Scope>> allScopes_;
 };
 
@@ -290,9 +189,6 @@ class DepthGuard {
  private:
   Tracer& t_;
 };
-
-// Names closest to `name` by edit distance, as " (did you mean 'x'?)" or "".
-std::string suggest(const std::string& name, const std::vector<std::string>& candidates);
 
 // Names assigned in a block (not inside nested defs): targets of =, op=, for, with-as, def.
 void assignedNames(const Block& block, std::vector<std::string>& out);

@@ -165,7 +165,7 @@ void Tracer::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc
 Val Tracer::unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos, int depth) {
   if (depth > kMaxListNesting) throw EngineError("a structure is nested too deeply");
   if (like.isTensor() || like.isNumber()) return Val::tensor(flat.at(pos++));
-  if (like.kind == Kind::Object) return wrapList(*this, flat.at(pos++), &like);
+  if (like.kind == Kind::Object) return wrapList(cx_, flat.at(pos++), &like);
   std::vector<Val> items;
   for (const Val& x : like.items()) items.push_back(unflatten(x, flat, pos, depth + 1));
   return Val::listOf(std::move(items), like.kind == Kind::Tuple);

@@ -240,12 +240,12 @@ Flow Tracer::ExecStmt::operator()(const Stmt::With& w) const {
       t.fail(item.context->loc, article(typeName(ctx)) +
                                     " cannot be used in a with statement (GradLab knows "
                                     "tf.GradientTape(), tape.stop_recording() and variant(...))");
-    Val bound = ctx.obj->enter(t, item.context->loc);
+    Val bound = ctx.obj->enter(t.cx_, item.context->loc);
     entered.push_back(ctx);
     if (!item.asName.empty()) t.bind(item.asName, bound, item.asLoc);
   }
   Flow f = t.execBlock(w.body);
-  for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(t);
+  for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(t.cx_);
   return f;
 }
 
