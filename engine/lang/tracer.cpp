@@ -140,15 +140,19 @@ Val Object::enter(Context& cx, const SourceLoc& loc) {
 // Tracer -----------------------------------------------------------------------------------
 
 Tracer::Tracer(const std::string& fileName, const TraceOptions& options, TracedProgram& out)
-    : file(fileName), opt(options), prog(out), g(*out.graph), b(*out.graph, options.memoryBudget) {
-  globals = newScope(nullptr);
-  scope = globals;
+    : file_(fileName),
+      opt_(options),
+      prog_(out),
+      g_(*out.graph),
+      b_(*out.graph, options.memoryBudget) {
+  globals_ = newScope(nullptr);
+  scope_ = globals_;
 }
 
 Tracer::~Tracer() {
   // Closures refer to the scopes that hold them, and a list may hold itself (x.append(x)):
   // break the cycles so objects (and the tapes they hold) go away before the builder does.
-  returnValue = Val();
+  returnValue_ = Val();
   std::set<ListObj*> lists;
   std::vector<const Val*> todo;
   for (auto& w : allScopes_)
@@ -166,9 +170,9 @@ Tracer::~Tracer() {
   keep.clear();
   for (auto& w : allScopes_)
     if (auto s = w.lock()) s->vars.clear();
-  scope.reset();
-  globals.reset();
-  tapes.clear();
+  scope_.reset();
+  globals_.reset();
+  tapes_.clear();
 }
 
 ScopePtr Tracer::newScope(ScopePtr parent) {
@@ -182,20 +186,20 @@ ScopePtr Tracer::newScope(ScopePtr parent) {
 
 void Tracer::fail(const SourceLoc& loc, const std::string& msg) const {
   SourceLoc l = loc;
-  if (l.file.empty()) l.file = file;
+  if (l.file.empty()) l.file = file_;
   throw EngineError(msg, l);
 }
 
 void Tracer::checkLimits(const SourceLoc& loc) {
-  if (g.numNodes() > opt.maxNodes)
-    fail(loc, "the graph grew past " + std::to_string(opt.maxNodes) +
+  if (g_.numNodes() > opt_.maxNodes)
+    fail(loc, "the graph grew past " + std::to_string(opt_.maxNodes) +
                   " nodes (the maxNodes limit); a Python loop unrolling a large body is the usual "
                   "cause: use tf.range to build one while_loop instead");
 }
 
 void Tracer::countUnroll(const SourceLoc& loc) {
-  if (++prog.unrolledCopies > opt.maxUnroll)
-    fail(loc, "Python loops ran more than " + std::to_string(opt.maxUnroll) +
+  if (++prog_.unrolledCopies > opt_.maxUnroll)
+    fail(loc, "Python loops ran more than " + std::to_string(opt_.maxUnroll) +
                   " iterations while tracing (the maxUnroll limit); use tf.range or "
                   "tf.while_loop to make a graph loop");
   checkLimits(loc);
@@ -203,24 +207,24 @@ void Tracer::countUnroll(const SourceLoc& loc) {
 
 int64_t Tracer::nextSeed(std::optional<int64_t> opSeed) {
   // Like TF: the global seed and a per-op seed (or a counter) together pick the stream.
-  const uint64_t op = opSeed ? uint64_t(*opSeed) : uint64_t(++seedCounter);
-  return int64_t((globalSeed * 1000003u + op * 7919u) & 0x7fffffffffffull);
+  const uint64_t op = opSeed ? uint64_t(*opSeed) : uint64_t(++seedCounter_);
+  return int64_t((globalSeed_ * 1000003u + op * 7919u) & 0x7fffffffffffull);
 }
 
 size_t Tracer::stackUsed() const {
-  if (!stackBase) return 0;
+  if (!stackBase_) return 0;
   char here;
-  const auto a = reinterpret_cast<uintptr_t>(stackBase), h = reinterpret_cast<uintptr_t>(&here);
+  const auto a = reinterpret_cast<uintptr_t>(stackBase_), h = reinterpret_cast<uintptr_t>(&here);
   return a > h ? a - h : h - a;
 }
 
-DepthGuard::DepthGuard(Tracer& t, const SourceLoc& loc) : t_(t) {
-  ++t.evalDepth;
-  if (t.evalDepth > kMaxEvalDepth || t.stackUsed() > t.stackLimit)
-    t.fail(loc, t.callDepth > 0 ? "maximum recursion depth exceeded: calls and expressions nest "
-                                  "too deeply here for the tracer's stack"
-                                : "the script nests too deeply here (expressions inside each "
-                                  "other)");
+Tracer::DepthGuard::DepthGuard(Tracer& t, const SourceLoc& loc) : t_(t) {
+  ++t.evalDepth_;
+  if (t.evalDepth_ > kMaxEvalDepth || t.stackUsed() > t.stackLimit_)
+    t.fail(loc, t.callDepth_ > 0 ? "maximum recursion depth exceeded: calls and expressions nest "
+                                   "too deeply here for the tracer's stack"
+                                 : "the script nests too deeply here (expressions inside each "
+                                   "other)");
 }
 
 std::string suggest(const std::string& name, const std::vector<std::string>& candidates) {
@@ -238,7 +242,7 @@ std::string suggest(const std::string& name, const std::vector<std::string>& can
 
 std::vector<std::string> Tracer::namesInScope() const {
   std::vector<std::string> out;
-  for (auto s = scope; s; s = s->parent)
+  for (auto s = scope_; s; s = s->parent)
     for (const auto& [k, v] : s->vars) out.push_back(k);
   for (const auto& [k, v] : builtins()) {
     if (k.find('.') == std::string::npos) out.push_back(k);
@@ -249,7 +253,7 @@ std::vector<std::string> Tracer::namesInScope() const {
 }
 
 const Binding* Tracer::lookup(const std::string& name) const {
-  for (auto s = scope; s; s = s->parent)
+  for (auto s = scope_; s; s = s->parent)
     if (auto it = s->vars.find(name); it != s->vars.end()) return &it->second;
   return nullptr;
 }
@@ -341,10 +345,10 @@ Val BuiltinObj::call(Context& cx, CallArgs& args) {
 Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
   // The stack check here is stricter than the one in eval, so deep recursion (on a thread with
   // a small stack, or in a sanitizer build) stops at a call with the same message.
-  if (callDepth >= kMaxCallDepth || stackUsed() > stackLimit / 10 * 9)
+  if (callDepth_ >= kMaxCallDepth || stackUsed() > stackLimit_ / 10 * 9)
     fail(args.loc, "maximum recursion depth (" +
-                       std::to_string(std::min(callDepth, kMaxCallDepth)) + ") exceeded calling '" +
-                       f.name + "'");
+                       std::to_string(std::min(callDepth_, kMaxCallDepth)) +
+                       ") exceeded calling '" + f.name + "'");
   const std::string fn = f.name + "()";
   ScopePtr local = newScope(f.closure);
   std::vector<bool> set(f.params.size(), false);
@@ -374,26 +378,26 @@ Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
       fail(args.loc, fn + " missing required argument '" + f.params[i].name + "'");
     local->vars[f.params[i].name] = {*f.defaults[i], f.params[i].loc, 0};
   }
-  ScopePtr saved = scope;
-  Val savedReturn = returnValue;
-  scope = local;
-  ++callDepth;
+  ScopePtr saved = scope_;
+  Val savedReturn = returnValue_;
+  scope_ = local;
+  ++callDepth_;
   Val result;
   try {
     if (f.lambdaBody) {
       result = eval(*f.lambdaBody);
     } else {
-      returnValue = Val();
-      if (execBlock(*f.body) == Flow::Return) result = returnValue;
+      returnValue_ = Val();
+      if (execBlock(*f.body) == Flow::Return) result = returnValue_;
     }
   } catch (...) {
-    --callDepth;
-    scope = saved;
+    --callDepth_;
+    scope_ = saved;
     throw;
   }
-  --callDepth;
-  scope = saved;
-  returnValue = savedReturn;
+  --callDepth_;
+  scope_ = saved;
+  returnValue_ = savedReturn;
   return result;
 }
 

@@ -45,20 +45,20 @@ GradientTape& Context::openTape(bool persistent, bool watchVariables) {
 
 // The Tracer's side ---------------------------------------------------------------------------
 
-void Tracer::log(const std::string& line) { prog.traceLog.push_back(line); }
+void Tracer::log(const std::string& line) { prog_.traceLog.push_back(line); }
 
 void Tracer::setGlobalSeed(uint64_t seed) {
-  globalSeed = seed;
-  seedCounter = 0;
+  globalSeed_ = seed;
+  seedCounter_ = 0;
 }
 
-int Tracer::nextLayerIndex(const std::string& kind) { return layerCount[kind]++; }
+int Tracer::nextLayerIndex(const std::string& kind) { return layerCount_[kind]++; }
 
 GradientTape& Tracer::openTape(bool persistent, bool watchVariables) {
-  const int first = g.numNodes();
-  tapes.push_back(std::make_unique<GradientTape>(b, persistent, watchVariables));
-  (variant ? variant->tapes : topTapes).push_back(first);
-  return *tapes.back();
+  const int first = g_.numNodes();
+  tapes_.push_back(std::make_unique<GradientTape>(b_, persistent, watchVariables));
+  (variant_ ? variant_->tapes : topTapes_).push_back(first);
+  return *tapes_.back();
 }
 
 }  // namespace gl::lang::trace

@@ -43,7 +43,7 @@ Val Tracer::eval(const Expr& e) {
 Val Tracer::EvalExpr::operator()(const Expr::Name& n) const {
   if (auto bnd = t.lookup(n.id)) return bnd->v;
   if (auto v = lookupBuiltin(n.id)) return *v;
-  if (auto it = t.vanished.find(n.id); it != t.vanished.end()) t.fail(loc, it->second);
+  if (auto it = t.vanished_.find(n.id); it != t.vanished_.end()) t.fail(loc, it->second);
   t.fail(loc, "unknown name '" + n.id + "'" + suggest(n.id, t.namesInScope()));
 }
 
@@ -59,16 +59,16 @@ Val Tracer::EvalExpr::sequence(const std::vector<ExprPtr>& elts, bool tuple) con
 
 Val Tracer::EvalExpr::operator()(const Expr::ListComp& c) const {
   // The comprehension's own scope, as in Python 3: its targets do not leak.
-  ScopePtr saved = t.scope;
-  t.scope = t.newScope(saved);
+  ScopePtr saved = t.scope_;
+  t.scope_ = t.newScope(saved);
   std::vector<Val> out;
   try {
     generate(c, 0, out);
   } catch (...) {
-    t.scope = saved;
+    t.scope_ = saved;
     throw;
   }
-  t.scope = saved;
+  t.scope_ = saved;
   return Val::listOf(std::move(out));
 }
 
@@ -144,7 +144,7 @@ Val Tracer::EvalExpr::operator()(const Expr::BoolOp& bo) const {
       Val r = t.eval(*bo.values[k]);
       t.at(loc);
       Value rt = t.toTensor(r, bo.values[k]->loc);
-      v = Val::tensor(isAnd ? ops::logicalAnd(t.b, v.t, rt) : ops::logicalOr(t.b, v.t, rt));
+      v = Val::tensor(isAnd ? ops::logicalAnd(t.b_, v.t, rt) : ops::logicalOr(t.b_, v.t, rt));
       continue;
     }
     const bool truth = t.truthy(v, bo.values[k - 1]->loc);
@@ -164,7 +164,7 @@ Val Tracer::EvalExpr::operator()(const Expr::Compare& c) const {
     if (k == 0) {
       result = r;
     } else if (result.isTensor() || r.isTensor()) {
-      result = Val::tensor(ops::logicalAnd(t.b, t.toTensor(result, loc), t.toTensor(r, loc)));
+      result = Val::tensor(ops::logicalAnd(t.b_, t.toTensor(result, loc), t.toTensor(r, loc)));
     } else if (!t.truthy(result, loc)) {
       return result;
     } else {
@@ -183,7 +183,7 @@ Val Tracer::EvalExpr::operator()(const Expr::Lambda& l) const {
     f->defaults.push_back(p.defaultValue ? std::optional<Val>(t.eval(*p.defaultValue))
                                          : std::nullopt);
   f->lambdaBody = l.body;
-  f->closure = t.scope;
+  f->closure = t.scope_;
   f->loc = loc;
   return Val::object(f);
 }

@@ -5,7 +5,7 @@
 //   tracer_index_tensor.cpp  tensors, NumPy-style
 #include <vector>
 
-#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
 
 namespace gl::lang::trace {
 
@@ -13,17 +13,17 @@ namespace gl::lang::trace {
 struct PySlice {
   int64_t start = 0, stop = 0, step = 1;
 };
-PySlice resolveSlice(Tracer& t, const Val& lo, const Val& hi, const Val& st, int64_t n,
+PySlice resolveSlice(Context& cx, const Val& lo, const Val& hi, const Val& st, int64_t n,
                      const SourceLoc& loc);
 // The positions a resolved slice visits, in order.
 std::vector<int64_t> sliceIndices(const PySlice& s);
 // i, or i + n for a negative i; an error unless the result is in [0, n). `what` names the
 // indexed thing in the error ("a list", "axis 1").
-int64_t wrapIndex(Tracer& t, int64_t i, int64_t n, const SourceLoc& loc, const std::string& what);
+int64_t wrapIndex(Context& cx, int64_t i, int64_t n, const SourceLoc& loc, const std::string& what);
 
 // seq[index] for a list, tuple or str.
-Val indexSequence(Tracer& t, const Val& seq, const Val& index, const SourceLoc& loc);
+Val indexSequence(Context& cx, const Val& seq, const Val& index, const SourceLoc& loc);
 // x[entries...] for a tensor: ints, slices, int tensors, None (new axis) and one Ellipsis.
-Value indexTensor(Tracer& t, Value x, const std::vector<Val>& entries, const SourceLoc& loc);
+Value indexTensor(Context& cx, Value x, const std::vector<Val>& entries, const SourceLoc& loc);
 
 }  // namespace gl::lang::trace

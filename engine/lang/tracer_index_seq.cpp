@@ -27,23 +27,23 @@ Val sliceOf(const Val& seq, const std::vector<int64_t>& idx) {
 
 }  // namespace
 
-Val indexSequence(Tracer& t, const Val& seq, const Val& index, const SourceLoc& loc) {
+Val indexSequence(Context& cx, const Val& seq, const Val& index, const SourceLoc& loc) {
   const int64_t n = lengthOf(seq);
   if (index.kind == Kind::Int || index.kind == Kind::Bool) {
     const int64_t i = index.kind == Kind::Int ? index.i : index.b;
-    return item(seq, wrapIndex(t, i, n, loc, article(typeName(seq))));
+    return item(seq, wrapIndex(cx, i, n, loc, article(typeName(seq))));
   }
   Val lo, hi, st;
   if (sliceParts(index, lo, hi, st))
-    return sliceOf(seq, sliceIndices(resolveSlice(t, lo, hi, st, n, loc)));
+    return sliceOf(seq, sliceIndices(resolveSlice(cx, lo, hi, st, n, loc)));
   if (index.isTensor())
-    t.fail(loc,
-           "a Python " + typeName(seq) +
-               " cannot be indexed by a tensor: the index is known "
-               "only when the graph runs (seed-b's TF1 code does weights_loop[tf.cast(steps, "
-               "tf.int32)]). Stack the items into one tensor and use tf.gather, or index with a "
-               "Python int");
-  t.fail(loc, typeName(seq) + " indices must be integers or slices, not " + typeName(index));
+    cx.fail(loc,
+            "a Python " + typeName(seq) +
+                " cannot be indexed by a tensor: the index is known "
+                "only when the graph runs (seed-b's TF1 code does weights_loop[tf.cast(steps, "
+                "tf.int32)]). Stack the items into one tensor and use tf.gather, or index with a "
+                "Python int");
+  cx.fail(loc, typeName(seq) + " indices must be integers or slices, not " + typeName(index));
 }
 
 }  // namespace gl::lang::trace

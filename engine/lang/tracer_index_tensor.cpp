@@ -26,12 +26,12 @@ struct IndexPlan {
 };
 
 // How many entries index an input axis (all but None and ...); at most one ellipsis.
-int consumingEntries(Tracer& t, const std::vector<Val>& entries, const SourceLoc& loc) {
+int consumingEntries(Context& cx, const std::vector<Val>& entries, const SourceLoc& loc) {
   int consuming = 0;
   bool ellipsis = false;
   for (const Val& e : entries) {
     if (e.kind == Kind::Ellipsis) {
-      if (ellipsis) t.fail(loc, "an index can only have a single ellipsis ('...')");
+      if (ellipsis) cx.fail(loc, "an index can only have a single ellipsis ('...')");
       ellipsis = true;
     } else if (!e.isNone()) {
       ++consuming;
@@ -40,55 +40,55 @@ int consumingEntries(Tracer& t, const std::vector<Val>& entries, const SourceLoc
   return consuming;
 }
 
-DimIndex intIndex(Tracer& t, int64_t i, int d, int64_t n, const SourceLoc& loc) {
+DimIndex intIndex(Context& cx, int64_t i, int d, int64_t n, const SourceLoc& loc) {
   DimIndex di;
   di.kind = DimIndex::Int;
   if (n < 0) {
     // Unknown size (a dynamic TensorArray's stack): a gather, whose gradient needs no size.
-    if (i < 0) t.fail(loc, "a negative index needs a known dimension");
+    if (i < 0) cx.fail(loc, "a negative index needs a known dimension");
     di.kind = DimIndex::TensorIdx;
-    di.tensor = t.b.constant(Tensor::scalar(double(i), DType::I32));
+    di.tensor = cx.b.constant(Tensor::scalar(double(i), DType::I32));
   } else {
-    di.i = wrapIndex(t, i, n, loc, "axis " + std::to_string(d));
+    di.i = wrapIndex(cx, i, n, loc, "axis " + std::to_string(d));
   }
   return di;
 }
 
 // Entry e applied to axis d, of size n (-1: unknown); outPos counts the output axes so far.
-DimIndex axisIndex(Tracer& t, const Val& e, int d, int64_t n, int& outPos, const SourceLoc& loc) {
+DimIndex axisIndex(Context& cx, const Val& e, int d, int64_t n, int& outPos, const SourceLoc& loc) {
   if (e.kind == Kind::Int || e.kind == Kind::Bool)
-    return intIndex(t, e.kind == Kind::Int ? e.i : e.b, d, n, loc);
+    return intIndex(cx, e.kind == Kind::Int ? e.i : e.b, d, n, loc);
   DimIndex di;
   Val lo, hi, st;
   if (sliceParts(e, lo, hi, st)) {
     if (!lo.isNone() || !hi.isNone() || !st.isNone()) {
-      if (n < 0) t.fail(loc, "slicing an axis of unknown size is not supported");
+      if (n < 0) cx.fail(loc, "slicing an axis of unknown size is not supported");
       di.kind = DimIndex::Range;
-      di.range = resolveSlice(t, lo, hi, st, n, loc);
+      di.range = resolveSlice(cx, lo, hi, st, n, loc);
     }
     ++outPos;
     return di;
   }
   if (!e.isTensor())
-    t.fail(loc, "tensor indices must be ints, slices, tensors, None or ..., not " + typeName(e));
-  const TypeInfo& it = t.b.type(e.t);
+    cx.fail(loc, "tensor indices must be ints, slices, tensors, None or ..., not " + typeName(e));
+  const TypeInfo& it = cx.b.type(e.t);
   if (isFloat(it.dtype) || it.dtype == DType::Bool || it.list)
-    t.fail(loc, std::string("tensor indices must be integers, got ") + it.str() +
-                    "; use tf.cast(i, tf.int32)");
-  t.checkRegion(e.t, loc);
+    cx.fail(loc, std::string("tensor indices must be integers, got ") + it.str() +
+                     "; use tf.cast(i, tf.int32)");
+  cx.checkRegion(e.t, loc);
   di.kind = DimIndex::TensorIdx;
   di.tensor = e.t;
   outPos += int(it.shape.size());
   return di;
 }
 
-IndexPlan planIndex(Tracer& t, const Shape& shape, const std::vector<Val>& entries,
+IndexPlan planIndex(Context& cx, const Shape& shape, const std::vector<Val>& entries,
                     const SourceLoc& loc) {
   const int rank = int(shape.size());
-  int consuming = consumingEntries(t, entries, loc);
+  int consuming = consumingEntries(cx, entries, loc);
   if (consuming > rank)
-    t.fail(loc, "too many indices for a tensor of rank " + std::to_string(rank) + " (shape " +
-                    shapeStr(shape) + ")");
+    cx.fail(loc, "too many indices for a tensor of rank " + std::to_string(rank) + " (shape " +
+                     shapeStr(shape) + ")");
   IndexPlan plan;
   plan.dims.resize(size_t(rank));
   int d = 0, outPos = 0;
@@ -100,7 +100,7 @@ IndexPlan planIndex(Tracer& t, const Shape& shape, const std::vector<Val>& entri
     } else if (e.isNone()) {
       plan.newAxes.push_back(outPos++);
     } else {
-      plan.dims[size_t(d)] = axisIndex(t, e, d, shape[size_t(d)], outPos, loc);
+      plan.dims[size_t(d)] = axisIndex(cx, e, d, shape[size_t(d)], outPos, loc);
       ++d;
     }
   }
@@ -160,16 +160,16 @@ Value squeezeInts(Builder& b, Value x, const std::vector<DimIndex>& dims) {
 
 }  // namespace
 
-Value indexTensor(Tracer& t, Value x, const std::vector<Val>& entries, const SourceLoc& loc) {
-  const Shape shape = t.b.type(x).shape;
-  const IndexPlan plan = planIndex(t, shape, entries, loc);
-  t.at(loc);
-  Value y = sliceAxes(t.b, x, plan.dims);
-  y = gatherAxes(t.b, y, plan.dims);
-  y = squeezeInts(t.b, y, plan.dims);
+Value indexTensor(Context& cx, Value x, const std::vector<Val>& entries, const SourceLoc& loc) {
+  const Shape shape = cx.b.type(x).shape;
+  const IndexPlan plan = planIndex(cx, shape, entries, loc);
+  cx.at(loc);
+  Value y = sliceAxes(cx.b, x, plan.dims);
+  y = gatherAxes(cx.b, y, plan.dims);
+  y = squeezeInts(cx.b, y, plan.dims);
   // 4. New axes.
-  for (int64_t a : plan.newAxes) y = o::expandDims(t.b, y, a);
-  if (y == x) y = o::identity(t.b, y);
+  for (int64_t a : plan.newAxes) y = o::expandDims(cx.b, y, a);
+  if (y == x) y = o::identity(cx.b, y);
   return y;
 }
 

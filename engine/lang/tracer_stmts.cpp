@@ -63,10 +63,10 @@ void assignedNames(const Block& block, std::vector<std::string>& out) {
 }
 
 void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
-  vanished.erase(name);
-  auto it = scope->vars.find(name);
-  if (it == scope->vars.end()) {
-    scope->vars[name] = {v, loc, ++bindOrder};
+  vanished_.erase(name);
+  auto it = scope_->vars.find(name);
+  if (it == scope_->vars.end()) {
+    scope_->vars[name] = {v, loc, ++bindOrder_};
   } else {
     it->second.v = v;
     it->second.loc = loc;
@@ -75,7 +75,7 @@ void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
   // say 'loss' instead of 'mul#41'.
   // Throwaway names (`_`) and control-flow nodes (several outputs) keep their own names.
   if (v.isTensor() && name[0] != '_') {
-    Node& n = g.node(v.t);
+    Node& n = g_.node(v.t);
     if (n.name.empty() && !n.is(NodeKind::Const) && n.regions.empty()) n.name = name;
   }
 }
@@ -90,7 +90,7 @@ void Tracer::assign(const Expr& target, const Val& v) {
     if (v.isSeq()) {
       items = v.items();
     } else if (v.isTensor()) {
-      const Shape& s = b.type(v.t).shape;
+      const Shape& s = b_.type(v.t).shape;
       if (s.empty() || s[0] < 0)
         fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) +
                              ": it needs a known first dimension");
@@ -98,7 +98,7 @@ void Tracer::assign(const Expr& target, const Val& v) {
         fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) + " into " +
                              std::to_string(elts->size()) + " names");
       at(target.loc);
-      for (Value x : ops::unstack(b, v.t, 0)) items.push_back(Val::tensor(x));
+      for (Value x : ops::unstack(b_, v.t, 0)) items.push_back(Val::tensor(x));
     } else {
       fail(target.loc, "cannot unpack " + article(typeName(v)) + " into " +
                            std::to_string(elts->size()) + " names");
@@ -220,14 +220,14 @@ Flow Tracer::ExecStmt::operator()(const Stmt::Def& d) const {
     f->defaults.push_back(p.defaultValue ? std::optional<Val>(t.eval(*p.defaultValue))
                                          : std::nullopt);
   f->body = &d.body;
-  f->closure = t.scope;
+  f->closure = t.scope_;
   f->loc = loc;
   t.bind(d.name, Val::object(f), loc);
   return Flow::Normal;
 }
 
 Flow Tracer::ExecStmt::operator()(const Stmt::Return& r) const {
-  t.returnValue = r.value ? t.eval(*r.value) : Val::none();
+  t.returnValue_ = r.value ? t.eval(*r.value) : Val::none();
   return Flow::Return;
 }
 
@@ -250,7 +250,7 @@ Flow Tracer::ExecStmt::operator()(const Stmt::With& w) const {
 }
 
 Flow Tracer::ExecStmt::operator()(const Stmt::ParamDecl& p) const {
-  for (const Param& q : t.prog.params)
+  for (const Param& q : t.prog_.params)
     if (q.name == p.name) {
       t.bind(p.name, q.isInt ? Val::integer(int64_t(q.value)) : Val::real(q.value), loc);
       return Flow::Normal;

@@ -3,6 +3,7 @@
 // a dynamic TensorArray reads the TensorArray.
 #include <algorithm>
 
+#include "engine/lang/tracer.h"
 #include "engine/lang/tracer_index.h"
 #include "engine/ops/registry.h"
 
@@ -15,14 +16,14 @@ struct SliceObj : Object {
   std::string typeName() const override { return "slice"; }
 };
 
-int64_t sliceBound(Tracer& t, const Val& v, const SourceLoc& loc, const char* what) {
+int64_t sliceBound(Context& cx, const Val& v, const SourceLoc& loc, const char* what) {
   if (v.kind == Kind::Int) return v.i;
   if (v.kind == Kind::Bool) return v.b;
   if (v.isTensor())
-    t.fail(loc, std::string("slice ") + what +
-                    " must be a Python int known while tracing, got a "
-                    "tensor; use tf.gather or tf.slice with a tensor");
-  t.fail(loc, std::string("slice ") + what + " must be an int, got " + typeName(v));
+    cx.fail(loc, std::string("slice ") + what +
+                     " must be a Python int known while tracing, got a "
+                     "tensor; use tf.gather or tf.slice with a tensor");
+  cx.fail(loc, std::string("slice ") + what + " must be an int, got " + typeName(v));
 }
 
 }  // namespace
@@ -42,14 +43,14 @@ bool sliceParts(const Val& v, Val& lower, Val& upper, Val& step) {
   return true;
 }
 
-PySlice resolveSlice(Tracer& t, const Val& lo, const Val& hi, const Val& st, int64_t n,
+PySlice resolveSlice(Context& cx, const Val& lo, const Val& hi, const Val& st, int64_t n,
                      const SourceLoc& loc) {
   PySlice s;
-  s.step = st.isNone() ? 1 : sliceBound(t, st, loc, "step");
-  if (s.step == 0) t.fail(loc, "slice step cannot be zero");
+  s.step = st.isNone() ? 1 : sliceBound(cx, st, loc, "step");
+  if (s.step == 0) cx.fail(loc, "slice step cannot be zero");
   auto clampIdx = [&](const Val& v, int64_t def) {
     if (v.isNone()) return def;
-    int64_t i = sliceBound(t, v, loc, "bound");
+    int64_t i = sliceBound(cx, v, loc, "bound");
     if (i < 0) i += n;
     if (s.step > 0) return std::clamp<int64_t>(i, 0, n);
     return std::clamp<int64_t>(i, -1, n - 1);
@@ -65,32 +66,33 @@ std::vector<int64_t> sliceIndices(const PySlice& s) {
   return idx;
 }
 
-int64_t wrapIndex(Tracer& t, int64_t i, int64_t n, const SourceLoc& loc, const std::string& what) {
+int64_t wrapIndex(Context& cx, int64_t i, int64_t n, const SourceLoc& loc,
+                  const std::string& what) {
   const int64_t j = i < 0 ? i + n : i;
   if (j < 0 || j >= n)
-    t.fail(loc, "index " + std::to_string(i) + " is out of range for " + what + " of size " +
-                    std::to_string(n));
+    cx.fail(loc, "index " + std::to_string(i) + " is out of range for " + what + " of size " +
+                     std::to_string(n));
   return j;
 }
 
 std::optional<Value> Tracer::readStacked(Value x, const Val& index, const SourceLoc& loc) {
-  const Node& n = g.node(x);
-  const Shape& s = b.type(x).shape;
+  const Node& n = g_.node(x);
+  const Shape& s = b_.type(x).shape;
   if (!isPrimitive(n, "list_stack") || s.empty() || s[0] >= 0) return std::nullopt;
   if (index.kind == Kind::Int && index.i < 0) return std::nullopt;
   if (index.isTensor()) {
-    const TypeInfo& t = b.type(index.t);
+    const TypeInfo& t = b_.type(index.t);
     if (!t.shape.empty() || t.dtype != DType::I32) return std::nullopt;
   } else if (index.kind != Kind::Int) {
     return std::nullopt;
   }
   Value i = toTensor(index, loc, DType::I32);
   at(loc);
-  return b.op1("list_read", {n.inputs[0], i});
+  return b_.op1("list_read", {n.inputs[0], i});
 }
 
 Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
-  if (v.isSeq() || v.kind == Kind::Str) return indexSequence(*this, v, index, loc);
+  if (v.isSeq() || v.kind == Kind::Str) return indexSequence(cx_, v, index, loc);
   if (!v.isTensor()) {
     if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray")
       fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");
@@ -105,7 +107,7 @@ Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
       if (parts.size() == 1) return Val::tensor(*r);
       return subscript(Val::tensor(*r), Val::listOf({parts.begin() + 1, parts.end()}, true), loc);
     }
-  return Val::tensor(indexTensor(*this, v.t, parts, loc));
+  return Val::tensor(indexTensor(cx_, v.t, parts, loc));
 }
 
 }  // namespace gl::lang::trace

@@ -151,22 +151,22 @@ Value intFloorDivMod(Builder& b, Value x, Value y, bool mod) {
 }  // namespace
 
 std::string Tracer::describe(Value v) const {
-  const Node& n = g.node(v);
+  const Node& n = g_.node(v);
   std::string s = n.name.empty() ? n.label() : "'" + n.name + "' (" + std::string(n.opName()) + ")";
   if (n.loc.known()) s += " from line " + std::to_string(n.loc.line);
   return s;
 }
 
 void Tracer::checkRegion(Value v, const SourceLoc& loc) {
-  const int vr = g.node(v).region;
-  if (g.within(b.currentRegion(), vr)) return;
+  const int vr = g_.node(v).region;
+  if (g_.within(b_.currentRegion(), vr)) return;
   int r = vr;
-  while (g.region(r).parent >= 0 && !g.within(b.currentRegion(), g.region(r).parent))
-    r = g.region(r).parent;
-  const Region& body = g.region(r);
+  while (g_.region(r).parent >= 0 && !g_.within(b_.currentRegion(), g_.region(r).parent))
+    r = g_.region(r).parent;
+  const Region& body = g_.region(r);
   std::string where = "a loop or branch body";
   if (body.owner >= 0) {
-    const Node& owner = g.node(body.owner);
+    const Node& owner = g_.node(body.owner);
     where = "the body of the " + std::string(owner.opName()) + " at line " +
             std::to_string(owner.loc.line);
   } else if (isLoopBody(body.kind)) {
@@ -182,20 +182,20 @@ std::optional<Tensor> Tracer::constantValue(Value v) {
   std::vector<int> stack{v.node};
   std::set<int> seen;
   while (!stack.empty()) {
-    const Node& n = g.node(stack.back());
+    const Node& n = g_.node(stack.back());
     stack.pop_back();
     if (!seen.insert(n.id).second || n.is(NodeKind::Const)) continue;
     if (!n.prim || !n.regions.empty() || n.prim->stateful || n.type().list || seen.size() > 64)
       return std::nullopt;
     for (Value in : n.inputs) stack.push_back(in.node);
   }
-  if (g.node(v).is(NodeKind::Const)) return g.node(v).value;
-  if (g.node(v).region != 0) return std::nullopt;
+  if (g_.node(v).is(NodeKind::Const)) return g_.node(v).value;
+  if (g_.node(v).region != 0) return std::nullopt;
   try {
     RunOptions ro;
     ro.records = false;
     ro.timeline = false;
-    return evaluate(g, {v}, ro).at(0);
+    return evaluate(g_, {v}, ro).at(0);
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -215,31 +215,31 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
       checkRegion(v.t, loc);
       return v.t;
     case Kind::Bool:
-      return b.constant(Tensor::scalar(v.b, DType::Bool));
+      return b_.constant(Tensor::scalar(v.b, DType::Bool));
     case Kind::Int: {
       DType dt = like && *like != DType::Bool ? *like : DType::I32;
       if (dt == DType::I32 && (v.i > INT32_MAX || v.i < INT32_MIN))
         fail(loc, "the integer " + std::to_string(v.i) + " does not fit in an int32 tensor");
-      return b.constant(Tensor::scalar(double(v.i), dt));
+      return b_.constant(Tensor::scalar(double(v.i), dt));
     }
     case Kind::Float: {
       DType dt = like && isFloat(*like) ? *like : DType::F32;
       if (like && !isFloat(*like))
-        fail(loc, "cannot mix the Python float " + repr(g, v) + " with " +
+        fail(loc, "cannot mix the Python float " + repr(g_, v) + " with " +
                       article(dtypeName(*like)) + " tensor; use tf.cast");
-      return b.constant(Tensor::scalar(v.f, dt));
+      return b_.constant(Tensor::scalar(v.f, dt));
     }
     case Kind::List:
     case Kind::Tuple: {
       if (tensorish(v)) {
         std::optional<DType> dt = like;
         for (const Val& x : v.items())
-          if (x.isTensor()) dt = b.type(x.t).dtype;
+          if (x.isTensor()) dt = b_.type(x.t).dtype;
         std::vector<Value> parts;
         for (const Val& x : v.items()) parts.push_back(toTensor(x, loc, dt));
         if (parts.empty()) fail(loc, "cannot make a tensor from an empty list");
         at(loc);
-        return o::stack(b, parts, 0);
+        return o::stack(b_, parts, 0);
       }
       Shape shape;
       std::vector<double> flat;
@@ -249,7 +249,7 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
       DType dt = allBool && !flat.empty() ? DType::Bool : anyFloat ? DType::F32 : DType::I32;
       if (like && (*like == dt || (isFloat(*like) && dt != DType::Bool))) dt = *like;
       if (flat.empty()) dt = like ? *like : DType::F32;
-      return b.constant(Tensor::fromVector(flat, shape, dt));
+      return b_.constant(Tensor::fromVector(flat, shape, dt));
     }
     case Kind::None: {
       std::string msg = "cannot use None as a tensor";
@@ -288,40 +288,40 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
                     "' and '" + typeName(r) + "'");
   }
   std::optional<DType> likeL, likeR;
-  if (l.isTensor()) likeR = b.type(l.t).dtype;
-  if (r.isTensor()) likeL = b.type(r.t).dtype;
+  if (l.isTensor()) likeR = b_.type(l.t).dtype;
+  if (r.isTensor()) likeL = b_.type(r.t).dtype;
   Value x = toTensor(l, loc, likeL);
   Value y = toTensor(r, loc, likeR);
-  const DType dx = b.type(x).dtype, dy = b.type(y).dtype;
+  const DType dx = b_.type(x).dtype, dy = b_.type(y).dtype;
   if (dx != dy)
     fail(loc, "cannot combine " + article(dtypeName(dx)) + " tensor and " + article(dtypeName(dy)) +
                   " tensor with '" + symbol(op) + "'; use tf.cast to make them the same dtype");
   at(loc);
   switch (op) {
     case BinaryOp::Add:
-      return Val::tensor(o::add(b, x, y));
+      return Val::tensor(o::add(b_, x, y));
     case BinaryOp::Sub:
-      return Val::tensor(o::sub(b, x, y));
+      return Val::tensor(o::sub(b_, x, y));
     case BinaryOp::Mul:
-      return Val::tensor(o::mul(b, x, y));
+      return Val::tensor(o::mul(b_, x, y));
     case BinaryOp::Div:
-      return Val::tensor(o::div(b, x, y));
+      return Val::tensor(o::div(b_, x, y));
     case BinaryOp::Pow:
-      return Val::tensor(o::pow(b, x, y));
+      return Val::tensor(o::pow(b_, x, y));
     case BinaryOp::MatMul:
-      return Val::tensor(o::matmul(b, x, y));
+      return Val::tensor(o::matmul(b_, x, y));
     case BinaryOp::FloorDiv:
     case BinaryOp::Mod:
-      if (dx == DType::I32) return Val::tensor(intFloorDivMod(b, x, y, op == BinaryOp::Mod));
+      if (dx == DType::I32) return Val::tensor(intFloorDivMod(b_, x, y, op == BinaryOp::Mod));
       break;
     case BinaryOp::BitAnd:
-      if (dx == DType::Bool) return Val::tensor(o::logicalAnd(b, x, y));
+      if (dx == DType::Bool) return Val::tensor(o::logicalAnd(b_, x, y));
       break;
     case BinaryOp::BitOr:
-      if (dx == DType::Bool) return Val::tensor(o::logicalOr(b, x, y));
+      if (dx == DType::Bool) return Val::tensor(o::logicalOr(b_, x, y));
       break;
     case BinaryOp::BitXor:
-      if (dx == DType::Bool) return Val::tensor(o::notEqual(b, x, y));
+      if (dx == DType::Bool) return Val::tensor(o::notEqual(b_, x, y));
       break;
     default:
       break;
@@ -332,10 +332,10 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
 
 Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
   if (v.isTensor()) {
-    const DType dt = b.type(v.t).dtype;
+    const DType dt = b_.type(v.t).dtype;
     switch (op) {
       case UnaryOp::Neg:
-        return Val::tensor(o::neg(b, v.t));
+        return Val::tensor(o::neg(b_, v.t));
       case UnaryOp::Pos:
         return v;
       case UnaryOp::Not:
@@ -343,7 +343,7 @@ Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
         if (dt != DType::Bool)
           fail(loc, std::string("'") + symbol(op) + "' needs a bool tensor, got " + dtypeName(dt) +
                         "; compare first (x > 0)");
-        return Val::tensor(o::logicalNot(b, v.t));
+        return Val::tensor(o::logicalNot(b_, v.t));
     }
   }
   if (op == UnaryOp::Not) return Val::boolean(!truthy(v, loc));
@@ -382,25 +382,25 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
   }
   if (l.isTensor() || r.isTensor()) {
     if (l.isNone() || r.isNone()) return Val::boolean(op == CmpOp::NotEq);
-    Value x = toTensor(l, loc, r.isTensor() ? std::optional(b.type(r.t).dtype) : std::nullopt);
-    Value y = toTensor(r, loc, l.isTensor() ? std::optional(b.type(l.t).dtype) : std::nullopt);
-    if (b.type(x).dtype != b.type(y).dtype)
-      fail(loc, std::string("cannot compare a ") + dtypeName(b.type(x).dtype) + " tensor with a " +
-                    dtypeName(b.type(y).dtype) + " tensor; use tf.cast");
+    Value x = toTensor(l, loc, r.isTensor() ? std::optional(b_.type(r.t).dtype) : std::nullopt);
+    Value y = toTensor(r, loc, l.isTensor() ? std::optional(b_.type(l.t).dtype) : std::nullopt);
+    if (b_.type(x).dtype != b_.type(y).dtype)
+      fail(loc, std::string("cannot compare a ") + dtypeName(b_.type(x).dtype) + " tensor with a " +
+                    dtypeName(b_.type(y).dtype) + " tensor; use tf.cast");
     at(loc);
     switch (op) {
       case CmpOp::Lt:
-        return Val::tensor(o::less(b, x, y));
+        return Val::tensor(o::less(b_, x, y));
       case CmpOp::Le:
-        return Val::tensor(o::lessEqual(b, x, y));
+        return Val::tensor(o::lessEqual(b_, x, y));
       case CmpOp::Gt:
-        return Val::tensor(o::greater(b, x, y));
+        return Val::tensor(o::greater(b_, x, y));
       case CmpOp::Ge:
-        return Val::tensor(o::greaterEqual(b, x, y));
+        return Val::tensor(o::greaterEqual(b_, x, y));
       case CmpOp::Eq:
-        return Val::tensor(o::equal(b, x, y));
+        return Val::tensor(o::equal(b_, x, y));
       default:
-        return Val::tensor(o::notEqual(b, x, y));
+        return Val::tensor(o::notEqual(b_, x, y));
     }
   }
   if (op == CmpOp::Eq) return Val::boolean(sameValue(l, r));
