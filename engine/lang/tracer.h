@@ -113,7 +113,7 @@ class Tracer {
   int nextLayerIndex(const std::string& kind);
   GradientTape& openTape(bool persistent, bool watchVariables);
 
- public:
+ private:
   class DepthGuard;
   struct EvalExpr;  // one function per expression kind (tracer_exprs.cpp)
   struct ExecStmt;  // one function per statement kind (tracer_stmts.cpp)
