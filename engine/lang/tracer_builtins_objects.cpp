@@ -155,7 +155,10 @@ Val wrapList(Context& cx, Value list, const Val* like) {
   return Val::object(n);
 }
 
-void addObjectBuiltins(BuiltinTable& t) {
+namespace {
+
+// tf.GradientTape and its queries.
+void addTapeBuiltins(BuiltinTable& t) {
   t["tf.GradientTape"] = {Signature::parse("persistent=False, watch_accessed_variables=True"),
                           [](Bound& a) {
                             auto tape = std::make_shared<TapeObj>();
@@ -210,7 +213,10 @@ void addObjectBuiltins(BuiltinTable& t) {
                                         s->tape = tapeOf(a).tape;
                                         return Val::object(s);
                                       }};
+}
 
+// tf.TensorArray: a value; write returns a new one.
+void addTensorArrayBuiltins(BuiltinTable& t) {
   t["tf.TensorArray"] = {
       Signature::parse("dtype, size=None, dynamic_size=None, clear_after_read=None, "
                        "tensor_array_name=None, handle=None, flow=None, infer_shape=True, "
@@ -260,6 +266,9 @@ void addObjectBuiltins(BuiltinTable& t) {
         a.cx.at(a.callLoc);
         return withList(ta, a.cx.b.op1("list_write", {ta.list, idx, v}));
       }};
+}
+
+void addTensorArrayMethods(BuiltinTable& t) {
   t["TensorArray.read"] = {Signature::parse("index, name=None"), [](Bound& a) {
                              TensorArrayObj& ta = taOf(a);
                              Value idx = a.cx.toTensor(a["index"], a.loc("index"), DType::I32);
@@ -291,7 +300,10 @@ void addObjectBuiltins(BuiltinTable& t) {
   t["TensorArray.size"] = {Signature::parse("name=None"), [](Bound& a) {
                              return Val::tensor(a.cx.b.op1("list_size", {taOf(a).list}));
                            }};
+}
 
+// tf.Variable, and what variables do not support.
+void addVariableBuiltins(BuiltinTable& t) {
   t["tf.Variable"] = {
       Signature::parse("initial_value, trainable=True, name=None, dtype=None"), [](Bound& a) {
         Value init = a.tensor("initial_value");
@@ -332,6 +344,10 @@ void addObjectBuiltins(BuiltinTable& t) {
                              "a traced tensor has no value yet (it exists when the graph runs); "
                              "use tf.print, or look at it in the inspector");
                        }};
+}
+
+// Properties of tensors, tuples and dtypes.
+void addPropertyBuiltins(BuiltinTable& t) {
   BuiltinDef shape{Signature::parse(""),
                    [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.t).shape); }};
   shape.isProperty = true;
@@ -355,6 +371,16 @@ void addObjectBuiltins(BuiltinTable& t) {
                       [](Bound& a) { return Val::boolean(isFloat(a.self.dt)); }};
   floating.isProperty = true;
   t["DType.is_floating"] = floating;
+}
+
+}  // namespace
+
+void addObjectBuiltins(BuiltinTable& t) {
+  addTapeBuiltins(t);
+  addTensorArrayBuiltins(t);
+  addTensorArrayMethods(t);
+  addVariableBuiltins(t);
+  addPropertyBuiltins(t);
 }
 
 }  // namespace gl::lang::trace

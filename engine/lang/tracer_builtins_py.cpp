@@ -93,9 +93,8 @@ Val listMethodSelf(Bound& a) {
   return a.self;
 }
 
-}  // namespace
-
-void addPythonBuiltins(BuiltinTable& t) {
+// print, len, range, min and max.
+void addPrintLenRange(BuiltinTable& t) {
   t["print"] = {Signature::parse("*values, sep=' ', end='\\n'"), [](Bound& a) {
                   std::string line;
                   const std::string sep = a.string("sep");
@@ -139,6 +138,10 @@ void addPythonBuiltins(BuiltinTable& t) {
                 }};
   t["min"] = {Signature::parse("*args"), [](Bound& a) { return minMax(a, false); }};
   t["max"] = {Signature::parse("*args"), [](Bound& a) { return minMax(a, true); }};
+}
+
+// abs and the conversions: int, float, bool, str.
+void addConversions(BuiltinTable& t) {
   t["abs"] = {Signature::parse("x"), [](Bound& a) {
                 const Val& v = a["x"];
                 if (v.isTensor()) return Val::tensor(ops::abs(a.cx.b, v.t));
@@ -189,6 +192,10 @@ void addPythonBuiltins(BuiltinTable& t) {
                [](Bound& a) { return Val::boolean(a.cx.truthy(a["x"], a.loc("x"))); }};
   t["str"] = {Signature::parse("x=''"),
               [](Bound& a) { return Val::str(repr(a.cx.graph(), a["x"])); }};
+}
+
+// list, tuple, zip, enumerate, sum; variant outside a with.
+void addIterables(BuiltinTable& t) {
   t["list"] = {Signature::parse("iterable=()"),
                [](Bound& a) { return Val::listOf(iterate(a, a["iterable"], a.loc("iterable"))); }};
   t["tuple"] = {Signature::parse("iterable=()"), [](Bound& a) {
@@ -227,6 +234,9 @@ void addPythonBuiltins(BuiltinTable& t) {
                               "variant(...) is only used as `with variant(\"name\"):` at "
                               "the top level of the script");
                   }};
+}
+
+void addListMethods(BuiltinTable& t) {
   // list methods
   t["list.append"] = {Signature::parse("x"), [](Bound& a) {
                         listMethodSelf(a).list->items.push_back(a["x"]);
@@ -268,6 +278,15 @@ void addPythonBuiltins(BuiltinTable& t) {
                 if (sameValue(items[i], a["x"])) return Val::integer(int64_t(i));
               a.fail("x", "is not in the list");
             }};
+}
+
+}  // namespace
+
+void addPythonBuiltins(BuiltinTable& t) {
+  addPrintLenRange(t);
+  addConversions(t);
+  addIterables(t);
+  addListMethods(t);
 }
 
 }  // namespace gl::lang::trace

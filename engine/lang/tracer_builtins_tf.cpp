@@ -43,9 +43,8 @@ Val fillOf(Bound& a, const Shape& s, double value, DType dt) {
       "fill", {}, Attrs{{"dtype", std::string(dtypeName(dt))}, {"shape", s}, {"value", value}}));
 }
 
-}  // namespace
-
-void addTfMathBuiltins(BuiltinTable& t) {
+// tf.float32, ... and the other constants of the tf namespace.
+void addDtypes(BuiltinTable& t) {
   for (auto [name, dt] : {std::pair{"float32", DType::F32},
                           {"float64", DType::F64},
                           {"int32", DType::I32},
@@ -67,7 +66,9 @@ void addTfMathBuiltins(BuiltinTable& t) {
   constant("tf.newaxis", Val::none());
   constant("tf.UnconnectedGradients.ZERO", Val::str("zero"));
   constant("tf.UnconnectedGradients.NONE", Val::str("none"));
+}
 
+void addElementwise(BuiltinTable& t) {
   // Elementwise unary functions.
   for (auto [name, fn] :
        std::initializer_list<std::pair<const char*, Unary>>{{"exp", o::exp},
@@ -123,6 +124,10 @@ void addTfMathBuiltins(BuiltinTable& t) {
   t["tf.cast"] = {Signature::parse("x, dtype, name=None"), [](Bound& a) {
                     return T(o::cast(a.cx.b, a.tensor("x"), a.dtype("dtype", DType::F32)));
                   }};
+}
+
+// Reductions, and composites built from primitives.
+void addReductions(BuiltinTable& t) {
   // Reductions.
   for (auto [name, fn] :
        std::initializer_list<std::pair<const char*, Reduce>>{{"reduce_sum", o::reduceSum},
@@ -160,6 +165,10 @@ void addTfMathBuiltins(BuiltinTable& t) {
                            a.cx.toTensor(v.items()[i], a.loc("inputs"), a.cx.b.type(sum).dtype));
                      return T(sum);
                    }};
+}
+
+// Clipping, norms, sizes, matmul and einsum.
+void addMatrixAndShapeMath(BuiltinTable& t) {
   t["tf.clip_by_value"] = {
       Signature::parse("t, clip_value_min, clip_value_max, name=None"), [](Bound& a) {
         Value x = a.tensor("t");
@@ -204,6 +213,9 @@ void addTfMathBuiltins(BuiltinTable& t) {
                       a.cx.at(a.callLoc);
                       return T(o::einsum(a.cx.b, a.string("equation"), xs));
                     }};
+}
+
+void addNn(BuiltinTable& t) {
   // nn.
   t["tf.nn.softmax"] = {
       Signature::parse("logits, axis=None, name=None"), [](Bound& a) {
@@ -226,6 +238,9 @@ void addTfMathBuiltins(BuiltinTable& t) {
         if (s.size() == 4) s = {s[1], s[2]};
         return T(o::conv2d(a.cx.b, a.tensor("input"), a.tensor("filters"), s, a.string("padding")));
       }};
+}
+
+void addRandomAndPrint(BuiltinTable& t) {
   // Random draws: seeded by tf.random.set_seed and the op's seed, reproducible run to run.
   t["tf.random.set_seed"] = {Signature::parse("seed"), [](Bound& a) {
                                a.cx.setGlobalSeed(uint64_t(a.integer("seed")));
@@ -275,7 +290,21 @@ void addTfMathBuiltins(BuiltinTable& t) {
       }};
 }
 
-void addTfArrayBuiltins(BuiltinTable& t) {
+}  // namespace
+
+void addTfMathBuiltins(BuiltinTable& t) {
+  addDtypes(t);
+  addElementwise(t);
+  addReductions(t);
+  addMatrixAndShapeMath(t);
+  addNn(t);
+  addRandomAndPrint(t);
+}
+
+namespace {
+
+// Tensors from values: constant, zeros, ones, fill.
+void addConstructors(BuiltinTable& t) {
   t["tf.constant"] = {Signature::parse("value, dtype=None, shape=None, name=None"), [](Bound& a) {
                         const Val& v = a["value"];
                         std::optional<DType> dt;
@@ -320,6 +349,10 @@ void addTfArrayBuiltins(BuiltinTable& t) {
                     }
                     return fillOf(a, a.shape("dims"), a.number("value"), dt);
                   }};
+}
+
+// zeros_like, ones_like, eye and range.
+void addFilledAndRanges(BuiltinTable& t) {
   for (auto [name, value] : {std::pair{"tf.zeros_like", 0.0}, {"tf.ones_like", 1.0}}) {
     const double fillValue = value;
     t[name] = {Signature::parse("input, dtype=None, name=None"), [fillValue](Bound& a) {
@@ -377,6 +410,10 @@ void addTfArrayBuiltins(BuiltinTable& t) {
         out.range = r;
         return out;
       }};
+}
+
+// Shapes: shape, reshape, transpose, expand_dims, squeeze, tile, broadcast_to.
+void addShapes(BuiltinTable& t) {
   t["tf.shape"] = {
       Signature::parse("input, out_type=None, name=None"), [](Bound& a) {
         const Shape& s = a.cx.b.type(a.tensor("input")).shape;
@@ -403,6 +440,10 @@ void addTfArrayBuiltins(BuiltinTable& t) {
   t["tf.broadcast_to"] = {Signature::parse("input, shape, name=None"), [](Bound& a) {
                             return T(o::broadcastTo(a.cx.b, a.tensor("input"), a.shape("shape")));
                           }};
+}
+
+// Joining and splitting: concat, stack, unstack.
+void addJoins(BuiltinTable& t) {
   auto valueList = [](Bound& a, const char* name) {
     const Val& v = a[name];
     if (!v.isSeq() || v.items().empty()) a.fail(name, "must be a non-empty list of tensors");
@@ -426,6 +467,10 @@ void addTfArrayBuiltins(BuiltinTable& t) {
                          out.push_back(T(v));
                        return Val::listOf(std::move(out));
                      }};
+}
+
+// Parts of tensors: slice, pad, gather, one_hot.
+void addSlicesAndGathers(BuiltinTable& t) {
   t["tf.slice"] = {
       Signature::parse("input_, begin, size, name=None"), [](Bound& a) {
         return T(o::slice(a.cx.b, a.tensor("input_"), a.ints("begin"), a.ints("size")));
@@ -465,6 +510,16 @@ void addTfArrayBuiltins(BuiltinTable& t) {
             a.cx.b, idx, a.integer("depth"), a.none("on_value") ? 1.0 : a.number("on_value"),
             a.none("off_value") ? 0.0 : a.number("off_value"), a.dtype("dtype", DType::F32)));
       }};
+}
+
+}  // namespace
+
+void addTfArrayBuiltins(BuiltinTable& t) {
+  addConstructors(t);
+  addFilledAndRanges(t);
+  addShapes(t);
+  addJoins(t);
+  addSlicesAndGathers(t);
 }
 
 }  // namespace gl::lang::trace

@@ -238,9 +238,7 @@ struct LossObj : Object {
   }
 };
 
-}  // namespace
-
-void addKerasBuiltins(BuiltinTable& t) {
+void addDenseAndConv(BuiltinTable& t) {
   // keras.activations.* are the tf functions (added to the table before this).
   for (const char* a : {"relu", "sigmoid", "tanh"})
     if (t.count(std::string("tf.") + a))
@@ -278,6 +276,10 @@ void addKerasBuiltins(BuiltinTable& t) {
         buildNow(a, *l);
         return Val::object(l);
       }};
+}
+
+// Flatten, pooling, Sequential, and build() of the layers with variables.
+void addOtherLayers(BuiltinTable& t) {
   t["tf.keras.layers.Flatten"] = {Signature::parse("data_format=None, name=None"), [](Bound& a) {
                                     return Val::object(layer<FlattenLayer>(a, "Flatten"));
                                   }};
@@ -312,6 +314,9 @@ void addKerasBuiltins(BuiltinTable& t) {
         static_cast<SequentialLayer*>(a.self.obj.get())->layers.push_back(a["layer"]);
         return Val::none();
       }};
+}
+
+void addLosses(BuiltinTable& t) {
   t["tf.keras.losses.categorical_crossentropy"] = {
       Signature::parse("y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1"),
       [](Bound& a) {
@@ -333,6 +338,14 @@ void addKerasBuiltins(BuiltinTable& t) {
         a.cx.at(a.callLoc);
         return Val::tensor(o::reduceMean(a.cx.b, o::square(a.cx.b, o::sub(a.cx.b, p, y)), {-1}));
       }};
+}
+
+}  // namespace
+
+void addKerasBuiltins(BuiltinTable& t) {
+  addDenseAndConv(t);
+  addOtherLayers(t);
+  addLosses(t);
 }
 
 }  // namespace gl::lang::trace
