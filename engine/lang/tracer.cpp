@@ -342,13 +342,7 @@ Val BuiltinObj::call(Context& cx, CallArgs& args) {
   }
 }
 
-Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
-  // The stack check here is stricter than the one in eval, so deep recursion (on a thread with
-  // a small stack, or in a sanitizer build) stops at a call with the same message.
-  if (callDepth_ >= kMaxCallDepth || stackUsed() > stackLimit_ / 10 * 9)
-    fail(args.loc, "maximum recursion depth (" +
-                       std::to_string(std::min(callDepth_, kMaxCallDepth)) +
-                       ") exceeded calling '" + f.name + "'");
+ScopePtr Tracer::bindArguments(const FunctionObj& f, CallArgs& args) {
   const std::string fn = f.name + "()";
   ScopePtr local = newScope(f.closure);
   std::vector<bool> set(f.params.size(), false);
@@ -378,6 +372,17 @@ Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
       fail(args.loc, fn + " missing required argument '" + f.params[i].name + "'");
     local->vars[f.params[i].name] = {*f.defaults[i], f.params[i].loc, 0};
   }
+  return local;
+}
+
+Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
+  // The stack check here is stricter than the one in eval, so deep recursion (on a thread with
+  // a small stack, or in a sanitizer build) stops at a call with the same message.
+  if (callDepth_ >= kMaxCallDepth || stackUsed() > stackLimit_ / 10 * 9)
+    fail(args.loc, "maximum recursion depth (" +
+                       std::to_string(std::min(callDepth_, kMaxCallDepth)) +
+                       ") exceeded calling '" + f.name + "'");
+  ScopePtr local = bindArguments(f, args);
   ScopePtr saved = scope_;
   Val savedReturn = returnValue_;
   scope_ = local;

@@ -133,6 +133,7 @@ class Tracer {
   Val call(const Val& fn, CallArgs& args, const std::string& what);
   // A call of a script function: its arguments bound in a new scope of its closure.
   Val callFunction(const FunctionObj& f, CallArgs& args);
+  ScopePtr bindArguments(const FunctionObj& f, CallArgs& args);  // Python's rules and errors
 
   // Operators (tracer_tensor.cpp) and subscripts (tracer_subscript.cpp).
   Val unary(UnaryOp op, const Val& v, const SourceLoc& loc);
