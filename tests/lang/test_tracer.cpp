@@ -304,6 +304,7 @@ f = x[::2, 1::2, ::3]
 g = x[:, :, 3:1]
 h = x[tf.constant([[0, 1], [1, 0]]), 1]
 k = x[:]
+w = x[()]
 ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
 for i in tf.range(3):
     ta = ta.write(i, tf.fill([2], tf.cast(i, tf.float32)))
@@ -337,6 +338,8 @@ q = st[tf.constant(1)]
     QCOMPARE(v[10].toVector(), (std::vector<double>{1, 1}));
     // The dynamic stack is read through the TensorArray (no static size needed).
     QCOMPARE(countOp(*p.graph, "list_read"), 2);
+    // x[()] indexes no axis: the whole tensor.
+    QCOMPARE(run(p, {"w"})[0].shape(), (Shape{2, 3, 4}));
   }
 
   void paramsAndOverrides() {
@@ -740,6 +743,39 @@ n = ta.size()
     QCOMPARE(v[1].toVector(), (std::vector<double>{5, 6}));
     QCOMPARE(v[2].shape(), (Shape{2, 2}));
     QCOMPARE(v[3].item(), 3.0);
+  }
+
+  // State that builtins keep through their context: the random seed stream, Keras default
+  // layer names, the trace log, and where each tape starts recording.
+  void builtinStateThroughContext() {
+    const char* src = R"(
+tf.random.set_seed(5)
+a = tf.random.normal([3])
+tf.random.set_seed(5)
+b = tf.random.normal([3])
+c = tf.random.normal([3])
+d1 = tf.keras.layers.Dense(2)
+d2 = tf.keras.layers.Dense(2)
+k = tf.keras.layers.Conv2D(1, 1)
+print(d1.name, d2.name, k.name)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(x * x)
+g = tape.gradient(y, x)
+)";
+    TracedProgram p = trace(src);
+    // set_seed restarts the stream of op seeds: a and b get the same one, c the next.
+    auto seed = [&](const char* name) {
+      return p.graph->node(output(p, name).entries[0].value).attrs.i("seed", -1);
+    };
+    QCOMPARE(seed("a"), seed("b"));
+    QVERIFY(seed("c") != seed("a"));
+    QCOMPARE(run(p, {"g"})[0].toVector(), (std::vector<double>{2, 4}));
+    QCOMPARE(p.traceLog, (std::vector<std::string>{"Dense Dense_1 Conv2D"}));
+    QCOMPARE(p.variants.size(), size_t(1));
+    QCOMPARE(p.variants[0].tapes.size(), size_t(1));
+    QCOMPARE(p.graph->node(p.variants[0].tapes[0]).opName(), std::string_view("mul"));
   }
 
   // Names the script binds get onto the graph's nodes, for the graph view and explanations.
