@@ -6,13 +6,6 @@
 namespace gl::lang {
 namespace {
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 // Shortest text that reads back as the same double, and as a float (not an int).
 std::string formatFloat(double v) {
   char buf[64];

@@ -149,6 +149,15 @@ struct Expr {
 
 constexpr int kMaxExprDepth = 1000;
 
+// Lambdas as one visitor: std::visit(Overloaded{[](const Stmt::If&) {...}, ...}, s.node). Without
+// a catch-all `auto` case, a node kind nobody handles is a compile error.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
 // Calls f on each direct child expression (null children are skipped), in source order.
 void forEachChild(const Expr& e, const std::function<void(const Expr&)>& f);
 

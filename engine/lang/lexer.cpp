@@ -309,35 +309,51 @@ class Lexer {
   }
 
   void lexNumber() {
-    int line = line_, col = col_;
-    std::size_t start = pos_;
+    const int line = line_, col = col_;
+    const std::size_t start = pos_;
     Token t;
     t.line = line;
     t.col = col;
-
-    int base = 10;
     if (cur() == '0' && cur(1) > 0 && std::strchr("xXoObB", cur(1))) {
-      base = cur(1) == 'x' || cur(1) == 'X' ? 16 : cur(1) == 'o' || cur(1) == 'O' ? 8 : 2;
-      const char* error = base == 16  ? "invalid hexadecimal literal"
-                          : base == 8 ? "invalid octal literal"
-                                      : "invalid binary literal";
-      bump();
-      bump();
-      if (cur() == '_') bump();  // Python allows 0x_ff
-      std::string digits;
-      readDigits(digits, base, line, col, error);
-      if (digits.empty() || identCharLength(0, false) > 0 || isDigit(cur()))
-        throw LexError{line, col, error};
-      t.kind = Tok::Int;
-      t.text = s_.substr(start, pos_ - start);
-      auto r = std::from_chars(digits.data(), digits.data() + digits.size(), t.intValue, base);
-      if (r.ec != std::errc()) throw LexError{line, col, "integer literal is too large"};
-      out_.push_back(std::move(t));
+      lexPrefixedInt(t, start);
       return;
     }
-
     const char* error = "invalid decimal literal";
     std::string digits;
+    const bool isFloat = readDecimal(digits, line, col, error);
+    if (cur() == 'j' || cur() == 'J')
+      throw LexError{line, col, "complex numbers are not supported in GradLab script"};
+    if (identCharLength(0, false) > 0) throw LexError{line, col, error};
+    t.text = s_.substr(start, pos_ - start);
+    if (!isFloat)
+      decimalInt(t, digits);
+    else
+      decimalFloat(t, digits, error);
+    out_.push_back(std::move(t));
+  }
+
+  // 0x.., 0o.., 0b..: t has its position; start is where the literal begins.
+  void lexPrefixedInt(Token& t, std::size_t start) {
+    const int base = cur(1) == 'x' || cur(1) == 'X' ? 16 : cur(1) == 'o' || cur(1) == 'O' ? 8 : 2;
+    const char* error = base == 16  ? "invalid hexadecimal literal"
+                        : base == 8 ? "invalid octal literal"
+                                    : "invalid binary literal";
+    bump();
+    bump();
+    if (cur() == '_') bump();  // Python allows 0x_ff
+    std::string digits;
+    readDigits(digits, base, t.line, t.col, error);
+    if (digits.empty() || identCharLength(0, false) > 0 || isDigit(cur()))
+      throw LexError{t.line, t.col, error};
+    t.kind = Tok::Int;
+    t.text = s_.substr(start, pos_ - start);
+    auto r = std::from_chars(digits.data(), digits.data() + digits.size(), t.intValue, base);
+    if (r.ec != std::errc()) throw LexError{t.line, t.col, "integer literal is too large"};
+    out_.push_back(std::move(t));
+  }
+
+  // Digits, a fraction and an exponent, without underscores; true if it is a float.
+  bool readDecimal(std::string& digits, int line, int col, const char* error) {
     bool isFloat = false;
     if (cur() != '.') readDigits(digits, 10, line, col, error);
     // `1..5` is an int and a DotDot (param ranges), not the float `1.` and `.5`.
@@ -359,31 +375,28 @@ class Lexer {
       }
       readDigits(digits, 10, line, col, error);
     }
-    if (cur() == 'j' || cur() == 'J')
-      throw LexError{line, col, "complex numbers are not supported in GradLab script"};
-    if (identCharLength(0, false) > 0) throw LexError{line, col, error};
-    t.text = s_.substr(start, pos_ - start);
+    return isFloat;
+  }
 
-    if (!isFloat) {
-      if (digits.size() > 1 && digits[0] == '0' &&
-          digits.find_first_not_of('0') != std::string::npos)
-        throw LexError{line, col, "leading zeros in decimal integer literals are not permitted"};
-      t.kind = Tok::Int;
-      auto r = std::from_chars(digits.data(), digits.data() + digits.size(), t.intValue);
-      if (r.ec != std::errc()) throw LexError{line, col, "integer literal is too large"};
-    } else {
-      t.kind = Tok::Float;
-      // from_chars, unlike strtod, ignores the C locale (Qt sets it from the environment).
-      auto r = std::from_chars(digits.data(), digits.data() + digits.size(), t.floatValue);
-      if (r.ec == std::errc::result_out_of_range) {
-        if (digits.find("e-") == std::string::npos)
-          throw LexError{line, col, "float literal is out of range"};
-        t.floatValue = 0.0;  // underflow: Python gives 0.0 too
-      } else if (r.ec != std::errc()) {
-        throw LexError{line, col, error};
-      }
+  static void decimalInt(Token& t, const std::string& digits) {
+    if (digits.size() > 1 && digits[0] == '0' && digits.find_first_not_of('0') != std::string::npos)
+      throw LexError{t.line, t.col, "leading zeros in decimal integer literals are not permitted"};
+    t.kind = Tok::Int;
+    auto r = std::from_chars(digits.data(), digits.data() + digits.size(), t.intValue);
+    if (r.ec != std::errc()) throw LexError{t.line, t.col, "integer literal is too large"};
+  }
+
+  static void decimalFloat(Token& t, const std::string& digits, const char* error) {
+    t.kind = Tok::Float;
+    // from_chars, unlike strtod, ignores the C locale (Qt sets it from the environment).
+    auto r = std::from_chars(digits.data(), digits.data() + digits.size(), t.floatValue);
+    if (r.ec == std::errc::result_out_of_range) {
+      if (digits.find("e-") == std::string::npos)
+        throw LexError{t.line, t.col, "float literal is out of range"};
+      t.floatValue = 0.0;  // underflow: Python gives 0.0 too
+    } else if (r.ec != std::errc()) {
+      throw LexError{t.line, t.col, error};
     }
-    out_.push_back(std::move(t));
   }
 
   void lexString(int line, int col, bool raw) {

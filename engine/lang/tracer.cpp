@@ -20,7 +20,7 @@ struct PrimitiveObj : Object {
   std::string name;
   std::string typeName() const override { return "builtin_function"; }
   bool callable() const override { return true; }
-  Val call(Tracer& t, CallArgs& args) override { return callPrimitive(t, name, args); }
+  Val call(Context& cx, CallArgs& args) override { return callPrimitive(cx, name, args); }
 };
 
 Val primitiveVal(const std::string& name) {
@@ -82,7 +82,7 @@ int editDistance(const std::string& a, const std::string& b) {
 
 // ModuleObj --------------------------------------------------------------------------------
 
-std::optional<Val> ModuleObj::attr(Tracer&, const std::string& name) {
+std::optional<Val> ModuleObj::attr(Context&, const std::string& name) {
   return moduleAttr(prefix, name);
 }
 
@@ -127,28 +127,32 @@ std::vector<std::string> ModuleObj::attrNames() const {
 
 // Object defaults ----------------------------------------------------------------------------
 
-std::optional<Val> Object::attr(Tracer&, const std::string&) { return std::nullopt; }
+std::optional<Val> Object::attr(Context&, const std::string&) { return std::nullopt; }
 
-Val Object::call(Tracer& t, CallArgs& args) {
-  t.fail(args.loc, "'" + typeName() + "' object is not callable");
+Val Object::call(Context& cx, CallArgs& args) {
+  cx.fail(args.loc, "'" + typeName() + "' object is not callable");
 }
 
-Val Object::enter(Tracer& t, const SourceLoc& loc) {
-  t.fail(loc, "'" + typeName() + "' object cannot be used in a with statement");
+Val Object::enter(Context& cx, const SourceLoc& loc) {
+  cx.fail(loc, "'" + typeName() + "' object cannot be used in a with statement");
 }
 
 // Tracer -----------------------------------------------------------------------------------
 
 Tracer::Tracer(const std::string& fileName, const TraceOptions& options, TracedProgram& out)
-    : file(fileName), opt(options), prog(out), g(*out.graph), b(*out.graph, options.memoryBudget) {
-  globals = newScope(nullptr);
-  scope = globals;
+    : file_(fileName),
+      opt_(options),
+      prog_(out),
+      g_(*out.graph),
+      b_(*out.graph, options.memoryBudget) {
+  globals_ = newScope(nullptr);
+  scope_ = globals_;
 }
 
 Tracer::~Tracer() {
   // Closures refer to the scopes that hold them, and a list may hold itself (x.append(x)):
   // break the cycles so objects (and the tapes they hold) go away before the builder does.
-  returnValue = Val();
+  returnValue_ = Val();
   std::set<ListObj*> lists;
   std::vector<const Val*> todo;
   for (auto& w : allScopes_)
@@ -166,9 +170,9 @@ Tracer::~Tracer() {
   keep.clear();
   for (auto& w : allScopes_)
     if (auto s = w.lock()) s->vars.clear();
-  scope.reset();
-  globals.reset();
-  tapes.clear();
+  scope_.reset();
+  globals_.reset();
+  tapes_.clear();
 }
 
 ScopePtr Tracer::newScope(ScopePtr parent) {
@@ -182,20 +186,20 @@ ScopePtr Tracer::newScope(ScopePtr parent) {
 
 void Tracer::fail(const SourceLoc& loc, const std::string& msg) const {
   SourceLoc l = loc;
-  if (l.file.empty()) l.file = file;
+  if (l.file.empty()) l.file = file_;
   throw EngineError(msg, l);
 }
 
 void Tracer::checkLimits(const SourceLoc& loc) {
-  if (g.numNodes() > opt.maxNodes)
-    fail(loc, "the graph grew past " + std::to_string(opt.maxNodes) +
+  if (g_.numNodes() > opt_.maxNodes)
+    fail(loc, "the graph grew past " + std::to_string(opt_.maxNodes) +
                   " nodes (the maxNodes limit); a Python loop unrolling a large body is the usual "
                   "cause: use tf.range to build one while_loop instead");
 }
 
 void Tracer::countUnroll(const SourceLoc& loc) {
-  if (++prog.unrolledCopies > opt.maxUnroll)
-    fail(loc, "Python loops ran more than " + std::to_string(opt.maxUnroll) +
+  if (++prog_.unrolledCopies > opt_.maxUnroll)
+    fail(loc, "Python loops ran more than " + std::to_string(opt_.maxUnroll) +
                   " iterations while tracing (the maxUnroll limit); use tf.range or "
                   "tf.while_loop to make a graph loop");
   checkLimits(loc);
@@ -203,24 +207,24 @@ void Tracer::countUnroll(const SourceLoc& loc) {
 
 int64_t Tracer::nextSeed(std::optional<int64_t> opSeed) {
   // Like TF: the global seed and a per-op seed (or a counter) together pick the stream.
-  const uint64_t op = opSeed ? uint64_t(*opSeed) : uint64_t(++seedCounter);
-  return int64_t((globalSeed * 1000003u + op * 7919u) & 0x7fffffffffffull);
+  const uint64_t op = opSeed ? uint64_t(*opSeed) : uint64_t(++seedCounter_);
+  return int64_t((globalSeed_ * 1000003u + op * 7919u) & 0x7fffffffffffull);
 }
 
 size_t Tracer::stackUsed() const {
-  if (!stackBase) return 0;
+  if (!stackBase_) return 0;
   char here;
-  const auto a = reinterpret_cast<uintptr_t>(stackBase), h = reinterpret_cast<uintptr_t>(&here);
+  const auto a = reinterpret_cast<uintptr_t>(stackBase_), h = reinterpret_cast<uintptr_t>(&here);
   return a > h ? a - h : h - a;
 }
 
-DepthGuard::DepthGuard(Tracer& t, const SourceLoc& loc) : t_(t) {
-  ++t.evalDepth;
-  if (t.evalDepth > kMaxEvalDepth || t.stackUsed() > t.stackLimit)
-    t.fail(loc, t.callDepth > 0 ? "maximum recursion depth exceeded: calls and expressions nest "
-                                  "too deeply here for the tracer's stack"
-                                : "the script nests too deeply here (expressions inside each "
-                                  "other)");
+Tracer::DepthGuard::DepthGuard(Tracer& t, const SourceLoc& loc) : t_(t) {
+  ++t.evalDepth_;
+  if (t.evalDepth_ > kMaxEvalDepth || t.stackUsed() > t.stackLimit_)
+    t.fail(loc, t.callDepth_ > 0 ? "maximum recursion depth exceeded: calls and expressions nest "
+                                   "too deeply here for the tracer's stack"
+                                 : "the script nests too deeply here (expressions inside each "
+                                   "other)");
 }
 
 std::string suggest(const std::string& name, const std::vector<std::string>& candidates) {
@@ -238,7 +242,7 @@ std::string suggest(const std::string& name, const std::vector<std::string>& can
 
 std::vector<std::string> Tracer::namesInScope() const {
   std::vector<std::string> out;
-  for (auto s = scope; s; s = s->parent)
+  for (auto s = scope_; s; s = s->parent)
     for (const auto& [k, v] : s->vars) out.push_back(k);
   for (const auto& [k, v] : builtins()) {
     if (k.find('.') == std::string::npos) out.push_back(k);
@@ -249,7 +253,7 @@ std::vector<std::string> Tracer::namesInScope() const {
 }
 
 const Binding* Tracer::lookup(const std::string& name) const {
-  for (auto s = scope; s; s = s->parent)
+  for (auto s = scope_; s; s = s->parent)
     if (auto it = s->vars.find(name); it != s->vars.end()) return &it->second;
   return nullptr;
 }
@@ -260,7 +264,7 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
   std::string prefix;
   switch (v.kind) {
     case Kind::Object: {
-      if (auto r = v.obj->attr(*this, name)) return *r;
+      if (auto r = v.obj->attr(cx_, name)) return *r;
       if (auto m = v.as<ModuleObj>())
         fail(loc, "module '" + m->prefix.substr(0, m->prefix.size() - 1) + "' has no attribute '" +
                       name + "'" + suggest(name, v.obj->attrNames()));
@@ -294,7 +298,7 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
       if (it->second.isProperty) {
         CallArgs none;
         none.loc = loc;
-        return o->call(*this, none);
+        return o->call(cx_, none);
       }
       return Val::object(o);
     }
@@ -313,7 +317,9 @@ Val Tracer::call(const Val& fn, CallArgs& args, const std::string& what) {
   if (fn.kind != Kind::Object || !fn.obj->callable())
     fail(args.loc,
          "'" + what + "' is " + article(typeName(fn)) + ", not a function; it cannot be called");
-  return fn.obj->call(*this, args);
+  // Script functions run here; every other callable gets the builtins' context.
+  if (auto f = fn.as<FunctionObj>()) return callFunction(*f, args);
+  return fn.obj->call(cx_, args);
 }
 
 Val Tracer::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,
@@ -324,10 +330,10 @@ Val Tracer::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& lo
   return call(fn, a, what);
 }
 
-Val BuiltinObj::call(Tracer& t, CallArgs& args) {
-  Bound bound(t, name, def->sig, args);
+Val BuiltinObj::call(Context& cx, CallArgs& args) {
+  Bound bound(cx, name, def->sig, args);
   bound.self = self;
-  t.at(args.loc);
+  cx.at(args.loc);
   try {
     return def->fn(bound);
   } catch (const EngineError& e) {
@@ -336,236 +342,68 @@ Val BuiltinObj::call(Tracer& t, CallArgs& args) {
   }
 }
 
-Val FunctionObj::call(Tracer& t, CallArgs& args) {
-  // The stack check here is stricter than the one in eval, so deep recursion (on a thread with
-  // a small stack, or in a sanitizer build) stops at a call with the same message.
-  if (t.callDepth >= kMaxCallDepth || t.stackUsed() > t.stackLimit / 10 * 9)
-    t.fail(args.loc, "maximum recursion depth (" +
-                         std::to_string(std::min(t.callDepth, kMaxCallDepth)) +
-                         ") exceeded calling '" + name + "'");
-  const std::string fn = name + "()";
-  ScopePtr local = t.newScope(closure);
-  std::vector<bool> set(params.size(), false);
-  if (args.pos.size() > params.size())
-    t.fail(args.loc, fn + " takes " + std::to_string(params.size()) + " positional argument" +
-                         (params.size() == 1 ? "" : "s") + " but " +
-                         std::to_string(args.pos.size()) + " were given");
+ScopePtr Tracer::bindArguments(const FunctionObj& f, CallArgs& args) {
+  const std::string fn = f.name + "()";
+  ScopePtr local = newScope(f.closure);
+  std::vector<bool> set(f.params.size(), false);
+  if (args.pos.size() > f.params.size())
+    fail(args.loc, fn + " takes " + std::to_string(f.params.size()) + " positional argument" +
+                       (f.params.size() == 1 ? "" : "s") + " but " +
+                       std::to_string(args.pos.size()) + " were given");
   for (size_t i = 0; i < args.pos.size(); ++i) {
-    local->vars[params[i].name] = {args.pos[i].v, params[i].loc, 0};
+    local->vars[f.params[i].name] = {args.pos[i].v, f.params[i].loc, 0};
     set[i] = true;
   }
   for (auto& [k, a] : args.kw) {
     size_t i = 0;
-    while (i < params.size() && params[i].name != k) ++i;
-    if (i == params.size()) {
+    while (i < f.params.size() && f.params[i].name != k) ++i;
+    if (i == f.params.size()) {
       std::vector<std::string> names;
-      for (const auto& p : params) names.push_back(p.name);
-      t.fail(a.loc, fn + " got an unexpected keyword argument '" + k + "'" + suggest(k, names));
+      for (const auto& p : f.params) names.push_back(p.name);
+      fail(a.loc, fn + " got an unexpected keyword argument '" + k + "'" + suggest(k, names));
     }
-    if (set[i]) t.fail(a.loc, fn + " got multiple values for argument '" + k + "'");
-    local->vars[k] = {a.v, params[i].loc, 0};
+    if (set[i]) fail(a.loc, fn + " got multiple values for argument '" + k + "'");
+    local->vars[k] = {a.v, f.params[i].loc, 0};
     set[i] = true;
   }
-  for (size_t i = 0; i < params.size(); ++i) {
+  for (size_t i = 0; i < f.params.size(); ++i) {
     if (set[i]) continue;
-    if (!defaults[i]) t.fail(args.loc, fn + " missing required argument '" + params[i].name + "'");
-    local->vars[params[i].name] = {*defaults[i], params[i].loc, 0};
+    if (!f.defaults[i])
+      fail(args.loc, fn + " missing required argument '" + f.params[i].name + "'");
+    local->vars[f.params[i].name] = {*f.defaults[i], f.params[i].loc, 0};
   }
-  ScopePtr saved = t.scope;
-  Val savedReturn = t.returnValue;
-  t.scope = local;
-  ++t.callDepth;
+  return local;
+}
+
+Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
+  // The stack check here is stricter than the one in eval, so deep recursion (on a thread with
+  // a small stack, or in a sanitizer build) stops at a call with the same message.
+  if (callDepth_ >= kMaxCallDepth || stackUsed() > stackLimit_ / 10 * 9)
+    fail(args.loc, "maximum recursion depth (" +
+                       std::to_string(std::min(callDepth_, kMaxCallDepth)) +
+                       ") exceeded calling '" + f.name + "'");
+  ScopePtr local = bindArguments(f, args);
+  ScopePtr saved = scope_;
+  Val savedReturn = returnValue_;
+  scope_ = local;
+  ++callDepth_;
   Val result;
   try {
-    if (lambdaBody) {
-      result = t.eval(*lambdaBody);
+    if (f.lambdaBody) {
+      result = eval(*f.lambdaBody);
     } else {
-      t.returnValue = Val();
-      if (t.execBlock(*body) == Flow::Return) result = t.returnValue;
+      returnValue_ = Val();
+      if (execBlock(*f.body) == Flow::Return) result = returnValue_;
     }
   } catch (...) {
-    --t.callDepth;
-    t.scope = saved;
+    --callDepth_;
+    scope_ = saved;
     throw;
   }
-  --t.callDepth;
-  t.scope = saved;
-  t.returnValue = savedReturn;
+  --callDepth_;
+  scope_ = saved;
+  returnValue_ = savedReturn;
   return result;
-}
-
-// Expressions ------------------------------------------------------------------------------
-
-namespace {
-
-struct SliceObj : Object {
-  Val lower, upper, step;
-  std::string typeName() const override { return "slice"; }
-};
-
-}  // namespace
-
-Val makeSlice(Val lower, Val upper, Val step) {
-  auto s = std::make_shared<SliceObj>();
-  s->lower = std::move(lower);
-  s->upper = std::move(upper);
-  s->step = std::move(step);
-  return Val::object(s);
-}
-
-bool sliceParts(const Val& v, Val& lower, Val& upper, Val& step) {
-  auto s = v.as<SliceObj>();
-  if (!s) return false;
-  lower = s->lower, upper = s->upper, step = s->step;
-  return true;
-}
-
-Val Tracer::eval(const Expr& e) {
-  DepthGuard guard(*this, e.loc);
-  if (auto n = e.as<Expr::Name>()) {
-    if (auto bnd = lookup(n->id)) return bnd->v;
-    if (auto v = lookupBuiltin(n->id)) return *v;
-    if (auto it = vanished.find(n->id); it != vanished.end()) fail(e.loc, it->second);
-    fail(e.loc, "unknown name '" + n->id + "'" + suggest(n->id, namesInScope()));
-  }
-  if (auto v = e.as<Expr::IntLit>()) return Val::integer(v->value);
-  if (auto v = e.as<Expr::FloatLit>()) return Val::real(v->value);
-  if (auto v = e.as<Expr::StrLit>()) return Val::str(v->value);
-  if (auto v = e.as<Expr::BoolLit>()) return Val::boolean(v->value);
-  if (e.is<Expr::NoneLit>()) return Val::none();
-  if (e.is<Expr::EllipsisLit>()) return Val::ellipsis();
-  if (e.is<Expr::List>() || e.is<Expr::Tuple>()) {
-    const auto& elts = e.is<Expr::List>() ? e.as<Expr::List>()->elts : e.as<Expr::Tuple>()->elts;
-    std::vector<Val> items;
-    for (const auto& x : elts) items.push_back(eval(*x));
-    try {
-      return Val::listOf(std::move(items), e.is<Expr::Tuple>());
-    } catch (const EngineError& err) {
-      throw err.located(e.loc, "");
-    }
-  }
-  if (auto c = e.as<Expr::ListComp>()) {
-    // The comprehension's own scope, as in Python 3: its targets do not leak.
-    ScopePtr saved = scope;
-    scope = newScope(saved);
-    std::vector<Val> out;
-    std::function<void(size_t)> gen = [&](size_t k) {
-      if (k == c->generators.size()) {
-        out.push_back(eval(*c->elt));
-        return;
-      }
-      const Comprehension& g = c->generators[k];
-      Val seq = eval(*g.iter);
-      if (seq.isTensor())
-        fail(g.iter->loc,
-             "a list comprehension cannot iterate over a tensor here; use a Python "
-             "range or tf.unstack");
-      Val items = callSimple(*lookupBuiltin("list"), {seq}, g.iter->loc, "list");
-      for (const Val& item : items.items()) {
-        countUnroll(g.iter->loc);
-        assign(*g.target, item);
-        bool keep = true;
-        for (const auto& cond : g.ifs) keep = keep && truthy(eval(*cond), cond->loc);
-        if (keep) gen(k + 1);
-      }
-    };
-    try {
-      gen(0);
-    } catch (...) {
-      scope = saved;
-      throw;
-    }
-    scope = saved;
-    return Val::listOf(std::move(out));
-  }
-  if (auto a = e.as<Expr::Attribute>()) {
-    Val v = eval(*a->value);
-    return getAttr(v, a->attr, e.loc);
-  }
-  if (auto c = e.as<Expr::Call>()) {
-    Val fn = eval(*c->func);
-    CallArgs args;
-    args.loc = e.loc;
-    for (const auto& x : c->args) args.pos.push_back({eval(*x), x->loc, x.get()});
-    for (const auto& k : c->keywords)
-      args.kw.push_back({k.name, {eval(*k.value), k.loc, k.value.get()}});
-    at(e.loc);
-    return call(fn, args, unparse(*c->func));
-  }
-  if (auto s = e.as<Expr::Subscript>()) {
-    Val v = eval(*s->value);
-    Val index = eval(*s->index);
-    at(e.loc);
-    return subscript(v, index, e.loc);
-  }
-  if (auto s = e.as<Expr::Slice>()) {
-    Val lo = s->lower ? eval(*s->lower) : Val();
-    Val hi = s->upper ? eval(*s->upper) : Val();
-    Val st = s->step ? eval(*s->step) : Val();
-    return makeSlice(lo, hi, st);
-  }
-  if (auto u = e.as<Expr::Unary>()) {
-    Val v = eval(*u->operand);
-    at(e.loc);
-    return unary(u->op, v, e.loc);
-  }
-  if (auto bin = e.as<Expr::Binary>()) {
-    Val l = eval(*bin->left);
-    Val r = eval(*bin->right);
-    at(e.loc);
-    return binary(bin->op, l, r, e.loc);
-  }
-  if (auto bo = e.as<Expr::BoolOp>()) {
-    Val v = eval(*bo->values[0]);
-    const bool isAnd = bo->op == BoolOpKind::And;
-    for (size_t k = 1; k < bo->values.size(); ++k) {
-      if (v.isTensor()) {
-        Val r = eval(*bo->values[k]);
-        at(e.loc);
-        Value rt = toTensor(r, bo->values[k]->loc);
-        v = Val::tensor(isAnd ? ops::logicalAnd(b, v.t, rt) : ops::logicalOr(b, v.t, rt));
-        continue;
-      }
-      const bool t = truthy(v, bo->values[k - 1]->loc);
-      if (isAnd ? !t : t) return v;
-      v = eval(*bo->values[k]);
-    }
-    return v;
-  }
-  if (auto c = e.as<Expr::Compare>()) {
-    Val left = eval(*c->left);
-    Val result;
-    for (size_t k = 0; k < c->ops.size(); ++k) {
-      Val right = eval(*c->comparators[k]);
-      at(e.loc);
-      Val r = compare(c->ops[k], left, right, e.loc);
-      if (k == 0) {
-        result = r;
-      } else if (result.isTensor() || r.isTensor()) {
-        result = Val::tensor(ops::logicalAnd(b, toTensor(result, e.loc), toTensor(r, e.loc)));
-      } else if (!truthy(result, e.loc)) {
-        return result;
-      } else {
-        result = r;
-      }
-      left = right;
-    }
-    return result;
-  }
-  if (auto i = e.as<Expr::IfExp>()) return ifExp(*i, e.loc);
-  if (auto l = e.as<Expr::Lambda>()) {
-    auto f = std::make_shared<FunctionObj>();
-    f->name = "<lambda>";
-    f->params = l->params;
-    for (const auto& p : l->params)
-      f->defaults.push_back(p.defaultValue ? std::optional<Val>(eval(*p.defaultValue))
-                                           : std::nullopt);
-    f->lambdaBody = l->body;
-    f->closure = scope;
-    f->loc = e.loc;
-    return Val::object(f);
-  }
-  fail(e.loc, "this expression is not supported");
 }
 
 }  // namespace gl::lang::trace

@@ -2,7 +2,7 @@
 // the bodies of control-flow nodes. Loop variables may be tensors, TensorArrays, numbers and
 // lists/tuples of them (nested structures are flattened and rebuilt).
 #include "engine/control/control_flow.h"
-#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -31,13 +31,185 @@ std::vector<Val> asArgs(const Val& structure, bool single) {
   return single ? std::vector<Val>{structure} : structure.items();
 }
 
-Value predicateOf(Tracer& t, const Val& v, const SourceLoc& loc, const char* what) {
-  Value p = t.toTensor(v, loc);
-  const TypeInfo& ty = t.b.type(p);
+Value predicateOf(Context& cx, const Val& v, const SourceLoc& loc, const char* what) {
+  Value p = cx.toTensor(v, loc);
+  const TypeInfo& ty = cx.b.type(p);
   if (ty.list || ty.dtype != DType::Bool || numel(ty.shape) != 1)
-    t.fail(loc, std::string(what) + " must return a scalar bool tensor, got " + ty.str());
-  if (!ty.shape.empty()) p = o::reshape(t.b, p, {});
+    cx.fail(loc, std::string(what) + " must return a scalar bool tensor, got " + ty.str());
+  if (!ty.shape.empty()) p = o::reshape(cx.b, p, {});
   return p;
+}
+
+// The loop variables of tf.while_loop as written: one value or a list, flattened into init.
+struct LoopVarsArg {
+  Val structure;
+  bool single = false;  // loop_vars is one value, not a list
+  std::vector<Val> vars;
+  std::vector<std::string> names;  // for errors: "loop variable 1 ('x')"
+  std::vector<Value> init;
+  std::vector<size_t> counts;  // flattened values per variable
+};
+
+LoopVarsArg loopVarsOf(Bound& a) {
+  LoopVarsArg lv;
+  lv.structure = a["loop_vars"];
+  lv.single = !lv.structure.isSeq();
+  if (!lv.single && lv.structure.items().empty()) a.fail("loop_vars", "must not be empty");
+  lv.vars = asArgs(lv.structure, lv.single);
+  lv.names = loopVarNames(a.expr("loop_vars"), lv.vars.size());
+  for (size_t i = 0; i < lv.vars.size(); ++i) {
+    const size_t before = lv.init.size();
+    a.cx.flatten(lv.vars[i], lv.init, a.loc("loop_vars"), lv.names[i]);
+    lv.counts.push_back(lv.init.size() - before);
+  }
+  return lv;
+}
+
+// The loop variables rebuilt from flat graph values (params of a body, or the loop's outputs).
+std::vector<Val> rebuild(Context& cx, const LoopVarsArg& lv, const std::vector<Value>& flat) {
+  size_t pos = 0;
+  std::vector<Val> out;
+  for (const Val& v : lv.vars) out.push_back(cx.unflatten(v, flat, pos));
+  return out;
+}
+
+// What the body returned, one value per loop variable.
+std::vector<Val> bodyResults(Context& cx, const LoopVarsArg& lv, const Val& r,
+                             const SourceLoc& loc) {
+  std::vector<Val> results;
+  if (lv.single)
+    results = r.isSeq() && r.items().size() == 1 ? r.items() : std::vector<Val>{r};
+  else if (r.isSeq())
+    results = r.items();
+  else if (lv.vars.size() == 1)
+    results = {r};  // a body may return the one variable bare
+  else
+    cx.fail(loc, "the while_loop body must return a list of " + std::to_string(lv.vars.size()) +
+                     " loop variables, got " + article(typeName(r)));
+  if (results.size() != lv.vars.size())
+    cx.fail(loc, "the while_loop body returns " + std::to_string(results.size()) + " values for " +
+                     std::to_string(lv.vars.size()) + " loop variables");
+  return results;
+}
+
+// Result i of the body, flattened and checked against loop variable i (whose first flat value
+// is init[pos]).
+void flattenResult(Context& cx, const LoopVarsArg& lv, const Val& result, size_t i, size_t& pos,
+                   const SourceLoc& loc, std::vector<Value>& out) {
+  std::vector<Value> got;
+  if (result.isNumber() && lv.counts[i] == 1)
+    got.push_back(cx.toTensor(result, loc, cx.b.type(lv.init[pos]).dtype));
+  else
+    cx.flatten(result, got, loc, lv.names[i]);
+  if (got.size() != lv.counts[i])
+    cx.fail(loc, "the while_loop body changes the structure of " + lv.names[i]);
+  for (Value g : got) {
+    const TypeInfo& x = cx.b.type(lv.init[pos++]);
+    const TypeInfo& y = cx.b.type(g);
+    if (x.dtype != y.dtype)
+      cx.fail(loc, "the while_loop body changes the dtype of " + lv.names[i] + " from " +
+                       dtypeName(x.dtype) + " to " + dtypeName(y.dtype));
+    if (x.list != y.list || (!x.list && !compatible(x.shape, y.shape)))
+      cx.fail(loc, "the while_loop body changes the shape of " + lv.names[i] + " from " +
+                       shapeStr(x.shape) + " to " + shapeStr(y.shape));
+    out.push_back(g);
+  }
+}
+
+WhileOptions whileOptionsOf(Bound& a) {
+  WhileOptions opt;
+  opt.parallelIterations = int(a.integer("parallel_iterations"));
+  if (opt.parallelIterations < 1) a.fail("parallel_iterations", "must be at least 1");
+  if (!a.none("maximum_iterations")) opt.maximumIterations = a.integer("maximum_iterations");
+  if (!a.none("name")) opt.name = a.string("name");
+  return opt;
+}
+
+Val whileLoopBuiltin(Bound& a) {
+  Context& cx = a.cx;
+  const LoopVarsArg lv = loopVarsOf(a);
+  const Val condFn = a["cond"], bodyFn = a["body"];
+  const SourceLoc loc = a.callLoc;
+  auto cond = [&](Builder&, const std::vector<Value>& p) {
+    Val r = cx.callSimple(condFn, rebuild(cx, lv, p), loc, "cond");
+    return predicateOf(cx, r, loc, "the while_loop cond");
+  };
+  auto body = [&](Builder&, const std::vector<Value>& p) {
+    Val r = cx.callSimple(bodyFn, rebuild(cx, lv, p), loc, "body");
+    const std::vector<Val> results = bodyResults(cx, lv, r, loc);
+    std::vector<Value> out;
+    size_t pos = 0;
+    for (size_t i = 0; i < results.size(); ++i) flattenResult(cx, lv, results[i], i, pos, loc, out);
+    return out;
+  };
+  const WhileOptions opt = whileOptionsOf(a);
+  cx.at(loc);
+  std::vector<Value> outs = whileLoop(cx.b, cond, body, lv.init, opt);
+  std::vector<Val> result = rebuild(cx, lv, outs);
+  return lv.single ? result[0] : Val::listOf(std::move(result), lv.structure.kind == Kind::Tuple);
+}
+
+Val condBuiltin(Bound& a) {
+  Context& cx = a.cx;
+  const Val pred = a["pred"];
+  const Val tf = a["true_fn"], ff = a["false_fn"];
+  if (tf.isNone() || ff.isNone()) a.fail("true_fn", "and false_fn are both required");
+  if (!pred.isTensor())  // a Python bool picks the branch while tracing, as in TF
+    return cx.callSimple(cx.truthy(pred, a.loc("pred")) ? tf : ff, {}, a.callLoc,
+                         cx.truthy(pred, a.loc("pred")) ? "true_fn" : "false_fn");
+  Value p = predicateOf(cx, pred, a.loc("pred"), "tf.cond's pred");
+  Val structure;
+  auto trueFn = [&](Builder&) {
+    structure = cx.callSimple(tf, {}, a.callLoc, "true_fn");
+    std::vector<Value> out;
+    if (!structure.isNone()) cx.flatten(structure, out, a.loc("true_fn"), "true_fn's result");
+    return out;
+  };
+  auto falseFn = [&](Builder&) {
+    Val r = cx.callSimple(ff, {}, a.callLoc, "false_fn");
+    std::vector<Value> out;
+    if (r.isNumber() && structure.isTensor())
+      out.push_back(cx.toTensor(r, a.loc("false_fn"), cx.b.type(structure.t).dtype));
+    else if (!r.isNone())
+      cx.flatten(r, out, a.loc("false_fn"), "false_fn's result");
+    return out;
+  };
+  cx.at(a.callLoc);
+  std::vector<Value> outs = cond(cx.b, p, trueFn, falseFn);
+  if (structure.isNone()) return Val::none();
+  size_t pos = 0;
+  return cx.unflatten(structure, outs, pos);
+}
+
+Val mapBuiltin(Bound& a) {
+  Context& cx = a.cx;
+  const Val elems = a["elems"];
+  const bool single = !elems.isSeq();
+  std::vector<Value> flat;
+  cx.flatten(elems, flat, a.loc("elems"), "elems");
+  for (Value v : flat)
+    if (cx.b.type(v).list) a.fail("elems", "must be tensors, not TensorArrays");
+  const Val fn = a["fn"];
+  Val structure;
+  int par = 10;
+  if (a.given("parallel_iterations") && !a.none("parallel_iterations"))
+    par = int(a.integer("parallel_iterations"));
+  if (par < 1) a.fail("parallel_iterations", "must be at least 1");
+  auto body = [&](Builder&, const std::vector<Value>& slices) {
+    size_t pos = 0;
+    Val arg = cx.unflatten(elems, slices, pos);
+    structure = cx.callSimple(fn, {single ? Val::tensor(slices[0]) : arg}, a.callLoc, "fn");
+    std::vector<Value> out;
+    if (structure.isNumber()) {
+      structure = Val::tensor(cx.toTensor(structure, a.callLoc));
+    }
+    cx.flatten(structure, out, a.loc("fn"), "the mapped function's result");
+    return out;
+  };
+  cx.at(a.callLoc);
+  std::vector<Value> outs = mapFn(cx.b, body, flat, par);
+  size_t pos = 0;
+  return cx.unflatten(structure, outs, pos);
 }
 
 }  // namespace
@@ -46,144 +218,8 @@ void addControlFlowBuiltins(BuiltinTable& t) {
   t["tf.while_loop"] = {
       Signature::parse("cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, "
                        "back_prop=True, swap_memory=False, maximum_iterations=None, name=None"),
-      [](Bound& a) {
-        Tracer& tr = a.tr;
-        const Val structure = a["loop_vars"];
-        const bool single = !structure.isSeq();
-        if (!single && structure.items().empty()) a.fail("loop_vars", "must not be empty");
-        const std::vector<Val> vars = asArgs(structure, single);
-        const auto names = loopVarNames(a.expr("loop_vars"), vars.size());
-        std::vector<Value> init;
-        std::vector<size_t> counts;
-        for (size_t i = 0; i < vars.size(); ++i) {
-          const size_t before = init.size();
-          tr.flatten(vars[i], init, a.loc("loop_vars"), names[i]);
-          counts.push_back(init.size() - before);
-        }
-        const Val condFn = a["cond"], bodyFn = a["body"];
-        const SourceLoc loc = a.callLoc;
-        auto rebuild = [&](const std::vector<Value>& flat) {
-          size_t pos = 0;
-          std::vector<Val> out;
-          for (const Val& v : vars) out.push_back(tr.unflatten(v, flat, pos));
-          return out;
-        };
-        auto cond = [&](Builder&, const std::vector<Value>& p) {
-          Val r = tr.callSimple(condFn, rebuild(p), loc, "cond");
-          return predicateOf(tr, r, loc, "the while_loop cond");
-        };
-        auto body = [&](Builder&, const std::vector<Value>& p) {
-          Val r = tr.callSimple(bodyFn, rebuild(p), loc, "body");
-          std::vector<Val> results;
-          if (single)
-            results = r.isSeq() && r.items().size() == 1 ? r.items() : std::vector<Val>{r};
-          else if (r.isSeq())
-            results = r.items();
-          else if (vars.size() == 1)
-            results = {r};  // a body may return the one variable bare
-          else
-            tr.fail(loc, "the while_loop body must return a list of " +
-                             std::to_string(vars.size()) + " loop variables, got " +
-                             article(typeName(r)));
-          if (results.size() != vars.size())
-            tr.fail(loc, "the while_loop body returns " + std::to_string(results.size()) +
-                             " values for " + std::to_string(vars.size()) + " loop variables");
-          std::vector<Value> out;
-          size_t pos = 0;
-          for (size_t i = 0; i < results.size(); ++i) {
-            std::vector<Value> got;
-            if (results[i].isNumber() && counts[i] == 1)
-              got.push_back(tr.toTensor(results[i], loc, tr.b.type(init[pos]).dtype));
-            else
-              tr.flatten(results[i], got, loc, names[i]);
-            if (got.size() != counts[i])
-              tr.fail(loc, "the while_loop body changes the structure of " + names[i]);
-            for (Value g : got) {
-              const TypeInfo& x = tr.b.type(init[pos++]);
-              const TypeInfo& y = tr.b.type(g);
-              if (x.dtype != y.dtype)
-                tr.fail(loc, "the while_loop body changes the dtype of " + names[i] + " from " +
-                                 dtypeName(x.dtype) + " to " + dtypeName(y.dtype));
-              if (x.list != y.list || (!x.list && !compatible(x.shape, y.shape)))
-                tr.fail(loc, "the while_loop body changes the shape of " + names[i] + " from " +
-                                 shapeStr(x.shape) + " to " + shapeStr(y.shape));
-              out.push_back(g);
-            }
-          }
-          return out;
-        };
-        WhileOptions opt;
-        opt.parallelIterations = int(a.integer("parallel_iterations"));
-        if (opt.parallelIterations < 1) a.fail("parallel_iterations", "must be at least 1");
-        if (!a.none("maximum_iterations")) opt.maximumIterations = a.integer("maximum_iterations");
-        if (!a.none("name")) opt.name = a.string("name");
-        tr.at(loc);
-        std::vector<Value> outs = whileLoop(tr.b, cond, body, init, opt);
-        std::vector<Val> result = rebuild(outs);
-        return single ? result[0] : Val::listOf(std::move(result), structure.kind == Kind::Tuple);
-      }};
-  t["tf.cond"] = {
-      Signature::parse("pred, true_fn=None, false_fn=None, name=None"), [](Bound& a) {
-        Tracer& tr = a.tr;
-        const Val pred = a["pred"];
-        const Val tf = a["true_fn"], ff = a["false_fn"];
-        if (tf.isNone() || ff.isNone()) a.fail("true_fn", "and false_fn are both required");
-        if (!pred.isTensor())  // a Python bool picks the branch while tracing, as in TF
-          return tr.callSimple(tr.truthy(pred, a.loc("pred")) ? tf : ff, {}, a.callLoc,
-                               tr.truthy(pred, a.loc("pred")) ? "true_fn" : "false_fn");
-        Value p = predicateOf(tr, pred, a.loc("pred"), "tf.cond's pred");
-        Val structure;
-        auto trueFn = [&](Builder&) {
-          structure = tr.callSimple(tf, {}, a.callLoc, "true_fn");
-          std::vector<Value> out;
-          if (!structure.isNone()) tr.flatten(structure, out, a.loc("true_fn"), "true_fn's result");
-          return out;
-        };
-        auto falseFn = [&](Builder&) {
-          Val r = tr.callSimple(ff, {}, a.callLoc, "false_fn");
-          std::vector<Value> out;
-          if (r.isNumber() && structure.isTensor())
-            out.push_back(tr.toTensor(r, a.loc("false_fn"), tr.b.type(structure.t).dtype));
-          else if (!r.isNone())
-            tr.flatten(r, out, a.loc("false_fn"), "false_fn's result");
-          return out;
-        };
-        tr.at(a.callLoc);
-        std::vector<Value> outs = cond(tr.b, p, trueFn, falseFn);
-        if (structure.isNone()) return Val::none();
-        size_t pos = 0;
-        return tr.unflatten(structure, outs, pos);
-      }};
-  auto mapBuiltin = [](Bound& a) {
-    Tracer& tr = a.tr;
-    const Val elems = a["elems"];
-    const bool single = !elems.isSeq();
-    std::vector<Value> flat;
-    tr.flatten(elems, flat, a.loc("elems"), "elems");
-    for (Value v : flat)
-      if (tr.b.type(v).list) a.fail("elems", "must be tensors, not TensorArrays");
-    const Val fn = a["fn"];
-    Val structure;
-    int par = 10;
-    if (a.given("parallel_iterations") && !a.none("parallel_iterations"))
-      par = int(a.integer("parallel_iterations"));
-    if (par < 1) a.fail("parallel_iterations", "must be at least 1");
-    auto body = [&](Builder&, const std::vector<Value>& slices) {
-      size_t pos = 0;
-      Val arg = tr.unflatten(elems, slices, pos);
-      structure = tr.callSimple(fn, {single ? Val::tensor(slices[0]) : arg}, a.callLoc, "fn");
-      std::vector<Value> out;
-      if (structure.isNumber()) {
-        structure = Val::tensor(tr.toTensor(structure, a.callLoc));
-      }
-      tr.flatten(structure, out, a.loc("fn"), "the mapped function's result");
-      return out;
-    };
-    tr.at(a.callLoc);
-    std::vector<Value> outs = mapFn(tr.b, body, flat, par);
-    size_t pos = 0;
-    return tr.unflatten(structure, outs, pos);
-  };
+      whileLoopBuiltin};
+  t["tf.cond"] = {Signature::parse("pred, true_fn=None, false_fn=None, name=None"), condBuiltin};
   t["tf.map_fn"] = {
       Signature::parse("fn, elems, dtype=None, parallel_iterations=None, back_prop=True, "
                        "swap_memory=False, infer_shape=True, name=None, "

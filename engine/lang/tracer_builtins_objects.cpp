@@ -2,7 +2,7 @@
 // None with the engine's explanation), tf.TensorArray (a value: write returns a new one),
 // tf.Variable, and the properties of tensors (x.shape, x.dtype).
 #include "engine/exec/executor.h"
-#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -17,15 +17,12 @@ struct TapeObj : Object {
   GradientTape* tape = nullptr;  // owned by the tracer; set when the `with` block starts
   std::string typeName() const override { return "GradientTape"; }
   bool isContext() const override { return true; }
-  Val enter(Tracer& t, const SourceLoc& loc) override {
-    if (tape) t.fail(loc, "this GradientTape was already used in a with block; create a new one");
-    const int first = t.g.numNodes();
-    t.tapes.push_back(std::make_unique<GradientTape>(t.b, persistent, watchVariables));
-    tape = t.tapes.back().get();
-    (t.variant ? t.variant->tapes : t.topTapes).push_back(first);
+  Val enter(Context& cx, const SourceLoc& loc) override {
+    if (tape) cx.fail(loc, "this GradientTape was already used in a with block; create a new one");
+    tape = &cx.openTape(persistent, watchVariables);
     return Val::object(shared_from_this());
   }
-  void exit(Tracer&) override { tape->stop(); }
+  void exit(Context&) override { tape->stop(); }
 };
 
 struct StopRecordingObj : Object {
@@ -33,11 +30,11 @@ struct StopRecordingObj : Object {
   std::unique_ptr<GradientTape::StopRecording> guard;
   std::string typeName() const override { return "stop_recording"; }
   bool isContext() const override { return true; }
-  Val enter(Tracer&, const SourceLoc&) override {
+  Val enter(Context&, const SourceLoc&) override {
     guard = std::make_unique<GradientTape::StopRecording>(*tape);
     return Val::none();
   }
-  void exit(Tracer&) override { guard.reset(); }
+  void exit(Context&) override { guard.reset(); }
 };
 
 struct TensorArrayObj : Object {
@@ -46,7 +43,7 @@ struct TensorArrayObj : Object {
   int64_t size = -1;  // static size; -1 when dynamic or unknown
   bool dynamic = false;
   std::string typeName() const override { return "TensorArray"; }
-  std::optional<Val> attr(Tracer&, const std::string& name) override {
+  std::optional<Val> attr(Context&, const std::string& name) override {
     if (name == "_list") return Val::tensor(list);
     if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
     if (name == "dtype") return Val::dtype(dtype);
@@ -58,7 +55,7 @@ struct TensorArrayObj : Object {
 TapeObj& tapeOf(Bound& a) {
   auto* t = a.self.as<TapeObj>();
   if (!t->tape)
-    a.tr.fail(a.callLoc, a.fn + "(): use the tape inside `with tf.GradientTape() as tape:` first");
+    a.cx.fail(a.callLoc, a.fn + "(): use the tape inside `with tf.GradientTape() as tape:` first");
   return *t;
 }
 
@@ -137,7 +134,7 @@ Value targetOf(Bound& a) {
         "must be one tensor, got " + article(typeName(v)) +
             (v.isSeq() ? "; take one target per query (or tf.add_n/tf.stack them inside the tape)"
                        : ""));
-  a.tr.checkRegion(v.t, a.loc("target"));
+  a.cx.checkRegion(v.t, a.loc("target"));
   return v.t;
 }
 
@@ -149,16 +146,19 @@ Val shapeTuple(const Shape& s) {
 
 }  // namespace
 
-Val wrapList(Tracer& t, Value list, const Val* like) {
+Val wrapList(Context& cx, Value list, const Val* like) {
   if (like)
     if (auto ta = like->as<TensorArrayObj>()) return withList(*ta, list);
   auto n = std::make_shared<TensorArrayObj>();
-  n->dtype = t.b.type(list).dtype;
+  n->dtype = cx.b.type(list).dtype;
   n->list = list;
   return Val::object(n);
 }
 
-void addObjectBuiltins(BuiltinTable& t) {
+namespace {
+
+// tf.GradientTape and its queries.
+void addTapeBuiltins(BuiltinTable& t) {
   t["tf.GradientTape"] = {Signature::parse("persistent=False, watch_accessed_variables=True"),
                           [](Bound& a) {
                             auto tape = std::make_shared<TapeObj>();
@@ -178,7 +178,7 @@ void addObjectBuiltins(BuiltinTable& t) {
         Value target = targetOf(a);
         Value seed =
             a.none("output_gradients") ? Value{} : a.tensorLike("output_gradients", target);
-        a.tr.at(a.callLoc);
+        a.cx.at(a.callLoc);
         GradResult r = tp.tape->gradient(target, sourcesOf(a, "sources"), unconnectedOf(a), seed);
         size_t k = 0;
         return gradResults(a["sources"], r, k);
@@ -190,7 +190,7 @@ void addObjectBuiltins(BuiltinTable& t) {
         TapeObj& tp = tapeOf(a);
         Value target = targetOf(a);
         const int par = parallelIterationsOf(a);
-        a.tr.at(a.callLoc);
+        a.cx.at(a.callLoc);
         GradResult r = tp.tape->jacobian(target, sourcesOf(a, "sources"), unconnectedOf(a), par);
         size_t k = 0;
         return gradResults(a["sources"], r, k);
@@ -203,7 +203,7 @@ void addObjectBuiltins(BuiltinTable& t) {
         Value target = targetOf(a);
         Value source = a.tensor("source");
         const int par = parallelIterationsOf(a);
-        a.tr.at(a.callLoc);
+        a.cx.at(a.callLoc);
         GradResult r = tp.tape->batchJacobian(target, source, par);
         size_t k = 0;
         return gradResults(a["source"], r, k);
@@ -213,7 +213,10 @@ void addObjectBuiltins(BuiltinTable& t) {
                                         s->tape = tapeOf(a).tape;
                                         return Val::object(s);
                                       }};
+}
 
+// tf.TensorArray: a value; write returns a new one.
+void addTensorArrayBuiltins(BuiltinTable& t) {
   t["tf.TensorArray"] = {
       Signature::parse("dtype, size=None, dynamic_size=None, clear_after_read=None, "
                        "tensor_array_name=None, handle=None, flow=None, infer_shape=True, "
@@ -248,7 +251,7 @@ void addObjectBuiltins(BuiltinTable& t) {
           }
           attrs.set("elem_shape", es);
         }
-        ta->list = a.tr.b.op1("list_new", {}, attrs);
+        ta->list = a.cx.b.op1("list_new", {}, attrs);
         return Val::object(ta);
       }};
   t["TensorArray.write"] = {
@@ -258,48 +261,54 @@ void addObjectBuiltins(BuiltinTable& t) {
         if (i.kind == Kind::Int && ta.size >= 0 && (i.i < 0 || i.i >= ta.size))
           a.fail("index", std::to_string(i.i) + " is out of range for a TensorArray of size " +
                               std::to_string(ta.size) + " (use dynamic_size=True to grow it)");
-        Value idx = a.tr.toTensor(i, a.loc("index"), DType::I32);
-        Value v = a.tr.toTensor(a["value"], a.loc("value"), ta.dtype);
-        a.tr.at(a.callLoc);
-        return withList(ta, a.tr.b.op1("list_write", {ta.list, idx, v}));
+        Value idx = a.cx.toTensor(i, a.loc("index"), DType::I32);
+        Value v = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
+        a.cx.at(a.callLoc);
+        return withList(ta, a.cx.b.op1("list_write", {ta.list, idx, v}));
       }};
+}
+
+void addTensorArrayMethods(BuiltinTable& t) {
   t["TensorArray.read"] = {Signature::parse("index, name=None"), [](Bound& a) {
                              TensorArrayObj& ta = taOf(a);
-                             Value idx = a.tr.toTensor(a["index"], a.loc("index"), DType::I32);
-                             a.tr.at(a.callLoc);
-                             return Val::tensor(a.tr.b.op1("list_read", {ta.list, idx}));
+                             Value idx = a.cx.toTensor(a["index"], a.loc("index"), DType::I32);
+                             a.cx.at(a.callLoc);
+                             return Val::tensor(a.cx.b.op1("list_read", {ta.list, idx}));
                            }};
   t["TensorArray.stack"] = {Signature::parse("name=None"), [](Bound& a) {
                               TensorArrayObj& ta = taOf(a);
                               Attrs attrs;
                               if (ta.size >= 0) attrs.set("size", ta.size);
-                              return Val::tensor(a.tr.b.op1("list_stack", {ta.list}, attrs));
+                              return Val::tensor(a.cx.b.op1("list_stack", {ta.list}, attrs));
                             }};
   t["TensorArray.gather"] = {Signature::parse("indices, name=None"), [](Bound& a) {
                                TensorArrayObj& ta = taOf(a);
                                Value idx =
-                                   a.tr.toTensor(a["indices"], a.loc("indices"), DType::I32);
-                               a.tr.at(a.callLoc);
-                               return Val::tensor(a.tr.b.op1("list_gather", {ta.list, idx}));
+                                   a.cx.toTensor(a["indices"], a.loc("indices"), DType::I32);
+                               a.cx.at(a.callLoc);
+                               return Val::tensor(a.cx.b.op1("list_gather", {ta.list, idx}));
                              }};
   t["TensorArray.unstack"] = {Signature::parse("value, name=None"), [](Bound& a) {
                                 TensorArrayObj& ta = taOf(a);
-                                Value v = a.tr.toTensor(a["value"], a.loc("value"), ta.dtype);
-                                a.tr.at(a.callLoc);
+                                Value v = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
+                                a.cx.at(a.callLoc);
                                 TensorArrayObj n = ta;
-                                const Shape& s = a.tr.b.type(v).shape;
+                                const Shape& s = a.cx.b.type(v).shape;
                                 n.size = s.empty() ? -1 : s[0];
-                                return withList(n, a.tr.b.op1("list_unstack", {v}));
+                                return withList(n, a.cx.b.op1("list_unstack", {v}));
                               }};
   t["TensorArray.size"] = {Signature::parse("name=None"), [](Bound& a) {
-                             return Val::tensor(a.tr.b.op1("list_size", {taOf(a).list}));
+                             return Val::tensor(a.cx.b.op1("list_size", {taOf(a).list}));
                            }};
+}
 
+// tf.Variable, and what variables do not support.
+void addVariableBuiltins(BuiltinTable& t) {
   t["tf.Variable"] = {
       Signature::parse("initial_value, trainable=True, name=None, dtype=None"), [](Bound& a) {
         Value init = a.tensor("initial_value");
         Tensor value;
-        const Node& n = a.tr.g.node(init);
+        const Node& n = a.cx.graph().node(init);
         if (n.is(NodeKind::Const) || n.is(NodeKind::Variable)) {
           value = n.value;
         } else {
@@ -308,7 +317,7 @@ void addObjectBuiltins(BuiltinTable& t) {
             RunOptions ro;
             ro.records = false;
             ro.timeline = false;
-            value = evaluate(a.tr.g, {init}, ro).at(0);
+            value = evaluate(a.cx.graph(), {init}, ro).at(0);
           } catch (const std::exception& e) {
             a.fail("initial_value", std::string("must be computable while tracing: ") + e.what());
           }
@@ -319,37 +328,41 @@ void addObjectBuiltins(BuiltinTable& t) {
                  std::string("must be float32 or float64 (variables carry gradients), got ") +
                      dtypeName(value.dtype()));
         const std::string name = a.none("name") ? "" : a.string("name");
-        a.tr.at(a.callLoc);
-        return Val::tensor(a.boolean("trainable") ? a.tr.b.variable(value, name)
-                                                  : a.tr.b.constant(value, name));
+        a.cx.at(a.callLoc);
+        return Val::tensor(a.boolean("trainable") ? a.cx.b.variable(value, name)
+                                                  : a.cx.b.constant(value, name));
       }};
   for (const char* m : {"Tensor.assign", "Tensor.assign_add", "Tensor.assign_sub"})
     t[m] = {Signature::parse("value"), [](Bound& a) -> Val {
-              a.tr.fail(a.callLoc,
+              a.cx.fail(a.callLoc,
                         "variables are read-only in GradLab scripts: the graph is traced once, "
                         "so compute a new tensor instead of assigning");
             }};
   t["Tensor.numpy"] = {Signature::parse(""), [](Bound& a) -> Val {
-                         a.tr.fail(
+                         a.cx.fail(
                              a.callLoc,
                              "a traced tensor has no value yet (it exists when the graph runs); "
                              "use tf.print, or look at it in the inspector");
                        }};
+}
+
+// Properties of tensors, tuples and dtypes.
+void addPropertyBuiltins(BuiltinTable& t) {
   BuiltinDef shape{Signature::parse(""),
-                   [](Bound& a) { return shapeTuple(a.tr.b.type(a.self.t).shape); }};
+                   [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.t).shape); }};
   shape.isProperty = true;
   t["Tensor.shape"] = shape;
   BuiltinDef dtype{Signature::parse(""),
-                   [](Bound& a) { return Val::dtype(a.tr.b.type(a.self.t).dtype); }};
+                   [](Bound& a) { return Val::dtype(a.cx.b.type(a.self.t).dtype); }};
   dtype.isProperty = true;
   t["Tensor.dtype"] = dtype;
   BuiltinDef ndim{Signature::parse(""), [](Bound& a) {
-                    return Val::integer(int64_t(a.tr.b.type(a.self.t).shape.size()));
+                    return Val::integer(int64_t(a.cx.b.type(a.self.t).shape.size()));
                   }};
   ndim.isProperty = true;
   t["Tensor.ndim"] = ndim;
   t["Tensor.get_shape"] = {Signature::parse(""),
-                           [](Bound& a) { return shapeTuple(a.tr.b.type(a.self.t).shape); }};
+                           [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.t).shape); }};
   t["tuple.as_list"] = {Signature::parse(""), [](Bound& a) { return Val::listOf(a.self.items()); }};
   BuiltinDef dname{Signature::parse(""), [](Bound& a) { return Val::str(dtypeName(a.self.dt)); }};
   dname.isProperty = true;
@@ -358,6 +371,16 @@ void addObjectBuiltins(BuiltinTable& t) {
                       [](Bound& a) { return Val::boolean(isFloat(a.self.dt)); }};
   floating.isProperty = true;
   t["DType.is_floating"] = floating;
+}
+
+}  // namespace
+
+void addObjectBuiltins(BuiltinTable& t) {
+  addTapeBuiltins(t);
+  addTensorArrayBuiltins(t);
+  addTensorArrayMethods(t);
+  addVariableBuiltins(t);
+  addPropertyBuiltins(t);
 }
 
 }  // namespace gl::lang::trace

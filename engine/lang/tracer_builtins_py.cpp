@@ -3,7 +3,7 @@
 // list, tuple, and list methods.
 #include <cmath>
 
-#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -16,7 +16,7 @@ constexpr int64_t kMaxItems = kMaxPythonItems;
 struct RangeObj : Object {
   int64_t start = 0, stop = 0, step = 1;
   std::string typeName() const override { return "range"; }
-  std::optional<Val> attr(Tracer&, const std::string& n) override {
+  std::optional<Val> attr(Context&, const std::string& n) override {
     if (n == "start") return Val::integer(start);
     if (n == "stop") return Val::integer(stop);
     if (n == "step") return Val::integer(step);
@@ -31,7 +31,7 @@ struct RangeObj : Object {
 };
 
 std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
-  Tracer& t = a.tr;
+  Context& cx = a.cx;
   if (v.isSeq()) return v.items();
   if (v.kind == Kind::Str) {
     std::vector<Val> out;
@@ -39,35 +39,35 @@ std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
     return out;
   }
   if (auto r = v.as<RangeObj>()) {
-    if (r->size() > kMaxItems) t.fail(loc, "this range has too many items to make a list");
+    if (r->size() > kMaxItems) cx.fail(loc, "this range has too many items to make a list");
     std::vector<Val> out;
     for (int64_t i = 0; i < r->size(); ++i) out.push_back(Val::integer(r->start + i * r->step));
     return out;
   }
   if (v.isTensor()) {
-    const Shape& s = t.b.type(v.t).shape;
+    const Shape& s = cx.b.type(v.t).shape;
     if (s.empty() || s[0] < 0)
-      t.fail(loc, "cannot iterate over a tensor of shape " + shapeStr(s) +
-                      " while tracing: it needs a known first dimension");
-    if (s[0] > kMaxItems) t.fail(loc, "this tensor has too many rows to iterate over");
+      cx.fail(loc, "cannot iterate over a tensor of shape " + shapeStr(s) +
+                       " while tracing: it needs a known first dimension");
+    if (s[0] > kMaxItems) cx.fail(loc, "this tensor has too many rows to iterate over");
     std::vector<Val> out;
     if (s[0] == 0) return out;
-    t.at(loc);
-    for (Value x : ops::unstack(t.b, v.t, 0)) out.push_back(Val::tensor(x));
+    cx.at(loc);
+    for (Value x : ops::unstack(cx.b, v.t, 0)) out.push_back(Val::tensor(x));
     return out;
   }
-  if (v.range) t.fail(loc, "a tf.range with a tensor bound can only drive a for loop");
-  t.fail(loc, "'" + typeName(v) + "' object is not iterable");
+  if (v.range) cx.fail(loc, "a tf.range with a tensor bound can only drive a for loop");
+  cx.fail(loc, "'" + typeName(v) + "' object is not iterable");
 }
 
 int64_t intArg(Bound& a, const Arg& arg, const char* fn) {
   if (arg.v.kind == Kind::Int) return arg.v.i;
   if (arg.v.kind == Kind::Bool) return arg.v.b;
   if (arg.v.isTensor())
-    a.tr.fail(arg.loc, std::string(fn) +
+    a.cx.fail(arg.loc, std::string(fn) +
                            "() needs Python ints known while tracing; for a tensor bound use "
                            "tf.range(n), which makes one while_loop");
-  a.tr.fail(arg.loc, std::string(fn) + "() needs ints, got " + typeName(arg.v));
+  a.cx.fail(arg.loc, std::string(fn) + "() needs ints, got " + typeName(arg.v));
 }
 
 Val minMax(Bound& a, bool isMax) {
@@ -77,11 +77,11 @@ Val minMax(Bound& a, bool isMax) {
     items = iterate(a, a.rest[0].v, a.rest[0].loc);
   else
     for (const Arg& x : a.rest) items.push_back(x.v);
-  if (items.empty()) a.tr.fail(a.callLoc, std::string(fn) + "() arg is an empty sequence");
+  if (items.empty()) a.cx.fail(a.callLoc, std::string(fn) + "() arg is an empty sequence");
   Val best = items[0];
   for (const Val& x : items) {
     if (x.isTensor() || !x.isNumber())
-      a.tr.fail(a.callLoc, std::string(fn) + "() compares Python numbers; for tensors use tf." +
+      a.cx.fail(a.callLoc, std::string(fn) + "() compares Python numbers; for tensors use tf." +
                                (isMax ? "maximum or tf.reduce_max" : "minimum or tf.reduce_min"));
     if (isMax ? x.number() > best.number() : x.number() < best.number()) best = x;
   }
@@ -89,19 +89,18 @@ Val minMax(Bound& a, bool isMax) {
 }
 
 Val listMethodSelf(Bound& a) {
-  if (a.self.kind != Kind::List) a.tr.fail(a.callLoc, a.fn + "(): not a list");
+  if (a.self.kind != Kind::List) a.cx.fail(a.callLoc, a.fn + "(): not a list");
   return a.self;
 }
 
-}  // namespace
-
-void addPythonBuiltins(BuiltinTable& t) {
+// print, len, range, min and max.
+void addPrintLenRange(BuiltinTable& t) {
   t["print"] = {Signature::parse("*values, sep=' ', end='\\n'"), [](Bound& a) {
                   std::string line;
                   const std::string sep = a.string("sep");
                   for (size_t i = 0; i < a.rest.size(); ++i)
-                    line += (i ? sep : "") + repr(a.tr.g, a.rest[i].v);
-                  a.tr.prog.traceLog.push_back(line);
+                    line += (i ? sep : "") + repr(a.cx.graph(), a.rest[i].v);
+                  a.cx.log(line);
                   return Val::none();
                 }};
   t["len"] = {Signature::parse("obj"), [](Bound& a) {
@@ -110,13 +109,13 @@ void addPythonBuiltins(BuiltinTable& t) {
                 if (v.kind == Kind::Str) return Val::integer(int64_t(v.s.size()));
                 if (auto r = v.as<RangeObj>()) return Val::integer(r->size());
                 if (v.isTensor()) {
-                  const Shape& s = a.tr.b.type(v.t).shape;
+                  const Shape& s = a.cx.b.type(v.t).shape;
                   if (s.empty()) a.fail("obj", "is a scalar tensor, which has no len()");
                   if (s[0] < 0) a.fail("obj", "has an unknown first dimension");
                   return Val::integer(s[0]);
                 }
                 if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray") {
-                  Val n = a.tr.getAttr(v, "_static_size", a.loc("obj"));
+                  Val n = a.cx.getAttr(v, "_static_size", a.loc("obj"));
                   if (n.i < 0) a.fail("obj", "is a dynamically sized TensorArray; use ta.size()");
                   return n;
                 }
@@ -124,7 +123,7 @@ void addPythonBuiltins(BuiltinTable& t) {
               }};
   t["range"] = {Signature::parse("*args"), [](Bound& a) {
                   if (a.rest.empty() || a.rest.size() > 3)
-                    a.tr.fail(a.callLoc, "range() takes 1 to 3 arguments (" +
+                    a.cx.fail(a.callLoc, "range() takes 1 to 3 arguments (" +
                                              std::to_string(a.rest.size()) + " given)");
                   auto r = std::make_shared<RangeObj>();
                   if (a.rest.size() == 1) {
@@ -134,14 +133,18 @@ void addPythonBuiltins(BuiltinTable& t) {
                     r->stop = intArg(a, a.rest[1], "range");
                     if (a.rest.size() == 3) r->step = intArg(a, a.rest[2], "range");
                   }
-                  if (r->step == 0) a.tr.fail(a.rest[2].loc, "range() arg 3 must not be zero");
+                  if (r->step == 0) a.cx.fail(a.rest[2].loc, "range() arg 3 must not be zero");
                   return Val::object(r);
                 }};
   t["min"] = {Signature::parse("*args"), [](Bound& a) { return minMax(a, false); }};
   t["max"] = {Signature::parse("*args"), [](Bound& a) { return minMax(a, true); }};
+}
+
+// abs and the conversions: int, float, bool, str.
+void addConversions(BuiltinTable& t) {
   t["abs"] = {Signature::parse("x"), [](Bound& a) {
                 const Val& v = a["x"];
-                if (v.isTensor()) return Val::tensor(ops::abs(a.tr.b, v.t));
+                if (v.isTensor()) return Val::tensor(ops::abs(a.cx.b, v.t));
                 if (v.kind == Kind::Float) return Val::real(std::fabs(v.f));
                 if (v.isNumber()) {
                   const int64_t i = v.kind == Kind::Bool ? v.b : v.i;
@@ -186,8 +189,13 @@ void addPythonBuiltins(BuiltinTable& t) {
                   a.fail("x", "cannot be converted to float: " + typeName(v));
                 }};
   t["bool"] = {Signature::parse("x=False"),
-               [](Bound& a) { return Val::boolean(a.tr.truthy(a["x"], a.loc("x"))); }};
-  t["str"] = {Signature::parse("x=''"), [](Bound& a) { return Val::str(repr(a.tr.g, a["x"])); }};
+               [](Bound& a) { return Val::boolean(a.cx.truthy(a["x"], a.loc("x"))); }};
+  t["str"] = {Signature::parse("x=''"),
+              [](Bound& a) { return Val::str(repr(a.cx.graph(), a["x"])); }};
+}
+
+// list, tuple, zip, enumerate, sum; variant outside a with.
+void addIterables(BuiltinTable& t) {
   t["list"] = {Signature::parse("iterable=()"),
                [](Bound& a) { return Val::listOf(iterate(a, a["iterable"], a.loc("iterable"))); }};
   t["tuple"] = {Signature::parse("iterable=()"), [](Bound& a) {
@@ -218,20 +226,23 @@ void addPythonBuiltins(BuiltinTable& t) {
   t["sum"] = {Signature::parse("iterable, start=0"), [](Bound& a) {
                 Val acc = a["start"];
                 for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
-                  acc = a.tr.binary(BinaryOp::Add, acc, x, a.callLoc);
+                  acc = a.cx.binary(BinaryOp::Add, acc, x, a.callLoc);
                 return acc;
               }};
   t["variant"] = {Signature::parse("name"), [](Bound& a) -> Val {
-                    a.tr.fail(a.callLoc,
+                    a.cx.fail(a.callLoc,
                               "variant(...) is only used as `with variant(\"name\"):` at "
                               "the top level of the script");
                   }};
+}
+
+void addListMethods(BuiltinTable& t) {
   // list methods
   t["list.append"] = {Signature::parse("x"), [](Bound& a) {
                         listMethodSelf(a).list->items.push_back(a["x"]);
                         a.self.list->noteChild(a["x"]);
                         if (a.self.list->items.size() > size_t(kMaxItems))
-                          a.tr.fail(a.callLoc,
+                          a.cx.fail(a.callLoc,
                                     "this list grew past " + std::to_string(kMaxItems) + " items");
                         return Val::none();
                       }};
@@ -243,7 +254,7 @@ void addPythonBuiltins(BuiltinTable& t) {
                       }};
   t["list.pop"] = {Signature::parse("index=-1"), [](Bound& a) {
                      auto& items = listMethodSelf(a).list->items;
-                     if (items.empty()) a.tr.fail(a.callLoc, "pop from an empty list");
+                     if (items.empty()) a.cx.fail(a.callLoc, "pop from an empty list");
                      int64_t i = a.integer("index");
                      if (i < 0) i += int64_t(items.size());
                      if (i < 0 || i >= int64_t(items.size())) a.fail("index", "is out of range");
@@ -267,6 +278,15 @@ void addPythonBuiltins(BuiltinTable& t) {
                 if (sameValue(items[i], a["x"])) return Val::integer(int64_t(i));
               a.fail("x", "is not in the list");
             }};
+}
+
+}  // namespace
+
+void addPythonBuiltins(BuiltinTable& t) {
+  addPrintLenRange(t);
+  addConversions(t);
+  addIterables(t);
+  addListMethods(t);
 }
 
 }  // namespace gl::lang::trace

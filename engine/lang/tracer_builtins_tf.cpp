@@ -3,7 +3,7 @@
 // optional in scripts, and tf.math./tf.nn./tf.linalg. reach the same entries.
 #include <cmath>
 
-#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -23,29 +23,28 @@ std::pair<Value, Value> operands(Bound& a, const char* x, const char* y) {
   const Val& vx = a[x];
   const Val& vy = a[y];
   std::optional<DType> lx, ly;
-  if (vy.isTensor()) lx = a.tr.b.type(vy.t).dtype;
-  if (vx.isTensor()) ly = a.tr.b.type(vx.t).dtype;
-  Value tx = a.tr.toTensor(vx, a.loc(x), lx);
-  Value ty = a.tr.toTensor(vy, a.loc(y), ly);
-  a.tr.at(a.callLoc);
+  if (vy.isTensor()) lx = a.cx.b.type(vy.t).dtype;
+  if (vx.isTensor()) ly = a.cx.b.type(vx.t).dtype;
+  Value tx = a.cx.toTensor(vx, a.loc(x), lx);
+  Value ty = a.cx.toTensor(vy, a.loc(y), ly);
+  a.cx.at(a.callLoc);
   return {tx, ty};
 }
 
 Tensor constantOf(Bound& a, const Val& v, std::optional<DType> dt, const SourceLoc& loc) {
-  Value c = a.tr.toTensor(v, loc, dt);
-  const Node& n = a.tr.g.node(c);
-  if (!n.is(NodeKind::Const)) a.tr.fail(loc, a.fn + "() needs a value known while tracing");
+  Value c = a.cx.toTensor(v, loc, dt);
+  const Node& n = a.cx.graph().node(c);
+  if (!n.is(NodeKind::Const)) a.cx.fail(loc, a.fn + "() needs a value known while tracing");
   return dt ? n.value.astype(*dt) : n.value;
 }
 
 Val fillOf(Bound& a, const Shape& s, double value, DType dt) {
-  return T(a.tr.b.op1(
+  return T(a.cx.b.op1(
       "fill", {}, Attrs{{"dtype", std::string(dtypeName(dt))}, {"shape", s}, {"value", value}}));
 }
 
-}  // namespace
-
-void addTfMathBuiltins(BuiltinTable& t) {
+// tf.float32, ... and the other constants of the tf namespace.
+void addDtypes(BuiltinTable& t) {
   for (auto [name, dt] : {std::pair{"float32", DType::F32},
                           {"float64", DType::F64},
                           {"int32", DType::I32},
@@ -67,7 +66,9 @@ void addTfMathBuiltins(BuiltinTable& t) {
   constant("tf.newaxis", Val::none());
   constant("tf.UnconnectedGradients.ZERO", Val::str("zero"));
   constant("tf.UnconnectedGradients.NONE", Val::str("none"));
+}
 
+void addElementwise(BuiltinTable& t) {
   // Elementwise unary functions.
   for (auto [name, fn] :
        std::initializer_list<std::pair<const char*, Unary>>{{"exp", o::exp},
@@ -87,7 +88,7 @@ void addTfMathBuiltins(BuiltinTable& t) {
                                                             {"logical_not", o::logicalNot}}) {
     Unary f = fn;
     t[std::string("tf.") + name] = {Signature::parse("x, name=None"),
-                                    [f](Bound& a) { return T(f(a.tr.b, a.tensor("x"))); }};
+                                    [f](Bound& a) { return T(f(a.cx.b, a.tensor("x"))); }};
   }
   // Elementwise binary functions.
   for (auto [name, fn] :
@@ -110,7 +111,7 @@ void addTfMathBuiltins(BuiltinTable& t) {
     BinaryFn f = fn;
     t[std::string("tf.") + name] = {Signature::parse("x, y, name=None"), [f](Bound& a) {
                                       auto [x, y] = operands(a, "x", "y");
-                                      return T(f(a.tr.b, x, y));
+                                      return T(f(a.cx.b, x, y));
                                     }};
   }
   t["tf.where"] = {Signature::parse("condition, x=None, y=None, name=None"), [](Bound& a) {
@@ -118,11 +119,15 @@ void addTfMathBuiltins(BuiltinTable& t) {
                        a.fail("x", "is required: GradLab's tf.where selects between x and y");
                      Value c = a.tensor("condition");
                      auto [x, y] = operands(a, "x", "y");
-                     return T(o::where(a.tr.b, c, x, y));
+                     return T(o::where(a.cx.b, c, x, y));
                    }};
   t["tf.cast"] = {Signature::parse("x, dtype, name=None"), [](Bound& a) {
-                    return T(o::cast(a.tr.b, a.tensor("x"), a.dtype("dtype", DType::F32)));
+                    return T(o::cast(a.cx.b, a.tensor("x"), a.dtype("dtype", DType::F32)));
                   }};
+}
+
+// Reductions, and composites built from primitives.
+void addReductions(BuiltinTable& t) {
   // Reductions.
   for (auto [name, fn] :
        std::initializer_list<std::pair<const char*, Reduce>>{{"reduce_sum", o::reduceSum},
@@ -133,7 +138,7 @@ void addTfMathBuiltins(BuiltinTable& t) {
     t[std::string("tf.") + name] = {
         Signature::parse("input_tensor, axis=None, keepdims=False, name=None"), [f](Bound& a) {
           Value x = a.tensor("input_tensor");
-          return T(f(a.tr.b, x, a.axes("axis"), a.boolean("keepdims")));
+          return T(f(a.cx.b, x, a.axes("axis"), a.boolean("keepdims")));
         }};
   }
   // Composites built from primitives.
@@ -142,29 +147,33 @@ void addTfMathBuiltins(BuiltinTable& t) {
     t[std::string("tf.") + name] = {
         Signature::parse("input_tensor, axis=None, keepdims=False, name=None"), [all](Bound& a) {
           Value x = a.tensor("input_tensor");
-          if (a.tr.b.type(x).dtype != DType::Bool) a.fail("input_tensor", "must be a bool tensor");
-          Value f = o::cast(a.tr.b, x, DType::F32);
-          Value r = all ? o::reduceMin(a.tr.b, f, a.axes("axis"), a.boolean("keepdims"))
-                        : o::reduceMax(a.tr.b, f, a.axes("axis"), a.boolean("keepdims"));
-          return T(o::greater(a.tr.b, r, a.tr.b.scalar(0.5)));
+          if (a.cx.b.type(x).dtype != DType::Bool) a.fail("input_tensor", "must be a bool tensor");
+          Value f = o::cast(a.cx.b, x, DType::F32);
+          Value r = all ? o::reduceMin(a.cx.b, f, a.axes("axis"), a.boolean("keepdims"))
+                        : o::reduceMax(a.cx.b, f, a.axes("axis"), a.boolean("keepdims"));
+          return T(o::greater(a.cx.b, r, a.cx.b.scalar(0.5)));
         }};
   }
   t["tf.add_n"] = {Signature::parse("inputs, name=None"), [](Bound& a) {
                      const Val& v = a["inputs"];
                      if (!v.isSeq() || v.items().empty())
                        a.fail("inputs", "must be a non-empty list of tensors");
-                     Value sum = a.tr.toTensor(v.items()[0], a.loc("inputs"));
+                     Value sum = a.cx.toTensor(v.items()[0], a.loc("inputs"));
                      for (size_t i = 1; i < v.items().size(); ++i)
                        sum = o::add(
-                           a.tr.b, sum,
-                           a.tr.toTensor(v.items()[i], a.loc("inputs"), a.tr.b.type(sum).dtype));
+                           a.cx.b, sum,
+                           a.cx.toTensor(v.items()[i], a.loc("inputs"), a.cx.b.type(sum).dtype));
                      return T(sum);
                    }};
+}
+
+// Clipping, norms, sizes, matmul and einsum.
+void addMatrixAndShapeMath(BuiltinTable& t) {
   t["tf.clip_by_value"] = {
       Signature::parse("t, clip_value_min, clip_value_max, name=None"), [](Bound& a) {
         Value x = a.tensor("t");
         Value lo = a.tensorLike("clip_value_min", x), hi = a.tensorLike("clip_value_max", x);
-        return T(o::minimum(a.tr.b, o::maximum(a.tr.b, x, lo), hi));
+        return T(o::minimum(a.cx.b, o::maximum(a.cx.b, x, lo), hi));
       }};
   t["tf.norm"] = {
       Signature::parse("tensor, ord='euclidean', axis=None, keepdims=None, name=None"),
@@ -173,82 +182,87 @@ void addTfMathBuiltins(BuiltinTable& t) {
           a.fail("ord", "must be 'euclidean'");
         Value x = a.tensor("tensor");
         const bool keep = !a.none("keepdims") && a.boolean("keepdims");
-        return T(o::sqrt(a.tr.b, o::reduceSum(a.tr.b, o::square(a.tr.b, x), a.axes("axis"), keep)));
+        return T(o::sqrt(a.cx.b, o::reduceSum(a.cx.b, o::square(a.cx.b, x), a.axes("axis"), keep)));
       }};
   t["tf.nn.l2_loss"] = {
       Signature::parse("t, name=None"), [](Bound& a) {
         Value x = a.tensor("t");
-        return T(o::scale(a.tr.b, o::reduceSum(a.tr.b, o::square(a.tr.b, x)), 0.5));
+        return T(o::scale(a.cx.b, o::reduceSum(a.cx.b, o::square(a.cx.b, x)), 0.5));
       }};
   t["tf.size"] = {Signature::parse("input, out_type=None, name=None"), [](Bound& a) {
-                    const Shape& s = a.tr.b.type(a.tensor("input")).shape;
+                    const Shape& s = a.cx.b.type(a.tensor("input")).shape;
                     if (!fullyKnown(s)) a.fail("input", "has a shape not known while tracing");
-                    return T(a.tr.b.constant(Tensor::scalar(double(numel(s)), DType::I32)));
+                    return T(a.cx.b.constant(Tensor::scalar(double(numel(s)), DType::I32)));
                   }};
   t["tf.rank"] = {Signature::parse("input, name=None"), [](Bound& a) {
-                    return T(a.tr.b.constant(Tensor::scalar(
-                        double(a.tr.b.type(a.tensor("input")).shape.size()), DType::I32)));
+                    return T(a.cx.b.constant(Tensor::scalar(
+                        double(a.cx.b.type(a.tensor("input")).shape.size()), DType::I32)));
                   }};
   t["tf.argmax"] = {
       Signature::parse("input, axis=None, output_type=None, name=None"), [](Bound& a) {
-        return T(o::argmax(a.tr.b, a.tensor("input"), a.none("axis") ? 0 : a.integer("axis")));
+        return T(o::argmax(a.cx.b, a.tensor("input"), a.none("axis") ? 0 : a.integer("axis")));
       }};
   t["tf.matmul"] = {
       Signature::parse("a, b, transpose_a=False, transpose_b=False, name=None"), [](Bound& a) {
         auto [x, y] = operands(a, "a", "b");
-        return T(o::matmul(a.tr.b, x, y, a.boolean("transpose_a"), a.boolean("transpose_b")));
+        return T(o::matmul(a.cx.b, x, y, a.boolean("transpose_a"), a.boolean("transpose_b")));
       }};
   t["tf.einsum"] = {Signature::parse("equation, *inputs, name=None"), [](Bound& a) {
                       std::vector<Value> xs;
-                      for (const Arg& x : a.rest) xs.push_back(a.tr.toTensor(x.v, x.loc));
-                      a.tr.at(a.callLoc);
-                      return T(o::einsum(a.tr.b, a.string("equation"), xs));
+                      for (const Arg& x : a.rest) xs.push_back(a.cx.toTensor(x.v, x.loc));
+                      a.cx.at(a.callLoc);
+                      return T(o::einsum(a.cx.b, a.string("equation"), xs));
                     }};
+}
+
+void addNn(BuiltinTable& t) {
   // nn.
   t["tf.nn.softmax"] = {
       Signature::parse("logits, axis=None, name=None"), [](Bound& a) {
-        return T(o::softmax(a.tr.b, a.tensor("logits"), a.none("axis") ? -1 : a.integer("axis")));
+        return T(o::softmax(a.cx.b, a.tensor("logits"), a.none("axis") ? -1 : a.integer("axis")));
       }};
   t["tf.nn.log_softmax"] = {Signature::parse("logits, axis=None, name=None"), [](Bound& a) {
-                              return T(o::logSoftmax(a.tr.b, a.tensor("logits"),
+                              return T(o::logSoftmax(a.cx.b, a.tensor("logits"),
                                                      a.none("axis") ? -1 : a.integer("axis")));
                             }};
   t["tf.nn.softmax_cross_entropy_with_logits"] = {
       Signature::parse("labels, logits, axis=-1, name=None"), [](Bound& a) {
         if (a.integer("axis") != -1) a.fail("axis", "must be -1 (the class axis is the last one)");
         auto [labels, logits] = operands(a, "labels", "logits");
-        return T(o::softmaxCrossEntropy(a.tr.b, labels, logits));
+        return T(o::softmaxCrossEntropy(a.cx.b, labels, logits));
       }};
   t["tf.nn.conv2d"] = {
       Signature::parse("input, filters, strides=1, padding='VALID', name=None"), [](Bound& a) {
         std::vector<int64_t> s = a.ints("strides");
         if (s.size() == 1) s = {s[0], s[0]};
         if (s.size() == 4) s = {s[1], s[2]};
-        return T(o::conv2d(a.tr.b, a.tensor("input"), a.tensor("filters"), s, a.string("padding")));
+        return T(o::conv2d(a.cx.b, a.tensor("input"), a.tensor("filters"), s, a.string("padding")));
       }};
+}
+
+void addRandomAndPrint(BuiltinTable& t) {
   // Random draws: seeded by tf.random.set_seed and the op's seed, reproducible run to run.
   t["tf.random.set_seed"] = {Signature::parse("seed"), [](Bound& a) {
-                               a.tr.globalSeed = uint64_t(a.integer("seed"));
-                               a.tr.seedCounter = 0;
+                               a.cx.setGlobalSeed(uint64_t(a.integer("seed")));
                                return Val::none();
                              }};
   t["tf.random.normal"] = {
       Signature::parse("shape, mean=0.0, stddev=1.0, dtype=None, seed=None, name=None"),
       [](Bound& a) {
         const int64_t seed =
-            a.tr.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
-        return T(o::randomNormal(a.tr.b, a.shape("shape"), a.number("mean"), a.number("stddev"),
+            a.cx.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
+        return T(o::randomNormal(a.cx.b, a.shape("shape"), a.number("mean"), a.number("stddev"),
                                  a.dtype("dtype", DType::F32), seed));
       }};
   t["tf.random.uniform"] = {
       Signature::parse("shape, minval=0, maxval=None, dtype=None, seed=None, name=None"),
       [](Bound& a) {
         const int64_t seed =
-            a.tr.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
+            a.cx.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
         const DType dt = a.dtype("dtype", DType::F32);
         if (a.none("maxval") && !isFloat(dt)) a.fail("maxval", "is required for integer dtypes");
         const double hi = a.none("maxval") ? 1.0 : a.number("maxval");
-        return T(o::randomUniform(a.tr.b, a.shape("shape"), a.number("minval"), hi, dt, seed));
+        return T(o::randomUniform(a.cx.b, a.shape("shape"), a.number("minval"), hi, dt, seed));
       }};
   // tf.print: a print node; it prints every time it runs (each iteration of a loop body).
   t["tf.print"] = {
@@ -257,7 +271,7 @@ void addTfMathBuiltins(BuiltinTable& t) {
         std::string prefix;
         std::vector<Value> values;
         auto flush = [&] {
-          if (!prefix.empty() || !values.empty()) a.tr.b.print(values, prefix);
+          if (!prefix.empty() || !values.empty()) a.cx.b.print(values, prefix);
           prefix.clear();
           values.clear();
         };
@@ -267,16 +281,30 @@ void addTfMathBuiltins(BuiltinTable& t) {
             if (!values.empty()) flush();
             prefix += (prefix.empty() ? "" : " ") + x.v.s;
           } else {
-            values.push_back(a.tr.toTensor(x.v, x.loc));
+            values.push_back(a.cx.toTensor(x.v, x.loc));
           }
         }
-        a.tr.at(a.callLoc);
+        a.cx.at(a.callLoc);
         flush();
         return Val::none();
       }};
 }
 
-void addTfArrayBuiltins(BuiltinTable& t) {
+}  // namespace
+
+void addTfMathBuiltins(BuiltinTable& t) {
+  addDtypes(t);
+  addElementwise(t);
+  addReductions(t);
+  addMatrixAndShapeMath(t);
+  addNn(t);
+  addRandomAndPrint(t);
+}
+
+namespace {
+
+// Tensors from values: constant, zeros, ones, fill.
+void addConstructors(BuiltinTable& t) {
   t["tf.constant"] = {Signature::parse("value, dtype=None, shape=None, name=None"), [](Bound& a) {
                         const Val& v = a["value"];
                         std::optional<DType> dt;
@@ -284,25 +312,25 @@ void addTfArrayBuiltins(BuiltinTable& t) {
                         Value x;
                         if (v.isTensor()) {
                           x = v.t;
-                          if (dt && a.tr.b.type(x).dtype != *dt) x = o::cast(a.tr.b, x, *dt);
+                          if (dt && a.cx.b.type(x).dtype != *dt) x = o::cast(a.cx.b, x, *dt);
                         } else {
-                          x = a.tr.b.constant(constantOf(a, v, dt, a.loc("value")));
+                          x = a.cx.b.constant(constantOf(a, v, dt, a.loc("value")));
                         }
                         if (!a.none("shape")) {
                           const Shape s = a.shape("shape");
-                          const Shape& have = a.tr.b.type(x).shape;
-                          x = have.empty() ? o::broadcastTo(a.tr.b, x, s)
-                                           : o::reshape(a.tr.b, x, s);
+                          const Shape& have = a.cx.b.type(x).shape;
+                          x = have.empty() ? o::broadcastTo(a.cx.b, x, s)
+                                           : o::reshape(a.cx.b, x, s);
                         }
                         return T(x);
                       }};
   t["tf.convert_to_tensor"] = {
       Signature::parse("value, dtype=None, name=None"), [](Bound& a) {
-        Value x = a.tr.toTensor(
+        Value x = a.cx.toTensor(
             a["value"], a.loc("value"),
             a.none("dtype") ? std::nullopt : std::optional(a.dtype("dtype", DType::F32)));
-        if (!a.none("dtype") && a.tr.b.type(x).dtype != a.dtype("dtype", DType::F32))
-          x = o::cast(a.tr.b, x, a.dtype("dtype", DType::F32));
+        if (!a.none("dtype") && a.cx.b.type(x).dtype != a.dtype("dtype", DType::F32))
+          x = o::cast(a.cx.b, x, a.dtype("dtype", DType::F32));
         return T(x);
       }};
   t["tf.zeros"] = {Signature::parse("shape, dtype=None, name=None"), [](Bound& a) {
@@ -317,19 +345,23 @@ void addTfArrayBuiltins(BuiltinTable& t) {
                                      : v.kind == Kind::Bool ? DType::Bool
                                                             : DType::I32;
                     if (v.isTensor()) {
-                      return T(o::broadcastTo(a.tr.b, v.t, a.shape("dims")));
+                      return T(o::broadcastTo(a.cx.b, v.t, a.shape("dims")));
                     }
                     return fillOf(a, a.shape("dims"), a.number("value"), dt);
                   }};
+}
+
+// zeros_like, ones_like, eye and range.
+void addFilledAndRanges(BuiltinTable& t) {
   for (auto [name, value] : {std::pair{"tf.zeros_like", 0.0}, {"tf.ones_like", 1.0}}) {
     const double fillValue = value;
     t[name] = {Signature::parse("input, dtype=None, name=None"), [fillValue](Bound& a) {
                  Value x = a.tensor("input");
-                 const TypeInfo ty = a.tr.b.type(x);
+                 const TypeInfo ty = a.cx.b.type(x);
                  const DType dt = a.dtype("dtype", ty.dtype);
                  if (fullyKnown(ty.shape)) return fillOf(a, ty.shape, fillValue, dt);
-                 Value z = fillValue == 0 ? a.tr.b.op1("zeros_like", {x}) : a.tr.b.onesLike(x);
-                 return T(dt == ty.dtype ? z : o::cast(a.tr.b, z, dt));
+                 Value z = fillValue == 0 ? a.cx.b.op1("zeros_like", {x}) : a.cx.b.onesLike(x);
+                 return T(dt == ty.dtype ? z : o::cast(a.cx.b, z, dt));
                }};
   }
   t["tf.eye"] = {Signature::parse("num_rows, num_columns=None, dtype=None, name=None"),
@@ -340,7 +372,7 @@ void addTfArrayBuiltins(BuiltinTable& t) {
                      a.fail("num_rows", "gives an unreasonable size");
                    Tensor e = Tensor::zeros(a.dtype("dtype", DType::F32), {r, c});
                    for (int64_t i = 0; i < std::min(r, c); ++i) e.set(i * c + i, 1);
-                   return T(a.tr.b.constant(e));
+                   return T(a.cx.b.constant(e));
                  }};
   t["tf.range"] = {
       Signature::parse("start, limit=None, delta=1, dtype=None, name=None"), [](Bound& a) {
@@ -350,7 +382,7 @@ void addTfArrayBuiltins(BuiltinTable& t) {
         r->delta = a["delta"];
         for (const Val* v : {&r->start, &r->limit, &r->delta}) {
           if (v->isTensor()) {
-            const TypeInfo& ty = a.tr.b.type(v->t);
+            const TypeInfo& ty = a.cx.b.type(v->t);
             if (ty.dtype != DType::I32 || !ty.shape.empty())
               a.fail("start", "bounds must be int32 scalars, got " + ty.str());
           } else if (v->kind != Kind::Int) {
@@ -367,7 +399,7 @@ void addTfArrayBuiltins(BuiltinTable& t) {
             xs.push_back(double(i));
             if (xs.size() > (size_t(1) << 26)) a.fail("limit", "makes too many elements");
           }
-          out = T(a.tr.b.constant(
+          out = T(a.cx.b.constant(
               Tensor::fromVector(xs, {int64_t(xs.size())}, a.dtype("dtype", DType::I32))));
         } else {
           struct TensorRange : Object {
@@ -378,58 +410,70 @@ void addTfArrayBuiltins(BuiltinTable& t) {
         out.range = r;
         return out;
       }};
+}
+
+// Shapes: shape, reshape, transpose, expand_dims, squeeze, tile, broadcast_to.
+void addShapes(BuiltinTable& t) {
   t["tf.shape"] = {
       Signature::parse("input, out_type=None, name=None"), [](Bound& a) {
-        const Shape& s = a.tr.b.type(a.tensor("input")).shape;
+        const Shape& s = a.cx.b.type(a.tensor("input")).shape;
         if (!fullyKnown(s)) a.fail("input", "has a shape not known while tracing: " + shapeStr(s));
         std::vector<double> d(s.begin(), s.end());
-        return T(a.tr.b.constant(Tensor::fromVector(d, {int64_t(d.size())}, DType::I32)));
+        return T(a.cx.b.constant(Tensor::fromVector(d, {int64_t(d.size())}, DType::I32)));
       }};
   t["tf.reshape"] = {Signature::parse("tensor, shape, name=None"), [](Bound& a) {
                        std::vector<int64_t> s = a.ints("shape");
-                       return T(o::reshape(a.tr.b, a.tensor("tensor"), s));
+                       return T(o::reshape(a.cx.b, a.tensor("tensor"), s));
                      }};
   t["tf.transpose"] = {Signature::parse("a, perm=None, name=None"), [](Bound& a) {
-                         return T(o::transpose(a.tr.b, a.tensor("a"), a.axes("perm")));
+                         return T(o::transpose(a.cx.b, a.tensor("a"), a.axes("perm")));
                        }};
   t["tf.expand_dims"] = {Signature::parse("input, axis, name=None"), [](Bound& a) {
-                           return T(o::expandDims(a.tr.b, a.tensor("input"), a.integer("axis")));
+                           return T(o::expandDims(a.cx.b, a.tensor("input"), a.integer("axis")));
                          }};
   t["tf.squeeze"] = {Signature::parse("input, axis=None, name=None"), [](Bound& a) {
-                       return T(o::squeeze(a.tr.b, a.tensor("input"), a.axes("axis")));
+                       return T(o::squeeze(a.cx.b, a.tensor("input"), a.axes("axis")));
                      }};
   t["tf.tile"] = {Signature::parse("input, multiples, name=None"), [](Bound& a) {
-                    return T(o::tile(a.tr.b, a.tensor("input"), a.ints("multiples")));
+                    return T(o::tile(a.cx.b, a.tensor("input"), a.ints("multiples")));
                   }};
   t["tf.broadcast_to"] = {Signature::parse("input, shape, name=None"), [](Bound& a) {
-                            return T(o::broadcastTo(a.tr.b, a.tensor("input"), a.shape("shape")));
+                            return T(o::broadcastTo(a.cx.b, a.tensor("input"), a.shape("shape")));
                           }};
+}
+
+// Joining and splitting: concat, stack, unstack.
+void addJoins(BuiltinTable& t) {
   auto valueList = [](Bound& a, const char* name) {
     const Val& v = a[name];
     if (!v.isSeq() || v.items().empty()) a.fail(name, "must be a non-empty list of tensors");
     std::vector<Value> xs;
     std::optional<DType> like;
     for (const Val& x : v.items())
-      if (x.isTensor()) like = a.tr.b.type(x.t).dtype;
-    for (const Val& x : v.items()) xs.push_back(a.tr.toTensor(x, a.loc(name), like));
-    a.tr.at(a.callLoc);
+      if (x.isTensor()) like = a.cx.b.type(x.t).dtype;
+    for (const Val& x : v.items()) xs.push_back(a.cx.toTensor(x, a.loc(name), like));
+    a.cx.at(a.callLoc);
     return xs;
   };
   t["tf.concat"] = {Signature::parse("values, axis, name=None"), [valueList](Bound& a) {
-                      return T(o::concat(a.tr.b, valueList(a, "values"), a.integer("axis")));
+                      return T(o::concat(a.cx.b, valueList(a, "values"), a.integer("axis")));
                     }};
   t["tf.stack"] = {Signature::parse("values, axis=0, name=None"), [valueList](Bound& a) {
-                     return T(o::stack(a.tr.b, valueList(a, "values"), a.integer("axis")));
+                     return T(o::stack(a.cx.b, valueList(a, "values"), a.integer("axis")));
                    }};
   t["tf.unstack"] = {Signature::parse("value, num=None, axis=0, name=None"), [](Bound& a) {
                        std::vector<Val> out;
-                       for (Value v : o::unstack(a.tr.b, a.tensor("value"), a.integer("axis")))
+                       for (Value v : o::unstack(a.cx.b, a.tensor("value"), a.integer("axis")))
                          out.push_back(T(v));
                        return Val::listOf(std::move(out));
                      }};
+}
+
+// Parts of tensors: slice, pad, gather, one_hot.
+void addSlicesAndGathers(BuiltinTable& t) {
   t["tf.slice"] = {
       Signature::parse("input_, begin, size, name=None"), [](Bound& a) {
-        return T(o::slice(a.tr.b, a.tensor("input_"), a.ints("begin"), a.ints("size")));
+        return T(o::slice(a.cx.b, a.tensor("input_"), a.ints("begin"), a.ints("size")));
       }};
   t["tf.pad"] = {Signature::parse("tensor, paddings, mode='CONSTANT', name=None"), [](Bound& a) {
                    std::vector<int64_t> p;
@@ -443,29 +487,39 @@ void addTfArrayBuiltins(BuiltinTable& t) {
                      p.push_back(row.items()[1].i);
                    }
                    if (a.string("mode") != "CONSTANT") a.fail("mode", "must be 'CONSTANT'");
-                   return T(o::pad(a.tr.b, a.tensor("tensor"), p));
+                   return T(o::pad(a.cx.b, a.tensor("tensor"), p));
                  }};
   t["tf.gather"] = {
       Signature::parse("params, indices, axis=None, batch_dims=0, name=None"), [](Bound& a) {
         if (a.integer("batch_dims") != 0) a.fail("batch_dims", "must be 0");
-        Value idx = a.tr.toTensor(a["indices"], a.loc("indices"), DType::I32);
-        if (isFloat(a.tr.b.type(idx).dtype)) a.fail("indices", "must be integers");
+        Value idx = a.cx.toTensor(a["indices"], a.loc("indices"), DType::I32);
+        if (isFloat(a.cx.b.type(idx).dtype)) a.fail("indices", "must be integers");
         if (a.none("axis") || a.integer("axis") == 0)
-          if (auto r = a.tr.readStacked(a.tensor("params"), Val::tensor(idx), a.callLoc))
+          if (auto r = a.cx.readStacked(a.tensor("params"), Val::tensor(idx), a.callLoc))
             return T(*r);
         return T(
-            o::gather(a.tr.b, a.tensor("params"), idx, a.none("axis") ? 0 : a.integer("axis")));
+            o::gather(a.cx.b, a.tensor("params"), idx, a.none("axis") ? 0 : a.integer("axis")));
       }};
   t["tf.one_hot"] = {
       Signature::parse(
           "indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None"),
       [](Bound& a) {
         if (!a.none("axis") && a.integer("axis") != -1) a.fail("axis", "must be -1");
-        Value idx = a.tr.toTensor(a["indices"], a.loc("indices"), DType::I32);
+        Value idx = a.cx.toTensor(a["indices"], a.loc("indices"), DType::I32);
         return T(o::oneHot(
-            a.tr.b, idx, a.integer("depth"), a.none("on_value") ? 1.0 : a.number("on_value"),
+            a.cx.b, idx, a.integer("depth"), a.none("on_value") ? 1.0 : a.number("on_value"),
             a.none("off_value") ? 0.0 : a.number("off_value"), a.dtype("dtype", DType::F32)));
       }};
+}
+
+}  // namespace
+
+void addTfArrayBuiltins(BuiltinTable& t) {
+  addConstructors(t);
+  addFilledAndRanges(t);
+  addShapes(t);
+  addJoins(t);
+  addSlicesAndGathers(t);
 }
 
 }  // namespace gl::lang::trace

@@ -4,7 +4,7 @@
 // of weights; later calls reuse them.
 #include <cmath>
 
-#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
 #include "engine/tensor/rng.h"
 
@@ -23,7 +23,7 @@ struct LayerObj : Object {
   std::vector<Value> variables;
   std::string typeName() const override { return kind; }
   bool callable() const override { return true; }
-  std::optional<Val> attr(Tracer&, const std::string& n) override {
+  std::optional<Val> attr(Context&, const std::string& n) override {
     if (n == "trainable_variables" || n == "variables" || n == "weights") {
       std::vector<Val> vs;
       for (Value v : allVariables()) vs.push_back(Val::tensor(v));
@@ -41,49 +41,49 @@ struct LayerObj : Object {
   virtual std::vector<Value> allVariables() const { return variables; }
   // Creates the variables for inputs of this shape (last dimension known); layers without
   // variables have nothing to build.
-  virtual void build(Tracer&, const Shape&, DType) { built = true; }
-  virtual Value forward(Tracer& t, Value x, const SourceLoc& loc) = 0;
-  Val call(Tracer& t, CallArgs& args) override {
+  virtual void build(Context&, const Shape&, DType) { built = true; }
+  virtual Value forward(Context& cx, Value x, const SourceLoc& loc) = 0;
+  Val call(Context& cx, CallArgs& args) override {
     static const Signature sig = Signature::parse("inputs, training=None, mask=None");
-    Bound a(t, kind, sig, args);
+    Bound a(cx, kind, sig, args);
     Value x = a.tensor("inputs");
-    return Val::tensor(forward(t, x, args.loc));
+    return Val::tensor(forward(cx, x, args.loc));
   }
 
   // A variable at the top level of the graph, whatever region is being built.
-  Value makeVariable(Tracer& t, const Tensor& init, const std::string& what) {
-    const int region = t.b.currentRegion();
-    const SourceLoc saved = t.b.loc();
-    t.b.setCurrentRegion(0);
-    t.b.setLoc(loc);
-    Value v = t.b.variable(init, name + "/" + what);
-    t.b.setCurrentRegion(region);
-    t.b.setLoc(saved);
+  Value makeVariable(Context& cx, const Tensor& init, const std::string& what) {
+    const int region = cx.b.currentRegion();
+    const SourceLoc saved = cx.b.loc();
+    cx.b.setCurrentRegion(0);
+    cx.b.setLoc(loc);
+    Value v = cx.b.variable(init, name + "/" + what);
+    cx.b.setCurrentRegion(region);
+    cx.b.setLoc(saved);
     variables.push_back(v);
     return v;
   }
-  Tensor glorot(Tracer& t, const Shape& s, int64_t fanIn, int64_t fanOut, DType dt) {
+  Tensor glorot(Context& cx, const Shape& s, int64_t fanIn, int64_t fanOut, DType dt) {
     const double limit = std::sqrt(6.0 / double(fanIn + fanOut));
-    return Rng(uint64_t(t.nextSeed(std::nullopt))).uniform(s, -limit, limit, dt);
+    return Rng(uint64_t(cx.nextSeed(std::nullopt))).uniform(s, -limit, limit, dt);
   }
-  Value activate(Tracer& t, Value y, const SourceLoc& callLoc) {
+  Value activate(Context& cx, Value y, const SourceLoc& callLoc) {
     if (activation.isNone()) return y;
     if (activation.kind == Kind::Str) {
       const std::string& s = activation.s;
       if (s == "linear") return y;
-      if (s == "relu") return o::relu(t.b, y);
-      if (s == "sigmoid") return o::sigmoid(t.b, y);
-      if (s == "tanh") return o::tanh(t.b, y);
-      if (s == "softmax") return o::softmax(t.b, y);
-      t.fail(loc, "unknown activation '" + s + "' (relu, sigmoid, tanh, softmax, linear)");
+      if (s == "relu") return o::relu(cx.b, y);
+      if (s == "sigmoid") return o::sigmoid(cx.b, y);
+      if (s == "tanh") return o::tanh(cx.b, y);
+      if (s == "softmax") return o::softmax(cx.b, y);
+      cx.fail(loc, "unknown activation '" + s + "' (relu, sigmoid, tanh, softmax, linear)");
     }
-    Val r = t.callSimple(activation, {Val::tensor(y)}, callLoc, "activation");
-    return t.toTensor(r, callLoc);
+    Val r = cx.callSimple(activation, {Val::tensor(y)}, callLoc, "activation");
+    return cx.toTensor(r, callLoc);
   }
-  int64_t lastDim(Tracer& t, Value x, const SourceLoc& callLoc) {
-    const Shape& s = t.b.type(x).shape;
+  int64_t lastDim(Context& cx, Value x, const SourceLoc& callLoc) {
+    const Shape& s = cx.b.type(x).shape;
     if (s.empty() || s.back() < 0)
-      t.fail(callLoc, kind + " needs inputs with a known last dimension, got " + shapeStr(s));
+      cx.fail(callLoc, kind + " needs inputs with a known last dimension, got " + shapeStr(s));
     return s.back();
   }
 };
@@ -91,31 +91,31 @@ struct LayerObj : Object {
 struct DenseLayer : LayerObj {
   int64_t units = 0;
   bool useBias = true;
-  void build(Tracer& t, const Shape& input, DType dt) override {
+  void build(Context& cx, const Shape& input, DType dt) override {
     const int64_t in = input.back();
-    makeVariable(t, glorot(t, {in, units}, in, units, dt), "kernel");
-    if (useBias) makeVariable(t, Tensor::zeros(dt, {units}), "bias");
+    makeVariable(cx, glorot(cx, {in, units}, in, units, dt), "kernel");
+    if (useBias) makeVariable(cx, Tensor::zeros(dt, {units}), "bias");
     built = true;
   }
-  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
-    const int64_t in = lastDim(t, x, loc);
-    if (!built) build(t, t.b.type(x).shape, t.b.type(x).dtype);
-    if (t.b.type(variables[0]).shape[0] != in)
-      t.fail(loc, "this Dense layer was built for inputs of size " +
-                      std::to_string(t.b.type(variables[0]).shape[0]) + ", got " +
-                      std::to_string(in));
-    t.at(loc);
-    const Shape s = t.b.type(x).shape;
+  Value forward(Context& cx, Value x, const SourceLoc& loc) override {
+    const int64_t in = lastDim(cx, x, loc);
+    if (!built) build(cx, cx.b.type(x).shape, cx.b.type(x).dtype);
+    if (cx.b.type(variables[0]).shape[0] != in)
+      cx.fail(loc, "this Dense layer was built for inputs of size " +
+                       std::to_string(cx.b.type(variables[0]).shape[0]) + ", got " +
+                       std::to_string(in));
+    cx.at(loc);
+    const Shape s = cx.b.type(x).shape;
     Value y;
     if (s.size() == 2) {
-      y = o::matmul(t.b, x, variables[0]);
+      y = o::matmul(cx.b, x, variables[0]);
     } else {
       Shape out = s;
       out.back() = units;
-      y = o::reshape(t.b, o::matmul(t.b, o::reshape(t.b, x, {-1, in}), variables[0]), out);
+      y = o::reshape(cx.b, o::matmul(cx.b, o::reshape(cx.b, x, {-1, in}), variables[0]), out);
     }
-    if (useBias) y = o::add(t.b, y, variables[1]);
-    return activate(t, y, loc);
+    if (useBias) y = o::add(cx.b, y, variables[1]);
+    return activate(cx, y, loc);
   }
 };
 
@@ -124,39 +124,40 @@ struct Conv2DLayer : LayerObj {
   std::vector<int64_t> kernel, strides;
   std::string padding;
   bool useBias = true;
-  void build(Tracer& t, const Shape& input, DType dt) override {
+  void build(Context& cx, const Shape& input, DType dt) override {
     const int64_t in = input.back(), k = kernel[0] * kernel[1];
-    makeVariable(t, glorot(t, {kernel[0], kernel[1], in, filters}, k * in, k * filters, dt),
+    makeVariable(cx, glorot(cx, {kernel[0], kernel[1], in, filters}, k * in, k * filters, dt),
                  "kernel");
-    if (useBias) makeVariable(t, Tensor::zeros(dt, {filters}), "bias");
+    if (useBias) makeVariable(cx, Tensor::zeros(dt, {filters}), "bias");
     built = true;
   }
-  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
-    const Shape s = t.b.type(x).shape;
-    if (s.size() != 4) t.fail(loc, "Conv2D needs NHWC inputs of rank 4, got " + shapeStr(s));
-    lastDim(t, x, loc);
-    if (!built) build(t, s, t.b.type(x).dtype);
-    t.at(loc);
-    Value y = o::conv2d(t.b, x, variables[0], strides, padding);
-    if (useBias) y = o::add(t.b, y, variables[1]);
-    return activate(t, y, loc);
+  Value forward(Context& cx, Value x, const SourceLoc& loc) override {
+    const Shape s = cx.b.type(x).shape;
+    if (s.size() != 4) cx.fail(loc, "Conv2D needs NHWC inputs of rank 4, got " + shapeStr(s));
+    lastDim(cx, x, loc);
+    if (!built) build(cx, s, cx.b.type(x).dtype);
+    cx.at(loc);
+    Value y = o::conv2d(cx.b, x, variables[0], strides, padding);
+    if (useBias) y = o::add(cx.b, y, variables[1]);
+    return activate(cx, y, loc);
   }
 };
 
 struct PoolLayer : LayerObj {
   bool keepdims = false;
-  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
-    t.at(loc);
-    return o::globalAvgPool(t.b, x, keepdims);
+  Value forward(Context& cx, Value x, const SourceLoc& loc) override {
+    cx.at(loc);
+    return o::globalAvgPool(cx.b, x, keepdims);
   }
 };
 
 struct FlattenLayer : LayerObj {
-  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
-    const Shape& s = t.b.type(x).shape;
-    if (s.empty() || !fullyKnown(s)) t.fail(loc, "Flatten needs a known shape, got " + shapeStr(s));
-    t.at(loc);
-    return o::reshape(t.b, x, {s[0], -1});
+  Value forward(Context& cx, Value x, const SourceLoc& loc) override {
+    const Shape& s = cx.b.type(x).shape;
+    if (s.empty() || !fullyKnown(s))
+      cx.fail(loc, "Flatten needs a known shape, got " + shapeStr(s));
+    cx.at(loc);
+    return o::reshape(cx.b, x, {s[0], -1});
   }
 };
 
@@ -171,11 +172,11 @@ struct SequentialLayer : LayerObj {
       }
     return out;
   }
-  Value forward(Tracer& t, Value x, const SourceLoc& loc) override {
+  Value forward(Context& cx, Value x, const SourceLoc& loc) override {
     Val v = Val::tensor(x);
     const std::vector<Val> order = layers;  // a copy: a layer call must not see .add() mid-way
-    for (const Val& l : order) v = t.callSimple(l, {v}, loc, "layer");
-    return t.toTensor(v, loc);
+    for (const Val& l : order) v = cx.callSimple(l, {v}, loc, "layer");
+    return cx.toTensor(v, loc);
   }
 };
 
@@ -194,7 +195,7 @@ std::shared_ptr<L> layer(Bound& a, const char* kind) {
   l->loc = a.callLoc;
   // Keras numbers layers of a kind in creation order; three heads get three names.
   if (a.none("name")) {
-    const int n = a.tr.layerCount[kind]++;
+    const int n = a.cx.nextLayerIndex(kind);
     l->name = n == 0 ? std::string(kind) : std::string(kind) + "_" + std::to_string(n);
   } else {
     l->name = a.string("name");
@@ -210,36 +211,34 @@ void buildNow(Bound& a, LayerObj& l) {
   if (!v.isSeq() || v.items().empty() || v.items().back().kind != Kind::Int ||
       v.items().back().i < 1)
     a.fail("input_shape", "must be a tuple whose last dimension is a positive int");
-  l.build(a.tr, {v.items().back().i}, DType::F32);
+  l.build(a.cx, {v.items().back().i}, DType::F32);
 }
 
 Value perSampleCrossEntropy(Bound& a) {
-  Tracer& t = a.tr;
+  Context& cx = a.cx;
   Value yTrue = a.tensor("y_true");
   Value yPred = a.tensorLike("y_pred", yTrue);
-  t.at(a.callLoc);
-  if (a.boolean("from_logits")) return o::softmaxCrossEntropy(t.b, yTrue, yPred);
+  cx.at(a.callLoc);
+  if (a.boolean("from_logits")) return o::softmaxCrossEntropy(cx.b, yTrue, yPred);
   // Probabilities: normalise, then -sum(y_true * log(p)).
-  Value p = o::div(t.b, yPred, o::reduceSum(t.b, yPred, {-1}, true));
-  return o::neg(t.b, o::reduceSum(t.b, o::mul(t.b, yTrue, o::log(t.b, p)), {-1}));
+  Value p = o::div(cx.b, yPred, o::reduceSum(cx.b, yPred, {-1}, true));
+  return o::neg(cx.b, o::reduceSum(cx.b, o::mul(cx.b, yTrue, o::log(cx.b, p)), {-1}));
 }
 
 struct LossObj : Object {
   bool fromLogits = false;
   std::string typeName() const override { return "CategoricalCrossentropy"; }
   bool callable() const override { return true; }
-  Val call(Tracer& t, CallArgs& args) override {
+  Val call(Context& cx, CallArgs& args) override {
     static const Signature sig =
         Signature::parse("y_true, y_pred, sample_weight=None, from_logits=False");
     args.kw.push_back({"from_logits", {Val::boolean(fromLogits), args.loc, nullptr}});
-    Bound a(t, "CategoricalCrossentropy", sig, args);
-    return Val::tensor(o::reduceMean(t.b, perSampleCrossEntropy(a)));
+    Bound a(cx, "CategoricalCrossentropy", sig, args);
+    return Val::tensor(o::reduceMean(cx.b, perSampleCrossEntropy(a)));
   }
 };
 
-}  // namespace
-
-void addKerasBuiltins(BuiltinTable& t) {
+void addDenseAndConv(BuiltinTable& t) {
   // keras.activations.* are the tf functions (added to the table before this).
   for (const char* a : {"relu", "sigmoid", "tanh"})
     if (t.count(std::string("tf.") + a))
@@ -277,6 +276,10 @@ void addKerasBuiltins(BuiltinTable& t) {
         buildNow(a, *l);
         return Val::object(l);
       }};
+}
+
+// Flatten, pooling, Sequential, and build() of the layers with variables.
+void addOtherLayers(BuiltinTable& t) {
   t["tf.keras.layers.Flatten"] = {Signature::parse("data_format=None, name=None"), [](Bound& a) {
                                     return Val::object(layer<FlattenLayer>(a, "Flatten"));
                                   }};
@@ -311,6 +314,9 @@ void addKerasBuiltins(BuiltinTable& t) {
         static_cast<SequentialLayer*>(a.self.obj.get())->layers.push_back(a["layer"]);
         return Val::none();
       }};
+}
+
+void addLosses(BuiltinTable& t) {
   t["tf.keras.losses.categorical_crossentropy"] = {
       Signature::parse("y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1"),
       [](Bound& a) {
@@ -329,9 +335,17 @@ void addKerasBuiltins(BuiltinTable& t) {
       Signature::parse("y_true, y_pred"), [](Bound& a) {
         Value y = a.tensor("y_true");
         Value p = a.tensorLike("y_pred", y);
-        a.tr.at(a.callLoc);
-        return Val::tensor(o::reduceMean(a.tr.b, o::square(a.tr.b, o::sub(a.tr.b, p, y)), {-1}));
+        a.cx.at(a.callLoc);
+        return Val::tensor(o::reduceMean(a.cx.b, o::square(a.cx.b, o::sub(a.cx.b, p, y)), {-1}));
       }};
+}
+
+}  // namespace
+
+void addKerasBuiltins(BuiltinTable& t) {
+  addDenseAndConv(t);
+  addOtherLayers(t);
+  addLosses(t);
 }
 
 }  // namespace gl::lang::trace

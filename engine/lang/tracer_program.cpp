@@ -95,46 +95,51 @@ bool Tracer::isVariantBlock(const Stmt::With& w) const {
 Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
   const auto& item = w.items[0];
   const auto& call = *item.context->as<Expr::Call>();
-  if (scope != globals || variant)
+  if (scope_ != globals_ || variant_)
     fail(loc, "variant blocks must be at the top level of the script, not inside another block");
   if (call.args.size() != 1 || !call.keywords.empty() || !call.args[0]->is<Expr::StrLit>())
     fail(item.context->loc, "write a variant as `with variant(\"name\"):` with one string literal");
   if (!item.asName.empty()) fail(item.asLoc, "`with variant(...)` binds no name; drop the `as`");
   const std::string name = call.args[0]->as<Expr::StrLit>()->value;
-  for (const Variant& v : prog.variants)
+  for (const Variant& v : prog_.variants)
     if (v.name == name) fail(call.args[0]->loc, "variant '" + name + "' is defined twice");
-  prog.variants.push_back(Variant{name, loc, {}, {}, {}});
-  const size_t index = prog.variants.size() - 1;
-  variant = &prog.variants[index];
-  const int firstNode = g.numNodes();
+  prog_.variants.push_back(Variant{name, loc, {}, {}, {}});
+  const size_t index = prog_.variants.size() - 1;
+  variant_ = &prog_.variants[index];
+  const int firstNode = g_.numNodes();
   // Each variant gets its own names (reading the shared top level), so one variant's results
   // cannot leak into the next.
-  ScopePtr own = newScope(globals);
+  ScopePtr own = newScope(globals_);
   own->variantBlock = true;
-  scope = own;
+  scope_ = own;
   try {
     execBlock(w.body);
   } catch (...) {
-    scope = globals;
-    variant = nullptr;
+    scope_ = globals_;
+    variant_ = nullptr;
     throw;
   }
-  scope = globals;
-  variant = nullptr;
-  Variant& v = prog.variants[index];
-  v.outputs = collectOutputs(g, *own);
-  v.loops = controlFlowNodes(g, firstNode);
+  scope_ = globals_;
+  variant_ = nullptr;
+  Variant& v = prog_.variants[index];
+  v.outputs = collectOutputs(g_, *own);
+  v.loops = controlFlowNodes(g_, firstNode);
   return Flow::Normal;
+}
+
+void Tracer::limitStack(const char* base, size_t threadStack) {
+  stackBase_ = base;
+  stackLimit_ = std::min(stackLimit_, threadStack / 2);
 }
 
 void Tracer::runModule(const Module& m) {
   execBlock(m.body);
-  if (prog.variants.empty()) {
-    Variant v{"", SourceLoc{file, 1, 1}, {}, {}, {}};
-    v.outputs = collectOutputs(g, *globals);
-    v.loops = controlFlowNodes(g, 0);
-    v.tapes = topTapes;
-    prog.variants.push_back(std::move(v));
+  if (prog_.variants.empty()) {
+    Variant v{"", SourceLoc{file_, 1, 1}, {}, {}, {}};
+    v.outputs = collectOutputs(g_, *globals_);
+    v.loops = controlFlowNodes(g_, 0);
+    v.tapes = topTapes_;
+    prog_.variants.push_back(std::move(v));
   }
 }
 
@@ -210,19 +215,18 @@ TracedProgram traceProgram(const std::string& source, const std::string& fileNam
   {
     trace::Tracer tracer(fileName, options, prog);
     char stackMarker = 0;
-    tracer.stackBase = &stackMarker;
-    tracer.stackLimit = std::min(tracer.stackLimit, threadStackSize() / 2);
+    tracer.limitStack(&stackMarker, threadStackSize());
     try {
       tracer.runModule(m);
     } catch (const EngineError& e) {
       if (e.loc().known()) throw;
-      throw e.located(tracer.b.loc().known() ? tracer.b.loc() : SourceLoc{fileName, 0, 0}, "");
+      throw e.located(tracer.lastLoc().known() ? tracer.lastLoc() : SourceLoc{fileName, 0, 0}, "");
     } catch (const std::bad_alloc&) {
       throw EngineError("tracing ran out of memory", SourceLoc{fileName, 0, 0});
     } catch (const std::exception& e) {
       // Anything else is a bug in GradLab, reported rather than crashing the window.
       throw EngineError(std::string("internal error while tracing: ") + e.what(),
-                        tracer.b.loc().known() ? tracer.b.loc() : SourceLoc{fileName, 0, 0});
+                        tracer.lastLoc().known() ? tracer.lastLoc() : SourceLoc{fileName, 0, 0});
     }
   }
   // Optimisation passes over the finished graph.

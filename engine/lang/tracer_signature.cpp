@@ -2,7 +2,7 @@
 // errors, typed accessors, and the generic call of any registered primitive by name.
 #include <cstdlib>
 
-#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
 #include "engine/ops/registry.h"
 
 namespace gl::lang::trace {
@@ -48,7 +48,7 @@ Val parseLiteral(const std::string& text) {
   return Val::integer(std::strtoll(s.c_str(), nullptr, 10));
 }
 
-AttrValue toAttr(Tracer& t, const Val& v, const SourceLoc& loc, const std::string& what) {
+AttrValue toAttr(Context& cx, const Val& v, const SourceLoc& loc, const std::string& what) {
   switch (v.kind) {
     case Kind::Bool:
       return v.b;
@@ -65,13 +65,13 @@ AttrValue toAttr(Tracer& t, const Val& v, const SourceLoc& loc, const std::strin
       std::vector<int64_t> ints;
       for (const Val& x : v.items()) {
         if (x.kind != Kind::Int && x.kind != Kind::Bool)
-          t.fail(loc, what + " must be a list of ints, got " + article(typeName(x)) + " inside");
+          cx.fail(loc, what + " must be a list of ints, got " + article(typeName(x)) + " inside");
         ints.push_back(x.kind == Kind::Int ? x.i : x.b);
       }
       return ints;
     }
     default:
-      t.fail(loc, what + " must be a number, string, dtype or list of ints, got " + typeName(v));
+      cx.fail(loc, what + " must be a number, string, dtype or list of ints, got " + typeName(v));
   }
 }
 
@@ -100,8 +100,8 @@ Signature Signature::parse(const std::string& spec) {
   return sig;
 }
 
-Bound::Bound(Tracer& t, std::string fnName, const Signature& sig, CallArgs& args)
-    : tr(t), fn(std::move(fnName)), callLoc(args.loc) {
+Bound::Bound(Context& context, std::string fnName, const Signature& sig, CallArgs& args)
+    : cx(context), fn(std::move(fnName)), callLoc(args.loc) {
   size_t positional = 0;  // parameters a positional argument can fill (those before *args)
   bool varargs = false, varkw = false;
   for (const auto& p : sig.params) {
@@ -121,9 +121,9 @@ Bound::Bound(Tracer& t, std::string fnName, const Signature& sig, CallArgs& args
     } else if (varargs) {
       rest.push_back(args.pos[i]);
     } else {
-      t.fail(args.pos[i].loc, f + " takes at most " + std::to_string(positional) +
-                                  " positional argument" + (positional == 1 ? "" : "s") + " (" +
-                                  std::to_string(args.pos.size()) + " given)");
+      cx.fail(args.pos[i].loc, f + " takes at most " + std::to_string(positional) +
+                                   " positional argument" + (positional == 1 ? "" : "s") + " (" +
+                                   std::to_string(args.pos.size()) + " given)");
     }
   }
   for (auto& [k, a] : args.kw) {
@@ -134,9 +134,9 @@ Bound::Bound(Tracer& t, std::string fnName, const Signature& sig, CallArgs& args
         extra.push_back({k, a});
         continue;
       }
-      t.fail(a.loc, f + " got an unexpected keyword argument '" + k + "'" + suggest(k, names_));
+      cx.fail(a.loc, f + " got an unexpected keyword argument '" + k + "'" + suggest(k, names_));
     }
-    if (given_[i]) t.fail(a.loc, f + " got multiple values for argument '" + k + "'");
+    if (given_[i]) cx.fail(a.loc, f + " got multiple values for argument '" + k + "'");
     slots_[i] = a;
     given_[i] = true;
   }
@@ -144,7 +144,7 @@ Bound::Bound(Tracer& t, std::string fnName, const Signature& sig, CallArgs& args
   for (const auto& p : sig.params) {
     if (p.varargs || p.varkw) continue;
     if (!given_[k] && !p.hasDefault)
-      t.fail(args.loc, f + " missing required argument '" + p.name + "'");
+      cx.fail(args.loc, f + " missing required argument '" + p.name + "'");
     ++k;
   }
 }
@@ -178,25 +178,25 @@ bool Bound::given(const std::string& name) const {
 }
 
 void Bound::fail(const std::string& name, const std::string& msg) const {
-  tr.fail(loc(name), fn + "(): " + (name.empty() ? "" : "argument '" + name + "' ") + msg);
+  cx.fail(loc(name), fn + "(): " + (name.empty() ? "" : "argument '" + name + "' ") + msg);
 }
 
 Value Bound::tensor(const std::string& name) const {
   const Val& v = (*this)[name];
   if (v.isNone() && !v.why) fail(name, "must be a tensor, got None");
-  tr.at(callLoc);
-  return tr.toTensor(v, loc(name));
+  cx.at(callLoc);
+  return cx.toTensor(v, loc(name));
 }
 
 Value Bound::tensorLike(const std::string& name, Value like) const {
-  tr.at(callLoc);
-  return tr.toTensor((*this)[name], loc(name), tr.b.type(like).dtype);
+  cx.at(callLoc);
+  return cx.toTensor((*this)[name], loc(name), cx.b.type(like).dtype);
 }
 
 // An int tensor folded from constants (tf.shape(x)[0]) counts as a Python int.
 std::optional<std::vector<int64_t>> Bound::staticInts(const Val& v) const {
-  if (!v.isTensor() || isFloat(tr.b.type(v.t).dtype)) return std::nullopt;
-  auto c = tr.constantValue(v.t);
+  if (!v.isTensor() || isFloat(cx.b.type(v.t).dtype)) return std::nullopt;
+  auto c = cx.constantValue(v.t);
   if (!c || c->rank() > 1) return std::nullopt;
   std::vector<int64_t> out;
   for (double x : c->toVector()) out.push_back(int64_t(x));
@@ -207,9 +207,9 @@ int64_t Bound::integer(const std::string& name) const {
   const Val& v = (*this)[name];
   if (v.kind == Kind::Int) return v.i;
   if (v.kind == Kind::Bool) return v.b;
-  if (auto c = staticInts(v); c && c->size() == 1 && tr.b.type(v.t).shape.empty()) return (*c)[0];
+  if (auto c = staticInts(v); c && c->size() == 1 && cx.b.type(v.t).shape.empty()) return (*c)[0];
   if (v.isTensor())
-    fail(name, "must be a Python int known while tracing, got a tensor (" + tr.describe(v.t) + ")");
+    fail(name, "must be a Python int known while tracing, got a tensor (" + cx.describe(v.t) + ")");
   fail(name, "must be an int, got " + typeName(v));
 }
 
@@ -218,7 +218,7 @@ double Bound::number(const std::string& name) const {
   if (v.isNumber()) return v.number();
   if (v.isTensor())
     fail(name,
-         "must be a Python number known while tracing, got a tensor (" + tr.describe(v.t) + ")");
+         "must be a Python number known while tracing, got a tensor (" + cx.describe(v.t) + ")");
   fail(name, "must be a number, got " + typeName(v));
 }
 
@@ -243,7 +243,7 @@ std::vector<int64_t> Bound::ints(const std::string& name) const {
     std::vector<int64_t> out;
     for (const Val& x : v.items()) {
       auto c = staticInts(x);
-      if (c && c->size() == 1 && tr.b.type(x.t).shape.empty()) {
+      if (c && c->size() == 1 && cx.b.type(x.t).shape.empty()) {
         out.push_back((*c)[0]);
         continue;
       }
@@ -279,7 +279,7 @@ Shape Bound::shape(const std::string& name) const {
   const Val& v = (*this)[name];
   Shape s;
   if (v.kind == Kind::Int) return {v.i};
-  if (v.isTensor() || (v.isSeq() && tr.tensorish(v))) {
+  if (v.isTensor() || (v.isSeq() && cx.tensorish(v))) {
     for (int64_t d : ints(name)) {
       if (d < 0) fail(name, "has a negative dimension " + std::to_string(d));
       s.push_back(d);
@@ -304,24 +304,24 @@ Shape Bound::shape(const std::string& name) const {
 
 // Generic primitives -------------------------------------------------------------------------
 
-Val callPrimitive(Tracer& t, const std::string& prim, CallArgs& args) {
+Val callPrimitive(Context& cx, const std::string& prim, CallArgs& args) {
   const Primitive& p = Registry::instance().get(prim);
   std::vector<Value> inputs;
   std::optional<DType> like;
   for (const Arg& a : args.pos)
-    if (a.v.isTensor()) like = t.b.type(a.v.t).dtype;
+    if (a.v.isTensor()) like = cx.b.type(a.v.t).dtype;
   auto add = [&](const Val& v, const SourceLoc& loc) {
     if (v.kind == Kind::Object) {
       std::vector<Value> flat;
-      t.flatten(v, flat, loc, prim + "() input");
+      cx.flatten(v, flat, loc, prim + "() input");
       inputs.insert(inputs.end(), flat.begin(), flat.end());
       return;
     }
-    inputs.push_back(t.toTensor(v, loc, v.isNumber() ? like : std::nullopt));
+    inputs.push_back(cx.toTensor(v, loc, v.isNumber() ? like : std::nullopt));
   };
   for (const Arg& a : args.pos) {
     // Variadic primitives (concat, stack, einsum) take a list of tensors.
-    if (a.v.isSeq() && p.arity != 1 && t.tensorish(a.v)) {
+    if (a.v.isSeq() && p.arity != 1 && cx.tensorish(a.v)) {
       for (const Val& x : a.v.items()) add(x, a.loc);
     } else {
       add(a.v, a.loc);
@@ -330,12 +330,12 @@ Val callPrimitive(Tracer& t, const std::string& prim, CallArgs& args) {
   Attrs attrs;
   for (const auto& [k, a] : args.kw) {
     if (k == "name") continue;
-    attrs.set(k, toAttr(t, a.v, a.loc, prim + "() attribute '" + k + "'"));
+    attrs.set(k, toAttr(cx, a.v, a.loc, prim + "() attribute '" + k + "'"));
   }
-  t.at(args.loc);
-  std::vector<Value> outs = t.b.op(prim, inputs, attrs);
+  cx.at(args.loc);
+  std::vector<Value> outs = cx.b.op(prim, inputs, attrs);
   std::vector<Val> vals;
-  for (Value v : outs) vals.push_back(t.b.type(v).list ? wrapList(t, v) : Val::tensor(v));
+  for (Value v : outs) vals.push_back(cx.b.type(v).list ? wrapList(cx, v) : Val::tensor(v));
   if (vals.size() == 1) return vals[0];
   return Val::listOf(std::move(vals), true);
 }

@@ -34,35 +34,39 @@ bool discardsTensorArray(const Expr& e, const Val& v) {
 }  // namespace
 
 void assignedNames(const Block& block, std::vector<std::string>& out) {
-  for (const auto& sp : block) {
-    const Stmt& s = *sp;
-    if (auto a = s.as<Stmt::Assign>()) {
-      for (const auto& t : a->targets) targetNames(*t, out);
-    } else if (auto a2 = s.as<Stmt::AugAssign>()) {
-      targetNames(*a2->target, out);
-    } else if (auto i = s.as<Stmt::If>()) {
-      assignedNames(i->body, out);
-      assignedNames(i->orelse, out);
-    } else if (auto w = s.as<Stmt::While>()) {
-      assignedNames(w->body, out);
-    } else if (auto f = s.as<Stmt::For>()) {
-      targetNames(*f->target, out);
-      assignedNames(f->body, out);
-    } else if (auto w2 = s.as<Stmt::With>()) {
-      for (const auto& it : w2->items)
-        if (!it.asName.empty()) addName(it.asName, out);
-      assignedNames(w2->body, out);
-    } else if (auto d = s.as<Stmt::Def>()) {
-      addName(d->name, out);
-    }
-  }
+  for (const auto& sp : block)
+    std::visit(
+        Overloaded{[&](const Stmt::Assign& a) {
+                     for (const auto& t : a.targets) targetNames(*t, out);
+                   },
+                   [&](const Stmt::AugAssign& a) { targetNames(*a.target, out); },
+                   [&](const Stmt::If& i) {
+                     assignedNames(i.body, out);
+                     assignedNames(i.orelse, out);
+                   },
+                   [&](const Stmt::While& w) { assignedNames(w.body, out); },
+                   [&](const Stmt::For& f) {
+                     targetNames(*f.target, out);
+                     assignedNames(f.body, out);
+                   },
+                   [&](const Stmt::With& w) {
+                     for (const auto& it : w.items)
+                       if (!it.asName.empty()) addName(it.asName, out);
+                     assignedNames(w.body, out);
+                   },
+                   [&](const Stmt::Def& d) { addName(d.name, out); },  // not its body's names
+                   // No names: params are bound at the top level only, never in a body.
+                   [](const Stmt::ExprStmt&) {}, [](const Stmt::Return&) {},
+                   [](const Stmt::Pass&) {}, [](const Stmt::Break&) {},
+                   [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {}},
+        sp->node);
 }
 
 void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
-  vanished.erase(name);
-  auto it = scope->vars.find(name);
-  if (it == scope->vars.end()) {
-    scope->vars[name] = {v, loc, ++bindOrder};
+  vanished_.erase(name);
+  auto it = scope_->vars.find(name);
+  if (it == scope_->vars.end()) {
+    scope_->vars[name] = {v, loc, ++bindOrder_};
   } else {
     it->second.v = v;
     it->second.loc = loc;
@@ -71,7 +75,7 @@ void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
   // say 'loss' instead of 'mul#41'.
   // Throwaway names (`_`) and control-flow nodes (several outputs) keep their own names.
   if (v.isTensor() && name[0] != '_') {
-    Node& n = g.node(v.t);
+    Node& n = g_.node(v.t);
     if (n.name.empty() && !n.is(NodeKind::Const) && n.regions.empty()) n.name = name;
   }
 }
@@ -86,7 +90,7 @@ void Tracer::assign(const Expr& target, const Val& v) {
     if (v.isSeq()) {
       items = v.items();
     } else if (v.isTensor()) {
-      const Shape& s = b.type(v.t).shape;
+      const Shape& s = b_.type(v.t).shape;
       if (s.empty() || s[0] < 0)
         fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) +
                              ": it needs a known first dimension");
@@ -94,7 +98,7 @@ void Tracer::assign(const Expr& target, const Val& v) {
         fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) + " into " +
                              std::to_string(elts->size()) + " names");
       at(target.loc);
-      for (Value x : ops::unstack(b, v.t, 0)) items.push_back(Val::tensor(x));
+      for (Value x : ops::unstack(b_, v.t, 0)) items.push_back(Val::tensor(x));
     } else {
       fail(target.loc, "cannot unpack " + article(typeName(v)) + " into " +
                            std::to_string(elts->size()) + " names");
@@ -149,87 +153,109 @@ Flow Tracer::execStmt(const Stmt& s) {
   }
 }
 
+// One function per statement kind, dispatched by std::visit, so a new kind of statement does
+// not compile until the tracer runs it.
+struct Tracer::ExecStmt {
+  Tracer& t;
+  const SourceLoc& loc;  // the statement's
+
+  Flow operator()(const Stmt::ExprStmt& e) const;
+  Flow operator()(const Stmt::Assign& a) const;
+  Flow operator()(const Stmt::AugAssign& a) const;
+  Flow operator()(const Stmt::If& i) const { return t.execIf(i, loc); }
+  Flow operator()(const Stmt::While& w) const { return t.execWhile(w, loc); }
+  Flow operator()(const Stmt::For& f) const { return t.execFor(f, loc); }
+  Flow operator()(const Stmt::Def& d) const;
+  Flow operator()(const Stmt::Return& r) const;
+  Flow operator()(const Stmt::With& w) const;
+  Flow operator()(const Stmt::Pass&) const { return Flow::Normal; }
+  Flow operator()(const Stmt::Break&) const { return Flow::Break; }
+  Flow operator()(const Stmt::Continue&) const { return Flow::Continue; }
+  Flow operator()(const Stmt::ParamDecl& p) const;
+};
+
 Flow Tracer::execStmtAt(const Stmt& s) {
   DepthGuard guard(*this, s.loc);
   checkLimits(s.loc);
-  if (auto e = s.as<Stmt::ExprStmt>()) {
-    Val v = eval(*e->value);
-    if (discardsTensorArray(*e->value, v))
-      fail(s.loc,
+  return std::visit(ExecStmt{*this, s.loc}, s.node);
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::ExprStmt& e) const {
+  Val v = t.eval(*e.value);
+  if (discardsTensorArray(*e.value, v))
+    t.fail(loc,
            "the TensorArray this call returns is thrown away: TensorArrays are values in "
            "TF2, so write 'ta = ta.write(i, value)'");
-    return Flow::Normal;
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::Assign& a) const {
+  Val v = t.eval(*a.value);
+  for (const auto& target : a.targets) t.assign(*target, v);
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::AugAssign& a) const {
+  Val cur = t.eval(*a.target);
+  Val rhs = t.eval(*a.value);
+  t.at(loc);
+  Val v;
+  if (a.op == BinaryOp::Add && cur.kind == Kind::List && rhs.isSeq()) {
+    // list += iterable extends the same list, as in Python.
+    const std::vector<Val> extra = rhs.items();  // a copy: `x += x` extends x by itself
+    for (const Val& x : extra) cur.list->items.push_back(x), cur.list->noteChild(x);
+    v = cur;
+  } else {
+    v = t.binary(a.op, cur, rhs, loc);
   }
-  if (auto a = s.as<Stmt::Assign>()) {
-    Val v = eval(*a->value);
-    for (const auto& t : a->targets) assign(*t, v);
-    return Flow::Normal;
-  }
-  if (auto a = s.as<Stmt::AugAssign>()) {
-    Val cur = eval(*a->target);
-    Val rhs = eval(*a->value);
-    at(s.loc);
-    Val v;
-    if (a->op == BinaryOp::Add && cur.kind == Kind::List && rhs.isSeq()) {
-      // list += iterable extends the same list, as in Python.
-      const std::vector<Val> extra = rhs.items();  // a copy: `x += x` extends x by itself
-      for (const Val& x : extra) cur.list->items.push_back(x), cur.list->noteChild(x);
-      v = cur;
-    } else {
-      v = binary(a->op, cur, rhs, s.loc);
-    }
-    assign(*a->target, v);
-    return Flow::Normal;
-  }
-  if (auto i = s.as<Stmt::If>()) return execIf(*i, s.loc);
-  if (auto w = s.as<Stmt::While>()) return execWhile(*w, s.loc);
-  if (auto f = s.as<Stmt::For>()) return execFor(*f, s.loc);
-  if (auto d = s.as<Stmt::Def>()) {
-    auto f = std::make_shared<FunctionObj>();
-    f->name = d->name;
-    f->params = d->params;
-    for (const auto& p : d->params)
-      f->defaults.push_back(p.defaultValue ? std::optional<Val>(eval(*p.defaultValue))
-                                           : std::nullopt);
-    f->body = &d->body;
-    f->closure = scope;
-    f->loc = s.loc;
-    bind(d->name, Val::object(f), s.loc);
-    return Flow::Normal;
-  }
-  if (auto r = s.as<Stmt::Return>()) {
-    returnValue = r->value ? eval(*r->value) : Val::none();
-    return Flow::Return;
-  }
-  if (auto w = s.as<Stmt::With>()) {
-    if (isVariantBlock(*w)) return execVariant(*w, s.loc);
-    std::vector<Val> entered;
-    for (const auto& item : w->items) {
-      Val ctx = eval(*item.context);
-      if (ctx.kind != Kind::Object || !ctx.obj->isContext())
-        fail(item.context->loc, article(typeName(ctx)) +
+  t.assign(*a.target, v);
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::Def& d) const {
+  auto f = std::make_shared<FunctionObj>();
+  f->name = d.name;
+  f->params = d.params;
+  for (const auto& p : d.params)
+    f->defaults.push_back(p.defaultValue ? std::optional<Val>(t.eval(*p.defaultValue))
+                                         : std::nullopt);
+  f->body = &d.body;
+  f->closure = t.scope_;
+  f->loc = loc;
+  t.bind(d.name, Val::object(f), loc);
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::Return& r) const {
+  t.returnValue_ = r.value ? t.eval(*r.value) : Val::none();
+  return Flow::Return;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::With& w) const {
+  if (t.isVariantBlock(w)) return t.execVariant(w, loc);
+  std::vector<Val> entered;
+  for (const auto& item : w.items) {
+    Val ctx = t.eval(*item.context);
+    if (ctx.kind != Kind::Object || !ctx.obj->isContext())
+      t.fail(item.context->loc, article(typeName(ctx)) +
                                     " cannot be used in a with statement (GradLab knows "
                                     "tf.GradientTape(), tape.stop_recording() and variant(...))");
-      Val bound = ctx.obj->enter(*this, item.context->loc);
-      entered.push_back(ctx);
-      if (!item.asName.empty()) bind(item.asName, bound, item.asLoc);
+    Val bound = ctx.obj->enter(t.cx_, item.context->loc);
+    entered.push_back(ctx);
+    if (!item.asName.empty()) t.bind(item.asName, bound, item.asLoc);
+  }
+  Flow f = t.execBlock(w.body);
+  for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(t.cx_);
+  return f;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::ParamDecl& p) const {
+  for (const Param& q : t.prog_.params)
+    if (q.name == p.name) {
+      t.bind(p.name, q.isInt ? Val::integer(int64_t(q.value)) : Val::real(q.value), loc);
+      return Flow::Normal;
     }
-    Flow f = execBlock(w->body);
-    for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(*this);
-    return f;
-  }
-  if (s.is<Stmt::Pass>()) return Flow::Normal;
-  if (s.is<Stmt::Break>()) return Flow::Break;
-  if (s.is<Stmt::Continue>()) return Flow::Continue;
-  if (auto p = s.as<Stmt::ParamDecl>()) {
-    for (const Param& q : prog.params)
-      if (q.name == p->name) {
-        bind(p->name, q.isInt ? Val::integer(int64_t(q.value)) : Val::real(q.value), s.loc);
-        return Flow::Normal;
-      }
-    fail(s.loc, "param '" + p->name + "' was not collected");  // cannot happen: collected first
-  }
-  fail(s.loc, "this statement is not supported");
+  t.fail(loc, "param '" + p.name + "' was not collected");  // cannot happen: collected first
 }
 
 }  // namespace gl::lang::trace

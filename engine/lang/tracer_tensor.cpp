@@ -1,5 +1,5 @@
-// Python values meet tensors: conversion, operators with Python semantics on Python values and
-// tf semantics on tensors, and subscripts (x[0], x[:, 1:3], x[i] with a tensor i).
+// Python values meet tensors: conversion, and operators with Python semantics on Python values
+// and tf semantics on tensors.
 #include <cmath>
 #include <set>
 
@@ -54,6 +54,33 @@ int64_t floorDiv(int64_t a, int64_t b) {
   return q;
 }
 
+// a ** c for c >= 0, in 64 bits.
+int64_t intPow(int64_t a, int64_t c, Tracer& t, const SourceLoc& loc) {
+  int64_t p = 1;
+  for (int64_t k = 0; k < c; ++k) {
+    p = checked(mulOv, p, a, t, loc);
+    if (p == 0 || p == 1) break;
+    if (p == -1) {
+      p = (c % 2) ? (a == -1 ? -1 : p) : 1;
+      break;
+    }
+  }
+  return p;
+}
+
+// &, |, ^, << and >> on ints; &, | and ^ of two bools are bools.
+Val pythonBits(Tracer& t, BinaryOp op, bool bools, int64_t a, int64_t c, const SourceLoc& loc) {
+  if (bools && op <= BinaryOp::BitAnd)
+    return Val::boolean(op == BinaryOp::BitAnd  ? (a & c)
+                        : op == BinaryOp::BitOr ? (a | c)
+                                                : (a ^ c));
+  if (op == BinaryOp::BitAnd) return Val::integer(a & c);
+  if (op == BinaryOp::BitOr) return Val::integer(a | c);
+  if (op == BinaryOp::BitXor) return Val::integer(a ^ c);
+  if (c < 0 || c > 62) t.fail(loc, "shift count out of range");
+  return Val::integer(op == BinaryOp::LShift ? a << c : a >> c);
+}
+
 Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
   const bool ints = l.kind != Kind::Float && r.kind != Kind::Float;
   const int64_t a = l.kind == Kind::Bool ? l.b : l.i, c = r.kind == Kind::Bool ? r.b : r.i;
@@ -86,18 +113,7 @@ Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const Source
       }
       return Val::real(x - std::floor(x / y) * y);
     case BinaryOp::Pow:
-      if (ints && c >= 0) {
-        int64_t p = 1;
-        for (int64_t k = 0; k < c; ++k) {
-          p = checked(mulOv, p, a, t, loc);
-          if (p == 0 || p == 1) break;
-          if (p == -1) {
-            p = (c % 2) ? (a == -1 ? -1 : p) : 1;
-            break;
-          }
-        }
-        return Val::integer(p);
-      }
+      if (ints && c >= 0) return Val::integer(intPow(a, c, t, loc));
       if (x == 0 && y < 0) t.fail(loc, "0.0 cannot be raised to a negative power");
       return Val::real(std::pow(x, y));
     case BinaryOp::BitAnd:
@@ -106,15 +122,7 @@ Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const Source
     case BinaryOp::LShift:
     case BinaryOp::RShift:
       if (!ints) break;
-      if (l.kind == Kind::Bool && r.kind == Kind::Bool && op <= BinaryOp::BitAnd)
-        return Val::boolean(op == BinaryOp::BitAnd  ? (a & c)
-                            : op == BinaryOp::BitOr ? (a | c)
-                                                    : (a ^ c));
-      if (op == BinaryOp::BitAnd) return Val::integer(a & c);
-      if (op == BinaryOp::BitOr) return Val::integer(a | c);
-      if (op == BinaryOp::BitXor) return Val::integer(a ^ c);
-      if (c < 0 || c > 62) t.fail(loc, "shift count out of range");
-      return Val::integer(op == BinaryOp::LShift ? a << c : a >> c);
+      return pythonBits(t, op, l.kind == Kind::Bool && r.kind == Kind::Bool, a, c, loc);
     default:
       break;
   }
@@ -148,25 +156,124 @@ Value intFloorDivMod(Builder& b, Value x, Value y, bool mod) {
   return o::where(b, fix, o::sub(b, q, b.scalar(1, DType::I32)), q);
 }
 
+// +, * on strings, lists and tuples: concatenation and repetition; nothing for other types.
+std::optional<Val> pythonSequences(Tracer& t, BinaryOp op, const Val& l, const Val& r,
+                                   const SourceLoc& loc) {
+  if (op == BinaryOp::Add && l.kind == Kind::Str && r.kind == Kind::Str) return Val::str(l.s + r.s);
+  if (op == BinaryOp::Add && l.isSeq() && l.kind == r.kind) {
+    std::vector<Val> items = l.items();
+    items.insert(items.end(), r.items().begin(), r.items().end());
+    return Val::listOf(std::move(items), l.kind == Kind::Tuple);
+  }
+  if (op == BinaryOp::Mul && (l.isSeq() || l.kind == Kind::Str) && r.kind == Kind::Int)
+    return repeat(t, l, r.i, loc);
+  if (op == BinaryOp::Mul && (r.isSeq() || r.kind == Kind::Str) && l.kind == Kind::Int)
+    return repeat(t, r, l.i, loc);
+  return std::nullopt;
+}
+
+// x op y on two tensors of one dtype; nothing where the dtype does not support op.
+std::optional<Value> tensorBinary(Builder& b, BinaryOp op, Value x, Value y) {
+  const DType dx = b.type(x).dtype;
+  switch (op) {
+    case BinaryOp::Add:
+      return o::add(b, x, y);
+    case BinaryOp::Sub:
+      return o::sub(b, x, y);
+    case BinaryOp::Mul:
+      return o::mul(b, x, y);
+    case BinaryOp::Div:
+      return o::div(b, x, y);
+    case BinaryOp::Pow:
+      return o::pow(b, x, y);
+    case BinaryOp::MatMul:
+      return o::matmul(b, x, y);
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Mod:
+      if (dx == DType::I32) return intFloorDivMod(b, x, y, op == BinaryOp::Mod);
+      break;
+    case BinaryOp::BitAnd:
+      if (dx == DType::Bool) return o::logicalAnd(b, x, y);
+      break;
+    case BinaryOp::BitOr:
+      if (dx == DType::Bool) return o::logicalOr(b, x, y);
+      break;
+    case BinaryOp::BitXor:
+      if (dx == DType::Bool) return o::notEqual(b, x, y);
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+// Python's `is`.
+bool identical(const Val& l, const Val& r) {
+  return l.kind == r.kind && (l.kind == Kind::None || l.kind == Kind::Ellipsis ||
+                              (l.isTensor() && l.t == r.t) || (l.obj && l.obj == r.obj) ||
+                              (l.list && l.list == r.list) || (l.kind == Kind::Bool && l.b == r.b));
+}
+
+// Python's `x in container` on lists, tuples and strings.
+bool contains(Tracer& t, const Val& container, const Val& x, const SourceLoc& loc) {
+  bool found = false;
+  if (container.isSeq()) {
+    for (const Val& item : container.items()) found = found || sameValue(x, item);
+  } else if (container.kind == Kind::Str && x.kind == Kind::Str) {
+    found = container.s.find(x.s) != std::string::npos;
+  } else {
+    t.fail(loc, "argument of type '" + typeName(container) + "' does not support 'in'");
+  }
+  return found;
+}
+
+// <, <=, >, >=, == and != on two tensors of one dtype.
+Value tensorCompare(Builder& b, CmpOp op, Value x, Value y) {
+  switch (op) {
+    case CmpOp::Lt:
+      return o::less(b, x, y);
+    case CmpOp::Le:
+      return o::lessEqual(b, x, y);
+    case CmpOp::Gt:
+      return o::greater(b, x, y);
+    case CmpOp::Ge:
+      return o::greaterEqual(b, x, y);
+    case CmpOp::Eq:
+      return o::equal(b, x, y);
+    default:
+      return o::notEqual(b, x, y);
+  }
+}
+
+// Below, at or above zero as l < r, l == r, l > r: Python numbers or strings (op names the
+// operator in the error).
+int pythonOrder(Tracer& t, CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) {
+  if (l.isNumber() && r.isNumber())
+    return l.number() < r.number() ? -1 : l.number() > r.number() ? 1 : 0;
+  if (l.kind == Kind::Str && r.kind == Kind::Str) return l.s.compare(r.s);
+  t.fail(loc, std::string("'") + symbol(op) + "' is not supported between '" + typeName(l) +
+                  "' and '" + typeName(r) + "'");
+}
+
 }  // namespace
 
 std::string Tracer::describe(Value v) const {
-  const Node& n = g.node(v);
+  const Node& n = g_.node(v);
   std::string s = n.name.empty() ? n.label() : "'" + n.name + "' (" + std::string(n.opName()) + ")";
   if (n.loc.known()) s += " from line " + std::to_string(n.loc.line);
   return s;
 }
 
 void Tracer::checkRegion(Value v, const SourceLoc& loc) {
-  const int vr = g.node(v).region;
-  if (g.within(b.currentRegion(), vr)) return;
+  const int vr = g_.node(v).region;
+  if (g_.within(b_.currentRegion(), vr)) return;
   int r = vr;
-  while (g.region(r).parent >= 0 && !g.within(b.currentRegion(), g.region(r).parent))
-    r = g.region(r).parent;
-  const Region& body = g.region(r);
+  while (g_.region(r).parent >= 0 && !g_.within(b_.currentRegion(), g_.region(r).parent))
+    r = g_.region(r).parent;
+  const Region& body = g_.region(r);
   std::string where = "a loop or branch body";
   if (body.owner >= 0) {
-    const Node& owner = g.node(body.owner);
+    const Node& owner = g_.node(body.owner);
     where = "the body of the " + std::string(owner.opName()) + " at line " +
             std::to_string(owner.loc.line);
   } else if (isLoopBody(body.kind)) {
@@ -182,20 +289,20 @@ std::optional<Tensor> Tracer::constantValue(Value v) {
   std::vector<int> stack{v.node};
   std::set<int> seen;
   while (!stack.empty()) {
-    const Node& n = g.node(stack.back());
+    const Node& n = g_.node(stack.back());
     stack.pop_back();
     if (!seen.insert(n.id).second || n.is(NodeKind::Const)) continue;
     if (!n.prim || !n.regions.empty() || n.prim->stateful || n.type().list || seen.size() > 64)
       return std::nullopt;
     for (Value in : n.inputs) stack.push_back(in.node);
   }
-  if (g.node(v).is(NodeKind::Const)) return g.node(v).value;
-  if (g.node(v).region != 0) return std::nullopt;
+  if (g_.node(v).is(NodeKind::Const)) return g_.node(v).value;
+  if (g_.node(v).region != 0) return std::nullopt;
   try {
     RunOptions ro;
     ro.records = false;
     ro.timeline = false;
-    return evaluate(g, {v}, ro).at(0);
+    return evaluate(g_, {v}, ro).at(0);
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -215,31 +322,31 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
       checkRegion(v.t, loc);
       return v.t;
     case Kind::Bool:
-      return b.constant(Tensor::scalar(v.b, DType::Bool));
+      return b_.constant(Tensor::scalar(v.b, DType::Bool));
     case Kind::Int: {
       DType dt = like && *like != DType::Bool ? *like : DType::I32;
       if (dt == DType::I32 && (v.i > INT32_MAX || v.i < INT32_MIN))
         fail(loc, "the integer " + std::to_string(v.i) + " does not fit in an int32 tensor");
-      return b.constant(Tensor::scalar(double(v.i), dt));
+      return b_.constant(Tensor::scalar(double(v.i), dt));
     }
     case Kind::Float: {
       DType dt = like && isFloat(*like) ? *like : DType::F32;
       if (like && !isFloat(*like))
-        fail(loc, "cannot mix the Python float " + repr(g, v) + " with " +
+        fail(loc, "cannot mix the Python float " + repr(g_, v) + " with " +
                       article(dtypeName(*like)) + " tensor; use tf.cast");
-      return b.constant(Tensor::scalar(v.f, dt));
+      return b_.constant(Tensor::scalar(v.f, dt));
     }
     case Kind::List:
     case Kind::Tuple: {
       if (tensorish(v)) {
         std::optional<DType> dt = like;
         for (const Val& x : v.items())
-          if (x.isTensor()) dt = b.type(x.t).dtype;
+          if (x.isTensor()) dt = b_.type(x.t).dtype;
         std::vector<Value> parts;
         for (const Val& x : v.items()) parts.push_back(toTensor(x, loc, dt));
         if (parts.empty()) fail(loc, "cannot make a tensor from an empty list");
         at(loc);
-        return o::stack(b, parts, 0);
+        return o::stack(b_, parts, 0);
       }
       Shape shape;
       std::vector<double> flat;
@@ -249,7 +356,7 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
       DType dt = allBool && !flat.empty() ? DType::Bool : anyFloat ? DType::F32 : DType::I32;
       if (like && (*like == dt || (isFloat(*like) && dt != DType::Bool))) dt = *like;
       if (flat.empty()) dt = like ? *like : DType::F32;
-      return b.constant(Tensor::fromVector(flat, shape, dt));
+      return b_.constant(Tensor::fromVector(flat, shape, dt));
     }
     case Kind::None: {
       std::string msg = "cannot use None as a tensor";
@@ -272,70 +379,32 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
                     "' is None: it is a gradient that does not exist, because " + v->why->text);
   if (!l.isTensor() && !r.isTensor()) {
     if (l.isNumber() && r.isNumber()) return pythonArith(*this, op, l, r, loc);
-    if (op == BinaryOp::Add && l.kind == Kind::Str && r.kind == Kind::Str)
-      return Val::str(l.s + r.s);
-    if (op == BinaryOp::Add && l.isSeq() && l.kind == r.kind) {
-      std::vector<Val> items = l.items();
-      items.insert(items.end(), r.items().begin(), r.items().end());
-      return Val::listOf(std::move(items), l.kind == Kind::Tuple);
-    }
-    if (op == BinaryOp::Mul && (l.isSeq() || l.kind == Kind::Str) && r.kind == Kind::Int)
-      return repeat(*this, l, r.i, loc);
-    if (op == BinaryOp::Mul && (r.isSeq() || r.kind == Kind::Str) && l.kind == Kind::Int)
-      return repeat(*this, r, l.i, loc);
+    if (auto v = pythonSequences(*this, op, l, r, loc)) return *v;
     if (!tensorish(l) && !tensorish(r))
       fail(loc, std::string("unsupported operand types for ") + symbol(op) + ": '" + typeName(l) +
                     "' and '" + typeName(r) + "'");
   }
   std::optional<DType> likeL, likeR;
-  if (l.isTensor()) likeR = b.type(l.t).dtype;
-  if (r.isTensor()) likeL = b.type(r.t).dtype;
+  if (l.isTensor()) likeR = b_.type(l.t).dtype;
+  if (r.isTensor()) likeL = b_.type(r.t).dtype;
   Value x = toTensor(l, loc, likeL);
   Value y = toTensor(r, loc, likeR);
-  const DType dx = b.type(x).dtype, dy = b.type(y).dtype;
+  const DType dx = b_.type(x).dtype, dy = b_.type(y).dtype;
   if (dx != dy)
     fail(loc, "cannot combine " + article(dtypeName(dx)) + " tensor and " + article(dtypeName(dy)) +
                   " tensor with '" + symbol(op) + "'; use tf.cast to make them the same dtype");
   at(loc);
-  switch (op) {
-    case BinaryOp::Add:
-      return Val::tensor(o::add(b, x, y));
-    case BinaryOp::Sub:
-      return Val::tensor(o::sub(b, x, y));
-    case BinaryOp::Mul:
-      return Val::tensor(o::mul(b, x, y));
-    case BinaryOp::Div:
-      return Val::tensor(o::div(b, x, y));
-    case BinaryOp::Pow:
-      return Val::tensor(o::pow(b, x, y));
-    case BinaryOp::MatMul:
-      return Val::tensor(o::matmul(b, x, y));
-    case BinaryOp::FloorDiv:
-    case BinaryOp::Mod:
-      if (dx == DType::I32) return Val::tensor(intFloorDivMod(b, x, y, op == BinaryOp::Mod));
-      break;
-    case BinaryOp::BitAnd:
-      if (dx == DType::Bool) return Val::tensor(o::logicalAnd(b, x, y));
-      break;
-    case BinaryOp::BitOr:
-      if (dx == DType::Bool) return Val::tensor(o::logicalOr(b, x, y));
-      break;
-    case BinaryOp::BitXor:
-      if (dx == DType::Bool) return Val::tensor(o::notEqual(b, x, y));
-      break;
-    default:
-      break;
-  }
+  if (auto v = tensorBinary(b_, op, x, y)) return Val::tensor(*v);
   fail(loc, std::string("the operator '") + symbol(op) + "' is not supported on " + dtypeName(dx) +
                 " tensors");
 }
 
 Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
   if (v.isTensor()) {
-    const DType dt = b.type(v.t).dtype;
+    const DType dt = b_.type(v.t).dtype;
     switch (op) {
       case UnaryOp::Neg:
-        return Val::tensor(o::neg(b, v.t));
+        return Val::tensor(o::neg(b_, v.t));
       case UnaryOp::Pos:
         return v;
       case UnaryOp::Not:
@@ -343,7 +412,7 @@ Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
         if (dt != DType::Bool)
           fail(loc, std::string("'") + symbol(op) + "' needs a bool tensor, got " + dtypeName(dt) +
                         "; compare first (x > 0)");
-        return Val::tensor(o::logicalNot(b, v.t));
+        return Val::tensor(o::logicalNot(b_, v.t));
     }
   }
   if (op == UnaryOp::Not) return Val::boolean(!truthy(v, loc));
@@ -362,58 +431,23 @@ Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
 }
 
 Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) {
-  if (op == CmpOp::Is || op == CmpOp::IsNot) {
-    bool same =
-        l.kind == r.kind && (l.kind == Kind::None || l.kind == Kind::Ellipsis ||
-                             (l.isTensor() && l.t == r.t) || (l.obj && l.obj == r.obj) ||
-                             (l.list && l.list == r.list) || (l.kind == Kind::Bool && l.b == r.b));
-    return Val::boolean(op == CmpOp::Is ? same : !same);
-  }
-  if (op == CmpOp::In || op == CmpOp::NotIn) {
-    bool found = false;
-    if (r.isSeq()) {
-      for (const Val& x : r.items()) found = found || sameValue(l, x);
-    } else if (r.kind == Kind::Str && l.kind == Kind::Str) {
-      found = r.s.find(l.s) != std::string::npos;
-    } else {
-      fail(loc, "argument of type '" + typeName(r) + "' does not support 'in'");
-    }
-    return Val::boolean(op == CmpOp::In ? found : !found);
-  }
+  if (op == CmpOp::Is || op == CmpOp::IsNot)
+    return Val::boolean(identical(l, r) == (op == CmpOp::Is));
+  if (op == CmpOp::In || op == CmpOp::NotIn)
+    return Val::boolean(contains(*this, r, l, loc) == (op == CmpOp::In));
   if (l.isTensor() || r.isTensor()) {
     if (l.isNone() || r.isNone()) return Val::boolean(op == CmpOp::NotEq);
-    Value x = toTensor(l, loc, r.isTensor() ? std::optional(b.type(r.t).dtype) : std::nullopt);
-    Value y = toTensor(r, loc, l.isTensor() ? std::optional(b.type(l.t).dtype) : std::nullopt);
-    if (b.type(x).dtype != b.type(y).dtype)
-      fail(loc, std::string("cannot compare a ") + dtypeName(b.type(x).dtype) + " tensor with a " +
-                    dtypeName(b.type(y).dtype) + " tensor; use tf.cast");
+    Value x = toTensor(l, loc, r.isTensor() ? std::optional(b_.type(r.t).dtype) : std::nullopt);
+    Value y = toTensor(r, loc, l.isTensor() ? std::optional(b_.type(l.t).dtype) : std::nullopt);
+    if (b_.type(x).dtype != b_.type(y).dtype)
+      fail(loc, std::string("cannot compare a ") + dtypeName(b_.type(x).dtype) + " tensor with a " +
+                    dtypeName(b_.type(y).dtype) + " tensor; use tf.cast");
     at(loc);
-    switch (op) {
-      case CmpOp::Lt:
-        return Val::tensor(o::less(b, x, y));
-      case CmpOp::Le:
-        return Val::tensor(o::lessEqual(b, x, y));
-      case CmpOp::Gt:
-        return Val::tensor(o::greater(b, x, y));
-      case CmpOp::Ge:
-        return Val::tensor(o::greaterEqual(b, x, y));
-      case CmpOp::Eq:
-        return Val::tensor(o::equal(b, x, y));
-      default:
-        return Val::tensor(o::notEqual(b, x, y));
-    }
+    return Val::tensor(tensorCompare(b_, op, x, y));
   }
   if (op == CmpOp::Eq) return Val::boolean(sameValue(l, r));
   if (op == CmpOp::NotEq) return Val::boolean(!sameValue(l, r));
-  int c = 0;
-  if (l.isNumber() && r.isNumber()) {
-    c = l.number() < r.number() ? -1 : l.number() > r.number() ? 1 : 0;
-  } else if (l.kind == Kind::Str && r.kind == Kind::Str) {
-    c = l.s.compare(r.s);
-  } else {
-    fail(loc, std::string("'") + symbol(op) + "' is not supported between '" + typeName(l) +
-                  "' and '" + typeName(r) + "'");
-  }
+  const int c = pythonOrder(*this, op, l, r, loc);
   switch (op) {
     case CmpOp::Lt:
       return Val::boolean(c < 0);

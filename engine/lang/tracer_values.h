@@ -18,7 +18,7 @@ struct Expr;
 
 namespace trace {
 
-class Tracer;
+class Context;
 struct Val;
 struct CallArgs;
 
@@ -43,20 +43,21 @@ constexpr int64_t kMaxPythonItems = 1'000'000;
 struct RangeInfo;
 
 // Everything that is neither a Python scalar/list nor a tensor: functions, builtins, modules,
-// tapes, TensorArrays, layers. Attribute lookup and calls go through these hooks.
+// tapes, TensorArrays, layers. Attribute lookup and calls go through these hooks, which reach
+// the tracer through the builtins' Context.
 class Object : public std::enable_shared_from_this<Object> {
  public:
   virtual ~Object() = default;
   virtual std::string typeName() const = 0;
   // Returns nullopt for unknown attributes (the caller reports them with suggestions).
-  virtual std::optional<Val> attr(Tracer& t, const std::string& name);
+  virtual std::optional<Val> attr(Context& cx, const std::string& name);
   virtual std::vector<std::string> attrNames() const { return {}; }
   virtual bool callable() const { return false; }
-  virtual Val call(Tracer& t, CallArgs& args);
+  virtual Val call(Context& cx, CallArgs& args);
   // `with obj:` / `with obj as name:`; enter returns the value bound by `as`.
   virtual bool isContext() const { return false; }
-  virtual Val enter(Tracer& t, const SourceLoc& loc);
-  virtual void exit(Tracer&) {}
+  virtual Val enter(Context& cx, const SourceLoc& loc);
+  virtual void exit(Context&) {}
 };
 using ObjPtr = std::shared_ptr<Object>;
 

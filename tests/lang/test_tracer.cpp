@@ -268,6 +268,80 @@ f = x[:, None, 0]
     QCOMPARE(v[5].shape(), (Shape{2, 1, 4}));
   }
 
+  // Sequence indexing: Python lists, tuples and strings, evaluated while tracing.
+  void subscriptSequences() {
+    const char* src = R"(
+a = [10, 20, 30, 40, 50]
+s = "hello"
+t = (1, 2, 3)
+print(a[-1], a[1:4], a[::2], a[::-1], a[-2:], a[4:1:-1], a[10:], a[-100:2], a[True])
+print(s[-1], s[::-1], s[1:3], s[::2], t[1:], t[-3], t[::-2], t[5:])
+l = [tf.ones([2]), tf.zeros([3])]
+m = l[-1]
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(p.traceLog.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(p.traceLog[0]),
+             QString("50 [20, 30, 40] [10, 30, 50] [50, 40, 30, 20, 10] [40, 50] [50, 40, 30] [] "
+                     "[10, 20] 20"));
+    QCOMPARE(QString::fromStdString(p.traceLog[1]), QString("o olleh el hlo (2, 3) 1 (3, 1) ()"));
+    // A list of tensors indexes to the tensor itself: no node is added.
+    QCOMPARE(output(p, "m").entries[0].value, output(p, "l").entries[1].value);
+    QCOMPARE(countOp(*p.graph, "slice") + countOp(*p.graph, "gather"), 0);
+  }
+
+  // Tensor indexing: negative ints, steps (negative too), empty ranges, ellipsis with new axes,
+  // int tensors of rank 2, and x[i] on the stack of a dynamic TensorArray.
+  void subscriptTensors() {
+    const char* src = R"(
+x = tf.reshape(tf.range(24), [2, 3, 4])
+a = x[-1]
+b = x[:, ::-1]
+c = x[..., 1:3, None]
+d = x[1, 2, 3]
+e = x[0, -1]
+f = x[::2, 1::2, ::3]
+g = x[:, :, 3:1]
+h = x[tf.constant([[0, 1], [1, 0]]), 1]
+k = x[:]
+w = x[()]
+ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+for i in tf.range(3):
+    ta = ta.write(i, tf.fill([2], tf.cast(i, tf.float32)))
+st = ta.stack()
+r = st[2, 1]
+q = st[tf.constant(1)]
+)";
+    TracedProgram p = trace(src);
+    auto v = run(p, {"a", "b", "c", "d", "e", "f", "g", "h", "k", "r", "q"});
+    QCOMPARE(v[0].shape(), (Shape{3, 4}));
+    QCOMPARE(v[0].at(0), 12.0);
+    QCOMPARE(v[1].shape(), (Shape{2, 3, 4}));
+    QCOMPARE(v[1].at(0), 8.0);
+    QCOMPARE(v[1].at(8), 0.0);
+    QCOMPARE(v[2].shape(), (Shape{2, 3, 2, 1}));
+    QCOMPARE(v[2].at(0), 1.0);
+    QCOMPARE(v[2].at(1), 2.0);
+    QCOMPARE(v[3].shape(), Shape{});
+    QCOMPARE(v[3].item(), 23.0);
+    QCOMPARE(v[4].toVector(), (std::vector<double>{8, 9, 10, 11}));
+    QCOMPARE(v[5].shape(), (Shape{1, 1, 2}));
+    QCOMPARE(v[5].toVector(), (std::vector<double>{4, 7}));
+    QCOMPARE(v[6].shape(), (Shape{2, 3, 0}));
+    QCOMPARE(v[7].shape(), (Shape{2, 2, 4}));
+    QCOMPARE(v[7].at(0), 4.0);
+    QCOMPARE(v[7].at(4), 16.0);
+    QCOMPARE(v[8].at(23), 23.0);
+    QCOMPARE(v[8].shape(), (Shape{2, 3, 4}));
+    QCOMPARE(p.graph->node(output(p, "k").entries[0].value).opName(), std::string_view("identity"));
+    QCOMPARE(v[9].item(), 2.0);
+    QCOMPARE(v[10].toVector(), (std::vector<double>{1, 1}));
+    // The dynamic stack is read through the TensorArray (no static size needed).
+    QCOMPARE(countOp(*p.graph, "list_read"), 2);
+    // x[()] indexes no axis: the whole tensor.
+    QCOMPARE(run(p, {"w"})[0].shape(), (Shape{2, 3, 4}));
+  }
+
   void paramsAndOverrides() {
     const char* src =
         "param steps = 5 in 1..100\nparam rate = 0.5 in 0.0..1.0\nx = tf.constant(1.0) * steps * "
@@ -669,6 +743,39 @@ n = ta.size()
     QCOMPARE(v[1].toVector(), (std::vector<double>{5, 6}));
     QCOMPARE(v[2].shape(), (Shape{2, 2}));
     QCOMPARE(v[3].item(), 3.0);
+  }
+
+  // State that builtins keep through their context: the random seed stream, Keras default
+  // layer names, the trace log, and where each tape starts recording.
+  void builtinStateThroughContext() {
+    const char* src = R"(
+tf.random.set_seed(5)
+a = tf.random.normal([3])
+tf.random.set_seed(5)
+b = tf.random.normal([3])
+c = tf.random.normal([3])
+d1 = tf.keras.layers.Dense(2)
+d2 = tf.keras.layers.Dense(2)
+k = tf.keras.layers.Conv2D(1, 1)
+print(d1.name, d2.name, k.name)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(x * x)
+g = tape.gradient(y, x)
+)";
+    TracedProgram p = trace(src);
+    // set_seed restarts the stream of op seeds: a and b get the same one, c the next.
+    auto seed = [&](const char* name) {
+      return p.graph->node(output(p, name).entries[0].value).attrs.i("seed", -1);
+    };
+    QCOMPARE(seed("a"), seed("b"));
+    QVERIFY(seed("c") != seed("a"));
+    QCOMPARE(run(p, {"g"})[0].toVector(), (std::vector<double>{2, 4}));
+    QCOMPARE(p.traceLog, (std::vector<std::string>{"Dense Dense_1 Conv2D"}));
+    QCOMPARE(p.variants.size(), size_t(1));
+    QCOMPARE(p.variants[0].tapes.size(), size_t(1));
+    QCOMPARE(p.graph->node(p.variants[0].tapes[0]).opName(), std::string_view("mul"));
   }
 
   // Names the script binds get onto the graph's nodes, for the graph view and explanations.

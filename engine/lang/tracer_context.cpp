@@ -1,0 +1,64 @@
+// The builtins' Context: a narrow view of the Tracer, and the trace state builtins own.
+#include "engine/lang/tracer.h"
+
+namespace gl::lang::trace {
+
+void Context::fail(const SourceLoc& loc, const std::string& msg) const { t_.fail(loc, msg); }
+
+Value Context::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> like) {
+  return t_.toTensor(v, loc, like);
+}
+bool Context::tensorish(const Val& v) const { return t_.tensorish(v); }
+bool Context::truthy(const Val& v, const SourceLoc& loc) { return t_.truthy(v, loc); }
+Val Context::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
+  return t_.binary(op, l, r, loc);
+}
+Val Context::getAttr(const Val& v, const std::string& name, const SourceLoc& loc) {
+  return t_.getAttr(v, name, loc);
+}
+void Context::checkRegion(Value v, const SourceLoc& loc) { t_.checkRegion(v, loc); }
+std::string Context::describe(Value v) const { return t_.describe(v); }
+std::optional<Tensor> Context::constantValue(Value v) { return t_.constantValue(v); }
+std::optional<Value> Context::readStacked(Value x, const Val& index, const SourceLoc& loc) {
+  return t_.readStacked(x, index, loc);
+}
+
+Val Context::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,
+                        const std::string& what) {
+  return t_.callSimple(fn, std::move(args), loc, what);
+}
+void Context::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc,
+                      const std::string& what) {
+  t_.flatten(v, out, loc, what);
+}
+Val Context::unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos) {
+  return t_.unflatten(like, flat, pos);
+}
+
+void Context::log(const std::string& line) { t_.log(line); }
+void Context::setGlobalSeed(uint64_t seed) { t_.setGlobalSeed(seed); }
+int64_t Context::nextSeed(std::optional<int64_t> opSeed) { return t_.nextSeed(opSeed); }
+int Context::nextLayerIndex(const std::string& kind) { return t_.nextLayerIndex(kind); }
+GradientTape& Context::openTape(bool persistent, bool watchVariables) {
+  return t_.openTape(persistent, watchVariables);
+}
+
+// The Tracer's side ---------------------------------------------------------------------------
+
+void Tracer::log(const std::string& line) { prog_.traceLog.push_back(line); }
+
+void Tracer::setGlobalSeed(uint64_t seed) {
+  globalSeed_ = seed;
+  seedCounter_ = 0;
+}
+
+int Tracer::nextLayerIndex(const std::string& kind) { return layerCount_[kind]++; }
+
+GradientTape& Tracer::openTape(bool persistent, bool watchVariables) {
+  const int first = g_.numNodes();
+  tapes_.push_back(std::make_unique<GradientTape>(b_, persistent, watchVariables));
+  (variant_ ? variant_->tapes : topTapes_).push_back(first);
+  return *tapes_.back();
+}
+
+}  // namespace gl::lang::trace

@@ -1,0 +1,64 @@
+#pragma once
+// What builtins (tracer_builtins_*.cpp, tracer_keras.cpp, tracer_signature.cpp) and script
+// objects see of the tracer: the builder, errors at a location, conversions between Python
+// values and tensors, calls back into script values, and the few pieces of trace state that
+// builtins own. The Tracer itself (scopes, statements, limits) stays out of their reach.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/build/builder.h"
+#include "engine/lang/ast.h"
+#include "engine/lang/tracer_values.h"
+
+namespace gl::lang::trace {
+
+class Tracer;
+
+class Context {
+ public:
+  Context(Tracer& t, Builder& builder) : b(builder), t_(t) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  // Builds nodes, located where at() last pointed; b.graph() is the graph built so far.
+  Builder& b;
+  const Graph& graph() const { return b.graph(); }
+  void at(const SourceLoc& loc) { b.setLoc(loc); }
+  // Throws an EngineError at loc (in the script's file when loc has none).
+  [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const;
+
+  // Python values and tensors.
+  Value toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> like = {});
+  bool tensorish(const Val& v) const;  // a tensor, or a list containing one
+  bool truthy(const Val& v, const SourceLoc& loc);
+  Val binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc);
+  Val getAttr(const Val& v, const std::string& name, const SourceLoc& loc);
+  // An error unless v may be used in the region being built (see Tracer::checkRegion).
+  void checkRegion(Value v, const SourceLoc& loc);
+  std::string describe(Value v) const;  // "'loss' (mul) from line 3"
+  std::optional<Tensor> constantValue(Value v);
+  std::optional<Value> readStacked(Value x, const Val& index, const SourceLoc& loc);
+
+  // Script values called back (functions, lambdas, layers), and the flattening of loop
+  // variables and branch results into graph values.
+  Val callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,
+                 const std::string& what);
+  void flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc,
+               const std::string& what);
+  Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos);
+
+  // Trace state that builtins own.
+  void log(const std::string& line);                // print(): a line of the trace log
+  void setGlobalSeed(uint64_t seed);                // tf.random.set_seed
+  int64_t nextSeed(std::optional<int64_t> opSeed);  // random ops and layer initialisers
+  int nextLayerIndex(const std::string& kind);      // Keras names: Dense, Dense_1, ...
+  // A tape recording from the next node on, owned by the tracer (tapes die before the builder).
+  GradientTape& openTape(bool persistent, bool watchVariables);
+
+ private:
+  Tracer& t_;
+};
+
+}  // namespace gl::lang::trace

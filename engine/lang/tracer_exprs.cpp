@@ -1,0 +1,191 @@
+// Expressions: one function per Expr kind, dispatched by std::visit, so a new kind of
+// expression does not compile until the tracer evaluates it.
+#include "engine/lang/tracer.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+struct Tracer::EvalExpr {
+  Tracer& t;
+  const SourceLoc& loc;  // the expression's
+
+  Val operator()(const Expr::Name& n) const;
+  Val operator()(const Expr::IntLit& v) const { return Val::integer(v.value); }
+  Val operator()(const Expr::FloatLit& v) const { return Val::real(v.value); }
+  Val operator()(const Expr::StrLit& v) const { return Val::str(v.value); }
+  Val operator()(const Expr::BoolLit& v) const { return Val::boolean(v.value); }
+  Val operator()(const Expr::NoneLit&) const { return Val::none(); }
+  Val operator()(const Expr::EllipsisLit&) const { return Val::ellipsis(); }
+  Val operator()(const Expr::List& l) const { return sequence(l.elts, false); }
+  Val operator()(const Expr::Tuple& l) const { return sequence(l.elts, true); }
+  Val operator()(const Expr::ListComp& c) const;
+  Val operator()(const Expr::Attribute& a) const;
+  Val operator()(const Expr::Call& c) const;
+  Val operator()(const Expr::Subscript& s) const;
+  Val operator()(const Expr::Slice& s) const;
+  Val operator()(const Expr::Unary& u) const;
+  Val operator()(const Expr::Binary& bin) const;
+  Val operator()(const Expr::BoolOp& bo) const;
+  Val operator()(const Expr::Compare& c) const;
+  Val operator()(const Expr::IfExp& i) const { return t.ifExp(i, loc); }
+  Val operator()(const Expr::Lambda& l) const;
+
+  Val sequence(const std::vector<ExprPtr>& elts, bool tuple) const;
+  // Generators k.. of a comprehension, appending each element to out.
+  void generate(const Expr::ListComp& c, size_t k, std::vector<Val>& out) const;
+};
+
+Val Tracer::eval(const Expr& e) {
+  DepthGuard guard(*this, e.loc);
+  return std::visit(EvalExpr{*this, e.loc}, e.node);
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Name& n) const {
+  if (auto bnd = t.lookup(n.id)) return bnd->v;
+  if (auto v = lookupBuiltin(n.id)) return *v;
+  if (auto it = t.vanished_.find(n.id); it != t.vanished_.end()) t.fail(loc, it->second);
+  t.fail(loc, "unknown name '" + n.id + "'" + suggest(n.id, t.namesInScope()));
+}
+
+Val Tracer::EvalExpr::sequence(const std::vector<ExprPtr>& elts, bool tuple) const {
+  std::vector<Val> items;
+  for (const auto& x : elts) items.push_back(t.eval(*x));
+  try {
+    return Val::listOf(std::move(items), tuple);
+  } catch (const EngineError& err) {
+    throw err.located(loc, "");
+  }
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::ListComp& c) const {
+  // The comprehension's own scope, as in Python 3: its targets do not leak.
+  ScopePtr saved = t.scope_;
+  t.scope_ = t.newScope(saved);
+  std::vector<Val> out;
+  try {
+    generate(c, 0, out);
+  } catch (...) {
+    t.scope_ = saved;
+    throw;
+  }
+  t.scope_ = saved;
+  return Val::listOf(std::move(out));
+}
+
+void Tracer::EvalExpr::generate(const Expr::ListComp& c, size_t k, std::vector<Val>& out) const {
+  if (k == c.generators.size()) {
+    out.push_back(t.eval(*c.elt));
+    return;
+  }
+  const Comprehension& g = c.generators[k];
+  Val seq = t.eval(*g.iter);
+  if (seq.isTensor())
+    t.fail(g.iter->loc,
+           "a list comprehension cannot iterate over a tensor here; use a Python "
+           "range or tf.unstack");
+  Val items = t.callSimple(*lookupBuiltin("list"), {seq}, g.iter->loc, "list");
+  for (const Val& item : items.items()) {
+    t.countUnroll(g.iter->loc);
+    t.assign(*g.target, item);
+    bool keep = true;
+    for (const auto& cond : g.ifs) keep = keep && t.truthy(t.eval(*cond), cond->loc);
+    if (keep) generate(c, k + 1, out);
+  }
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Attribute& a) const {
+  Val v = t.eval(*a.value);
+  return t.getAttr(v, a.attr, loc);
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Call& c) const {
+  Val fn = t.eval(*c.func);
+  CallArgs args;
+  args.loc = loc;
+  for (const auto& x : c.args) args.pos.push_back({t.eval(*x), x->loc, x.get()});
+  for (const auto& k : c.keywords)
+    args.kw.push_back({k.name, {t.eval(*k.value), k.loc, k.value.get()}});
+  t.at(loc);
+  return t.call(fn, args, unparse(*c.func));
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Subscript& s) const {
+  Val v = t.eval(*s.value);
+  Val index = t.eval(*s.index);
+  t.at(loc);
+  return t.subscript(v, index, loc);
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Slice& s) const {
+  Val lo = s.lower ? t.eval(*s.lower) : Val();
+  Val hi = s.upper ? t.eval(*s.upper) : Val();
+  Val st = s.step ? t.eval(*s.step) : Val();
+  return makeSlice(lo, hi, st);
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Unary& u) const {
+  Val v = t.eval(*u.operand);
+  t.at(loc);
+  return t.unary(u.op, v, loc);
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Binary& bin) const {
+  Val l = t.eval(*bin.left);
+  Val r = t.eval(*bin.right);
+  t.at(loc);
+  return t.binary(bin.op, l, r, loc);
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::BoolOp& bo) const {
+  Val v = t.eval(*bo.values[0]);
+  const bool isAnd = bo.op == BoolOpKind::And;
+  for (size_t k = 1; k < bo.values.size(); ++k) {
+    if (v.isTensor()) {
+      Val r = t.eval(*bo.values[k]);
+      t.at(loc);
+      Value rt = t.toTensor(r, bo.values[k]->loc);
+      v = Val::tensor(isAnd ? ops::logicalAnd(t.b_, v.t, rt) : ops::logicalOr(t.b_, v.t, rt));
+      continue;
+    }
+    const bool truth = t.truthy(v, bo.values[k - 1]->loc);
+    if (isAnd ? !truth : truth) return v;
+    v = t.eval(*bo.values[k]);
+  }
+  return v;
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Compare& c) const {
+  Val left = t.eval(*c.left);
+  Val result;
+  for (size_t k = 0; k < c.ops.size(); ++k) {
+    Val right = t.eval(*c.comparators[k]);
+    t.at(loc);
+    Val r = t.compare(c.ops[k], left, right, loc);
+    if (k == 0) {
+      result = r;
+    } else if (result.isTensor() || r.isTensor()) {
+      result = Val::tensor(ops::logicalAnd(t.b_, t.toTensor(result, loc), t.toTensor(r, loc)));
+    } else if (!t.truthy(result, loc)) {
+      return result;
+    } else {
+      result = r;
+    }
+    left = right;
+  }
+  return result;
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Lambda& l) const {
+  auto f = std::make_shared<FunctionObj>();
+  f->name = "<lambda>";
+  f->params = l.params;
+  for (const auto& p : l.params)
+    f->defaults.push_back(p.defaultValue ? std::optional<Val>(t.eval(*p.defaultValue))
+                                         : std::nullopt);
+  f->lambdaBody = l.body;
+  f->closure = t.scope_;
+  f->loc = loc;
+  return Val::object(f);
+}
+
+}  // namespace gl::lang::trace

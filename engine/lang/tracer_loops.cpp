@@ -1,0 +1,256 @@
+// AutoGraph rules for loops: `while` on a Python value and `for` over a Python range, list or
+// tensor unroll while tracing; `while` on a tensor and `for i in tf.range(n)` become one
+// while_loop node. As in TF's AutoGraph, the names a loop body assigns that exist before the
+// loop are its loop variables.
+#include <algorithm>
+
+#include "engine/control/control_flow.h"
+#include "engine/lang/tracer_autograph.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+// A tensor loop being traced: its loop variables are the names the body assigns that are bound
+// (locally) before the loop to something a loop can carry.
+struct Tracer::TensorLoop {
+  Tracer& t;
+  const SourceLoc& loc;
+  const std::string word;  // "the while loop", as errors name it
+  std::vector<std::string> names;
+  std::vector<Val> init;
+  std::vector<size_t> counts;  // flattened values per name
+  std::vector<Value> flat;
+
+  // The loop variables of body, but for the names in exclude (a for's targets).
+  void collect(const Block& body, const std::vector<std::string>& exclude);
+  // Binds the loop variables to vals[pos...].
+  void bind(const std::vector<Value>& vals, size_t pos) const;
+  // After one traced body: the loop variables' new values, checked against their types.
+  std::vector<Value> results() const;
+  void resultOf(size_t k, size_t& pos, std::vector<Value>& out) const;
+  // Names first assigned inside the body exist only there: the unknown-name error says why.
+  void noteBodyLocals(const Snapshot& snap, const std::string& loop) const;
+};
+
+void Tracer::TensorLoop::collect(const Block& body, const std::vector<std::string>& exclude) {
+  std::vector<std::string> assigned;
+  assignedNames(body, assigned);
+  for (const auto& n : assigned) {
+    if (std::find(exclude.begin(), exclude.end(), n) != exclude.end()) continue;
+    auto it = t.scope_->vars.find(n);
+    if (it == t.scope_->vars.end() || !flattenable(it->second.v)) continue;
+    names.push_back(n);
+    init.push_back(it->second.v);
+    const size_t before = flat.size();
+    t.flatten(it->second.v, flat, loc, "'" + n + "'");
+    counts.push_back(flat.size() - before);
+  }
+}
+
+void Tracer::TensorLoop::bind(const std::vector<Value>& vals, size_t pos) const {
+  for (size_t k = 0; k < names.size(); ++k) t.bind(names[k], t.unflatten(init[k], vals, pos), loc);
+}
+
+std::vector<Value> Tracer::TensorLoop::results() const {
+  std::vector<Value> out;
+  size_t pos = 0;
+  for (size_t k = 0; k < names.size(); ++k) resultOf(k, pos, out);
+  return out;
+}
+
+void Tracer::TensorLoop::resultOf(size_t k, size_t& pos, std::vector<Value>& out) const {
+  const std::string& n = names[k];
+  auto it = t.scope_->vars.find(n);
+  if (it == t.scope_->vars.end()) t.fail(loc, word + " body leaves '" + n + "' undefined");
+  std::vector<Value> got;
+  const Val& v = it->second.v;
+  // Errors point at the body's (last) assignment of the name.
+  const SourceLoc at = it->second.loc.known() ? it->second.loc : loc;
+  if (v.isNumber() && counts[k] == 1)
+    got.push_back(t.toTensor(v, at, t.b_.type(flat[pos]).dtype));
+  else
+    t.flatten(v, got, at, "'" + n + "'");
+  if (got.size() != counts[k]) t.fail(at, word + " body changes the structure of '" + n + "'");
+  for (Value g : got) {
+    const TypeInfo& a = t.b_.type(flat[pos]);
+    const TypeInfo& c = t.b_.type(g);
+    ++pos;
+    if (a.list && c.list && a.dtype == c.dtype) {
+      out.push_back(g);
+      continue;
+    }
+    if (a.dtype != c.dtype)
+      t.fail(at, word + " body changes the dtype of '" + n + "' from " + dtypeName(a.dtype) +
+                     " to " + dtypeName(c.dtype));
+    if (a.list != c.list || !compatible(a.shape, c.shape))
+      t.fail(at, word + " body changes the shape of '" + n + "' from " + shapeStr(a.shape) +
+                     " to " + shapeStr(c.shape) +
+                     "; a loop variable must keep its shape in every iteration");
+    out.push_back(g);
+  }
+}
+
+void Tracer::TensorLoop::noteBodyLocals(const Snapshot& snap, const std::string& loop) const {
+  for (size_t i = 0; i < snap.names.size(); ++i) {
+    const std::string& n = snap.names[i];
+    if (snap.before[i] || std::find(names.begin(), names.end(), n) != names.end()) continue;
+    t.vanished_[n] = "'" + n + "' is assigned only inside the body of the " + loop + " at line " +
+                     std::to_string(loc.line) +
+                     ", which becomes one while_loop node: it does not exist after the loop. "
+                     "Assign it before the loop to make it a loop variable (or collect values "
+                     "with a TensorArray)";
+  }
+}
+
+// while --------------------------------------------------------------------------------------
+
+Flow Tracer::execWhile(const Stmt::While& s, const SourceLoc& loc) {
+  Val test = eval(*s.test);
+  if (!test.isTensor()) return pythonWhile(s, test, loc);
+  if (const Stmt* j = findJump(s.body, true))
+    fail(j->loc,
+         std::string("'") + jumpWord(*j) +
+             "' is not supported in a while loop on a tensor (it becomes one tf.while_loop); "
+             "fold the condition into the loop test instead");
+  std::vector<std::string> assigned;
+  assignedNames(s.body, assigned);
+  materialize(assigned);
+  const Snapshot snap(*scope_, assigned);
+  TensorLoop lv{*this, loc, "the while loop"};
+  lv.collect(s.body, {});
+  if (lv.names.empty())
+    fail(loc,
+         "this while loop on a tensor changes no variable defined before it, so it would "
+         "never end");
+  auto condFn = [&](Builder&, const std::vector<Value>& params) {
+    lv.bind(params, 0);
+    return scalarPredicate(cx_, eval(*s.test), s.test->loc, "a while loop");
+  };
+  auto bodyFn = [&](Builder&, const std::vector<Value>& params) {
+    lv.bind(params, 0);
+    execBlock(s.body);
+    return lv.results();
+  };
+  at(loc);
+  std::vector<Value> outs =
+      whileLoop(b_, condFn, bodyFn, lv.flat, WhileOptions{kDefaultParallelIterations, -1, "while"});
+  snap.restore(*scope_);
+  lv.noteBodyLocals(snap, "while loop");
+  lv.bind(outs, 0);
+  return Flow::Normal;
+}
+
+Flow Tracer::pythonWhile(const Stmt::While& s, Val test, const SourceLoc& loc) {
+  int64_t n = 0;
+  while (truthy(test, s.test->loc)) {
+    countUnroll(loc);
+    Flow f = execBlock(s.body);
+    if (f == Flow::Break) break;
+    if (f == Flow::Return) return f;
+    test = eval(*s.test);
+    ++n;
+    if (test.isTensor())
+      fail(s.test->loc, "this while condition became a tensor after " + std::to_string(n) +
+                            " Python iterations; make it a tensor from the start (e.g. "
+                            "i = tf.constant(0)) so the loop becomes one tf.while_loop");
+  }
+  return Flow::Normal;
+}
+
+// for ----------------------------------------------------------------------------------------
+
+Flow Tracer::execFor(const Stmt::For& s, const SourceLoc& loc) {
+  Val seq = eval(*s.iter);
+  if (seq.range) return forTfRange(s, *seq.range, loc);
+  if (seq.isTensor()) return forItems(s, tensorRows(seq.t, s.iter->loc), loc);
+  if (auto iter = seq.as<Object>(); iter && iter->typeName() == "range")
+    return forPythonRange(s, seq, loc);
+  return forItems(s, callSimple(*lookupBuiltin("list"), {seq}, s.iter->loc, "list").items(), loc);
+}
+
+// for i in tf.range(...): one while_loop over a counter.
+Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc& loc) {
+  if (const Stmt* j = findJump(s.body, true))
+    fail(j->loc, std::string("'") + jumpWord(*j) +
+                     "' is not supported in a tf.range loop (its body becomes one "
+                     "tf.while_loop); use a Python range to unroll, or a condition instead");
+  std::vector<std::string> targets;
+  std::vector<std::string> assigned;
+  targetNames(*s.target, targets);
+  assignedNames(s.body, assigned);
+  assigned.insert(assigned.end(), targets.begin(), targets.end());
+  materialize(assigned);
+  const Snapshot snap(*scope_, assigned);
+  TensorLoop lv{*this, loc, "the tf.range loop"};
+  lv.collect(s.body, targets);
+  at(loc);
+  Value start = toTensor(r.start, s.iter->loc, DType::I32);
+  Value limit = toTensor(r.limit, s.iter->loc, DType::I32);
+  Value delta = toTensor(r.delta, s.iter->loc, DType::I32);
+  const bool down = r.delta.kind == Kind::Int && r.delta.i < 0;
+  std::vector<Value> init{start};
+  init.insert(init.end(), lv.flat.begin(), lv.flat.end());
+  auto condFn = [&](Builder& bb, const std::vector<Value>& p) {
+    return down ? o::greater(bb, p[0], limit) : o::less(bb, p[0], limit);
+  };
+  auto bodyFn = [&](Builder& bb, const std::vector<Value>& p) {
+    lv.bind(p, 1);
+    assign(*s.target, Val::tensor(p[0]));
+    execBlock(s.body);
+    std::vector<Value> out = lv.results();
+    at(loc);
+    out.insert(out.begin(), o::add(bb, p[0], delta));
+    return out;
+  };
+  std::string name = "for";
+  if (auto n = s.target->as<Expr::Name>()) name = "for " + n->id;
+  std::vector<Value> outs = whileLoop(b_, condFn, bodyFn, init, WhileOptions{10, -1, name});
+  snap.restore(*scope_);
+  lv.noteBodyLocals(snap, "tf.range loop");
+  lv.bind(outs, 1);
+  return Flow::Normal;
+}
+
+// A lazy Python range: never materialised, so range(10**9) stops at maxUnroll.
+Flow Tracer::forPythonRange(const Stmt::For& s, const Val& range, const SourceLoc& loc) {
+  Val startV = getAttr(range, "start", loc), stopV = getAttr(range, "stop", loc),
+      stepV = getAttr(range, "step", loc);
+  for (int64_t i = startV.i; stepV.i > 0 ? i < stopV.i : i > stopV.i;) {
+    countUnroll(loc);
+    assign(*s.target, Val::integer(i));
+    Flow f = execBlock(s.body);
+    if (f == Flow::Break) break;
+    if (f == Flow::Return) return f;
+    if (__builtin_add_overflow(i, stepV.i, &i)) break;
+  }
+  return Flow::Normal;
+}
+
+// A Python for over a tensor unrolls over its first axis.
+std::vector<Val> Tracer::tensorRows(Value x, const SourceLoc& iterLoc) {
+  std::vector<Val> items;
+  const Shape& sh = b_.type(x).shape;
+  if (sh.empty()) fail(iterLoc, "cannot iterate over a scalar tensor");
+  if (sh[0] < 0)
+    fail(iterLoc, "cannot unroll a for loop over a tensor whose first dimension is unknown");
+  if (sh[0] > opt_.maxUnroll) countUnroll(iterLoc), fail(iterLoc, "too many iterations to unroll");
+  at(iterLoc);
+  if (sh[0] > 0)
+    for (Value v : o::unstack(b_, x, 0)) items.push_back(Val::tensor(v));
+  return items;
+}
+
+Flow Tracer::forItems(const Stmt::For& s, const std::vector<Val>& items, const SourceLoc& loc) {
+  for (const Val& item : items) {
+    countUnroll(loc);
+    assign(*s.target, item);
+    Flow f = execBlock(s.body);
+    if (f == Flow::Break) break;
+    if (f == Flow::Return) return f;
+  }
+  return Flow::Normal;
+}
+
+}  // namespace gl::lang::trace
