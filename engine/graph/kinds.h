@@ -70,12 +70,38 @@ constexpr bool isLeaf(NodeKind k) {
 }
 
 // Loops and maps keep what their reverse body needs once per iteration (a list indexed by the
-// iteration); a cond runs its body once and exposes the value itself.
-constexpr bool savesPerIteration(NodeKind k) { return k == NodeKind::While || k == NodeKind::Map; }
+// iteration); a cond runs its body once and exposes the value itself. A switch without a
+// default: a new kind does not compile until it says which it is.
+constexpr bool savesPerIteration(NodeKind k) {
+  switch (k) {
+    case NodeKind::While:
+    case NodeKind::Map:
+      return true;
+    case NodeKind::Cond:
+    case NodeKind::Primitive:
+    case NodeKind::Const:
+    case NodeKind::Variable:
+    case NodeKind::Placeholder:
+    case NodeKind::Param:
+    case NodeKind::Print:
+      return false;
+  }
+  return false;
+}
 
 // Regions that run once per iteration: a value created there is a new leaf each time.
 constexpr bool isLoopBody(RegionKind k) {
-  return k == RegionKind::WhileCond || k == RegionKind::WhileBody || k == RegionKind::MapBody;
+  switch (k) {
+    case RegionKind::WhileCond:
+    case RegionKind::WhileBody:
+    case RegionKind::MapBody:
+      return true;
+    case RegionKind::Top:
+    case RegionKind::Then:
+    case RegionKind::Else:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace gl

@@ -59,6 +59,7 @@ class TestControl : public QObject {
   Q_OBJECT
  private slots:
   void everyControlKindHasACompleteEntry() {
+    QCOMPARE(controlKinds().size(), size_t(3));
     for (NodeKind k : {NodeKind::While, NodeKind::Map, NodeKind::Cond}) {
       const ControlKind* c = findControlKind(k);
       QVERIFY2(c, std::string(kindName(k)).c_str());
@@ -70,8 +71,10 @@ class TestControl : public QObject {
     QCOMPARE(controlKind(NodeKind::While).userName, std::string_view("while_loop"));
     QCOMPARE(controlKind(NodeKind::Map).userName, std::string_view("map_fn"));
     QCOMPARE(controlKind(NodeKind::Cond).badge, std::string_view("if/else"));
-    // Only loops keep adjoint records to decode.
+    // Only loops keep adjoint records to decode; only loops and maps save per iteration.
     QVERIFY(controlKind(NodeKind::While).edgeAdjoints);
+    for (const ControlKind* c : controlKinds())
+      QCOMPARE(savesPerIteration(c->kind), c->kind != NodeKind::Cond);
     for (NodeKind k : {NodeKind::Primitive, NodeKind::Const, NodeKind::Variable,
                        NodeKind::Placeholder, NodeKind::Param, NodeKind::Print}) {
       QVERIFY(!findControlKind(k));
