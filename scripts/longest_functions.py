@@ -11,15 +11,20 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_FUNCTION = re.compile(r"\b(namespace|class|struct|enum|union|if|for|while|switch|catch|do|else)\b")
-TABLE = re.compile(r"^(register\w*|\w*Name|\w*Kind\(\)|builtin\w*Table|make\w*Table)$")
+TABLE = re.compile(r"^(register\w*|add\w*Builtins|\w*Name|\w*Kind\(\)|builtin\w*Table|make\w*Table)$")
+
+
+# One pass, so a "//" inside a string is not taken for a comment.
+TOKEN = re.compile(r'R"\((.*?)\)"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])+\'|//[^\n]*|/\*.*?\*/',
+                   re.S)
 
 
 def strip(code):
-    code = re.sub(r"//[^\n]*", "", code)
-    code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), code, flags=re.S)
-    code = re.sub(r'R"\((.*?)\)"', lambda m: '""' + "\n" * m.group(0).count("\n"), code, flags=re.S)
-    code = re.sub(r'"(\\.|[^"\\\n])*"', '""', code)
-    return re.sub(r"'(\\.|[^'\\\n])'", "''", code)
+    def blank(m):
+        text = m.group(0)
+        keep = "\n" * text.count("\n")
+        return keep if text.startswith("/") else '""' + keep
+    return TOKEN.sub(blank, code)
 
 
 def functions(path):
