@@ -47,33 +47,35 @@ bool fedBy(const Node& n, const std::set<Value>& values) {
 
 }  // namespace
 
-PathAnalysis analyzePaths(const Graph& g, const BackpropRequest& req) {
+PathAnalysis analyzePaths(const Graph& g, const BackpropRequest& req, PathDetail detail) {
+  const bool explain = detail == PathDetail::Explain;
   PathAnalysis p;
   p.nodes = candidateNodes(g, req);
   for (Value s : req.sources) {
-    p.connected.insert(s);
+    if (explain) p.connected.insert(s);
     if (carriesGradient(g.type(s))) p.reached.insert(s);
   }
   std::vector<PathStop> fed;  // nodes a gradient reaches but does not pass
   for (int id : p.nodes) {
     const Node& n = g.node(id);
-    if (fedBy(n, p.connected))
+    if (explain && fedBy(n, p.connected))
       for (int i = 0; i < int(n.outputs.size()); ++i) p.connected.insert({id, i});
     if (!fedBy(n, p.reached)) continue;
     bool floatOut = false;
     for (const TypeInfo& t : n.outputs) floatOut = floatOut || carriesGradient(t);
     if (blocksGradient(n) || !floatOut) {
-      fed.push_back({id, StopReason::NoGradient});
+      if (explain) fed.push_back({id, StopReason::NoGradient});
     } else if (n.recordingStopped) {
-      fed.push_back({id, StopReason::RecordingStopped});
+      if (explain) fed.push_back({id, StopReason::RecordingStopped});
     } else if (req.eligible && !req.eligible(n)) {
-      fed.push_back({id, StopReason::NotEligible});
+      if (explain) fed.push_back({id, StopReason::NotEligible});
     } else {
       p.active.insert(id);
       for (int i = 0; i < int(n.outputs.size()); ++i)
         if (carriesGradient(n.outputs[size_t(i)])) p.reached.insert({id, i});
     }
   }
+  if (!explain) return p;
   // A stop matters only on the way to a target.
   std::set<Value> need(req.targets.begin(), req.targets.end());
   std::set<int> needed;
@@ -121,7 +123,7 @@ std::map<Value, Value> bodyBackprop(Builder& b, const BodyGradRequest& body) {
 std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req, PathAnalysis* paths) {
   PhaseScope phase(b, Phase::Backward);
   const Graph& g = b.graph();
-  PathAnalysis p = analyzePaths(g, req);
+  PathAnalysis p = analyzePaths(g, req, paths ? PathDetail::Explain : PathDetail::Reach);
 
   // Adjoint contributions, summed when the producer is reached.
   std::map<Value, std::vector<Value>> contrib;

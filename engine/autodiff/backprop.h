@@ -44,8 +44,11 @@ struct PathAnalysis {
   std::vector<PathStop> stops;
 };
 
-// What reverse mode will do for `req`, without building anything.
-PathAnalysis analyzePaths(const Graph& g, const BackpropRequest& req);
+// What reverse mode will do for `req`, without building anything. Reverse mode itself needs
+// only `reached` and `active`; `connected` and `stops` (for explanations) cost two more passes.
+enum class PathDetail : uint8_t { Reach, Explain };
+PathAnalysis analyzePaths(const Graph& g, const BackpropRequest& req,
+                          PathDetail detail = PathDetail::Explain);
 
 // Adjoint of each source that the chain reaches; missing = not connected. `paths`, when given,
 // receives the analysis the adjoints were built from.

@@ -105,20 +105,20 @@ struct Executor::Impl {
     if (opt.monitor && f.parent == nullptr && opt.monitor->cancelled()) throw CancelledError();
     const bool timed = timeline.wanted();
     const double start = timed ? timeline.now() : 0;
-    const std::string op(n.opName());
+    auto op = [&n] { return std::string(n.opName()); };  // only when something went wrong
     try {
       execKind(f, n);
     } catch (const CancelledError&) {
       throw;
     } catch (const EngineError& e) {
-      throw e.located(n.loc, op);
+      throw e.located(n.loc, op());
     } catch (const ShapeError& e) {
-      throw EngineError(e.what(), n.loc, op);
+      throw EngineError(e.what(), n.loc, op());
     } catch (const std::bad_alloc&) {
-      throw EngineError("out of memory", n.loc, op);
+      throw EngineError("out of memory", n.loc, op());
     }
     if (memoryStats().live > opt.memoryBudget)
-      throw EngineError("the run exceeded the memory budget", n.loc, op);
+      throw EngineError("the run exceeded the memory budget", n.loc, op());
     if (opt.valueRecords && f.parent == nullptr) {
       const auto& s = slot(f, n.id);
       for (size_t i = 0; i < s.size(); ++i)
@@ -231,7 +231,8 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
     // Random draws read a stream fixed by the node and the iterations around it, so serial and
     // parallel runs agree.
     uint64_t h = uint64_t(n.id) * 0x9E3779B97F4A7C15ull;
-    for (const Frame* fr = &f; fr; fr = fr->parent) h = h * 1000003ull + uint64_t(fr->iteration + 1);
+    for (const Frame* fr = &f; fr; fr = fr->parent)
+      h = h * 1000003ull + uint64_t(fr->iteration + 1);
     ctx.seed = h;
   }
   slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
