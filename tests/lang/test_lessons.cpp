@@ -46,10 +46,15 @@ const OutputResult* output(const VariantRun& v, const std::string& name) {
   return nullptr;
 }
 
+// Records a failure and goes on (the test's next checks then fail on the placeholder).
+void fail(const std::string& message) { QTest::qFail(message.c_str(), __FILE__, __LINE__); }
+
 const VariantRun& variant(const ProgramRun& r, const std::string& name) {
   for (const VariantRun& v : r.variants)
     if (v.name == name) return v;
-  qFatal("no variant %s", name.c_str());
+  fail("no variant " + name);
+  static const VariantRun kMissing;
+  return kMissing;
 }
 
 // Runs on both executors; every variant must succeed and all must agree.
@@ -62,11 +67,11 @@ ProgramRun runAndCompare(const TracedProgram& p) {
   ProgramRun b = runProgram(p, parallel);
   for (const ProgramRun* r : {&a, &b}) {
     for (const VariantRun& v : r->variants)
-      if (!v.ok()) qFatal("variant %s failed: %s", v.name.c_str(), v.error.c_str());
+      if (!v.ok()) fail("variant " + v.name + " failed: " + v.error);
     for (const Agreement& ag : r->agreement)
       if (!ag.agree())
-        qFatal("%s differs between %s and %s by %g", ag.output.c_str(), ag.reference.c_str(),
-               ag.other.c_str(), ag.maxAbsDiff);
+        fail(ag.output + " differs between " + ag.reference + " and " + ag.other + " by " +
+             std::to_string(ag.maxAbsDiff));
   }
   // Serial and parallel executors agree output by output.
   std::vector<VariantRun> both = a.variants;
@@ -75,7 +80,7 @@ ProgramRun runAndCompare(const TracedProgram& p) {
     both.push_back(v);
   }
   for (const Agreement& ag : compareVariants(both))
-    if (!ag.agree()) qFatal("serial and parallel executors differ on %s", ag.output.c_str());
+    if (!ag.agree()) fail("serial and parallel executors differ on " + ag.output);
   return a;
 }
 
