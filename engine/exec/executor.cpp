@@ -217,8 +217,13 @@ void Executor::Impl::execKind(Frame& f, const Node& n) {
 }
 
 void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
-  Data in;
-  in.reserve(n.inputs.size());
+  // A per-thread buffer: a primitive never runs another node, so it is never in use twice.
+  thread_local Data in;
+  // Drops the references however the kernel ends: inputs are freed after their last use.
+  struct Release {
+    Data& d;
+    ~Release() { d.clear(); }
+  } release{in};
   for (Value v : n.inputs) {
     const Datum& d = get(f, v);
     if (!d.defined())

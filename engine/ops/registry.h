@@ -51,11 +51,26 @@ Tensors tensorsOf(const Data& in);
 
 // Lifts a kernel written on tensors, f(const Tensors&, const Attrs&) -> Tensors, which is what
 // most entries are, to a Kernel.
+// Small ops run millions of times in loop bodies: the input list is a per-thread buffer
+// (kernels never re-enter the executor) and the outputs are moved, not copied.
 template <class F>
 Kernel tensorKernel(F f) {
   return [f = std::move(f)](const Data& in, const Attrs& a, KernelContext&) -> Data {
-    const Tensors out = f(tensorsOf(in), a);
-    return Data(out.begin(), out.end());
+    thread_local Tensors inputs;
+    // Drops the references however the kernel ends: inputs are freed after their last use.
+    struct Release {
+      Tensors& t;
+      ~Release() { t.clear(); }
+    } release{inputs};
+    for (const Datum& d : in) {
+      if (d.isList()) throw EngineError("expects a tensor, got a TensorArray");
+      inputs.push_back(d.t);
+    }
+    Tensors out = f(inputs, a);
+    Data result;
+    result.reserve(out.size());
+    for (Tensor& t : out) result.emplace_back(std::move(t));
+    return result;
   };
 }
 
