@@ -110,16 +110,14 @@ std::vector<Value> condVjp(ControlVjpContext& c) {
 }  // namespace
 
 ControlKind condKind() {
-  ControlKind k;
-  k.kind = NodeKind::Cond;
-  k.userName = "cond";
-  k.badge = "if/else";
-  k.math =
-      "y = cond(p, f, g)\n"
-      "dcaptures = cond(p, vjp(f), vjp(g)); no gradient into p";
-  k.execute = executeCond;
-  k.vjp = condVjp;
-  return k;
+  return {.kind = NodeKind::Cond,
+          .userName = "cond",
+          .badge = "if/else",
+          .math =
+              "y = cond(p, f, g)\n"
+              "dcaptures = cond(p, vjp(f), vjp(g)); no gradient into p",
+          .execute = executeCond,
+          .vjp = condVjp};
 }
 
 }  // namespace gl

@@ -181,15 +181,13 @@ std::vector<Value> mapVjp(ControlVjpContext& c) {
 }  // namespace
 
 ControlKind mapKind() {
-  ControlKind k;
-  k.kind = NodeKind::Map;
-  k.userName = "map_fn";
-  k.math =
-      "ys = map_fn(f, xs)\n"
-      "dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations";
-  k.execute = executeMap;
-  k.vjp = mapVjp;
-  return k;
+  return {.kind = NodeKind::Map,
+          .userName = "map_fn",
+          .math =
+              "ys = map_fn(f, xs)\n"
+              "dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations",
+          .execute = executeMap,
+          .vjp = mapVjp};
 }
 
 }  // namespace gl

@@ -357,16 +357,14 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
 }  // namespace
 
 ControlKind whileKind() {
-  ControlKind k;
-  k.kind = NodeKind::While;
-  k.userName = "while_loop";
-  k.math =
-      "y = while_loop(cond, body, x)\n"
-      "dx: a reverse loop runs body's VJP from the last iteration to the first";
-  k.execute = executeWhile;
-  k.vjp = whileVjp;
-  k.edgeAdjoints = whileEdgeAdjoints;
-  return k;
+  return {.kind = NodeKind::While,
+          .userName = "while_loop",
+          .math =
+              "y = while_loop(cond, body, x)\n"
+              "dx: a reverse loop runs body's VJP from the last iteration to the first",
+          .execute = executeWhile,
+          .vjp = whileVjp,
+          .edgeAdjoints = whileEdgeAdjoints};
 }
 
 }  // namespace gl
