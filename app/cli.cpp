@@ -23,7 +23,11 @@ lab::RunSettings runSettings(const args::Parsed& args) {
 
 int runCommand(const args::Parsed& args) {
   const std::string file = args.positional("FILE");
-  const lab::RunSettings settings = runSettings(args);
+  // The report reads only the outputs: no timeline, loop or value records to pay for.
+  lab::RunSettings settings = runSettings(args);
+  settings.timeline = false;
+  settings.records = false;
+  settings.valueRecords = false;
   try {
     const std::string path = locateScript(file);
     const lang::TracedProgram program =

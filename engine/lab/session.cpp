@@ -45,6 +45,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   opt.threads = s.threads;
   opt.timeline = s.timeline;
   opt.records = s.records;
+  opt.valueRecords = s.valueRecords;
   opt.memoryBudget = s.memoryBudget;
   opt.monitor = s.monitor;
   try {

@@ -14,7 +14,8 @@ struct RunSettings {
   bool parallel = false;
   int threads = 0;
   bool timeline = true;
-  bool records = true;
+  bool records = true;       // per-iteration loop records (the step-through)
+  bool valueRecords = true;  // summaries of top-level values (the inspector, gradient overlay)
   size_t memoryBudget = kDefaultMemoryBudget;
   RunMonitor* monitor = nullptr;
 };

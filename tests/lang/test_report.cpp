@@ -84,6 +84,24 @@ class TestReport : public QObject {
     QVERIFY2(text.find("  error: bad.gls:2:") != std::string::npos, text.c_str());
   }
 
+  void recordsOnlyWhenAsked() {
+    // `gradlab run` asks for none: the report is the same without them.
+    const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
+    RunSettings bare;
+    bare.variant = "a";
+    bare.timeline = bare.records = bare.valueRecords = false;
+    RunSettings full;
+    full.variant = "a";
+    const ProgramRun without = runProgram(p, bare), with = runProgram(p, full);
+    QVERIFY(without.variants.at(0).run.valueRecords.empty());
+    QVERIFY(without.variants.at(0).run.timeline.empty());
+    QVERIFY(!with.variants.at(0).run.valueRecords.empty());
+    QVERIFY(!with.variants.at(0).run.timeline.empty());
+    QCOMPARE(without.variants.at(0).outputs.size(), with.variants.at(0).outputs.size());
+    QCOMPARE(without.variants.at(0).outputs.at(0).entries.at(0).record.l2,
+             with.variants.at(0).outputs.at(0).entries.at(0).record.l2);
+  }
+
   void textAndJsonRenderTheSameEntries() {
     const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
     const ProgramRun run = runProgram(p, {});

@@ -102,7 +102,9 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
           lab::RunSettings one = settings;
           one.variant = v.name;
           one.monitor = &monitor;
-          one.records = false;
+          one.records = false;  // a sweep plots times only
+          one.valueRecords = false;
+          one.timeline = false;
           lab::ProgramRun r = lab::runProgram(program, one);
           for (const lab::VariantRun& vr : r.variants)
             if (vr.ok())
