@@ -25,8 +25,14 @@
 
 namespace gl::kern {
 
-// Below this many elements a kernel stays on the calling thread: fork/join would cost more.
-inline constexpr int64_t kParallelMin = 32768;
+// Below this much work (elements of an elementwise, reduction or gather op) a kernel stays on
+// the calling thread. (The GEMM-based kernels, conv and linalg, keep lower thresholds of their
+// own: above them Eigen could thread itself and change the rounding.) Waking the pool costs tens of
+// microseconds with passive waiting, and a pool that spins instead turns a core taken by another
+// program into a 60x slowdown (seed-a's [10,5000] steps: 0.34 s serial, 21.6 s on 2 spinning
+// threads beside a busy process). 2^20 is about a millisecond of elementwise work on one core.
+inline constexpr int64_t kParallelWork = int64_t(1) << 20;
+inline constexpr int64_t kParallelMin = kParallelWork;
 // Block size of the fixed partition (a multiple of every SIMD width, so block edges stay aligned).
 inline constexpr int64_t kBlock = 4096;
 

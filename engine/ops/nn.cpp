@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/ops/api.h"
+#include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
@@ -16,7 +17,7 @@ namespace {
 using Values = std::vector<Value>;
 
 // Below this many elements a kernel stays on the calling thread.
-constexpr int64_t kParallelWork = 32768;
+using kern::kParallelWork;
 
 void requireFloatTensor(const TypeInfo& t, const std::string& op) {
   if (t.list) throw ShapeError(op + ": expects a tensor, got a list of " + t.str());

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "engine/ops/api.h"
+#include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
@@ -18,7 +19,7 @@ namespace gl {
 namespace {
 
 // Below this many elements a kernel runs on one thread: spawning a team costs more than it saves.
-constexpr int64_t kParallelWork = 32768;
+using kern::kParallelWork;
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers for messages and attributes.
