@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "gui.h"
 #include "ode_demo.h"
+#include "openmp_env.h"
 #include "scripts.h"
 
 namespace {
@@ -38,6 +39,7 @@ Handler handler(const std::string& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  gl::app::ensurePassiveOpenMpWaiting(argv);
   namespace app = gl::app;
   const std::vector<std::string> words(argv + (argc > 0 ? 1 : 0), argv + argc);
   const app::Route route = app::route(words, app::scriptExists);
