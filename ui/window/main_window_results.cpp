@@ -15,11 +15,11 @@
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
+#include "ui/present/result_views.h"
 #include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
-#include "ui/present/result_views.h"
 #include "ui/window/sweep_dialog.h"
 
 namespace gl::ui {
