@@ -184,7 +184,7 @@ std::vector<Ratio> ratios(const Report& report) {
     const Case* fastest = nullptr;
     for (const Case& other : report.cases)
       if (!other.yardstick && other.lesson == c.lesson && other.executor == c.executor &&
-          !other.seconds.empty() && other.error.empty() &&
+          !other.seconds.empty() && other.error.empty() && !other.noneGradients &&
           (!fastest || other.summary().median < fastest->summary().median))
         fastest = &other;
     add(c, fastest);
@@ -230,6 +230,7 @@ std::string formatTable(const Report& report) {
     std::string list;
     for (const Ratio& r : all)
       if (r.of == c.name) list += (list.empty() ? "" : ", ") + printf1("%.2fx ", r.value) + r.over;
+    if (c.noneGradients) list += std::string(list.empty() ? "" : ", ") + "None gradients";
     out += (list.empty() ? "" : "  " + list) + "\n";
     if (!c.error.empty()) out += padRight("", width) + "  failed: " + c.error + "\n";
   }
@@ -252,6 +253,7 @@ std::string toJson(const Report& report) {
     out += "], \"median\": " + jsonNumber(s.median) + ", \"min\": " + jsonNumber(s.min) +
            ", \"max\": " + jsonNumber(s.max) + ", \"peak_bytes\": " + std::to_string(c.peakBytes) +
            ", \"trace_seconds\": " + jsonNumber(c.traceSeconds) +
+           ", \"none_gradients\": " + (c.noneGradients ? "true" : "false") +
            ", \"error\": " + jsonString(c.error) + "}";
   }
   out += "\n  ],\n  \"ratios\": [";

@@ -44,6 +44,7 @@ struct Case {
   double traceSeconds = 0;      // the lesson's tracing, once (engine cases)
   size_t peakBytes = 0;         // highest over the runs (engine cases)
   std::string error;            // the last run's error, if any
+  bool noneGradients = false;   // a gradient output came out None: not a fastest variant
   Stats summary() const { return stats(seconds); }
 };
 
@@ -62,8 +63,9 @@ struct Report {
 };
 
 // The comparisons the table shows: each engine case over its lesson's fastest variant on the
-// same executor (when it is not that one), over the ODE limits (step-major and fused, the
-// flush-to-zero build when present) and over its PyTorch peer. Cases without times are left out.
+// same executor (when it is not that one; variants with None gradients do not count), over the ODE
+// limits (step-major and fused, the flush-to-zero build when present) and over its PyTorch peer.
+// Cases without times are left out.
 std::vector<Ratio> ratios(const Report& report);
 
 // Engine case names "<lesson>/<variant>/<executor>".

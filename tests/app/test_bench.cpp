@@ -106,6 +106,19 @@ class TestBench : public QObject {
     QVERIFY(!find(all, "ode/serial/serial", "ode/vectorized/serial"));
   }
 
+  void variantsWithNoneGradientsAreNotTheFastest() {
+    Report r = odeReport();
+    r.cases.push_back(engine("ode", "broken", "serial", {0.01}));
+    r.cases.back().noneGradients = true;
+    const std::vector<Ratio> all = ratios(r);
+    QVERIFY(find(all, "ode/serial/serial", "ode/vectorized/serial"));
+    QVERIFY(!find(all, "ode/serial/serial", "ode/broken/serial"));
+    QVERIFY(find(all, "ode/broken/serial", "ode/vectorized/serial"));
+    QVERIFY(QString::fromStdString(formatTable(r))
+                .contains(QRegularExpression(R"(ode/broken/serial .*None gradients\n)")));
+    QVERIFY(QString::fromStdString(toJson(r)).contains("\"none_gradients\": true"));
+  }
+
   void tableShowsMediansPeakAndRatios() {
     Report r = odeReport();
     r.notes = {"PyTorch peer skipped"};
