@@ -85,6 +85,14 @@ std::vector<Command> declare() {
         args::choice("--variant", {"serial", "parallel", "vectorized", "all"},
                      "the variants to time")
             .byDefault(ode.variant)}},
+      {"bench",
+       "Time the four lessons' variants on both executors against the yardsticks.",
+       {},
+       {args::flag("--quick", "small sizes (a few seconds) instead of the lessons' own"),
+        args::integer("--runs", "N", 1, 1000, "runs of every case, interleaved").byDefault("3"),
+        args::text("--json", "FILE", "also write every number to FILE as JSON"),
+        args::text("--only", "CASE", "only the cases whose name contains CASE (e.g. ode/)"),
+        threadsOption()}},
   };
 }
 

@@ -13,7 +13,7 @@ namespace gl::app {
 constexpr int64_t kMaxThreads = 256;
 constexpr const char* kExportFormats = "png,svg,pdf,csv,dot";  // export's --format default
 
-// window (the default command), run, check, export, ode.
+// window (the default command), run, check, export, ode, bench.
 const std::vector<args::Command>& commands();
 const args::Command* findCommand(const std::string& name);
 

@@ -1,14 +1,15 @@
 // gradlab: the command line. Every command's arguments are declared once in commands.cpp and
 // parsed by args.h before its handler runs; handlers return the exit status (0 ok, 1 script or
 // runtime error, 2 usage error). `run` and `check` trace GradLab scripts, `export` writes a
-// lesson's figures, `ode` runs the ODE lesson from the engine's C++ API, and the window is the
-// default command.
+// lesson's figures, `ode` runs the ODE lesson from the engine's C++ API, `bench` times the
+// lessons against their yardsticks, and the window is the default command.
 #include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
 #include "cli.h"
 #include "commands.h"
 #include "gui.h"
@@ -31,6 +32,7 @@ Handler handler(const std::string& command) {
       {"export", [](const Parsed& a, int& argc,
                     char** argv) { return gl::app::exportCommand(a, argc, argv); }},
       {"ode", [](const Parsed& a, int&, char**) { return gl::app::odeCommand(a); }},
+      {"bench", [](const Parsed& a, int&, char**) { return gl::app::benchCommand(a); }},
   };
   auto it = handlers.find(command);
   return it == handlers.end() ? nullptr : it->second;

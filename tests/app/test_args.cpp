@@ -286,8 +286,8 @@ class TestArgs : public QObject {
       QCOMPARE(findCommand(c.name), &c);
       QCOMPARE(c.isDefault, c.name == "window");
     }
-    QCOMPARE(names, QStringList({"window", "run", "check", "export", "ode"}));
-    QCOMPARE(findCommand("bench"), nullptr);
+    QCOMPARE(names, QStringList({"window", "run", "check", "export", "ode", "bench"}));
+    QCOMPARE(findCommand("benchmark"), nullptr);
   }
 
   void sharedOptionsFollowTheSameRulesEverywhere() {
@@ -333,7 +333,7 @@ class TestArgs : public QObject {
         QCOMPARE(s->min, int64_t(0));
       }
     }
-    QCOMPARE(withThreads, 3);  // run, export, ode
+    QCOMPARE(withThreads, 4);  // run, export, ode, bench
     QCOMPARE(withFile, 4);     // window, run, check, export
     QCOMPARE(withSet, 4);
     QCOMPARE(findCommand("run")->option("--executor")->choices,
@@ -358,6 +358,21 @@ class TestArgs : public QObject {
     QVERIFY2(r.ok(), r.error.c_str());
     QCOMPARE(r.parsed.integer("--steps", -1), int64_t(0));
     QCOMPARE(r.parsed.real("--dt", 0), 0.5);
+  }
+
+  void benchTakesRunsOnlyAndAJsonFile() {
+    const args::Command& bench = *findCommand("bench");
+    QVERIFY(bench.positionals.empty());
+    QCOMPARE(bench.option("--runs")->fallback, std::string("3"));
+    QCOMPARE(args::parse(bench, {"--runs", "0"}).error,
+             std::string("gradlab bench: --runs expects an integer from 1 to 1000, got '0'"));
+    const args::Result r =
+        args::parse(bench, {"--quick", "--only", "ode/", "--json", "out.json", "--runs", "5"});
+    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(r.parsed.flag("--quick"));
+    QCOMPARE(r.parsed.text("--only"), std::string("ode/"));
+    QCOMPARE(r.parsed.text("--json"), std::string("out.json"));
+    QCOMPARE(r.parsed.integer("--runs", 3), int64_t(5));
   }
 
   void routing_data() {
@@ -400,9 +415,11 @@ class TestArgs : public QObject {
 
   void unknownCommandListsTheCommands() {
     const Route r = route({"rnu"}, [](const std::string&) { return false; });
-    QCOMPARE(QString::fromStdString(r.error),
-             QString("gradlab: unknown command 'rnu'\n"
-                     "commands: window, run, check, export, ode (gradlab --help shows them all)"));
+    QCOMPARE(
+        QString::fromStdString(r.error),
+        QString(
+            "gradlab: unknown command 'rnu'\n"
+            "commands: window, run, check, export, ode, bench (gradlab --help shows them all)"));
     QCOMPARE(route({"-h"}, [](const std::string&) { return false; }).overview, true);
   }
 

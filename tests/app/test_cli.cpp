@@ -266,9 +266,10 @@ class TestCli : public QObject {
   void unknownCommandListsTheCommands() {
     Result r = gradlab({"rnu", lesson("ode_while_loop.gls")});
     QCOMPARE(r.code, 2);
-    QCOMPARE(r.err, QString("gradlab: unknown command 'rnu'\n"
-                            "commands: window, run, check, export, ode (gradlab --help shows them "
-                            "all)\n"));
+    QCOMPARE(r.err,
+             QString("gradlab: unknown command 'rnu'\n"
+                     "commands: window, run, check, export, ode, bench (gradlab --help shows "
+                     "them all)\n"));
     QVERIFY(r.out.isEmpty());
   }
 
@@ -366,6 +367,7 @@ class TestCli : public QObject {
         {"ode",
          {"--steps N", "--batch B", "--dim D", "--dt DT", "--executor serial|parallel|both",
           "--threads N", "--variant serial|parallel|vectorized|all"}},
+        {"bench", {"--quick", "--runs N", "--json FILE", "--only CASE", "--threads N"}},
     };
     for (auto it = options.begin(); it != options.end(); ++it) {
       for (const char* h : {"--help", "-h"}) {
@@ -400,11 +402,67 @@ class TestCli : public QObject {
       QCOMPARE(r.code, 0);
       QVERIFY(r.err.isEmpty());
       QVERIFY2(r.out.startsWith("usage: gradlab [window] [FILE]"), qPrintable(r.out));
-      for (const char* c : {"run FILE", "check FILE", "export FILE --out DIR", "ode [--steps N]"})
+      for (const char* c : {"run FILE", "check FILE", "export FILE --out DIR", "ode [--steps N]",
+                            "bench [--quick]"})
         QVERIFY2(r.out.contains(QString("\n       gradlab ") + c), c);
-      for (const char* c : {"window", "run", "check", "export", "ode"})
+      for (const char* c : {"window", "run", "check", "export", "ode", "bench"})
         QVERIFY(r.out.contains(QString("\n  ") + c + " "));
     }
+  }
+
+  void benchTimesOneCaseAndWritesJson() {
+    const QString json = dir_.filePath("bench.json");
+    Result r = gradlab({"bench", "--quick", "--only", "heads/fix_vectorized/serial", "--runs", "1",
+                        "--threads", "2", "--json", json});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.startsWith("case "), qPrintable(r.out));
+    QVERIFY2(
+        r.out.contains(QRegularExpression(
+            R"(\nheads/fix_vectorized/serial +\d+\.\d{4} +\d+\.\d{4} +\d+\.\d{4} +[\d.]+ MiB)")),
+        qPrintable(r.out));
+    QVERIFY(!r.out.contains("heads/fix_vectorized/parallel"));
+    QVERIFY(!r.out.contains("ode/"));  // no ODE case, so no ODE limit either
+    QVERIFY2(r.err.contains("[1/1] heads/fix_vectorized/serial: "), qPrintable(r.err));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(o["quick"].toBool(), true);
+    QCOMPARE(o["threads"].toInt(), 2);
+    const QJsonArray cases = o["cases"].toArray();
+    QCOMPARE(cases.size(), 1);
+    QCOMPARE(cases[0].toObject()["name"].toString(), QString("heads/fix_vectorized/serial"));
+    QCOMPARE(cases[0].toObject()["seconds"].toArray().size(), 1);
+    QVERIFY(cases[0].toObject()["median"].toDouble() > 0);
+    QVERIFY(cases[0].toObject()["peak_bytes"].toDouble() > 0);
+  }
+
+  void benchWithTheOdeLimit() {
+    Result r = gradlab(
+        {"bench", "--quick", "--only", "ode/vectorized/parallel", "--runs", "1", "--threads", "2"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(QRegularExpression(
+                 R"(\node/vectorized/parallel +.*x ode/limit_step_major_ftz, [\d.]+x )"
+                 R"(ode/limit_fused_ftz\n)")),
+             qPrintable(r.out));
+    QVERIFY(r.out.contains("\node/limit_fused "));
+    QVERIFY(r.out.contains("\node/limit_step_major_ftz "));
+  }
+
+  void benchUsageErrors() {
+    Result r = gradlab({"bench", "--quick", "--only", "no_such_case"});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(firstLine(r), QString("gradlab bench: --only 'no_such_case' matches no case"));
+    QVERIFY(r.err.contains("cases: ode/serial/serial "));
+    QVERIFY(r.err.contains(" heads/fix_vectorized/parallel "));
+    QVERIFY(r.out.isEmpty());
+    r = gradlab({"bench", "--runs", "0"});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(firstLine(r),
+             QString("gradlab bench: --runs expects an integer from 1 to 1000, got '0'"));
+    r = gradlab({"bench", "--threads", "257"});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(firstLine(r),
+             QString("gradlab bench: --threads expects an integer from 1 to 256, got '257'"));
   }
 
   void theWindowCommandStillNeedsADisplay() {
