@@ -34,6 +34,17 @@ Tensor readEntry(const TensorList& l, int64_t i) {
 
 Shape elemShapeAttr(const Attrs& a) { return a.ints("elem_shape"); }
 
+// list_new and list_zeros: a list of `dtype` elements of `elem_shape`, no entries yet.
+Types newListShape(const Types&, const Attrs& a) {
+  return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
+}
+std::shared_ptr<TensorList> emptyList(const Attrs& a) {
+  auto l = std::make_shared<TensorList>();
+  l->dtype = dtypeFromName(a.s("dtype", "float32"));
+  l->elemShape = elemShapeAttr(a);
+  return l;
+}
+
 Attrs zerosAttrs(const TypeInfo& t) {
   return Attrs{{"dtype", std::string(dtypeName(t.dtype))}, {"elem_shape", t.shape}};
 }
@@ -78,13 +89,9 @@ void registerListOps(Registry& r) {
               "no inputs, so no gradient",
       .arity = 0,
       .differentiable = false,
-      .shape = [](const Types&, const Attrs& a) -> Types {
-        return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
-      },
+      .shape = newListShape,
       .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
-        auto l = std::make_shared<TensorList>();
-        l->dtype = dtypeFromName(a.s("dtype", "float32"));
-        l->elemShape = elemShapeAttr(a);
+        auto l = emptyList(a);
         l->dynamicSize = a.b("dynamic_size");
         l->items.resize(static_cast<size_t>(std::max<int64_t>(a.i("size"), 0)));
         return {Datum(ListPtr(l))};
@@ -97,13 +104,9 @@ void registerListOps(Registry& r) {
               "no inputs, so no gradient",
       .arity = 0,
       .differentiable = false,
-      .shape = [](const Types&, const Attrs& a) -> Types {
-        return {listType(dtypeFromName(a.s("dtype", "float32")), elemShapeAttr(a))};
-      },
+      .shape = newListShape,
       .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
-        auto l = std::make_shared<TensorList>();
-        l->dtype = dtypeFromName(a.s("dtype", "float32"));
-        l->elemShape = elemShapeAttr(a);
+        auto l = emptyList(a);
         l->zeroDefault = true;
         l->dynamicSize = true;
         return {Datum(ListPtr(l))};
