@@ -18,6 +18,7 @@ lab::RunSettings runSettings(const args::Parsed& args) {
   run.variant = args.text("--variant");
   run.parallel = args.text("--executor") == "parallel";
   run.threads = int(args.integer("--threads", run.threads));
+  run.flushDenormals = !args.flag("--no-ftz");
   return run;
 }
 

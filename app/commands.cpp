@@ -33,6 +33,10 @@ Option threadsOption() {
       .byDefault("one per core");
 }
 
+Option ftzOption() {
+  return args::flag("--no-ftz", "keep IEEE denormals (default: flush them to zero, as TF on CPU)");
+}
+
 Option stepOption() {
   return args::integer("--step", "T", 0, INT64_MAX, "loop iteration to step to after the run");
 }
@@ -59,7 +63,7 @@ std::vector<Command> declare() {
        "Trace a script, run its variants and compare their outputs.",
        {scriptArg(true)},
        {variantOption("run only variant V").byDefault("all"), executorOption(), threadsOption(),
-        setParam(), args::flag("--json", "print the report as one JSON document")}},
+        ftzOption(), setParam(), args::flag("--json", "print the report as one JSON document")}},
       {"check",
        "Parse and trace a script: node counts, loops, tapes, params.",
        {scriptArg(true)},
@@ -71,7 +75,7 @@ std::vector<Command> declare() {
         args::text("--format", "LIST", "comma-separated: png, svg, pdf, csv, dot")
             .byDefault(kExportFormats),
         setParam(), stepOption(), variantOption("export only variant V").byDefault("all"),
-        executorOption(), threadsOption()}},
+        executorOption(), threadsOption(), ftzOption()}},
       {"ode",
        "The ODE lesson built from the engine's C++ API: gradients and timings.",
        {},

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 
 #include "engine/control/kind.h"
+#include "engine/exec/float_env.h"
 #include "engine/exec/parallel_for.h"
 #include "engine/exec/plan.h"
 #include "engine/exec/print_format.h"
@@ -143,6 +144,7 @@ struct Executor::Impl {
     Frame top = newFrame(nullptr, 0, -1);
     {
       OmpThreads scope(threads);
+      DenormalsFlushed flush(opt.flushDenormals, threads);
       execRegion(top);
     }
     RunResult result;

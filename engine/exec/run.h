@@ -34,6 +34,8 @@ struct RunOptions {
   bool timeline = true;
   size_t timelineLimit = 200000;  // events kept; a 20000-step loop would otherwise log millions
   bool records = true;
+  // Flush-to-zero / denormals-are-zero on the run's threads (exec/float_env.h).
+  bool flushDenormals = true;
   size_t memoryBudget = kDefaultMemoryBudget;
   size_t recordBudget = kDefaultRecordBudget;  // bytes of per-iteration records
   int64_t smallTensor = kSmallTensorElements;  // records keep whole tensors up to this size

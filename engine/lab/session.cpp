@@ -46,6 +46,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   opt.timeline = s.timeline;
   opt.records = s.records;
   opt.valueRecords = s.valueRecords;
+  opt.flushDenormals = s.flushDenormals;
   opt.memoryBudget = s.memoryBudget;
   opt.monitor = s.monitor;
   try {

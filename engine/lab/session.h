@@ -14,8 +14,9 @@ struct RunSettings {
   bool parallel = false;
   int threads = 0;
   bool timeline = true;
-  bool records = true;       // per-iteration loop records (the step-through)
-  bool valueRecords = true;  // summaries of top-level values (the inspector, gradient overlay)
+  bool records = true;         // per-iteration loop records (the step-through)
+  bool valueRecords = true;    // summaries of top-level values (the inspector, gradient overlay)
+  bool flushDenormals = true;  // FTZ/DAZ, as TensorFlow on CPU; off: IEEE denormals
   size_t memoryBudget = kDefaultMemoryBudget;
   RunMonitor* monitor = nullptr;
 };

@@ -69,6 +69,20 @@ class TestCli : public QObject {
     QVERIFY(r.out.contains("time per variant:"));
   }
 
+  void denormalsFlushUnlessNoFtz() {
+    // 1e-30 * 1e-10 is a float32 denormal (9.99995e-41): flushed to zero by default, as
+    // TensorFlow on CPU.
+    const QString script = write("underflow.gls", "x = tf.constant([1e-30])\ny = x * 1e-10\n");
+    for (const char* executor : {"serial", "parallel"}) {
+      Result flushed = gradlab({"run", script, "--executor", executor});
+      QCOMPARE(flushed.code, 0);
+      QVERIFY2(flushed.out.contains("out  y: float32[1]  min 0  max 0"), qPrintable(flushed.out));
+      Result ieee = gradlab({"run", script, "--executor", executor, "--no-ftz"});
+      QCOMPARE(ieee.code, 0);
+      QVERIFY2(ieee.out.contains("out  y: float32[1]  min 9.99995e-41"), qPrintable(ieee.out));
+    }
+  }
+
   void jsonIsOneDocument() {
     Result r = gradlab({"run", lesson("ode_while_loop.gls"), "--set", "batch=2", "--set", "dim=3",
                         "--set", "steps=4", "--variant", "vectorized", "--executor", "parallel",
@@ -358,12 +372,12 @@ class TestCli : public QObject {
          {"--set NAME=VALUE", "--variant V", "--run", "--step T", "--plot NAME",
           "--screenshot PNG"}},
         {"run",
-         {"--variant V", "--executor serial|parallel", "--threads N", "--set NAME=VALUE",
-          "--json"}},
+         {"--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
+          "--set NAME=VALUE", "--json"}},
         {"check", {"--set NAME=VALUE"}},
         {"export",
          {"--out DIR", "--format LIST", "--set NAME=VALUE", "--step T", "--variant V",
-          "--executor serial|parallel", "--threads N"}},
+          "--executor serial|parallel", "--threads N", "--no-ftz"}},
         {"ode",
          {"--steps N", "--batch B", "--dim D", "--dt DT", "--executor serial|parallel|both",
           "--threads N", "--variant serial|parallel|vectorized|all"}},
