@@ -85,50 +85,40 @@ Option& Option::mandatory() {
   return *this;
 }
 
-Option flag(std::string name, std::string help) {
+namespace {
+Option option(std::string name, Kind kind, std::string metavar, std::string help) {
   Option o;
   o.name = std::move(name);
-  o.kind = Kind::Flag;
-  o.help = std::move(help);
-  return o;
-}
-
-Option text(std::string name, std::string metavar, std::string help) {
-  Option o;
-  o.name = std::move(name);
-  o.kind = Kind::Text;
+  o.kind = kind;
   o.metavar = std::move(metavar);
   o.help = std::move(help);
   return o;
 }
+}  // namespace
+
+Option flag(std::string name, std::string help) {
+  return option(std::move(name), Kind::Flag, {}, std::move(help));
+}
+
+Option text(std::string name, std::string metavar, std::string help) {
+  return option(std::move(name), Kind::Text, std::move(metavar), std::move(help));
+}
 
 Option choice(std::string name, std::vector<std::string> choices, std::string help) {
-  Option o;
-  o.name = std::move(name);
-  o.kind = Kind::Choice;
+  Option o = option(std::move(name), Kind::Choice, {}, std::move(help));
   o.choices = std::move(choices);
-  o.help = std::move(help);
   return o;
 }
 
 Option integer(std::string name, std::string metavar, int64_t min, int64_t max, std::string help) {
-  Option o;
-  o.name = std::move(name);
-  o.kind = Kind::Int;
-  o.metavar = std::move(metavar);
+  Option o = option(std::move(name), Kind::Int, std::move(metavar), std::move(help));
   o.min = min;
   o.max = max;
-  o.help = std::move(help);
   return o;
 }
 
 Option real(std::string name, std::string metavar, std::string help) {
-  Option o;
-  o.name = std::move(name);
-  o.kind = Kind::Real;
-  o.metavar = std::move(metavar);
-  o.help = std::move(help);
-  return o;
+  return option(std::move(name), Kind::Real, std::move(metavar), std::move(help));
 }
 
 Option setting(std::string name, std::string help) {
