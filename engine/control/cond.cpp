@@ -88,6 +88,16 @@ std::vector<Value> condVjp(ControlVjpContext& c) {
       req.region = fwdR;
       req.targets = bb.graph().region(fwdR).results;
       req.seeds = seeds;
+      // The branch's saved values (read by a first reverse pass) carry their own adjoints in
+      // a gradient of a gradient.
+      const Node& fwdNode = bb.graph().node(cid);
+      for (size_t i = 0; i < fwdNode.saved.size() && nOut + i < c.gout.size(); ++i) {
+        const Value v = fwdNode.saved[i];
+        if (c.gout[nOut + i].valid() && bb.graph().node(v).region == fwdR) {
+          req.targets.push_back(v);
+          req.seeds.push_back(c.gout[nOut + i]);
+        }
+      }
       req.sources = caps;
       // A branch returning a captured value as is: backprop seeds it (it is a source).
       std::map<Value, Value> adj = c.backprop(bb, req);

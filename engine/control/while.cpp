@@ -265,10 +265,18 @@ void executeWhile(ControlRuntime& rt, const Node& n) {
 
 // ---- reverse mode -------------------------------------------------------------------------------
 
+// Adjoints of a loop's saved outputs (a gradient of a gradient reads them): body value
+// `value` gets entry k of `perIteration` at forward iteration k.
+struct SavedAdjoint {
+  Value value;
+  Value perIteration;
+};
+
 // One step of the reverse loop, carrying [k, adjoints of the float vars adjOf, accumulators of
 // the captures caps]: the body's VJP at forward iteration k.
 std::vector<Value> reverseStepBody(Builder& b, const BodyBackprop& backprop, int bodyR,
                                    const std::vector<int>& adjOf, const std::vector<Value>& caps,
+                                   const std::vector<SavedAdjoint>& savedAdj,
                                    const std::vector<Value>& p) {
   Region& rev = b.graph().region(b.currentRegion());
   rev.forwardOf = bodyR;
@@ -281,13 +289,19 @@ std::vector<Value> reverseStepBody(Builder& b, const BodyBackprop& backprop, int
     req.seeds.push_back(p[1 + k]);
     req.sources.push_back(fwd.params[size_t(adjOf[k])]);
   }
+  // The saved values are targets too: their paths into the body's inputs are part of the
+  // loop's function once a reverse pass has read them.
+  for (const SavedAdjoint& s : savedAdj) {
+    req.targets.push_back(s.value);
+    req.seeds.push_back(b.op1("list_read", {s.perIteration, p[0]}));
+  }
   for (Value cap : caps) req.sources.push_back(cap);
   // A result that is directly a source (a param, or a capture we differentiate) is seeded by
   // backprop itself; one that is an outer value we do not differentiate has no path.
   const std::map<Value, Value> adj = backprop(b, req);
   std::map<Value, std::vector<Value>> direct;
   const std::set<Value> sources(req.sources.begin(), req.sources.end());
-  for (size_t k = 0; k < req.targets.size(); ++k) {
+  for (size_t k = 0; k < adjOf.size(); ++k) {
     const Value t = req.targets[k];
     const Node& tn = b.graph().node(t);
     if ((tn.region != bodyR || tn.is(NodeKind::Param)) && !sources.count(t) && !adj.count(t))
@@ -332,11 +346,17 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
   for (int j : adjOf)
     init.push_back(c.gout[size_t(j)].valid() ? c.gout[size_t(j)] : b.zerosLike({wid, j}));
   for (Value cap : caps) init.push_back(b.zerosLike(cap));
+  std::vector<SavedAdjoint> savedAdj;
+  for (size_t i = 0; i < w.saved.size() && size_t(w.control.savedBase) + i < c.gout.size(); ++i) {
+    const Value gs = c.gout[size_t(w.control.savedBase) + i];
+    const TypeInfo& t = g.type(w.saved[i]);
+    if (gs.valid() && !t.list && isFloat(t.dtype)) savedAdj.push_back({w.saved[i], gs});
+  }
   auto condFn = [](Builder& bb, const std::vector<Value>& p) {
     return bb.op1("greater_equal", {p[0], bb.scalar(0, DType::I32)});
   };
   auto bodyFn = [&](Builder& bb, const std::vector<Value>& p) {
-    return reverseStepBody(bb, c.backprop, bodyR, adjOf, caps, p);
+    return reverseStepBody(bb, c.backprop, bodyR, adjOf, caps, savedAdj, p);
   };
   WhileOptions opt;
   opt.parallelIterations = 1;
