@@ -1,10 +1,12 @@
 // tf.map_fn: a node owning region {body}, run once per slice of its elements along axis 0.
 // Its outputs are the stacked body results, then (once reverse mode asks) the saved lists.
+#include <algorithm>
 #include <cstring>
 
 #include "engine/control/control_flow.h"
 #include "engine/control/kind.h"
 #include "engine/ops/api.h"
+#include "engine/ops/registry.h"
 
 namespace gl {
 
@@ -129,6 +131,25 @@ void executeMap(ControlRuntime& rt, const Node& n) {
 
 // ---- reverse mode -------------------------------------------------------------------------------
 
+// The reads of a list captured by a map body when the body reads it only at its own iteration
+// (a reverse map reading what another map saved); empty when it uses the list otherwise. The
+// list's adjoint then has one entry per iteration: the reverse map returns the reads'
+// adjoints as tensors, stacked, and they become the list's entries.
+std::vector<Value> readsAtIteration(const Graph& g, int bodyR, Value list) {
+  const Region& r = g.region(bodyR);
+  std::vector<Value> reads;
+  for (int id : r.nodes) {
+    const Node& n = g.node(id);
+    const bool uses = std::find(n.inputs.begin(), n.inputs.end(), list) != n.inputs.end() ||
+                      std::find(n.captures.begin(), n.captures.end(), list) != n.captures.end();
+    if (!uses) continue;
+    if (!runs(n, prims::listRead()) || n.inputs[0] != list || n.inputs[1] != r.iterationIndex)
+      return {};
+    reads.push_back({id, 0});
+  }
+  return reads;
+}
+
 // ys = map_fn(f, xs)
 // dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations
 std::vector<Value> mapVjp(ControlVjpContext& c) {
@@ -143,7 +164,19 @@ std::vector<Value> mapVjp(ControlVjpContext& c) {
   std::vector<Value> elems;
   for (size_t j = 0; j < nOut; ++j)
     elems.push_back(c.gout[j].valid() ? c.gout[j] : b.zerosLike({mid, int(j)}));
+  // The saved values (read by a first reverse pass) are targets in a gradient of a gradient.
+  std::vector<std::pair<Value, Value>> savedAdj;  // body value, its adjoints per iteration
+  const Node& m = g.node(mid);
+  for (size_t i = 0; i < m.saved.size() && nOut + i < c.gout.size(); ++i) {
+    const TypeInfo& t = g.type(m.saved[i]);
+    if (c.gout[nOut + i].valid() && !t.list && isFloat(t.dtype))
+      savedAdj.push_back({m.saved[i], c.gout[nOut + i]});
+  }
+  std::vector<std::vector<Value>> capReads;
+  for (Value cap : caps)
+    capReads.push_back(g.type(cap).list ? readsAtIteration(g, bodyR, cap) : std::vector<Value>{});
   auto fn = [&](Builder& bb, const std::vector<Value>& slices) {
+    const Value index = bb.graph().region(bb.currentRegion()).iterationIndex;
     bb.graph().region(bb.currentRegion()).forwardOf = bodyR;
     const Region& fwd = bb.graph().region(bodyR);
     BodyGradRequest req;
@@ -152,18 +185,31 @@ std::vector<Value> mapVjp(ControlVjpContext& c) {
       req.targets.push_back(fwd.results[j]);
       req.seeds.push_back(slices[j]);
     }
+    for (const auto& [value, perIteration] : savedAdj) {
+      req.targets.push_back(value);
+      req.seeds.push_back(bb.op1("list_read", {perIteration, index}));
+    }
     for (size_t i = 1; i < fwd.params.size(); ++i) req.sources.push_back(fwd.params[i]);
-    for (Value cap : caps) req.sources.push_back(cap);
+    for (size_t k = 0; k < caps.size(); ++k) {
+      if (capReads[k].empty()) req.sources.push_back(caps[k]);
+      req.sources.insert(req.sources.end(), capReads[k].begin(), capReads[k].end());
+    }
     // Results that are params or captures are sources: backprop seeds them itself.
     std::map<Value, Value> adj = c.backprop(bb, req);
+    auto adjointOr0 = [&](Value v) {
+      auto it = adj.find(v);
+      return it != adj.end() ? it->second : bb.zerosLike(v);
+    };
     std::vector<Value> out;
-    for (size_t i = 1; i < fwd.params.size(); ++i) {
-      auto it = adj.find(fwd.params[i]);
-      out.push_back(it != adj.end() ? it->second : bb.zerosLike(fwd.params[i]));
-    }
-    for (Value cap : caps) {
-      auto it = adj.find(cap);
-      out.push_back(it != adj.end() ? it->second : bb.zerosLike(cap));
+    for (size_t i = 1; i < fwd.params.size(); ++i) out.push_back(adjointOr0(fwd.params[i]));
+    for (size_t k = 0; k < caps.size(); ++k) {
+      if (capReads[k].empty()) {
+        out.push_back(adjointOr0(caps[k]));
+        continue;
+      }
+      std::vector<Value> parts;
+      for (Value r : capReads[k]) parts.push_back(adjointOr0(r));
+      out.push_back(sumAll(bb, parts));
     }
     return out;
   };
@@ -172,9 +218,14 @@ std::vector<Value> mapVjp(ControlVjpContext& c) {
   for (size_t i = 0; i < inputs.size(); ++i)
     if (c.needs[i]) grads[i] = outs[i];
   size_t ci = 0;
-  for (size_t i = 0; i < numCaptures; ++i)
-    if (c.needs[inputs.size() + i])
-      grads[inputs.size() + i] = ops::reduceSum(b, outs[inputs.size() + ci++], {0});
+  for (size_t i = 0; i < numCaptures; ++i) {
+    if (!c.needs[inputs.size() + i]) continue;
+    const Value stacked = outs[inputs.size() + ci];
+    grads[inputs.size() + i] =
+        capReads[ci].empty() ? ops::reduceSum(b, stacked, {0})
+                             : b.op1("list_unstack", {stacked}, Attrs{{"zero_default", true}});
+    ++ci;
+  }
   return grads;
 }
 

@@ -46,6 +46,10 @@ const Primitive& listWrite() {
   static const Primitive& p = Registry::instance().get("list_write");
   return p;
 }
+const Primitive& listRead() {
+  static const Primitive& p = Registry::instance().get("list_read");
+  return p;
+}
 const Primitive& listStack() {
   static const Primitive& p = Registry::instance().get("list_stack");
   return p;

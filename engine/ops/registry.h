@@ -124,6 +124,7 @@ namespace prims {
 const Primitive& less();
 const Primitive& add();
 const Primitive& listWrite();
+const Primitive& listRead();
 const Primitive& listStack();
 }  // namespace prims
 
