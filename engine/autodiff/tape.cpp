@@ -37,6 +37,27 @@ bool GradientTape::isWatched(Value v) const {
   return watched_.count(v) || (watchVariables_ && b_.graph().node(v).is(NodeKind::Variable));
 }
 
+// TF's tape traces every tensor computed while it records from something it watches: such an
+// intermediate (y in z = y * y) is a source as valid as a watched one.
+bool GradientTape::isTraced(Value v) const {
+  if (isWatched(v)) return true;
+  const Graph& g = b_.graph();
+  std::set<int> seen;
+  std::vector<int> stack{v.node};
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    if (!recorded_.count(id) || !seen.insert(id).second) continue;
+    const Node& n = g.node(id);
+    for (const auto* inputs : {&n.inputs, &n.captures})
+      for (Value in : *inputs) {
+        if (isWatched(in)) return true;
+        stack.push_back(in.node);
+      }
+  }
+  return false;
+}
+
 void GradientTape::beginQuery(const char* what) {
   if (used_ && !persistent_)
     throw EngineError(
@@ -118,7 +139,7 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
              " at all: no chain of operations leads from it to the target";
     return d;
   }
-  if (!isWatched(source)) {
+  if (!isTraced(source)) {
     d.text = "the source " + src +
              " was never watched: a plain tensor (unlike a tf.Variable) is recorded only after "
              "tape.watch(" +
@@ -171,14 +192,14 @@ GradResult GradientTape::gradient(Value target, const std::vector<Value>& source
   // Unwatched plain tensors are not sources the tape knows.
   std::vector<Value> known;
   for (Value s : sources)
-    if (isWatched(s)) known.push_back(s);
+    if (isTraced(s)) known.push_back(s);
   req.sources = known;
   std::map<Value, Value> adj = backprop(b_, req);
   b_.setLoc(loc);
   GradResult r;
   for (Value s : sources) {
     auto it = adj.find(s);
-    if (s == target && isWatched(s)) {
+    if (s == target && isTraced(s)) {
       r.grads.push_back(req.seeds[0].valid() ? req.seeds[0] : b_.onesLike(s));
       r.why.push_back({});
     } else if (it != adj.end()) {
@@ -202,7 +223,7 @@ GradResult GradientTape::jacobian(Value target, const std::vector<Value>& source
   if (m < 0) throw EngineError("jacobian needs a target of known shape", loc, "jacobian");
   std::vector<Value> known;
   for (Value s : sources)
-    if (isWatched(s)) known.push_back(s);
+    if (isTraced(s)) known.push_back(s);
   // One VJP per row of the identity, as iterations of a map the parallel executor spreads
   // over threads.
   Tensor eye = Tensor::zeros(ty.dtype, {m, m});
@@ -268,7 +289,7 @@ GradResult GradientTape::batchJacobian(Value target, Value source, int parallelI
                           " differs from source batch " + std::to_string(sy.shape[0]),
                       loc, "batch_jacobian");
   GradResult r;
-  if (!isWatched(source)) {
+  if (!isTraced(source)) {
     r.grads.push_back({});
     r.why.push_back(explain(target, source));
     return r;

@@ -61,6 +61,8 @@ class GradientTape : public TapeHook {
  private:
   void beginQuery(const char* what);
   bool isWatched(Value v) const;
+  // Watched, or computed on this tape from something watched.
+  bool isTraced(Value v) const;
   GradDiagnostic explain(Value target, Value source) const;
 
   Builder& b_;
