@@ -276,7 +276,8 @@ GradResult GradientTape::jacobian(Value target, const std::vector<Value>& source
   return r;
 }
 
-GradResult GradientTape::batchJacobian(Value target, Value source, int parallelIterations) {
+GradResult GradientTape::batchJacobian(Value target, Value source, int parallelIterations,
+                                       Unconnected unconnected) {
   beginQuery("batch_jacobian");
   const SourceLoc loc = b_.loc();
   const TypeInfo ty = b_.type(target);
@@ -289,7 +290,8 @@ GradResult GradientTape::batchJacobian(Value target, Value source, int parallelI
                           " differs from source batch " + std::to_string(sy.shape[0]),
                       loc, "batch_jacobian");
   GradResult r;
-  if (!isTraced(source)) {
+  const bool traced = isTraced(source);
+  if (!traced && unconnected == Unconnected::None) {
     r.grads.push_back({});
     r.why.push_back(explain(target, source));
     return r;
@@ -307,7 +309,7 @@ GradResult GradientTape::batchJacobian(Value target, Value source, int parallelI
     BackpropRequest req;
     req.targets = {target};
     req.seeds = {seed};
-    req.sources = {source};
+    if (traced) req.sources = {source};
     req.eligible = [this](const Node& n) { return recorded_.count(n.id) > 0; };
     std::map<Value, Value> adj = backprop(bb, req);
     connected = adj.count(source) > 0;
@@ -315,11 +317,12 @@ GradResult GradientTape::batchJacobian(Value target, Value source, int parallelI
   };
   std::vector<Value> outs = mapFn(b_, fn, {eyeV}, parallelIterations);  // [m, B, n...]
   b_.setLoc(loc);
-  if (!connected) {
+  if (!connected && unconnected == Unconnected::None) {
     r.grads.push_back({});
     r.why.push_back(explain(target, source));
     return r;
   }
+  // Unconnected with ZERO: the map's rows are already zeros of the source's shape.
   std::vector<int64_t> perm{1, 0};
   for (int64_t i = 2; i < int64_t(sy.shape.size()) + 1; ++i) perm.push_back(i);
   Value t = ops::transpose(b_, outs[0], perm);  // [B, m, n...]

@@ -42,7 +42,9 @@ class GradientTape : public TapeHook {
   GradResult jacobian(Value target, const std::vector<Value>& sources,
                       Unconnected unconnected = Unconnected::None, int parallelIterations = 10);
   // Per batch row: target [B, m...], source [B, n...] -> [B, m..., n...].
-  GradResult batchJacobian(Value target, Value source, int parallelIterations = 10);
+  // Unconnected::Zero gives zeros of that shape where TF's unconnected_gradients=ZERO does.
+  GradResult batchJacobian(Value target, Value source, int parallelIterations = 10,
+                           Unconnected unconnected = Unconnected::None);
 
   // tape.stop_recording(): ops built while a guard lives are not recorded.
   class StopRecording {

@@ -204,7 +204,7 @@ void addTapeBuiltins(BuiltinTable& t) {
         Value source = a.tensor("source");
         const int par = parallelIterationsOf(a);
         a.cx.at(a.callLoc);
-        GradResult r = tp.tape->batchJacobian(target, source, par);
+        GradResult r = tp.tape->batchJacobian(target, source, par, unconnectedOf(a));
         size_t k = 0;
         return gradResults(a["source"], r, k);
       }};
