@@ -145,6 +145,13 @@ Val whileLoopBuiltin(Bound& a) {
   const WhileOptions opt = whileOptionsOf(a);
   cx.at(loc);
   std::vector<Value> outs = whileLoop(cx.b, cond, body, lv.init, opt);
+  // back_prop=False: as in TF's graph mode, no gradient flows back through the loop.
+  if (!a.boolean("back_prop"))
+    for (Value& v : outs)
+      if (!cx.b.type(v).list && isFloat(cx.b.type(v).dtype)) {
+        v = ops::stopGradient(cx.b, v);
+        cx.b.graph().node(v).name = "while_loop(back_prop=False)";
+      }
   std::vector<Val> result = rebuild(cx, lv, outs);
   return lv.single ? result[0] : Val::listOf(std::move(result), lv.structure.kind == Kind::Tuple);
 }
