@@ -461,7 +461,7 @@ void registerBinary(Registry& r) {
   });
   r.add({
       .name = "pow",
-      .math = "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y",
+      .math = "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y (0 where x <= 0, as in TF)",
       .arity = 2,
       .shape = broadcastRule(kFloat, false),
       .forward = tensorKernel(powKernel),
@@ -475,7 +475,14 @@ void registerBinary(Registry& r) {
           Value xPow = ops::pow(b, x, ops::sub(b, y, scalarLike(b, y, 1.0)));
           r[0] = ops::mul(b, g, ops::mul(b, y, xPow));
         }
-        if (c.needs[1]) r[1] = ops::mul(b, g, ops::mul(b, ops::log(b, x), c.out[0]));
+        if (c.needs[1]) {
+          // TF's PowGrad: log(x) is taken as 0 where x <= 0 (a real x^y has no slope in y
+          // there). x is replaced by 1 before the log so no NaN reaches a second derivative.
+          Value positive = ops::greater(b, x, scalarLike(b, x, 0.0));
+          Value safeX = ops::where(b, positive, x, b.onesLike(x));
+          Value logX = ops::where(b, positive, ops::log(b, safeX), b.zerosLike(x));
+          r[1] = ops::mul(b, g, ops::mul(b, logX, c.out[0]));
+        }
         return r;
       }),
       .gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5)),
