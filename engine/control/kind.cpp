@@ -37,6 +37,11 @@ std::string_view displayName(const Node& n) {
 
 Node& addControlNode(Builder& b, Node n) {
   std::vector<int> regions = n.regions;
+  // A body that prints runs even when nothing reads the node's results (the function guide's
+  // fizzbuzz): TF never prunes stateful ops inside control flow.
+  for (int r : regions)
+    for (int id : b.graph().region(r).nodes)
+      n.sideEffect = n.sideEffect || b.graph().node(id).sideEffect;
   Node& added = b.addNode(std::move(n));
   for (int r : regions) b.graph().region(r).owner = added.id;
   return added;
