@@ -288,15 +288,16 @@ void addTensorArrayMethods(BuiltinTable& t) {
                                a.cx.at(a.callLoc);
                                return Val::tensor(a.cx.b.op1("list_gather", {ta.list, idx}));
                              }};
-  t["TensorArray.unstack"] = {Signature::parse("value, name=None"), [](Bound& a) {
-                                TensorArrayObj& ta = taOf(a);
-                                Value v = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
-                                a.cx.at(a.callLoc);
-                                TensorArrayObj n = ta;
-                                const Shape& s = a.cx.b.type(v).shape;
-                                n.size = s.empty() ? -1 : s[0];
-                                return withList(n, a.cx.b.op1("list_unstack", {v}));
-                              }};
+  t["TensorArray.unstack"] = {
+      Signature::parse("value, name=None"), [](Bound& a) {
+        TensorArrayObj& ta = taOf(a);
+        Value v = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
+        a.cx.at(a.callLoc);
+        TensorArrayObj n = ta;
+        const Shape& s = a.cx.b.type(v).shape;
+        n.size = s.empty() || ta.dynamic ? -1 : s[0];
+        return withList(n, a.cx.b.op1("list_unstack", {v}, Attrs{{"dynamic_size", ta.dynamic}}));
+      }};
   t["TensorArray.size"] = {Signature::parse("name=None"), [](Bound& a) {
                              return Val::tensor(a.cx.b.op1("list_size", {taOf(a).list}));
                            }};

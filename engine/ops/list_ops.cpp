@@ -238,6 +238,7 @@ void registerListOps(Registry& r) {
         l->dtype = t.dtype();
         l->elemShape = Shape(t.shape().begin() + 1, t.shape().end());
         l->zeroDefault = a.b("zero_default");
+        l->dynamicSize = a.b("dynamic_size");  // TensorArray(dynamic_size=True).unstack grows
         const int64_t n = t.shape()[0];
         const size_t row = static_cast<size_t>(numel(l->elemShape)) * dtypeSize(t.dtype());
         for (int64_t i = 0; i < n; ++i) {
