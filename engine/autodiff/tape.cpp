@@ -24,6 +24,38 @@ void GradientTape::stop() {
   b_.popTape(this);
 }
 
+void GradientTape::resume() {
+  if (active_) return;
+  active_ = true;
+  closedAt_ = -1;
+  b_.pushTape(this);
+}
+
+void GradientTape::reset() {
+  recorded_.clear();
+  watched_.clear();
+  used_ = false;
+  openedAt_ = b_.graph().numNodes();
+  closedAt_ = active_ ? -1 : openedAt_;
+}
+
+std::vector<Value> GradientTape::watchedVariables() const {
+  const Graph& g = b_.graph();
+  std::vector<Value> out;
+  std::set<Value> seen;
+  auto add = [&](Value v) {
+    if (g.node(v).is(NodeKind::Variable) && seen.insert(v).second) out.push_back(v);
+  };
+  for (Value v : watched_) add(v);
+  if (watchVariables_)
+    for (int id : recorded_) {
+      const Node& n = g.node(id);
+      for (const auto* inputs : {&n.inputs, &n.captures})
+        for (Value v : *inputs) add(v);
+    }
+  return out;
+}
+
 void GradientTape::onNode(const Node& n) {
   if (active_ && stopDepth_ == 0) recorded_.insert(n.id);
 }
@@ -181,26 +213,35 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
 
 GradResult GradientTape::gradient(Value target, const std::vector<Value>& sources,
                                   Unconnected unconnected, Value outputGradient) {
+  return gradient(std::vector<Value>{target}, sources, unconnected, {outputGradient});
+}
+
+GradResult GradientTape::gradient(const std::vector<Value>& targets,
+                                  const std::vector<Value>& sources, Unconnected unconnected,
+                                  const std::vector<Value>& outputGradients) {
   beginQuery("gradient");
-  if (!target.valid()) throw EngineError("gradient of a missing target", b_.loc(), "gradient");
+  if (targets.empty()) throw EngineError("gradient of no targets", b_.loc(), "gradient");
+  for (Value t : targets)
+    if (!t.valid()) throw EngineError("gradient of a missing target", b_.loc(), "gradient");
   const SourceLoc loc = b_.loc();
   BackpropRequest req;
-  req.targets = {target};
-  req.seeds = {outputGradient};
-  for (Value s : sources) req.sources.push_back(s);
+  req.targets = targets;
+  req.seeds = outputGradients;
   req.eligible = [this](const Node& n) { return recorded_.count(n.id) > 0; };
   // Unwatched plain tensors are not sources the tape knows.
-  std::vector<Value> known;
   for (Value s : sources)
-    if (isTraced(s)) known.push_back(s);
-  req.sources = known;
+    if (isTraced(s)) req.sources.push_back(s);
   std::map<Value, Value> adj = backprop(b_, req);
   b_.setLoc(loc);
   GradResult r;
+  // A target that is itself a source: backprop seeds it when the source carries a gradient;
+  // this covers the others (a single target only, as before).
+  const Value target = targets[0];
+  const Value seed0 = outputGradients.empty() ? Value{} : outputGradients[0];
   for (Value s : sources) {
     auto it = adj.find(s);
-    if (s == target && isTraced(s)) {
-      r.grads.push_back(req.seeds[0].valid() ? req.seeds[0] : b_.onesLike(s));
+    if (it == adj.end() && targets.size() == 1 && s == target && isTraced(s)) {
+      r.grads.push_back(seed0.valid() ? seed0 : b_.onesLike(s));
       r.why.push_back({});
     } else if (it != adj.end()) {
       r.grads.push_back(it->second);

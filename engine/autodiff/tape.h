@@ -33,11 +33,22 @@ class GradientTape : public TapeHook {
 
   // Leaves the `with` block: nothing built later is recorded.
   void stop();
+  // Re-enters it (`with tape:` again): recording goes on, what was recorded stays.
+  void resume();
+  // tape.reset(): forgets what was recorded and watched, as a fresh tape opened here.
+  void reset();
+  // tape.watched_variables(): the watched Variables and those recorded ops read, in the order
+  // first seen.
+  std::vector<Value> watchedVariables() const;
   bool recording() const { return active_ && stopDepth_ == 0; }
   void watch(Value v);
 
   GradResult gradient(Value target, const std::vector<Value>& sources,
                       Unconnected unconnected = Unconnected::None, Value outputGradient = {});
+  // Several targets: TF sums their gradients; outputGradients (empty, or one per target,
+  // invalid = ones) seed them.
+  GradResult gradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
+                      Unconnected unconnected, const std::vector<Value>& outputGradients);
   // d target[i...] / d source[j...], shape target.shape + source.shape.
   GradResult jacobian(Value target, const std::vector<Value>& sources,
                       Unconnected unconnected = Unconnected::None, int parallelIterations = 10);

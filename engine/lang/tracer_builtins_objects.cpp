@@ -18,8 +18,12 @@ struct TapeObj : Object {
   std::string typeName() const override { return "GradientTape"; }
   bool isContext() const override { return true; }
   Val enter(Context& cx, const SourceLoc& loc) override {
-    if (tape) cx.fail(loc, "this GradientTape was already used in a with block; create a new one");
-    tape = &cx.openTape(persistent, watchVariables);
+    if (tape && tape->recording()) cx.fail(loc, "this GradientTape is already recording");
+    // Entering again resumes recording, as TF's tape does.
+    if (tape)
+      tape->resume();
+    else
+      tape = &cx.openTape(persistent, watchVariables);
     return Val::object(shared_from_this());
   }
   void exit(Context&) override { tape->stop(); }
@@ -175,11 +179,28 @@ void addTapeBuiltins(BuiltinTable& t) {
       Signature::parse("target, sources, output_gradients=None, unconnected_gradients=None"),
       [](Bound& a) {
         TapeObj& tp = tapeOf(a);
-        Value target = targetOf(a);
-        Value seed =
-            a.none("output_gradients") ? Value{} : a.tensorLike("output_gradients", target);
+        // A list of targets: TF sums their gradients, each seeded by its output_gradients.
+        const bool many = a["target"].isSeq();
+        const std::vector<Value> targets = many ? sourcesOf(a, "target") : std::vector{targetOf(a)};
+        for (Value t : targets) a.cx.checkRegion(t, a.loc("target"));
+        std::vector<Value> seeds;
+        if (!a.none("output_gradients")) {
+          const Val& og = a["output_gradients"];
+          if (!many) {
+            seeds.push_back(a.tensorLike("output_gradients", targets[0]));
+          } else {
+            if (!og.isSeq() || og.items().size() != targets.size())
+              a.fail("output_gradients", "must be a list with one tensor (or None) per target, " +
+                                             std::to_string(targets.size()) + " here");
+            for (size_t i = 0; i < targets.size(); ++i)
+              seeds.push_back(og.items()[i].isNone()
+                                  ? Value{}
+                                  : a.cx.toTensor(og.items()[i], a.loc("output_gradients"),
+                                                  a.cx.b.type(targets[i]).dtype));
+          }
+        }
         a.cx.at(a.callLoc);
-        GradResult r = tp.tape->gradient(target, sourcesOf(a, "sources"), unconnectedOf(a), seed);
+        GradResult r = tp.tape->gradient(targets, sourcesOf(a, "sources"), unconnectedOf(a), seeds);
         size_t k = 0;
         return gradResults(a["sources"], r, k);
       }};
@@ -208,6 +229,16 @@ void addTapeBuiltins(BuiltinTable& t) {
         size_t k = 0;
         return gradResults(a["source"], r, k);
       }};
+  t["GradientTape.reset"] = {Signature::parse(""), [](Bound& a) {
+                               tapeOf(a).tape->reset();
+                               return Val::none();
+                             }};
+  t["GradientTape.watched_variables"] = {Signature::parse(""), [](Bound& a) {
+                                           std::vector<Val> vars;
+                                           for (Value v : tapeOf(a).tape->watchedVariables())
+                                             vars.push_back(Val::tensor(v));
+                                           return Val::listOf(std::move(vars), true);
+                                         }};
   t["GradientTape.stop_recording"] = {Signature::parse(""), [](Bound& a) {
                                         auto s = std::make_shared<StopRecordingObj>();
                                         s->tape = tapeOf(a).tape;

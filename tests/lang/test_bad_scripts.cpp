@@ -28,8 +28,8 @@ const BadScript kBad[] = {
      "len(): argument 'obj' is a dynamically sized TensorArray; use ta.size()", 2, 9},
     {"i = tf.constant(0)\nx = tf.ones([2, 2])\ni, x = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x[0]), [i, x])\n",
      "the while_loop body changes the shape of loop variable 1 ('x') from [2,2] to [2]", 3, 8},
-    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2.0\nwith tape:\n    pass\n",
-     "this GradientTape was already used in a with block", 4, 6},
+    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    with tape:\n        pass\n",
+     "this GradientTape is already recording", 3, 10},
     {"x = tf.ones([2])\ny = x // 2\n",
      "the operator '//' is not supported on float32 tensors", 2, 5},
     {"t = tf.TensorArray(tf.float32, size=2)\nfor i in tf.range(2):\n    t.write(i, 1.0)\n",
@@ -86,8 +86,10 @@ const BadScript kBad[] = {
      "too many values to unpack (expected 2, got 3)", 1, 1},
     {"x = 10 / 0\n",
      "division by zero", 1, 5},
-    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2\ng = tape.gradient([y, y], x)\n",
-     "GradientTape.gradient(): argument 'target' must be one tensor, got a", 4, 19},
+    {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2\n"
+     "g = tape.gradient([y, y], x, output_gradients=[x])\n",
+     "GradientTape.gradient(): argument 'output_gradients' must be a list with one tensor (or "
+     "None) per target, 2 here", 4, 30},
     {"with tf.GradientTape() as tape:\n    pass\ng = tape.gradient(None, [])\n",
      "GradientTape.gradient(): argument 'target' must be one tensor, got a", 3, 19},
     {"x = tf.zeros([100000, 100000])\n",
