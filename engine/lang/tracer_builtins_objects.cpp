@@ -361,8 +361,11 @@ void addVariableBuiltins(BuiltinTable& t) {
                      dtypeName(value.dtype()));
         const std::string name = a.none("name") ? "" : a.string("name");
         a.cx.at(a.callLoc);
-        return Val::tensor(a.boolean("trainable") ? a.cx.b.variable(value, name)
-                                                  : a.cx.b.constant(value, name));
+        const Value v =
+            a.boolean("trainable") ? a.cx.b.variable(value, name) : a.cx.b.constant(value, name);
+        // Node::name follows the script's assignments; Variable.name keeps TF's own.
+        a.cx.b.graph().node(v).attrs.set("tf_name", name.empty() ? "Variable" : name);
+        return Val::tensor(v);
       }};
   for (const char* m : {"Tensor.assign", "Tensor.assign_add", "Tensor.assign_sub"})
     t[m] = {Signature::parse("value"), [](Bound& a) -> Val {
@@ -393,6 +396,15 @@ void addPropertyBuiltins(BuiltinTable& t) {
                   }};
   ndim.isProperty = true;
   t["Tensor.ndim"] = ndim;
+  // Variable.name: TF's "<name>:0", "Variable:0" when unnamed. Other traced tensors have none.
+  BuiltinDef name{Signature::parse(""), [](Bound& a) {
+                    const Node& n = a.cx.graph().node(a.self.t);
+                    if (!n.is(NodeKind::Variable))
+                      a.cx.fail(a.callLoc, "only a tf.Variable has a name in GradLab scripts");
+                    return Val::str(n.attrs.s("tf_name", "Variable") + ":0");
+                  }};
+  name.isProperty = true;
+  t["Tensor.name"] = name;
   t["Tensor.get_shape"] = {Signature::parse(""),
                            [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.t).shape); }};
   t["tuple.as_list"] = {Signature::parse(""), [](Bound& a) { return Val::listOf(a.self.items()); }};
