@@ -276,10 +276,14 @@ void addRandomAndPrint(BuiltinTable& t) {
           values.clear();
         };
         for (const Arg& x : a.rest) {
-          if (x.v.kind == Kind::Str) {
+          if (x.v.kind == Kind::Str || x.v.isNone()) {
             // Text after tensors starts a new line: the print node is text + values.
             if (!values.empty()) flush();
-            prefix += (prefix.empty() ? "" : " ") + x.v.s;
+            prefix += (prefix.empty() ? "" : " ") + (x.v.isNone() ? "None" : x.v.s);
+            // TF prints a missing gradient as None; GradLab says why beside it, as a note.
+            if (x.v.isNone() && x.v.why)
+              a.cx.log("note: the None that tf.print shows at line " + std::to_string(x.loc.line) +
+                       " is a gradient: " + x.v.why->text);
           } else {
             values.push_back(a.cx.toTensor(x.v, x.loc));
           }
