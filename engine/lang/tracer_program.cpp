@@ -24,6 +24,7 @@ const BuiltinTable& builtins() {
     addControlFlowBuiltins(t);
     addObjectBuiltins(t);
     addKerasBuiltins(t);
+    addGuideOpBuiltins(t);
     return t;
   }();
   return table;
