@@ -242,6 +242,11 @@ class Dumper {
   }
   void node(const Stmt::Def& n, int indent) {
     out += "(def ";
+    for (const ExprPtr& d : n.decorators) {
+      out += "(@ ";
+      expr(*d);
+      out += ") ";
+    }
     out += n.name;
     out += ' ';
     params(n.params);
@@ -562,6 +567,13 @@ class Unparser {
     block(n.body, indent + 1);
   }
   void node(const Stmt::Def& n, int indent) {
+    // stmt() indented the first line; each decorator line ends by indenting the next.
+    for (const ExprPtr& d : n.decorators) {
+      out += "@";
+      expr(*d, 0);
+      out += "\n";
+      out.append(std::size_t(indent) * 4, ' ');
+    }
     out += "def " + n.name + "(";
     params(n.params);
     out += "):\n";

@@ -198,6 +198,7 @@ struct Stmt {
     std::string name;
     std::vector<Parameter> params;  // parameters with defaults come last
     Block body;
+    std::vector<ExprPtr> decorators;  // @d1 @d2 def f: f = d1(d2(f)), outermost first
   };
   struct Return {
     ExprPtr value;  // null for a bare `return`

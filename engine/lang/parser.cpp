@@ -184,6 +184,9 @@ class Parser {
       case Tok::KwDef:
         out.push_back(parseDef());
         return;
+      case Tok::At:
+        out.push_back(parseDecorated());
+        return;
       case Tok::KwWith:
         out.push_back(parseWith());
         return;
@@ -391,7 +394,18 @@ class Parser {
     return stmt(loc(kw), Stmt::For{target, iter, parseLoopBody("'for'")});
   }
 
-  StmtPtr parseDef() {
+  // @decorator lines, then the def they apply to.
+  StmtPtr parseDecorated() {
+    std::vector<ExprPtr> decorators;
+    while (accept(Tok::At)) {
+      decorators.push_back(parseTest());
+      expect(Tok::Newline, "expected the end of the line after a decorator");
+    }
+    if (!at(Tok::KwDef)) fail(peek(), "expected 'def' after a decorator");
+    return parseDef(std::move(decorators));
+  }
+
+  StmtPtr parseDef(std::vector<ExprPtr> decorators = {}) {
     const Token& kw = advance();
     const Token& name = expect(Tok::Name, "expected a function name after 'def'");
     const std::size_t openIdx = pos_;
@@ -406,7 +420,8 @@ class Parser {
     Block body = parseBlock("'def'");
     --funcDepth_;
     loopDepth_ = loops;
-    return stmt(loc(kw), Stmt::Def{name.text, std::move(params), std::move(body)});
+    return stmt(loc(kw),
+                Stmt::Def{name.text, std::move(params), std::move(body), std::move(decorators)});
   }
 
   StmtPtr parseWith() {

@@ -232,6 +232,15 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                        "swap_memory=False, infer_shape=True, name=None, "
                        "fn_output_signature=None"),
       mapBuiltin};
+  // @tf.function and tf.function(f) are markers: the whole script is traced like one function.
+  // Called with options only (@tf.function(jit_compile=True)) it returns itself.
+  t["tf.function"] = {Signature::parse("func=None, input_signature=None, autograph=True, "
+                                       "jit_compile=None, reduce_retracing=False, "
+                                       "experimental_compile=None, name=None"),
+                      [](Bound& a) {
+                        if (!a.none("func")) return a["func"];
+                        return *lookupBuiltin("tf.function");
+                      }};
   // Runs as map_fn for now: same numbers and gradients; the batching transform comes later.
   t["tf.vectorized_map"] = {
       Signature::parse("fn, elems, fallback_to_while_loop=True, parallel_iterations=None"),

@@ -222,7 +222,16 @@ Flow Tracer::ExecStmt::operator()(const Stmt::Def& d) const {
   f->body = &d.body;
   f->closure = t.scope_;
   f->loc = loc;
-  t.bind(d.name, Val::object(f), loc);
+  // Decorators apply from the innermost (the last line) out, as in Python.
+  Val fn = Val::object(f);
+  for (auto it = d.decorators.rbegin(); it != d.decorators.rend(); ++it) {
+    const Val deco = t.eval(**it);
+    CallArgs args;
+    args.pos.push_back({fn, (*it)->loc, it->get()});
+    args.loc = (*it)->loc;
+    fn = t.call(deco, args, "the decorator");
+  }
+  t.bind(d.name, fn, loc);
   return Flow::Normal;
 }
 

@@ -595,6 +595,8 @@ class TestParser : public QObject {
     row("for over tuple", "for i in 1, 2:\n    pass\n");
     row("def", "def f(a, b=2, c=None):\n    return a\n");
     row("nested def", "def f():\n    def g(x):\n        return x\n    return g\n");
+    row("decorators", "@tf.function\n@tf.function(jit_compile=True)\ndef f(x):\n    return x\n");
+    row("nested decorator", "def f():\n    @g\n    def h():\n        pass\n    return h\n");
     row("return forms",
         "def f():\n    return\ndef g():\n    return 1, 2\ndef h():\n    return (1,)\n");
     row("lambda", "f = lambda: 0\ng = lambda x, y=2: x + y\nh = lambda x=lambda: 1: x\n");
@@ -810,6 +812,7 @@ class TestParser : public QObject {
       QTest::newRow(src) << QByteArray(src) << QString::fromUtf8(msg) << line << col;
     };
     row("f(x))\n", "unexpected ')'", 1, 5);
+    row("@tf.function\nx = 1\n", "expected 'def' after a decorator", 2, 1);
     row("x = )\n", "unexpected ')'", 1, 5);
     row("if x\n    pass\n", "expected ':' after the if condition", 1, 5);
     row("if x:\n    pass\nelif y\n    pass\n", "expected ':' after the elif condition", 3, 7);
