@@ -2,6 +2,7 @@
 // tensor loop body), len, range, min, max, abs, int, float, bool, str, zip, enumerate, sum,
 // list, tuple, and list methods.
 #include <cmath>
+#include <optional>
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
@@ -70,8 +71,30 @@ int64_t intArg(Bound& a, const Arg& arg, const char* fn) {
   a.cx.fail(arg.loc, std::string(fn) + "() needs ints, got " + typeName(arg.v));
 }
 
+// max()/min() with tensors, as AutoGraph converts them: one tensor reduces along its first
+// axis; several are compared elementwise (numbers become tensors of their dtype).
+Val tensorMinMax(Bound& a, bool isMax) {
+  Emitter& b = a.cx.b;
+  if (a.rest.size() == 1) {
+    Value t = a.cx.toTensor(a.rest[0].v, a.rest[0].loc);
+    if (b.type(t).shape.empty()) return Val::tensor(t);
+    return Val::tensor(isMax ? ops::reduceMax(b, t, {0}) : ops::reduceMin(b, t, {0}));
+  }
+  std::optional<DType> dt;
+  for (const Arg& x : a.rest)
+    if (x.v.isTensor()) dt = b.type(x.v.t).dtype;
+  Value best = a.cx.toTensor(a.rest[0].v, a.rest[0].loc, dt);
+  for (size_t i = 1; i < a.rest.size(); ++i) {
+    Value x = a.cx.toTensor(a.rest[i].v, a.rest[i].loc, dt);
+    best = isMax ? ops::maximum(b, best, x) : ops::minimum(b, best, x);
+  }
+  return Val::tensor(best);
+}
+
 Val minMax(Bound& a, bool isMax) {
   const char* fn = isMax ? "max" : "min";
+  for (const Arg& x : a.rest)
+    if (x.v.isTensor()) return tensorMinMax(a, isMax);
   std::vector<Val> items;
   if (a.rest.size() == 1)
     items = iterate(a, a.rest[0].v, a.rest[0].loc);
