@@ -34,11 +34,16 @@ std::vector<Value> cond(Builder& b, Value predIn, const BranchFn& trueFn, const 
   n.regions = {thenRegion, elseRegion};
   for (size_t i = 0; i < tr.size(); ++i) {
     const TypeInfo a = b.type(tr[i]), c = b.type(fr[i]);
-    if (a.list != c.list || a.dtype != c.dtype || !compatible(a.shape, c.shape))
+    if (a.list != c.list || a.dtype != c.dtype || a.shape.size() != c.shape.size())
       throw EngineError("the branches return different types for result " + std::to_string(i) +
                             ": " + a.str() + " and " + c.str(),
                         loc, "cond");
-    n.outputs.push_back(a);
+    // Compatible shapes, as TF's cond_v2 allows: a dimension the branches disagree on is
+    // unknown in the result.
+    TypeInfo merged = a;
+    for (size_t d = 0; d < a.shape.size(); ++d)
+      if (a.shape[d] != c.shape[d]) merged.shape[d] = -1;
+    n.outputs.push_back(merged);
   }
   n.control.savedBase = static_cast<int>(tr.size());
   Node& c = addControlNode(b, std::move(n));

@@ -110,7 +110,7 @@ const BadScript kBad[] = {
      "range() needs Python ints known while tracing; for a tensor bound use", 1, 11},
     {"y = tf.while_loop(lambda i: i < 3, lambda i: (i + 1, i), [0])\n",
      "the while_loop body returns 2 values for 1 loop variables", 1, 5},
-    {"y = tf.cond(tf.constant(True), lambda: tf.ones([2]), lambda: tf.ones([3]))\n",
+    {"y = tf.cond(tf.constant(True), lambda: tf.ones([2]), lambda: tf.ones([2, 3]))\n",
      "cond: the branches return different types for result 0: float32[2]", 1, 5},
     {"x = tf.ones([2])\ny = x.numpy()\n",
      "a traced tensor has no value yet (it exists when the graph runs); use", 2, 5},
