@@ -2,6 +2,8 @@
 // reduce_prod, linspace, clip_by_norm, clip_by_global_norm, tensordot, linalg.diag. Each is
 // written so that its gradient (from the primitives' VJPs) is TF's, including at the kinks.
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
@@ -205,9 +207,74 @@ Val diag(Bound& a) {
   return T(o::mul(b, o::expandDims(b, v, -1), b.constant(eye, "identity")));
 }
 
+// einsum with a label repeated inside one operand ('ii->', 'bxby->bxy'): that operand's
+// diagonal over the two axes is taken first (times an identity, summed over the second axis,
+// so the gradient lands on the diagonal only); the engine's einsum then sees distinct labels.
+Val einsum(Bound& a) {
+  Emitter& b = a.cx.b;
+  std::vector<Value> xs;
+  for (const Arg& x : a.rest) xs.push_back(a.cx.toTensor(x.v, x.loc));
+  std::string eq;
+  for (char c : a.string("equation"))
+    if (c != ' ') eq += c;
+  const size_t arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> terms;
+  for (size_t start = 0;;) {
+    const size_t comma = lhs.find(',', start);
+    terms.push_back(lhs.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  bool repeats = false;
+  for (const auto& term : terms)
+    for (size_t i = 0; i < term.size(); ++i)
+      repeats = repeats || (std::isalpha(static_cast<unsigned char>(term[i])) &&
+                            term.find(term[i], i + 1) != std::string::npos);
+  a.cx.at(a.callLoc);
+  if (!repeats || terms.size() != xs.size() || eq.find("...") != std::string::npos)
+    return T(o::einsum(b, eq, xs));
+  // NumPy's implicit output counts every occurrence: 'ii' has none left (a trace).
+  std::string out;
+  if (arrow == std::string::npos) {
+    std::map<char, int> count;
+    for (const auto& term : terms)
+      for (char c : term) ++count[c];
+    for (auto [c, n] : count)
+      if (n == 1) out += c;
+  } else {
+    out = eq.substr(arrow + 2);
+  }
+  for (size_t k = 0; k < terms.size(); ++k) {
+    std::string& term = terms[k];
+    if (int64_t(term.size()) != int64_t(b.type(xs[k]).shape.size())) break;  // einsum says why
+    for (size_t p = 0; p < term.size(); ++p) {
+      const size_t q = term.find(term[p], p + 1);
+      if (q == std::string::npos) continue;
+      const Shape& s = b.type(xs[k]).shape;
+      const int64_t n = s[p];
+      if (n < 0 || s[q] != n)
+        a.fail("equation", std::string("label '") + term[p] +
+                               "' repeats over axes of different or unknown lengths");
+      Tensor eye = Tensor::zeros(b.type(xs[k]).dtype, {n, n});
+      for (int64_t i = 0; i < n; ++i) eye.set(i * n + i, 1.0);
+      Shape maskShape(s.size(), 1);
+      maskShape[p] = maskShape[q] = n;
+      Value mask = o::reshape(b, b.constant(eye, "identity"), maskShape);
+      xs[k] = o::reduceSum(b, o::mul(b, xs[k], mask), {int64_t(q)});
+      term.erase(q, 1);
+      --p;  // the label may repeat a third time
+    }
+  }
+  std::string rewritten;
+  for (size_t k = 0; k < terms.size(); ++k) rewritten += (k ? "," : "") + terms[k];
+  return T(o::einsum(b, rewritten + "->" + out, xs));
+}
+
 }  // namespace
 
 void addGuideOpBuiltins(BuiltinTable& t) {
+  t["tf.einsum"] = {Signature::parse("equation, *inputs, name=None"), einsum};
   // tf.math.softplus and tf.nn.softplus reach these through the namespace aliases.
   t["tf.softplus"] = {Signature::parse("features, name=None"),
                       [](Bound& a) { return T(softplus(a, a.tensor("features"))); }};

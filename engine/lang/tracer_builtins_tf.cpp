@@ -207,12 +207,7 @@ void addMatrixAndShapeMath(BuiltinTable& t) {
         auto [x, y] = operands(a, "a", "b");
         return T(o::matmul(a.cx.b, x, y, a.boolean("transpose_a"), a.boolean("transpose_b")));
       }};
-  t["tf.einsum"] = {Signature::parse("equation, *inputs, name=None"), [](Bound& a) {
-                      std::vector<Value> xs;
-                      for (const Arg& x : a.rest) xs.push_back(a.cx.toTensor(x.v, x.loc));
-                      a.cx.at(a.callLoc);
-                      return T(o::einsum(a.cx.b, a.string("equation"), xs));
-                    }};
+  // tf.einsum: tracer_builtins_guide_ops.cpp (it takes diagonals first).
 }
 
 void addNn(BuiltinTable& t) {
