@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "engine/control/control_flow.h"
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
 #include "engine/ops/api.h"
@@ -13,6 +14,28 @@ namespace gl::lang::trace {
 namespace o = gl::ops;
 
 namespace {
+
+// tf.range with tensor bounds used as a value: its length is known only when it runs, so it is
+// a while_loop writing start, start + delta, ... into a dynamic TensorArray, then stacked.
+Value rangeTensor(Builder& b, Value start, Value limit, Value delta) {
+  const Value zero = b.scalar(0, DType::I32);
+  const Value entries =
+      b.op1("list_new", {},
+            Attrs{{"dtype", std::string("int32")}, {"size", int64_t(0)}, {"dynamic_size", true}});
+  auto cond = [&](Builder& bb, const std::vector<Value>& p) {
+    const Value rising = o::greater(bb, delta, zero);
+    return o::logicalOr(bb, o::logicalAnd(bb, rising, o::less(bb, p[1], limit)),
+                        o::logicalAnd(bb, o::logicalNot(bb, rising), o::greater(bb, p[1], limit)));
+  };
+  auto body = [&](Builder& bb, const std::vector<Value>& p) {
+    return std::vector<Value>{o::add(bb, p[0], bb.scalar(1, DType::I32)), o::add(bb, p[1], delta),
+                              bb.op1("list_write", {p[2], p[0], p[1]})};
+  };
+  WhileOptions opt;
+  opt.name = "range";
+  const std::vector<Value> outs = whileLoop(b, cond, body, {zero, start, entries}, opt);
+  return b.op1("list_stack", {outs[2]});
+}
 
 // Shape and flat contents of a nested Python list of numbers.
 void nestedNumbers(Tracer& t, const Val& v, size_t depth, Shape& shape, std::vector<double>& out,
@@ -366,6 +389,13 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
     case Kind::Object:
       if (v.obj->typeName() == "TensorArray")
         fail(loc, "a TensorArray is not a tensor; read it with ta.stack() or ta.read(i)");
+      if (v.range && v.obj->typeName() == "tf.range") {
+        const Value start = toTensor(v.range->start, loc, DType::I32);
+        const Value limit = toTensor(v.range->limit, loc, DType::I32);
+        const Value delta = toTensor(v.range->delta, loc, DType::I32);
+        at(loc);
+        return rangeTensor(b_, start, limit, delta);
+      }
       [[fallthrough]];
     default:
       fail(loc, "cannot convert " + article(typeName(v)) + " to a tensor");
