@@ -125,9 +125,39 @@ WhileOptions whileOptionsOf(Bound& a) {
   return opt;
 }
 
+// shape_invariants: one shape (a tuple or list of ints and None) per loop variable; each
+// tensor variable enters the loop through relax_shape, so its unknown dims may change.
+void applyShapeInvariants(Bound& a, LoopVarsArg& lv) {
+  const Val& inv = a["shape_invariants"];
+  if (inv.isNone()) return;
+  if (!inv.isSeq()) a.fail("shape_invariants", "must give one shape per loop variable");
+  const std::vector<Val> shapes = lv.single ? std::vector<Val>{inv} : inv.items();
+  if (shapes.size() != lv.vars.size())
+    a.fail("shape_invariants", "must give one shape per loop variable");
+  size_t pos = 0;
+  for (size_t i = 0; i < lv.vars.size(); ++i) {
+    const Val& s = shapes[i];
+    if (lv.counts[i] != 1 || s.isNone() || a.cx.b.type(lv.init[pos]).list) {
+      pos += lv.counts[i];
+      continue;
+    }
+    if (!s.isSeq()) a.fail("shape_invariants", "holds a shape that is not a list of dims");
+    Shape dims;
+    for (const Val& d : s.items()) {
+      if (!d.isNone() && d.kind != Kind::Int)
+        a.fail("shape_invariants", "dims must be ints or None");
+      dims.push_back(d.isNone() ? -1 : d.i);
+    }
+    a.cx.at(a.loc("shape_invariants"));
+    lv.init[pos] = a.cx.b.op1("relax_shape", {lv.init[pos]}, Attrs{{"shape", dims}});
+    ++pos;
+  }
+}
+
 Val whileLoopBuiltin(Bound& a) {
   Context& cx = a.cx;
-  const LoopVarsArg lv = loopVarsOf(a);
+  LoopVarsArg lv = loopVarsOf(a);
+  applyShapeInvariants(a, lv);
   const Val condFn = a["cond"], bodyFn = a["body"];
   const SourceLoc loc = a.callLoc;
   auto cond = [&](Builder&, const std::vector<Value>& p) {
@@ -232,6 +262,14 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                        "swap_memory=False, infer_shape=True, name=None, "
                        "fn_output_signature=None"),
       mapBuiltin};
+  // tf.TensorShape(dims): GradLab's shapes are tuples of ints and None.
+  t["tf.TensorShape"] = {Signature::parse("dims"), [](Bound& a) {
+                           const Val& d = a["dims"];
+                           if (d.isNone())
+                             a.fail("dims", "must be a list (unknown rank is not supported)");
+                           if (!d.isSeq()) a.fail("dims", "must be a list of ints and None");
+                           return Val::listOf(d.items(), true);
+                         }};
   // @tf.function and tf.function(f) are markers: the whole script is traced like one function.
   // Called with options only (@tf.function(jit_compile=True)) it returns itself.
   t["tf.function"] = {Signature::parse("func=None, input_signature=None, autograph=True, "

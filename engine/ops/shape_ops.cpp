@@ -544,6 +544,37 @@ std::vector<Value> noGrads(size_t n) { return std::vector<Value>(n); }
 // =============================================================================================
 
 void registerShapeOps(Registry& r) {
+  // A while_loop's shape_invariants: the loop variable's static shape becomes the invariant
+  // (None dims unknown), so the body may change those dims from one iteration to the next.
+  r.add({
+      .name = "relax_shape",
+      .math = "y = x, with a less specific static shape (attr shape, -1 = unknown)\n"
+              "dx = dy",
+      .arity = 1,
+      .shape =
+          [](const Types& in, const Attrs& a) {
+            TypeInfo x = tensorIn(in, 0);
+            if (!a.has("shape")) return Types{x};
+            const Shape s = a.ints("shape");
+            if (!compatible(s, x.shape))
+              throw ShapeError("the shape invariant " + shapeStr(s) +
+                               " does not fit the loop variable's shape " + shapeStr(x.shape));
+            x.shape = s;
+            return Types{x};
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) { return Tensors{in[0]}; }),
+      .vjp = [](VjpContext& c) -> std::vector<Value> { return {c.goutOrZeros(0)}; },
+      .gradChecks =
+          [] {
+            // The checker allocates from the static output shape, so the invariant here
+            // is fully known; the VJP does not depend on it.
+            Rng rng(103);
+            return std::vector<GradCheckCase>{
+                {{randn(rng, {2, 3})}, {{"shape", Shape{2, 3}}}},
+            };
+          }(),
+  });
+
   r.add({
       .name = "reshape",
       .math = "y = reshape(x, shape), row-major order kept, one -1 inferred\n"
