@@ -329,6 +329,72 @@ void addTensorArrayMethods(BuiltinTable& t) {
         n.size = s.empty() || ta.dynamic ? -1 : s[0];
         return withList(n, a.cx.b.op1("list_unstack", {v}, Attrs{{"dynamic_size", ta.dynamic}}));
       }};
+  // scatter(indices, value): value[k] written at indices[k] (indices known while tracing), one
+  // write each, so the gradient is the writes' own.
+  t["TensorArray.scatter"] = {
+      Signature::parse("indices, value, name=None"), [](Bound& a) {
+        TensorArrayObj& ta = taOf(a);
+        const std::vector<int64_t> idx = a.ints("indices");
+        Value v = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
+        const Shape& s = a.cx.b.type(v).shape;
+        if (s.empty() || s[0] != int64_t(idx.size()))
+          a.fail("value", "must have one row per index (" + std::to_string(idx.size()) + ")");
+        a.cx.at(a.callLoc);
+        const std::vector<Value> rows = o::unstack(a.cx.b, v, 0);
+        Value list = ta.list;
+        for (size_t k = 0; k < idx.size(); ++k) {
+          if (idx[k] < 0 || (ta.size >= 0 && idx[k] >= ta.size))
+            a.fail("indices", std::to_string(idx[k]) +
+                                  " is out of range for a TensorArray of size " +
+                                  std::to_string(ta.size));
+          list =
+              a.cx.b.op1("list_write", {list, a.cx.b.scalar(double(idx[k]), DType::I32), rows[k]});
+        }
+        return withList(ta, list);
+      }};
+  // concat(): the entries joined along their first axis (entries of one shape: stack, reshape).
+  t["TensorArray.concat"] = {
+      Signature::parse("name=None"), [](Bound& a) {
+        TensorArrayObj& ta = taOf(a);
+        Attrs attrs;
+        if (ta.size >= 0) attrs.set("size", ta.size);
+        Value st = a.cx.b.op1("list_stack", {ta.list}, attrs);
+        Shape s = a.cx.b.type(st).shape;
+        if (s.size() < 2)
+          a.fail("name", "concat needs entries of rank >= 1 (stack scalars instead)");
+        if (s[0] < 0 || s[1] < 0)
+          a.fail("name", "concat needs a size and entry shape known while tracing");
+        Shape joined{s[0] * s[1]};
+        joined.insert(joined.end(), s.begin() + 2, s.end());
+        return Val::tensor(o::reshape(a.cx.b, st, joined));
+      }};
+  // split(value, lengths): equal lengths only (different ones need infer_shape=False).
+  t["TensorArray.split"] = {
+      Signature::parse("value, lengths, name=None"), [](Bound& a) {
+        TensorArrayObj& ta = taOf(a);
+        Value v = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
+        const std::vector<int64_t> lengths = a.ints("lengths");
+        const Shape& s = a.cx.b.type(v).shape;
+        if (lengths.empty() || s.empty() || s[0] < 0) a.fail("value", "needs a known first axis");
+        int64_t total = 0;
+        for (int64_t l : lengths) {
+          if (l != lengths[0])
+            a.fail("lengths",
+                   "must be equal in GradLab (pieces of different lengths would need "
+                   "infer_shape=False)");
+          total += l;
+        }
+        if (total != s[0])
+          a.fail("lengths", "add up to " + std::to_string(total) + ", not the " +
+                                std::to_string(s[0]) + " rows of value");
+        Shape pieces{int64_t(lengths.size()), lengths[0]};
+        pieces.insert(pieces.end(), s.begin() + 1, s.end());
+        a.cx.at(a.callLoc);
+        TensorArrayObj n = ta;
+        n.size = ta.dynamic ? -1 : int64_t(lengths.size());
+        return withList(n, a.cx.b.op1("list_unstack", {o::reshape(a.cx.b, v, pieces)},
+                                      Attrs{{"dynamic_size", ta.dynamic}}));
+      }};
   t["TensorArray.size"] = {Signature::parse("name=None"), [](Bound& a) {
                              return Val::tensor(a.cx.b.op1("list_size", {taOf(a).list}));
                            }};
