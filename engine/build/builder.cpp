@@ -134,10 +134,11 @@ Value Builder::constant(const Tensor& t, const std::string& name) {
 }
 
 Value Builder::variable(const Tensor& init, const std::string& name) {
-  if (!isFloat(init.dtype()))
+  // int32 variables exist in TF too (counters, steps); they carry no gradient.
+  if (!isFloat(init.dtype()) && init.dtype() != DType::I32)
     throw EngineError(
-        "a Variable must be float32 or float64, got " + std::string(dtypeName(init.dtype())), loc_,
-        "Variable");
+        "a Variable must be float32, float64 or int32, got " + std::string(dtypeName(init.dtype())),
+        loc_, "Variable");
   Node n;
   n.kind = NodeKind::Variable;
   n.value = init;

@@ -421,10 +421,10 @@ void addVariableBuiltins(BuiltinTable& t) {
           }
         }
         if (!a.none("dtype")) value = value.astype(a.dtype("dtype", DType::F32));
-        if (!isFloat(value.dtype()))
+        // int32 variables are allowed, as in TF; their gradient is None (the tape says why).
+        if (!isFloat(value.dtype()) && value.dtype() != DType::I32)
           a.fail("initial_value",
-                 std::string("must be float32 or float64 (variables carry gradients), got ") +
-                     dtypeName(value.dtype()));
+                 std::string("must be float32, float64 or int32, got ") + dtypeName(value.dtype()));
         const std::string name = a.none("name") ? "" : a.string("name");
         a.cx.at(a.callLoc);
         const Value v =
