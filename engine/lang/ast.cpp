@@ -121,6 +121,17 @@ class Dumper {
   void node(const Expr::EllipsisLit&) { out += "..."; }
   void node(const Expr::List& n) { list("list", n.elts); }
   void node(const Expr::Tuple& n) { list("tuple", n.elts); }
+  void node(const Expr::Dict& n) {
+    out += "(dict";
+    for (size_t i = 0; i < n.keys.size(); ++i) {
+      out += " (";
+      expr(*n.keys[i]);
+      out += ' ';
+      expr(*n.values[i]);
+      out += ')';
+    }
+    out += ')';
+  }
   void node(const Expr::ListComp& n) {
     open("listcomp", *n.elt);
     for (const Comprehension& g : n.generators) {
@@ -403,6 +414,16 @@ class Unparser {
     elements(n.elts, kLambda);
     out += ']';
   }
+  void node(const Expr::Dict& n) {
+    out += '{';
+    for (size_t i = 0; i < n.keys.size(); ++i) {
+      if (i) out += ", ";
+      expr(*n.keys[i], kLambda);
+      out += ": ";
+      expr(*n.values[i], kLambda);
+    }
+    out += '}';
+  }
   void node(const Expr::Tuple& n) {  // the parentheses come from expr()
     elements(n.elts, kLambda);
     if (n.elts.size() == 1) out += ',';
@@ -632,6 +653,12 @@ void forEachChild(const Expr& e, const std::function<void(const Expr&)>& f) {
   std::visit(
       Overloaded{
           [&](const Expr::List& n) { all(n.elts); }, [&](const Expr::Tuple& n) { all(n.elts); },
+          [&](const Expr::Dict& n) {
+            for (size_t i = 0; i < n.keys.size(); ++i) {
+              one(n.keys[i]);
+              one(n.values[i]);
+            }
+          },
           [&](const Expr::ListComp& n) {
             one(n.elt);
             for (const Comprehension& g : n.generators) {

@@ -82,6 +82,9 @@ struct Expr {
   struct Tuple {
     std::vector<ExprPtr> elts;
   };
+  struct Dict {  // {k: v, ...}: keys[i] maps to values[i]
+    std::vector<ExprPtr> keys, values;
+  };
   struct ListComp {
     ExprPtr elt;
     std::vector<Comprehension> generators;  // outermost first, as written
@@ -129,7 +132,7 @@ struct Expr {
   };
 
   using Node = std::variant<Name, IntLit, FloatLit, StrLit, BoolLit, NoneLit, EllipsisLit, List,
-                            Tuple, ListComp, Attribute, Call, Subscript, Slice, Unary, Binary,
+                            Tuple, Dict, ListComp, Attribute, Call, Subscript, Slice, Unary, Binary,
                             BoolOp, Compare, IfExp, Lambda>;
   Node node;
   SourceLoc loc;

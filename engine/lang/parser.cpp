@@ -721,7 +721,7 @@ class Parser {
       case Tok::LBracket:
         return parseList();
       case Tok::LBrace:
-        fail(t, "dict and set literals are not supported in GradLab script");
+        return parseDict();
       case Tok::Reserved:
         fail(t, "'" + t.text + "' is not supported in GradLab script");
       case Tok::Indent:
@@ -756,6 +756,21 @@ class Parser {
   }
 
   // [] | [test, ...] | [test for target in or_test (if or_test)* ...]
+  // {k: v, ...}; a set literal ({a, b}) is not supported.
+  ExprPtr parseDict() {
+    const std::size_t openIdx = pos_;
+    const SourceLoc l = loc(advance());
+    Expr::Dict d;
+    while (!at(Tok::RBrace)) {
+      d.keys.push_back(parseTest());
+      expect(Tok::Colon, "expected ':' after a dict key (set literals are not supported)");
+      d.values.push_back(parseTest());
+      if (!accept(Tok::Comma)) break;
+    }
+    expectClose(openIdx, Tok::RBrace, "expected ',' or '}' in the dict");
+    return make(l, std::move(d));
+  }
+
   ExprPtr parseList() {
     const std::size_t openIdx = pos_;
     const SourceLoc l = loc(advance());

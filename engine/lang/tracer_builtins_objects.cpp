@@ -91,7 +91,9 @@ std::vector<Value> sourcesOf(Bound& a, const char* name) {
                        (x.isNone() ? " (a gradient that is None?)" : ""));
     out.push_back(x.t);
   };
-  if (v.isSeq()) {
+  if (auto d = v.as<DictObj>()) {
+    for (const Val& x : d->values) one(x);  // {name: tensor}: the tensors, in order
+  } else if (v.isSeq()) {
     for (const Val& x : v.items()) {
       if (x.isSeq())
         for (const Val& y : x.items()) one(y);
@@ -116,6 +118,12 @@ Val gradResults(const Val& sources, const GradResult& r, size_t& k) {
     ++k;
     return g;
   };
+  if (auto d = sources.as<DictObj>()) {  // gradients keyed as the sources were
+    auto out = std::make_shared<DictObj>();
+    out->keys = d->keys;
+    for (size_t i = 0; i < d->keys.size(); ++i) out->values.push_back(one());
+    return Val::object(out);
+  }
   if (!sources.isSeq()) return one();
   std::vector<Val> items;
   for (const Val& x : sources.items()) items.push_back(x.isSeq() ? gradResults(x, r, k) : one());
@@ -180,7 +188,7 @@ void addTapeBuiltins(BuiltinTable& t) {
       [](Bound& a) {
         TapeObj& tp = tapeOf(a);
         // A list of targets: TF sums their gradients, each seeded by its output_gradients.
-        const bool many = a["target"].isSeq();
+        const bool many = a["target"].isSeq() || a["target"].as<DictObj>();
         const std::vector<Value> targets = many ? sourcesOf(a, "target") : std::vector{targetOf(a)};
         for (Value t : targets) a.cx.checkRegion(t, a.loc("target"));
         std::vector<Value> seeds;

@@ -34,6 +34,7 @@ struct RangeObj : Object {
 std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
   Context& cx = a.cx;
   if (v.isSeq()) return v.items();
+  if (auto d = v.as<DictObj>()) return d->keys;  // a dict iterates over its keys
   if (v.kind == Kind::Str) {
     std::vector<Val> out;
     for (char c : v.s) out.push_back(Val::str(std::string(1, c)));
@@ -129,6 +130,7 @@ void addPrintLenRange(BuiltinTable& t) {
   t["len"] = {Signature::parse("obj"), [](Bound& a) {
                 const Val& v = a["obj"];
                 if (v.isSeq()) return Val::integer(int64_t(v.items().size()));
+                if (auto d = v.as<DictObj>()) return Val::integer(int64_t(d->keys.size()));
                 if (v.kind == Kind::Str) return Val::integer(int64_t(v.s.size()));
                 if (auto r = v.as<RangeObj>()) return Val::integer(r->size());
                 if (v.isTensor()) {

@@ -18,6 +18,7 @@ struct Tracer::EvalExpr {
   Val operator()(const Expr::EllipsisLit&) const { return Val::ellipsis(); }
   Val operator()(const Expr::List& l) const { return sequence(l.elts, false); }
   Val operator()(const Expr::Tuple& l) const { return sequence(l.elts, true); }
+  Val operator()(const Expr::Dict& d) const;
   Val operator()(const Expr::ListComp& c) const;
   Val operator()(const Expr::Attribute& a) const;
   Val operator()(const Expr::Call& c) const;
@@ -45,6 +46,65 @@ Val Tracer::EvalExpr::operator()(const Expr::Name& n) const {
   if (auto v = lookupBuiltin(n.id)) return *v;
   if (auto it = t.vanished_.find(n.id); it != t.vanished_.end()) t.fail(loc, it->second);
   t.fail(loc, "unknown name '" + n.id + "'" + suggest(n.id, t.namesInScope()));
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {
+  auto out = std::make_shared<DictObj>();
+  for (size_t i = 0; i < d.keys.size(); ++i) {
+    Val k = t.eval(*d.keys[i]);
+    if (k.kind != Kind::Str && k.kind != Kind::Int && k.kind != Kind::Bool)
+      t.fail(d.keys[i]->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
+                                 article(typeName(k)));
+    Val v = t.eval(*d.values[i]);
+    if (const int at = out->find(k); at >= 0) {
+      out->values[size_t(at)] = v;  // a repeated key keeps its place, takes the last value
+    } else {
+      out->keys.push_back(k);
+      out->values.push_back(v);
+    }
+  }
+  return Val::object(out);
+}
+
+int DictObj::find(const Val& key) const {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const Val& k = keys[i];
+    const bool same = k.kind == key.kind && (k.kind == Kind::Str    ? k.s == key.s
+                                             : k.kind == Kind::Bool ? k.b == key.b
+                                                                    : k.i == key.i);
+    if (same) return int(i);
+  }
+  return -1;
+}
+
+namespace {
+
+// d.items(), d.keys(), d.values(): lists (Python's views, materialised).
+struct DictMethod : Object {
+  std::shared_ptr<DictObj> dict;
+  std::string name;
+  std::string typeName() const override { return "builtin_function"; }
+  bool callable() const override { return true; }
+  Val call(Context& cx, CallArgs& args) override {
+    if (!args.pos.empty() || !args.kw.empty())
+      cx.fail(args.loc, "dict." + name + "() takes no arguments");
+    std::vector<Val> out;
+    for (size_t i = 0; i < dict->keys.size(); ++i)
+      out.push_back(name == "keys"     ? dict->keys[i]
+                    : name == "values" ? dict->values[i]
+                                       : Val::listOf({dict->keys[i], dict->values[i]}, true));
+    return Val::listOf(std::move(out));
+  }
+};
+
+}  // namespace
+
+std::optional<Val> DictObj::attr(Context&, const std::string& name) {
+  if (name != "items" && name != "keys" && name != "values") return std::nullopt;
+  auto m = std::make_shared<DictMethod>();
+  m->dict = std::static_pointer_cast<DictObj>(shared_from_this());
+  m->name = name;
+  return Val::object(m);
 }
 
 Val Tracer::EvalExpr::sequence(const std::vector<ExprPtr>& elts, bool tuple) const {

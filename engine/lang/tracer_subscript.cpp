@@ -93,6 +93,11 @@ std::optional<Value> Tracer::readStacked(Value x, const Val& index, const Source
 
 Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
   if (v.isSeq() || v.kind == Kind::Str) return indexSequence(cx_, v, index, loc);
+  if (auto d = v.as<DictObj>()) {
+    const int at = d->find(index);
+    if (at < 0) fail(loc, "KeyError: " + repr(g_, index) + " is not a key of this dict");
+    return d->values[size_t(at)];
+  }
   if (!v.isTensor()) {
     if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray")
       fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");

@@ -102,6 +102,13 @@ std::string repr(const Graph& g, const Val& v, int depth) {
       return s + (v.kind == Kind::List ? "]" : ")");
     }
     case Kind::Object:
+      if (auto d = v.as<DictObj>()) {
+        std::string out = "{";
+        for (size_t i = 0; i < d->keys.size(); ++i)
+          out += (i ? ", " : "") + repr(g, d->keys[i], depth + 1) + ": " +
+                 repr(g, d->values[i], depth + 1);
+        return out + "}";
+      }
       return "<" + v.obj->typeName() + ">";
     case Kind::DType:
       return std::string("tf.") + dtypeName(v.dt);

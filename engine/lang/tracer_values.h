@@ -145,6 +145,15 @@ struct Val {
   }
 };
 
+// A Python dict: str, int or bool keys, in insertion order (sources and targets of a tape).
+struct DictObj : Object {
+  std::vector<Val> keys, values;
+  std::string typeName() const override { return "dict"; }
+  std::optional<Val> attr(Context& cx, const std::string& name) override;  // items/keys/values
+  std::vector<std::string> attrNames() const override { return {"items", "keys", "values"}; }
+  int find(const Val& key) const;  // -1 when absent
+};
+
 struct RangeInfo {
   Val start, limit, delta;  // Python ints or scalar int tensors
 };

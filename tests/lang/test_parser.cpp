@@ -595,6 +595,7 @@ class TestParser : public QObject {
     row("for over tuple", "for i in 1, 2:\n    pass\n");
     row("def", "def f(a, b=2, c=None):\n    return a\n");
     row("nested def", "def f():\n    def g(x):\n        return x\n    return g\n");
+    row("dict", "d = {}\ne = {'a': 1, 2: [x, y], 'c': {'d': None}}\n");
     row("decorators", "@tf.function\n@tf.function(jit_compile=True)\ndef f(x):\n    return x\n");
     row("nested decorator", "def f():\n    @g\n    def h():\n        pass\n    return h\n");
     row("return forms",
@@ -884,7 +885,7 @@ class TestParser : public QObject {
     row("class A:\n    pass\n", "'class' is not supported in GradLab script", 1, 1);
     row("import tensorflow as tf\n", "'import' is not supported in GradLab script", 1, 1);
     row("x = yield\n", "'yield' is not supported in GradLab script", 1, 5);
-    row("d = {}\n", "dict and set literals are not supported", 1, 5);
+    row("d = {1, 2}\n", "expected ':' after a dict key (set literals are not supported)", 1, 7);
     row("x[] = 1\n", "expected an index or a slice inside '[]'", 1, 3);
     row("x = a.1\n", "unexpected number '.1'", 1, 6);
     row("x = 1 \\ 2\n", "unexpected character after line continuation character", 1, 7);
