@@ -125,6 +125,11 @@ void addPrintLenRange(BuiltinTable& t) {
                   for (size_t i = 0; i < a.rest.size(); ++i)
                     line += (i ? sep : "") + repr(a.cx.graph(), a.rest[i].v);
                   a.cx.log(line);
+                  // A missing gradient prints as None, as in TF; the note says why.
+                  for (const Arg& x : a.rest)
+                    if (x.v.isNone() && x.v.why)
+                      a.cx.log("note: the None that print shows at line " +
+                               std::to_string(x.loc.line) + " is a gradient: " + x.v.why->text);
                   return Val::none();
                 }};
   t["len"] = {Signature::parse("obj"), [](Bound& a) {
