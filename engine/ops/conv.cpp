@@ -20,6 +20,7 @@
 #include <string>
 
 #include "engine/ops/api.h"
+#include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
@@ -288,16 +289,13 @@ void convForward(const T* x, const T* f, T* y, const ConvGeom& g) {
   if (rows * O == 0) return;
   const ConstMatMap<T> F(f, P, O);
   const int64_t tile = tileRows(P), ntiles = (rows + tile - 1) / tile;
-#pragma omp parallel if (rows * P * O >= kParallelWork)
-  {
-    std::vector<T> col;
-#pragma omp for schedule(static)
-    for (int64_t t = 0; t < ntiles; ++t) {
-      const int64_t r0 = t * tile, r1 = std::min(rows, r0 + tile);
-      const T* A = patches(x, g, r0, r1, col);
-      MatMap<T>(y + r0 * O, r1 - r0, O).noalias() = ConstMatMap<T>(A, r1 - r0, P) * F;
-    }
-  }
+  kern::forRangeWithScratch(
+      ntiles, rows * P * O >= kParallelWork, [] { return std::vector<T>(); },
+      [&](int64_t t, std::vector<T>& col) {
+        const int64_t r0 = t * tile, r1 = std::min(rows, r0 + tile);
+        const T* A = patches(x, g, r0, r1, col);
+        MatMap<T>(y + r0 * O, r1 - r0, O).noalias() = ConstMatMap<T>(A, r1 - r0, P) * F;
+      });
 }
 
 // df[P, O] = patches(x)^T * gy. The tiles are cut into groups by the tile count (never by the
@@ -312,20 +310,17 @@ void convFilterGrad(const T* x, const T* gy, T* df, const ConvGeom& g) {
   const int64_t tile = tileRows(P), ntiles = (rows + tile - 1) / tile;
   const int64_t groups = std::clamp<int64_t>(std::min(ntiles / 2, kChunkElems / (P * O)), 1, 8);
   std::vector<T> partial(size_t((groups - 1) * P * O), T(0));
-#pragma omp parallel if (rows * P * O >= kParallelWork)
-  {
-    std::vector<T> col;
-#pragma omp for schedule(static)
-    for (int64_t k = 0; k < groups; ++k) {
-      MatMap<T> acc(k == 0 ? df : partial.data() + (k - 1) * P * O, P, O);
-      for (int64_t t = k * ntiles / groups; t < (k + 1) * ntiles / groups; ++t) {
-        const int64_t r0 = t * tile, r1 = std::min(rows, r0 + tile);
-        const T* A = patches(x, g, r0, r1, col);
-        acc.noalias() +=
-            ConstMatMap<T>(A, r1 - r0, P).transpose() * ConstMatMap<T>(gy + r0 * O, r1 - r0, O);
-      }
-    }
-  }
+  kern::forRangeWithScratch(
+      groups, rows * P * O >= kParallelWork, [] { return std::vector<T>(); },
+      [&](int64_t k, std::vector<T>& col) {
+        MatMap<T> acc(k == 0 ? df : partial.data() + (k - 1) * P * O, P, O);
+        for (int64_t t = k * ntiles / groups; t < (k + 1) * ntiles / groups; ++t) {
+          const int64_t r0 = t * tile, r1 = std::min(rows, r0 + tile);
+          const T* A = patches(x, g, r0, r1, col);
+          acc.noalias() +=
+              ConstMatMap<T>(A, r1 - r0, P).transpose() * ConstMatMap<T>(gy + r0 * O, r1 - r0, O);
+        }
+      });
   for (int64_t k = 1; k < groups; ++k) D += ConstMatMap<T>(partial.data() + (k - 1) * P * O, P, O);
 }
 
@@ -345,12 +340,11 @@ void convInputGrad(const T* gy, const T* f, T* dx, const ConvGeom& g) {
   // Patch gradients of rows [r0, r1) into out (rows of P).
   auto patchGrads = [&](int64_t r0, int64_t r1, T* out) {
     const int64_t ntiles = (r1 - r0 + tile - 1) / tile;
-#pragma omp parallel for if ((r1 - r0) * P * O >= kParallelWork) schedule(static)
-    for (int64_t t = 0; t < ntiles; ++t) {
+    kern::forRange(ntiles, (r1 - r0) * P * O >= kParallelWork, [&](int64_t t) {
       const int64_t a = r0 + t * tile, b = std::min(r1, a + tile);
       MatMap<T>(out + (a - r0) * P, b - a, P).noalias() =
           ConstMatMap<T>(gy + a * O, b - a, O) * F.transpose();
-    }
+    });
   };
   if (g.pointwise()) {  // each patch is one input pixel
     patchGrads(0, g.rows(), dx);
@@ -362,8 +356,7 @@ void convInputGrad(const T* gy, const T* f, T* dx, const ConvGeom& g) {
     const int64_t n1 = std::min(g.N, n0 + perChunk);
     patchGrads(n0 * spatial, n1 * spatial, dcol.data());
     const int64_t inRows = (n1 - n0) * g.H;
-#pragma omp parallel for if (inRows * rowLen * g.KH * g.KW >= kParallelWork) schedule(static)
-    for (int64_t i = 0; i < inRows; ++i) {
+    kern::forRange(inRows, inRows * rowLen * g.KH * g.KW >= kParallelWork, [&](int64_t i) {
       const int64_t n = i / g.H, ih = i % g.H;
       T* row = dx + ((n0 + n) * g.H + ih) * rowLen;
       std::fill_n(row, rowLen, T(0));
@@ -382,7 +375,7 @@ void convInputGrad(const T* gy, const T* f, T* dx, const ConvGeom& g) {
           }
         }
       }
-    }
+    });
   }
 }
 
@@ -392,15 +385,14 @@ void avgPoolForward(const T* x, T* y, int64_t N, int64_t HW, int64_t C) {
   constexpr int64_t kBlock = 4096;  // positions per partial sum
   const int64_t nb = (HW + kBlock - 1) / kBlock;
   std::vector<double> part(size_t(N * nb * C), 0.0);
-#pragma omp parallel for if (N * HW * C >= kParallelWork) schedule(static)
-  for (int64_t i = 0; i < N * nb; ++i) {
+  kern::forRange(N * nb, N * HW * C >= kParallelWork, [&](int64_t i) {
     const int64_t n = i / nb, p0 = (i % nb) * kBlock, p1 = std::min(HW, p0 + kBlock);
     double* acc = part.data() + i * C;
     for (int64_t p = p0; p < p1; ++p) {
       const T* px = x + (n * HW + p) * C;
       for (int64_t c = 0; c < C; ++c) acc[c] += px[c];
     }
-  }
+  });
   for (int64_t n = 0; n < N; ++n)
     for (int64_t c = 0; c < C; ++c) {
       double s = 0;
@@ -413,12 +405,11 @@ void avgPoolForward(const T* x, T* y, int64_t N, int64_t HW, int64_t C) {
 template <class T>
 void avgPoolGrad(const T* g, T* dx, int64_t N, int64_t HW, int64_t C) {
   const T inv = HW > 0 ? T(1.0 / double(HW)) : T(0);
-#pragma omp parallel for if (N * HW * C >= kParallelWork) schedule(static)
-  for (int64_t i = 0; i < N * HW; ++i) {
+  kern::forRange(N * HW, N * HW * C >= kParallelWork, [&](int64_t i) {
     const T* pg = g + (i / HW) * C;
     T* d = dx + i * C;
     for (int64_t c = 0; c < C; ++c) d[c] = pg[c] * inv;
-  }
+  });
 }
 
 // Graph builders used by the VJP rules -----------------------------------------------------------

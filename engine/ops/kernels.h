@@ -36,12 +36,41 @@ inline constexpr int64_t kParallelMin = kParallelWork;
 // Block size of the fixed partition (a multiple of every SIMD width, so block edges stay aligned).
 inline constexpr int64_t kBlock = 4096;
 
+// Calls f(i) for each i in [0, n), statically split across the OpenMP team only when
+// `parallel`. Small work must not enter OpenMP at all: `omp parallel for if (false)` still makes
+// libgomp build and free a one-thread team per call, with a futex wake-up at its end (720000
+// futex calls and ~8 % of the time in malloc_consolidate for seed-b's jacobian at T=300).
+template <class F>
+void forRange(int64_t n, bool parallel, F&& f) {
+  if (!parallel) {
+    for (int64_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) f(i);
+}
+
+// As forRange, with scratch state made once per thread by make() and passed as f(i, scratch).
+template <class Make, class F>
+void forRangeWithScratch(int64_t n, bool parallel, Make&& make, F&& f) {
+  if (!parallel) {
+    auto scratch = make();
+    for (int64_t i = 0; i < n; ++i) f(i, scratch);
+    return;
+  }
+#pragma omp parallel
+  {
+    auto scratch = make();
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < n; ++i) f(i, scratch);
+  }
+}
+
 // Calls f(begin, end) for each block of [0, n).
 template <class F>
 void forBlocks(int64_t n, F&& f) {
   const int64_t nb = (n + kBlock - 1) / kBlock;
-#pragma omp parallel for if (n >= kParallelMin) schedule(static)
-  for (int64_t b = 0; b < nb; ++b) f(b * kBlock, std::min(n, (b + 1) * kBlock));
+  forRange(nb, n >= kParallelMin, [&](int64_t b) { f(b * kBlock, std::min(n, (b + 1) * kBlock)); });
 }
 
 template <class T>
@@ -110,8 +139,7 @@ void forBroadcastRows(const BroadcastPlan<N>& p, Row&& row) {
   const int nd = static_cast<int>(p.dims.size());
   const int64_t inner = p.dims.back();
   const int64_t rows = p.total / inner;
-#pragma omp parallel for if (p.total >= kParallelMin) schedule(static)
-  for (int64_t rIdx = 0; rIdx < rows; ++rIdx) {
+  forRange(rows, p.total >= kParallelMin, [&](int64_t rIdx) {
     std::array<int64_t, N> off{};
     int64_t rem = rIdx;
     for (int d = nd - 2; d >= 0; --d) {
@@ -120,7 +148,7 @@ void forBroadcastRows(const BroadcastPlan<N>& p, Row&& row) {
       for (size_t k = 0; k < N; ++k) off[k] += i * p.strides[k][d];
     }
     row(rIdx * inner, off, inner);
-  }
+  });
 }
 
 // out = f(a, b) elementwise with NumPy broadcasting; out already has the broadcast shape.

@@ -12,6 +12,7 @@
 
 #include "engine/ops/api.h"
 #include "engine/ops/einsum.h"
+#include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
 
@@ -54,9 +55,9 @@ void batchedGemm(T* c, const T* a, const T* b, const std::vector<int64_t>& aOff,
   const int64_t flops = M * N * K;
   const bool overBatches =
       batches > 1 && (batches >= omp_get_max_threads() || flops < int64_t(64) * 64 * 64);
-#pragma omp parallel for if (overBatches && batches * flops >= kParallelWork) schedule(static)
-  for (int64_t i = 0; i < batches; ++i)
+  kern::forRange(batches, overBatches && batches * flops >= kParallelWork, [&](int64_t i) {
     gemm(c + i * M * N, a + aOff[size_t(i)], b + bOff[size_t(i)], M, N, K, ta, tb);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,12 +211,11 @@ Tensor prepare(const Tensor& x, const einsum::OperandPlan& p) {
   Tensor out = Tensor::empty(y.dtype(), lead);
   const T* src = y.data<T>();
   T* dst = out.data<T>();
-#pragma omp parallel for if (rows * cols >= kParallelWork) schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
+  kern::forRange(rows, rows * cols >= kParallelWork, [&](int64_t r) {
     T acc = 0;
     for (int64_t c = 0; c < cols; ++c) acc += src[r * cols + c];
     dst[r] = acc;
-  }
+  });
   return out;
 }
 

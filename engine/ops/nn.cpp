@@ -43,8 +43,7 @@ AxisView axisView(const Shape& s, int axis) {
 template <class T, bool kLog>
 void softmaxLines(const T* x, T* y, const AxisView& v) {
   const int64_t lines = v.outer * v.inner;
-#pragma omp parallel for if (lines * v.len >= kParallelWork) schedule(static)
-  for (int64_t l = 0; l < lines; ++l) {
+  kern::forRange(lines, lines * v.len >= kParallelWork, [&](int64_t l) {
     const int64_t o = l / v.inner, i = l % v.inner;
     const T* px = x + o * v.len * v.inner + i;
     T* py = y + o * v.len * v.inner + i;
@@ -65,7 +64,7 @@ void softmaxLines(const T* x, T* y, const AxisView& v) {
       const T inv = T(1.0 / s);
       for (int64_t j = 0; j < v.len; ++j) py[j * st] *= inv;
     }
-  }
+  });
 }
 
 template <bool kLog>
@@ -114,8 +113,7 @@ Shape crossEntropyShape(const TypeInfo& labels, const TypeInfo& logits) {
 // with lse_r = m + log(sum_j exp(x_rj - m)).
 template <class T>
 void crossEntropyRows(const T* labels, const T* x, T* loss, int64_t rows, int64_t len) {
-#pragma omp parallel for if (rows * len >= kParallelWork) schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
+  kern::forRange(rows, rows * len >= kParallelWork, [&](int64_t r) {
     const T* px = x + r * len;
     const T* pl = labels + r * len;
     T m = -INFINITY;
@@ -127,7 +125,7 @@ void crossEntropyRows(const T* labels, const T* x, T* loss, int64_t rows, int64_
     double acc = 0;  // lse - x as (m - x) + log(s): exact for x far below m
     for (int64_t j = 0; j < len; ++j) acc += double(pl[j]) * ((double(m) - double(px[j])) + logS);
     loss[r] = T(acc);
-  }
+  });
 }
 
 // g[..., None]: the per-row adjoint broadcast along the class axis.

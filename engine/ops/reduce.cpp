@@ -214,10 +214,10 @@ void reduceInto(const T* px, const Shape& xs, const std::vector<bool>& red, T* p
   if (groups.size() == 1) {  // [R]: partials over fixed blocks, merged in order
     const int64_t nb = (n + kern::kBlock - 1) / kern::kBlock;
     std::vector<Acc> part(static_cast<size_t>(nb));
-#pragma omp parallel for if (parallel) schedule(static)
-    for (int64_t b = 0; b < nb; ++b)
+    kern::forRange(nb, parallel, [&](int64_t b) {
       part[b] =
           reduceContig<R>(px + b * kern::kBlock, std::min(kern::kBlock, n - b * kern::kBlock));
+    });
     Acc a = part[0];
     for (int64_t b = 1; b < nb; ++b) R::merge(a, part[b]);
     po[0] = R::finish(a, count);
@@ -225,21 +225,20 @@ void reduceInto(const T* px, const Shape& xs, const std::vector<bool>& red, T* p
   }
   if (groups.size() == 2 && groups[1].reduced) {  // [K,R]: one contiguous run per output
     const int64_t len = groups[1].size;
-#pragma omp parallel for if (parallel) schedule(static)
-    for (int64_t k = 0; k < outN; ++k) po[k] = R::finish(reduceContig<R>(px + k * len, len), len);
+    kern::forRange(outN, parallel,
+                   [&](int64_t k) { po[k] = R::finish(reduceContig<R>(px + k * len, len), len); });
     return;
   }
   if (groups.size() == 2) {  // [R,K]: accumulate rows into a vector, blocks of columns
     const int64_t rows = groups[0].size, cols = groups[1].size;
     std::vector<Acc> acc(static_cast<size_t>(cols), R::init());
     const int64_t nb = (cols + kern::kBlock - 1) / kern::kBlock;
-#pragma omp parallel for if (parallel) schedule(static)
-    for (int64_t b = 0; b < nb; ++b) {
+    kern::forRange(nb, parallel, [&](int64_t b) {
       const int64_t s = b * kern::kBlock, e = std::min(cols, s + kern::kBlock);
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t k = s; k < e; ++k) R::add(acc[k], px[r * cols + k]);
       for (int64_t k = s; k < e; ++k) po[k] = R::finish(acc[k], rows);
-    }
+    });
     return;
   }
   // General: offsets of every reduced position, then one accumulation per output.
@@ -259,8 +258,7 @@ void reduceInto(const T* px, const Shape& xs, const std::vector<bool>& red, T* p
     }
     roff[j] = off;
   }
-#pragma omp parallel for if (parallel) schedule(static)
-  for (int64_t o = 0; o < outN; ++o) {
+  kern::forRange(outN, parallel, [&](int64_t o) {
     int64_t rem = o, base = 0;
     for (size_t d = 0; d < keptDims.size(); ++d) {
       base += (rem % keptDims[d]) * keptStrides[d];
@@ -269,7 +267,7 @@ void reduceInto(const T* px, const Shape& xs, const std::vector<bool>& red, T* p
     Acc a = R::init();
     for (int64_t j = 0; j < count; ++j) R::add(a, px[base + roff[j]]);
     po[o] = R::finish(a, count);
-  }
+  });
 }
 
 template <template <class> class Op>
@@ -511,8 +509,7 @@ void registerReduceOps(Registry& r) {
         dispatchAll(x.dtype(), [&](auto z) {
           using T = decltype(z);
           const T* px = x.data<T>();
-#pragma omp parallel for if (x.numel() >= kern::kParallelMin) schedule(static)
-          for (int64_t o = 0; o < outer * inner; ++o) {
+          kern::forRange(outer * inner, x.numel() >= kern::kParallelMin, [&](int64_t o) {
             const T* p0 = px + (o / inner) * len * inner + (o % inner);
             int64_t best = 0;
             T bv = p0[0];
@@ -521,7 +518,7 @@ void registerReduceOps(Registry& r) {
               if (v > bv || isNan(v)) best = j, bv = v;
             }
             po[o] = static_cast<int32_t>(best);
-          }
+          });
         });
         return {out};
       }),

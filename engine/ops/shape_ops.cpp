@@ -143,8 +143,7 @@ void forEachIndex(const Shape& shape, const std::vector<int64_t>& ds,
   const int64_t count = numel(shape);
   const int64_t chunks =
       work >= kParallelWork ? std::min<int64_t>(count, 4 * omp_get_max_threads()) : 1;
-#pragma omp parallel for if (chunks > 1) schedule(static)
-  for (int64_t c = 0; c < chunks; ++c) {
+  kern::forRange(chunks, chunks > 1, [&](int64_t c) {
     const int64_t begin = count * c / chunks, end = count * (c + 1) / chunks;
     std::vector<int64_t> idx(size_t(r), 0);
     int64_t d = 0, s = 0, rem = begin;
@@ -165,7 +164,7 @@ void forEachIndex(const Shape& shape, const std::vector<int64_t>& ds,
         idx[size_t(i)] = 0;
       }
     }
-  }
+  });
 }
 
 template <class E>
@@ -191,8 +190,7 @@ void copyLayout(E* dst, const E* src, const Layout& l) {
     constexpr int64_t T = 16;
     // Tasks are (outer index, band of T rows), so a single large matrix still uses all threads.
     const int64_t bands = (rows + T - 1) / T, tasks = numel(outer.shape) * bands;
-#pragma omp parallel for if (total >= kParallelWork) schedule(static)
-    for (int64_t t = 0; t < tasks; ++t) {
+    kern::forRange(tasks, total >= kParallelWork, [&](int64_t t) {
       int64_t rem = t / bands, d = 0, s = 0;
       for (size_t a = outer.shape.size(); a-- > 0;) {
         const int64_t idx = rem % outer.shape[a];
@@ -209,7 +207,7 @@ void copyLayout(E* dst, const E* src, const Layout& l) {
           for (int64_t j = j0; j < j1; ++j) dr[j] = sr[j * ssl];
         }
       }
-    }
+    });
     return;
   }
   const Shape rows(l.shape.begin(), l.shape.end() - 1);
@@ -488,8 +486,7 @@ template <class E>
 void gatherBlocks(E* out, const E* params, const int32_t* idx, int64_t outer, int64_t n,
                   int64_t nIdx, int64_t inner) {
   const int64_t blocks = outer * nIdx;
-#pragma omp parallel for if (blocks * inner >= kParallelWork) schedule(static)
-  for (int64_t bI = 0; bI < blocks; ++bI) {
+  kern::forRange(blocks, blocks * inner >= kParallelWork, [&](int64_t bI) {
     const int64_t o = bI / nIdx, j = bI % nIdx;
     const E* src = params + (o * n + idx[j]) * inner;
     E* dst = out + bI * inner;
@@ -497,7 +494,7 @@ void gatherBlocks(E* out, const E* params, const int32_t* idx, int64_t outer, in
       *dst = *src;
     else
       std::memcpy(dst, src, size_t(inner) * sizeof(E));
-  }
+  });
 }
 
 // out[o, idx[j], :] += updates[o, j, :]. Threads own disjoint (o, column chunk) pairs and walk
@@ -508,8 +505,7 @@ void scatterAddBlocks(T* out, const T* upd, const int32_t* idx, int64_t outer, i
   constexpr int64_t kChunk = 512;
   const int64_t chunksPerRow = (inner + kChunk - 1) / kChunk;
   const int64_t tasks = outer * chunksPerRow;
-#pragma omp parallel for if (outer * nIdx * inner >= kParallelWork) schedule(static)
-  for (int64_t t = 0; t < tasks; ++t) {
+  kern::forRange(tasks, outer * nIdx * inner >= kParallelWork, [&](int64_t t) {
     const int64_t o = t / chunksPerRow, c0 = (t % chunksPerRow) * kChunk;
     const int64_t c1 = std::min(c0 + kChunk, inner);
     for (int64_t j = 0; j < nIdx; ++j) {
@@ -517,7 +513,7 @@ void scatterAddBlocks(T* out, const T* upd, const int32_t* idx, int64_t outer, i
       const T* src = upd + (o * nIdx + j) * inner;
       for (int64_t c = c0; c < c1; ++c) dst[c] += src[c];
     }
-  }
+  });
 }
 
 // Calls f(E{}) with an unsigned type of the given element size: byte movers ignore the dtype.
