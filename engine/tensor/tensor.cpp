@@ -17,8 +17,8 @@ namespace {
 std::atomic<size_t> g_live{0};
 std::atomic<size_t> g_peak{0};
 
-// Free buffers by rounded size. Loop bodies allocate the same sizes every iteration, so reusing
-// them avoids a malloc/mmap and page faults per op.
+// Free buffers by rounded size, shared by all threads. Loop bodies allocate the same sizes every
+// iteration, so reusing them avoids a malloc/mmap and page faults per op.
 class BufferPool {
  public:
   static BufferPool& instance() {
@@ -57,6 +57,68 @@ class BufferPool {
   size_t pooled_ = 0;
 };
 
+// A thread's own free buffers in front of the shared pool: the steady state of a loop body (free
+// a value, take one of the same size for the next op) takes no lock, so concurrent iteration
+// bodies do not queue on the pool's mutex. Newest first, so a buffer just freed (still in cache)
+// is the one reused. What does not fit goes to the shared pool; a thread that ends gives all back.
+thread_local bool t_threadBuffersGone = false;  // trivially destructible: readable at exit
+
+class ThreadBuffers {
+ public:
+  ~ThreadBuffers() {
+    t_threadBuffersGone = true;  // tensors in statics die after this thread's cache
+    for (const Entry& e : entries_) BufferPool::instance().give(e.ptr, e.bytes);
+  }
+  void* take(size_t bytes) {
+    for (size_t i = entries_.size(); i-- > 0;)
+      if (entries_[i].bytes == bytes) {
+        void* p = entries_[i].ptr;
+        held_ -= bytes;
+        entries_.erase(entries_.begin() + std::ptrdiff_t(i));
+        return p;
+      }
+    return BufferPool::instance().take(bytes);
+  }
+  void give(void* p, size_t bytes) {
+    if (bytes > kMaxHeld / 4) return BufferPool::instance().give(p, bytes);
+    while (!entries_.empty() && (entries_.size() >= kMaxEntries || held_ + bytes > kMaxHeld)) {
+      BufferPool::instance().give(entries_.front().ptr, entries_.front().bytes);
+      held_ -= entries_.front().bytes;
+      entries_.erase(entries_.begin());
+    }
+    entries_.push_back({bytes, p});
+    held_ += bytes;
+  }
+
+ private:
+  struct Entry {
+    size_t bytes;
+    void* ptr;
+  };
+  // Enough for the live temporaries of a loop body; linear search stays cheaper than a lock.
+  static constexpr size_t kMaxEntries = 64;
+  static constexpr size_t kMaxHeld = size_t(64) << 20;
+  std::vector<Entry> entries_;
+  size_t held_ = 0;
+};
+
+// This thread's cache, or null once it is destroyed (the thread is ending).
+ThreadBuffers* threadBuffers() {
+  if (t_threadBuffersGone) return nullptr;
+  thread_local ThreadBuffers buffers;
+  return &buffers;
+}
+
+void* takeBuffer(size_t bytes) {
+  ThreadBuffers* mine = threadBuffers();
+  return mine ? mine->take(bytes) : BufferPool::instance().take(bytes);
+}
+
+void giveBuffer(void* p, size_t bytes) {
+  if (ThreadBuffers* mine = threadBuffers()) return mine->give(p, bytes);
+  BufferPool::instance().give(p, bytes);
+}
+
 size_t roundUp(size_t b) { return ((b + 63) / 64) * 64; }
 
 }  // namespace
@@ -64,7 +126,7 @@ size_t roundUp(size_t b) { return ((b + 63) / 64) * 64; }
 class Storage {
  public:
   explicit Storage(size_t bytes) : bytes_(roundUp(std::max<size_t>(bytes, 1))) {
-    ptr_ = BufferPool::instance().take(bytes_);
+    ptr_ = takeBuffer(bytes_);
     size_t live = g_live.fetch_add(bytes_) + bytes_;
     size_t peak = g_peak.load();
     while (live > peak && !g_peak.compare_exchange_weak(peak, live)) {
@@ -72,7 +134,7 @@ class Storage {
   }
   ~Storage() {
     g_live.fetch_sub(bytes_);
-    BufferPool::instance().give(ptr_, bytes_);
+    giveBuffer(ptr_, bytes_);
   }
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;

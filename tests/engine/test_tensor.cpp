@@ -1,5 +1,9 @@
 #include <QtTest>
 
+#include <set>
+#include <thread>
+#include <vector>
+
 #include "engine/tensor/error.h"
 #include "engine/tensor/rng.h"
 #include "engine/tensor/tensor.h"
@@ -38,6 +42,57 @@ class TestTensor : public QObject {
     Tensor big = a.normal({20000}, 3.0, 2.0, DType::F64);
     for (double v : big.toVector()) mean += v / 20000;
     QVERIFY(std::abs(mean - 3.0) < 0.05);
+  }
+  // Freed buffers are reused (the free lists work) but never while a tensor holding them lives:
+  // each live tensor keeps its own bytes however many same-sized values come and go, on this
+  // thread and when another thread frees and takes buffers.
+  void reusedBuffersNeverAliasLiveTensors() {
+    const Shape shape{1000};
+    std::vector<Tensor> live;
+    std::set<const void*> liveBuffers;
+    for (int i = 0; i < 8; ++i) {
+      live.push_back(Tensor::full(DType::F32, shape, double(i)));
+      liveBuffers.insert(live.back().raw());
+    }
+    QCOMPARE(liveBuffers.size(), size_t(8));
+    const void* dropped = nullptr;
+    {
+      Tensor t = Tensor::empty(DType::F32, shape);
+      dropped = t.raw();
+    }
+    bool reused = false;
+    auto churn = [&](std::vector<const void*>& seen) {
+      for (int round = 0; round < 200; ++round) {
+        std::vector<Tensor> temporaries;
+        std::set<const void*> inRound;
+        for (int k = 0; k < 1 + round % 7; ++k) {
+          temporaries.push_back(Tensor::full(DType::F32, shape, double(-1 - k)));
+          seen.push_back(temporaries.back().raw());
+          inRound.insert(temporaries.back().raw());
+        }
+        if (inRound.size() != temporaries.size()) seen.push_back(nullptr);  // two shared one
+        for (size_t k = 0; k < temporaries.size(); ++k)
+          if (temporaries[k].at(999) != double(-1 - int(k))) seen.push_back(nullptr);
+      }
+    };
+    std::vector<const void*> seenHere, seenThere;
+    churn(seenHere);
+    std::thread other([&] {
+      // Takes buffers this thread freed, frees them on its own thread.
+      churn(seenThere);
+    });
+    other.join();
+    churn(seenHere);
+    for (const void* p : seenHere) {
+      QVERIFY(p != nullptr);
+      QVERIFY(!liveBuffers.count(p));
+      reused = reused || p == dropped;
+    }
+    for (const void* p : seenThere) QVERIFY(p != nullptr && !liveBuffers.count(p));
+    QVERIFY(reused);
+    for (int i = 0; i < 8; ++i)
+      for (int64_t e : {int64_t(0), int64_t(500), int64_t(999)})
+        QCOMPARE(live[size_t(i)].at(e), double(i));
   }
   void memoryAccounting() {
     size_t before = memoryStats().live;
