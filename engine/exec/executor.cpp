@@ -23,6 +23,7 @@ struct Frame {
   int region = 0;
   int64_t iteration = -1;
   std::vector<std::vector<Datum>> slots;
+  int64_t primitives = 0;  // executed here; added to the run's total once the region ends
 };
 
 // Restores OpenMP's thread count however the run ends.
@@ -50,6 +51,7 @@ struct Executor::Impl {
   std::mutex mu;
   std::vector<std::string> log;
   std::atomic<size_t> savedBytes{0};
+  std::atomic<int64_t> primitiveOps{0};
   size_t peakSaved = 0;
 
   Impl(const Graph& graph, RunOptions o)
@@ -81,6 +83,8 @@ struct Executor::Impl {
       execNode(f, g.node(rp.order[p]));
       for (int li : rp.freeAfter[p]) f.slots[size_t(li)].clear();
     }
+    // One atomic add per region run, not per op: concurrent bodies would fight over the line.
+    primitiveOps.fetch_add(f.primitives, std::memory_order_relaxed);
   }
 
   // Runs region r in a child frame of f; the node's used saved values are read before the
@@ -138,6 +142,7 @@ struct Executor::Impl {
 
   RunResult run(const std::vector<Value>& fetches) {
     plan = std::make_unique<ExecutionPlan>(g, fetches);
+    primitiveOps = 0;
     threads = opt.parallel ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
     resetPeakMemory();
     timeline.start();
@@ -149,6 +154,7 @@ struct Executor::Impl {
     }
     RunResult result;
     result.seconds = timeline.now();
+    result.primitiveOps = primitiveOps.load();
     result.peakBytes = memoryStats().peak;
     result.savedBytes = peakSaved;
     for (Value v : fetches) result.values.push_back(get(top, v));
@@ -243,6 +249,7 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
     ctx.seed = h;
   }
   slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
+  ++f.primitives;
 }
 
 void Executor::Impl::execPlaceholder(Frame& f, const Node& n) {

@@ -61,8 +61,9 @@ struct RunResult {
   bool timelineTruncated = false;  // RunOptions::timelineLimit events were kept, later ones not
   std::vector<std::string> log;    // tf.print lines
   double seconds = 0;
-  size_t peakBytes = 0;   // tensor memory high-water mark during the run
-  size_t savedBytes = 0;  // bytes kept by loops for reverse mode (peak over the run)
+  int64_t primitiveOps = 0;  // primitive nodes executed, every iteration counted (bench's us/op)
+  size_t peakBytes = 0;      // tensor memory high-water mark during the run
+  size_t savedBytes = 0;     // bytes kept by loops for reverse mode (peak over the run)
 };
 
 }  // namespace gl

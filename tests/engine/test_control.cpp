@@ -141,6 +141,31 @@ class TestControl : public QObject {
     QCOMPARE(evaluate(s.g, {dx})[0].at(0), 6 * 0.25);
   }
 
+  // RunResult::primitiveOps counts every executed primitive, each loop iteration again: the
+  // top level's once, the condition's n + 1 times, the body's n times (bench's us/op).
+  void runCountsEveryExecutedPrimitive() {
+    for (const int64_t n : {int64_t(3), int64_t(6)}) {
+      PerSampleLoop s;
+      buildLoop(s, Body::Accumulates, n);
+      auto primitivesIn = [&](int region) {
+        int64_t count = 0;
+        for (const Node& node : s.g.nodes())
+          if (node.region == region && node.is(NodeKind::Primitive)) ++count;
+        return count;
+      };
+      const Node& loop = s.g.node(s.loop);
+      const int64_t expected = primitivesIn(0) + (n + 1) * primitivesIn(loop.regions[0]) +
+                               n * primitivesIn(loop.regions[1]);
+      QVERIFY(primitivesIn(loop.regions[1]) >= 4);
+      for (const bool parallel : {false, true}) {
+        RunOptions options;
+        options.parallel = parallel;
+        Executor ex(s.g, options);
+        QCOMPARE(ex.run({s.stacked}).primitiveOps, expected);
+        QCOMPARE(ex.run({s.stacked}).primitiveOps, expected);  // per run, not cumulative
+      }
+    }
+  }
   void markedLoopRunsInParallelWithTheSameNumbers() {
     PerSampleLoop s;
     buildLoop(s, Body::Independent);
