@@ -219,6 +219,7 @@ class Bench {
       } else {
         c.seconds.push_back(v.run.seconds);
         c.peakBytes = std::max(c.peakBytes, v.run.peakBytes);
+        c.primitiveOps = v.run.primitiveOps;
         for (const lab::OutputResult& o : v.outputs)
           for (const lab::EntryResult& e : o.entries)
             if (o.isGradient && e.none()) c.noneGradients = true;

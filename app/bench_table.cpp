@@ -142,6 +142,11 @@ const std::vector<Lesson>& lessons() {
                      {"fix_python_list", "per_head_grads"},
                      {"fix_tensorarray", "per_head_grads"},
                      {"fix_vectorized", "per_head_grads"}}},
+      // Not a lesson: a scalar while_loop of 100000 steps with its gradient, all overhead.
+      {.name = "op_overhead",
+       .script = ":/bench/op_overhead.gls",
+       .quick = {{"steps", 10000}},
+       .perOp = true},
   };
   return table;
 }
@@ -231,6 +236,11 @@ std::string formatTable(const Report& report) {
     for (const Ratio& r : all)
       if (r.of == c.name) list += (list.empty() ? "" : ", ") + printf1("%.2fx ", r.value) + r.over;
     if (c.noneGradients) list += std::string(list.empty() ? "" : ", ") + "None gradients";
+    const Lesson* lesson = findLesson(c.lesson);
+    if (lesson && lesson->perOp && c.primitiveOps > 0)
+      list += std::string(list.empty() ? "" : ", ") +
+              printf1("%.3f us/op", 1e6 * s.median / double(c.primitiveOps)) + " (" +
+              std::to_string(c.primitiveOps) + " ops)";
     out += (list.empty() ? "" : "  " + list) + "\n";
     if (!c.error.empty()) out += padRight("", width) + "  failed: " + c.error + "\n";
   }
@@ -253,6 +263,7 @@ std::string toJson(const Report& report) {
     out += "], \"median\": " + jsonNumber(s.median) + ", \"min\": " + jsonNumber(s.min) +
            ", \"max\": " + jsonNumber(s.max) + ", \"peak_bytes\": " + std::to_string(c.peakBytes) +
            ", \"trace_seconds\": " + jsonNumber(c.traceSeconds) +
+           ", \"primitive_ops\": " + std::to_string(c.primitiveOps) +
            ", \"none_gradients\": " + (c.noneGradients ? "true" : "false") +
            ", \"error\": " + jsonString(c.error) + "}";
   }

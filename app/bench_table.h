@@ -20,9 +20,10 @@ struct Lesson {
   std::map<std::string, std::string> torchSize;
   std::map<std::string, std::string> torchMode;  // variant -> torch "mode" it is compared with
   bool odeLimit = false;                         // compared with the hand-written ODE limit
+  bool perOp = false;  // the table shows microseconds per executed primitive op
 };
 
-// The four lessons, in the order bench runs them.
+// The four lessons, in the order bench runs them, then the per-op overhead case.
 const std::vector<Lesson>& lessons();
 const Lesson* findLesson(const std::string& name);
 
@@ -45,6 +46,7 @@ struct Case {
   size_t peakBytes = 0;         // highest over the runs (engine cases)
   std::string error;            // the last run's error, if any
   bool noneGradients = false;   // a gradient output came out None: not a fastest variant
+  int64_t primitiveOps = 0;     // primitive ops one run executed (engine cases)
   Stats summary() const { return stats(seconds); }
 };
 

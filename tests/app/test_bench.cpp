@@ -139,6 +139,22 @@ class TestBench : public QObject {
     QVERIFY(t.endsWith("note: PyTorch peer skipped\n"));
   }
 
+  // The per-op case shows its median over the primitive ops one run executed.
+  void perOpCaseShowsMicrosecondsPerOp() {
+    Report r;
+    r.runs = 3;
+    r.cases.push_back(engine("op_overhead", "scalar_while", "serial", {0.30, 0.20, 0.40}));
+    r.cases.back().primitiveOps = 800000;
+    r.cases.push_back(engine("ode", "vectorized", "serial", {0.6}));
+    r.cases.back().primitiveOps = 1000;
+    const QString t = QString::fromStdString(formatTable(r));
+    QVERIFY2(t.contains(QRegularExpression(
+                 R"(op_overhead/scalar_while/serial +0\.3000 .*0\.375 us/op \(800000 ops\)\n)")),
+             qPrintable(t));
+    QVERIFY(!t.contains(QRegularExpression(R"(ode/vectorized/serial .*us/op)")));
+    QVERIFY(QString::fromStdString(toJson(r)).contains("\"primitive_ops\": 800000"));
+  }
+
   void bytesAreReadable() {
     QCOMPARE(formatBytes(0), std::string("-"));
     QCOMPARE(formatBytes(512), std::string("512 B"));
@@ -205,13 +221,17 @@ class TestBench : public QObject {
   // Every --quick override names a param of its lesson, lies in the param's range and is
   // smaller than its default; torch sizes and modes name real params and variants.
   void quickSizesFitTheLessons() {
-    QCOMPARE(lessons().size(), size_t(4));
+    QCOMPARE(lessons().size(), size_t(5));
+    QCOMPARE(lessons().back().name, std::string("op_overhead"));
+    QVERIFY(lessons().back().perOp);
     QCOMPARE(lessons()[0].name, std::string("ode"));
     QCOMPARE(lessons()[0].quick.at("steps"), 2000.0);
     QVERIFY(lessons()[0].odeLimit);
     for (const Lesson& lesson : lessons()) {
-      QFile file(QStringLiteral(GRADLAB_SOURCE_DIR) + "/resources/lessons/" +
-                 QString::fromStdString(lesson.script) + ".gls");
+      // A lesson by name, or a resource path ":/bench/x.gls" (resources/bench/x.gls).
+      const QString script = QString::fromStdString(lesson.script);
+      QFile file(QStringLiteral(GRADLAB_SOURCE_DIR) + "/resources/" +
+                 (script.startsWith(":/") ? script.mid(2) : "lessons/" + script + ".gls"));
       QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
       const gl::lang::TracedProgram program =
           gl::lang::traceProgram(file.readAll().toStdString(), file.fileName().toStdString());
