@@ -85,7 +85,57 @@ class Builder {
 
  private:
   bool visible(const Node& n) const {
-    return !phaseHidden(g_, n, f_) && outermostFolded(g_, n, f_.folded) < 0;
+    return !phaseHidden(g_, n, f_) && outermostFolded(g_, n, f_.folded) < 0 && foldedGroup(n) < 0;
+  }
+
+  // The repeat group a node is hidden in (itself or through its frames), -1 if none.
+  int foldedGroup(const Node& n) const {
+    if (!f_.repeats) return -1;
+    const int group = f_.repeats->groupOfNode(g_, n);
+    return group >= 0 && !f_.unfoldedGroups.count(group) ? group : -1;
+  }
+  int unfoldedGroup(const Node& n) const {
+    if (!f_.repeats || n.region > 0) return -1;
+    auto it = f_.repeats->groupOf.find(n.id);
+    return it != f_.repeats->groupOf.end() && f_.unfoldedGroups.count(it->second) ? it->second : -1;
+  }
+
+  const RepeatGroup& repeatGroup(int group) const { return f_.repeats->groups[size_t(group)]; }
+
+  // The one node that stands for a folded group, made when its first shown member is met.
+  int groupNode(int group) {
+    if (auto it = groupNode_.find(group); it != groupNode_.end()) return it->second;
+    const RepeatGroup& rg = repeatGroup(group);
+    VisNode v;
+    v.key = "g" + std::to_string(group);
+    v.node = rg.members.front();
+    v.op = "repeat";
+    v.kind = VisNodeKind::Folded;
+    v.category = NodeCategory::ControlFlow;
+    v.backward = rg.backward;
+    v.title = rg.title;
+    v.subtitle =
+        std::to_string(rg.nodesPerInstance) + " nodes each, line " + std::to_string(rg.firstLine);
+    v.iterations = rg.repeats;
+    v.group = group;
+    const int index = push(v);
+    groupNode_[group] = index;
+    return index;
+  }
+
+  int groupFrame(int group) {
+    if (auto it = groupFrame_.find(group); it != groupFrame_.end()) return it->second;
+    const RepeatGroup& rg = repeatGroup(group);
+    VisFrame fr;
+    fr.key = "cluster_g" + std::to_string(group);
+    fr.group = group;
+    fr.backward = rg.backward;
+    fr.iterations = rg.repeats;
+    fr.title = rg.title + "  ×" + std::to_string(rg.repeats);
+    if (fr.backward) fr.title += "  (backward)";
+    out_.frames.push_back(fr);
+    groupFrame_[group] = static_cast<int>(out_.frames.size()) - 1;
+    return groupFrame_[group];
   }
 
   int frameOf(int owner) {
@@ -121,7 +171,10 @@ class Builder {
 
   // The frame a node is drawn in: its region's sub-frame, or its owner's frame.
   int containingFrame(const Node& n) {
-    if (n.region <= 0) return -1;
+    if (n.region <= 0) {
+      const int group = unfoldedGroup(n);
+      return group < 0 ? -1 : groupFrame(group);
+    }
     const int owner = g_.region(n.region).owner;
     if (owner < 0) return -1;
     const int whole = frameOf(owner);
@@ -135,6 +188,8 @@ class Builder {
   }
 
   void addNode(const Node& n) {
+    if (!phaseHidden(g_, n, f_) && outermostFolded(g_, n, f_.folded) < 0)
+      if (const int group = foldedGroup(n); group >= 0) groupNode(group);
     if (!visible(n)) return;
     VisNode v;
     v.node = n.id;
@@ -172,6 +227,11 @@ class Builder {
   // Nodes inside a folded frame are represented by the folded node (made after them).
   void mapHiddenByFolding(const Node& n) {
     if (phaseHidden(g_, n, f_)) return;
+    if (const int group = foldedGroup(n); group >= 0) {
+      if (auto it = groupNode_.find(group); it != groupNode_.end())
+        out_.nodeIndex[n.id] = it->second;
+      return;
+    }
     const int folded = outermostFolded(g_, n, f_.folded);
     if (folded < 0) return;
     auto it = out_.nodeIndex.find(folded);
@@ -225,7 +285,7 @@ class Builder {
   const Graph& g_;
   const GraphFilter& f_;
   VisibleGraph out_;
-  std::map<int, int> frameIndex_, regionFrame_, entryOf_, exitOf_;
+  std::map<int, int> frameIndex_, regionFrame_, entryOf_, exitOf_, groupNode_, groupFrame_;
   std::map<std::pair<int, int>, int> edgeIndex_;
 };
 
