@@ -1,9 +1,12 @@
 #pragma once
 // The graph as QGraphicsScene items, rebuilt from a VisibleGraph and its dot layout whenever
 // folding or the phase filters change; the gradient overlay and break markers restyle the
-// existing items without a new layout.
+// existing items without a new layout. With asynchronous layout on (the window's view), dot
+// runs on a LayoutWorker and the items appear when it answers; layouts seen before come from
+// its cache at once. Repeated structure (repeat_groups.h) starts folded, one node per group.
 #include <QGraphicsScene>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,6 +16,7 @@
 #include "engine/exec/run.h"
 #include "ui/graph/graph_layout.h"
 #include "ui/graph/graph_model.h"
+#include "ui/graph/repeat_groups.h"
 
 namespace gl::ui {
 
@@ -21,6 +25,7 @@ class EdgeItem;
 class FrameItem;
 class ColorBarItem;
 class GradientScale;
+class LayoutWorker;
 
 class GraphScene : public QGraphicsScene {
   Q_OBJECT
@@ -42,6 +47,19 @@ class GraphScene : public QGraphicsScene {
   const std::set<int>& folding() const { return filter_.folded; }
   void foldAll();
   void unfoldAll();
+
+  // Repeat groups of the shown nodes (recomputed with the graph and the node subset). Small
+  // graphs are readable node by node: their repeats are left as they are.
+  static constexpr int kFoldRepeatsAbove = 150;
+  const RepeatGroups& repeatGroups() const { return *repeats_; }
+  void setGroupFolded(int group, bool folded);
+  bool isGroupFolded(int group) const { return !filter_.unfoldedGroups.count(group); }
+
+  // Layout on a worker thread (the items appear on layoutChanged) instead of in the call.
+  void setAsyncLayout(bool on) { asyncLayout_ = on; }
+  bool layoutPending() const { return pendingTicket_ >= 0; }
+  // Layouts taken from the cache so far (a test and a status line read it).
+  int cachedLayoutsUsed() const { return cacheHits_; }
 
   // Edge routing: splines, or straight lines on big graphs (the default decides by size).
   void setLayoutOptions(const LayoutOptions& options);
@@ -103,7 +121,11 @@ class GraphScene : public QGraphicsScene {
 
  private:
   void rebuild();
+  void applyLayout(std::shared_ptr<const GraphLayout> layout);
+  void afterLayout();
+  void recomputeRepeats();
   void toggleFold(int owner, bool folded);
+  void toggleGroup(int group, bool folded);
   QPointF anchorOf(int owner) const;
   void applyBreaks();
   NodeItem* nodeItemAt(QPointF pos) const;
@@ -114,6 +136,15 @@ class GraphScene : public QGraphicsScene {
   LayoutOptions layoutOptions_;
   VisibleGraph visible_;
   GraphLayout layout_;
+  std::shared_ptr<const RepeatGroups> repeats_ = std::make_shared<RepeatGroups>();
+  LayoutWorker* layoutWorker_;
+  bool asyncLayout_ = false;
+  int pendingTicket_ = -1;
+  int cacheHits_ = 0;
+  std::string pendingKey_;
+  // A fold toggled while its layout runs: where it was, to report once the layout lands.
+  std::function<QPointF()> pendingAnchor_;
+  QPointF anchorBefore_;
   std::shared_ptr<GradientScale> scale_;
   std::map<Value, double> norms_;
   std::map<int, QString> breaks_;  // gl node -> why

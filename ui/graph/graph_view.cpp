@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"
@@ -14,6 +15,7 @@ namespace gl::ui {
 
 GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphScene(this)) {
   setScene(scene_);
+  scene_->setAsyncLayout(true);  // the window never waits for dot
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);  // items still take clicks; the background pans
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
@@ -23,7 +25,10 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphS
           [this](QPointF before) { anchorInViewport_ = mapFromScene(before); });
   connect(scene_, &GraphScene::anchorMoved, this,
           [this](QPointF, QPointF after) { keepAnchor(after); });
-  connect(scene_, &GraphScene::layoutChanged, this, &GraphView::updateScrollArea);
+  connect(scene_, &GraphScene::layoutChanged, this, [this] {
+    updateScrollArea();
+    if (std::exchange(fitWhenLaidOut_, false)) fitGraph();
+  });
   connect(scene_, &GraphScene::foldingChanged, this, [this] { lastSearch_.clear(); });
 }
 
@@ -47,6 +52,10 @@ void GraphView::zoomBy(double factor) {
 }
 
 void GraphView::fitGraph() {
+  if (scene_->layoutPending()) {
+    fitWhenLaidOut_ = true;  // fits the graph that is on its way, not the notice
+    return;
+  }
   const QRectF bounds = scene_->graphBounds();
   if (bounds.isEmpty()) return;
   fitInView(bounds, Qt::KeepAspectRatio);

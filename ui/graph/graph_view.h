@@ -47,6 +47,7 @@ class GraphView : public QGraphicsView {
   QString lastSearch_;
   int searchIndex_ = -1;
   QPoint anchorInViewport_;
+  bool fitWhenLaidOut_ = false;
 };
 
 }  // namespace gl::ui

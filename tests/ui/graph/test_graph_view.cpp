@@ -33,6 +33,30 @@ int nodesInside(const gl::Graph& g, int owner, gl::Phase p) {
   return n;
 }
 
+// A list comprehension of `layers` layers x * x + 0.5 traced at one script line, stacked: more
+// nodes than a small graph, so the view folds them into one repeat group.
+struct RepeatedLayers {
+  std::shared_ptr<gl::Graph> graph = std::make_shared<gl::Graph>();
+  std::vector<int> layerMuls;
+};
+
+RepeatedLayers makeRepeatedLayers(int layers) {
+  RepeatedLayers r;
+  gl::Builder b(*r.graph);
+  b.setLoc(gltest::line(1));
+  gl::Value x = b.variable(gl::Tensor::fromVector({0.5, 1.0}, {2}, gl::DType::F64), "x");
+  b.setLoc(gltest::line(3));
+  std::vector<gl::Value> outs;
+  for (int i = 0; i < layers; ++i) {
+    const gl::Value h = gl::ops::mul(b, x, x);
+    r.layerMuls.push_back(h.node);
+    outs.push_back(gl::ops::add(b, h, b.scalar(0.5, gl::DType::F64)));
+  }
+  b.setLoc(gltest::line(4));
+  gl::ops::stack(b, outs);
+  return r;
+}
+
 }  // namespace
 
 class TestGraphView : public QObject {
@@ -192,6 +216,7 @@ class TestGraphView : public QObject {
     GraphScene& scene = *view.graphScene();
     scene.setShowBackward(false);
     scene.setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     scene.setBreaks({s.none});
     NodeItem* item = scene.nodeItem(s.none.node);
     QVERIFY(item && item->isBreak());
@@ -217,6 +242,7 @@ class TestGraphView : public QObject {
     auto s = gltest::makeSampleGraph();
     GraphView view;
     view.graphScene()->setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(800, 600);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -235,6 +261,7 @@ class TestGraphView : public QObject {
     GraphScene& scene = *view.graphScene();
     scene.setShowBackward(false);
     scene.setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(800, 600);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -243,22 +270,83 @@ class TestGraphView : public QObject {
     view.centerOn(button);
     QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(button));
     QVERIFY(scene.isFolded(s.whileNode));
+    QTRY_VERIFY(!scene.layoutPending());
     // Double-clicking the folded node unfolds it, and the view keeps it where it was.
     NodeItem* folded = scene.nodeItem(s.whileNode);
     view.centerOn(folded);
     const QPoint at = view.mapFromScene(folded->scenePos());
     QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, at);
     QVERIFY(!scene.isFolded(s.whileNode));
+    QTRY_VERIFY(!scene.layoutPending());
     QVERIFY(scene.frameItem(s.whileNode));
     const QRectF frame = scene.frameItem(s.whileNode)->sceneBoundingRect();
     const QPoint top = view.mapFromScene(QPointF(frame.center().x(), frame.top()));
     QVERIFY2(QLineF(top, at).length() < 60, "the unfolded frame jumped away");
   }
 
+  void repeatGroupFoldsAndUnfoldsInPlace() {
+    const RepeatedLayers r = makeRepeatedLayers(60);
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setGraph(r.graph);
+    QVERIFY(scene.layoutPending());  // the view never lays out in the call
+    QTRY_VERIFY(!scene.layoutPending());
+    // x, one node for the 60 layers, the stack.
+    QCOMPARE(int(scene.nodeItems().size()), 3);
+    NodeItem* group = scene.nodeItem(r.layerMuls[0]);
+    QVERIFY(group);
+    QCOMPARE(group->kind(), VisNodeKind::Folded);
+    QCOMPARE(group->info().iterations, int64_t(60));
+    for (int id : r.layerMuls) QCOMPARE(scene.nodeItem(id), group);
+    QCOMPARE(scene.repeatGroups().groups.size(), size_t(1));
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    // Double-click unfolds in place: a frame "×60" holding every layer.
+    view.centerOn(group);
+    QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(group->scenePos()));
+    QVERIFY(!scene.isGroupFolded(0));
+    QTRY_VERIFY(!scene.layoutPending());
+    QCOMPARE(int(scene.nodeItems().size()), 2 + 3 * 60);
+    FrameItem* frame = nullptr;
+    for (FrameItem* f : scene.frameItems())
+      if (f->info().group == 0) frame = f;
+    QVERIFY(frame);
+    QVERIFY(QString::fromStdString(frame->info().title).contains(u"×60"));
+    for (int id : r.layerMuls)
+      QVERIFY(frame->sceneBoundingRect().contains(scene.nodeItem(id)->sceneBoundingRect()));
+    // Its fold button folds it again; that layout was seen before and comes from the cache.
+    const int hits = scene.cachedLayoutsUsed();
+    const QPointF button = frame->foldButtonRect().center();
+    view.centerOn(button);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(button));
+    QVERIFY(scene.isGroupFolded(0));
+    QVERIFY(!scene.layoutPending());
+    QCOMPARE(scene.cachedLayoutsUsed(), hits + 1);
+    QCOMPARE(int(scene.nodeItems().size()), 3);
+  }
+
+  void newerLayoutRequestsSupersedeOlderOnes() {
+    const RepeatedLayers r = makeRepeatedLayers(60);
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    QSignalSpy laidOut(&scene, &GraphScene::layoutChanged);
+    scene.setGraph(r.graph);
+    scene.setGroupFolded(0, false);
+    scene.setShowBackward(false);
+    scene.setGroupFolded(0, true);
+    scene.setGroupFolded(0, false);  // the state asked for last
+    QTRY_VERIFY(!scene.layoutPending());
+    QTest::qWait(50);  // an older answer arriving late would show here
+    QCOMPARE(laidOut.count(), 1);
+    QCOMPARE(int(scene.nodeItems().size()), 2 + 3 * 60);
+  }
+
   void searchSelectsAndCenters() {
     auto s = gltest::makeSampleGraph();
     GraphView view;
     view.graphScene()->setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(400, 300);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -302,6 +390,7 @@ class TestGraphView : public QObject {
     auto s = gltest::makeSampleGraph();
     GraphView view;
     view.graphScene()->setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(300, 200);
     view.fitGraph();
     QVERIFY(view.zoom() < 1);
