@@ -139,7 +139,7 @@ void GraphScene::refreshGradientStyle() {
   }
   if (colorBar_) {
     colorBar_->setVisible(!norms_.empty());
-    colorBar_->update();
+    update();  // a view may draw the bar pinned to its viewport, outside any item's rect
   }
   setSceneRect(graphBounds());
 }

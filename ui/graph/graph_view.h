@@ -7,12 +7,14 @@
 namespace gl::ui {
 
 class GraphScene;
+class GraphOverview;
 
 class GraphView : public QGraphicsView {
   Q_OBJECT
  public:
   explicit GraphView(QWidget* parent = nullptr);  // owns a GraphScene
   GraphScene* graphScene() const { return scene_; }
+  GraphOverview* overview() const { return overview_; }
 
   double zoom() const;  // 1 = one scene unit per pixel
   void setZoom(double zoom);
@@ -29,6 +31,10 @@ class GraphView : public QGraphicsView {
 
   static constexpr double kMinZoom = 0.02, kMaxZoom = 8;
 
+  // Where the colour bar is drawn, in viewport pixels: pinned to the top-right corner at its
+  // own size, whatever the zoom (null when there is no gradient to show).
+  QRect colorBarRect() const;
+
  signals:
   void zoomChanged(double zoom);
 
@@ -36,6 +42,8 @@ class GraphView : public QGraphicsView {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void drawForeground(QPainter* painter, const QRectF& rect) override;
+  void scrollContentsBy(int dx, int dy) override;
 
  private:
   void keepAnchor(QPointF after);
@@ -48,6 +56,7 @@ class GraphView : public QGraphicsView {
   int searchIndex_ = -1;
   QPoint anchorInViewport_;
   bool fitWhenLaidOut_ = false;
+  GraphOverview* overview_;
 };
 
 }  // namespace gl::ui
