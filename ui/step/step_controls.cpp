@@ -59,8 +59,13 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
   connect(timer_, &QTimer::timeout, this, &StepControls::tick);
   connect(speedBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this] { setSpeed(speedBox_->currentData().toDouble()); });
-  connect(slider_, &QSlider::valueChanged, this, [this](int v) { setStep(v); });
-  connect(spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { setStep(v); });
+  // setStep moves both widgets itself: their echoes must not announce the step a second time.
+  connect(slider_, &QSlider::valueChanged, this, [this](int v) {
+    if (!updating_) setStep(v);
+  });
+  connect(spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) {
+    if (!updating_) setStep(v);
+  });
   connect(loops_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     if (updating_) return;
     refreshRange();

@@ -54,6 +54,11 @@ class TestStepControls : public QObject {
     const QList<qint64> again = playedSteps(c);
     QCOMPARE(again.front(), qint64(12));
     QCOMPARE(again.back(), qint64(0));
+    // Each step announced once: 12, 11, ..., 0.
+    QCOMPARE(again.size(), 13);
+    QSignalSpy one(&c, &StepControls::stepChanged);
+    c.setStep(5);
+    QCOMPARE(one.count(), 1);
   }
 };
 
