@@ -55,6 +55,9 @@ class GraphScene : public QGraphicsScene {
   void setGroupFolded(int group, bool folded);
   bool isGroupFolded(int group) const { return !filter_.unfoldedGroups.count(group); }
 
+  // A new layout and new items with the current style (fonts, sizes): presentation mode.
+  void restyle() { rebuild(); }
+
   // Layout on a worker thread (the items appear on layoutChanged) instead of in the call.
   void setAsyncLayout(bool on) { asyncLayout_ = on; }
   bool layoutPending() const { return pendingTicket_ >= 0; }

@@ -8,9 +8,16 @@
 
 namespace gl::ui::style {
 
+namespace {
+double gFontScale = 1;
+}  // namespace
+
+void setFontScale(double scale) { gFontScale = scale > 0 ? scale : 1; }
+double fontScale() { return gFontScale; }
+
 QFont titleFont() {
   QFont f(QStringLiteral("Sans Serif"));
-  f.setPointSizeF(9);
+  f.setPointSizeF(9 * gFontScale);
   return f;
 }
 
@@ -37,13 +44,13 @@ QString wrapText(const QString& text, int columns) {
 
 QFont subtitleFont() {
   QFont f(QStringLiteral("Sans Serif"));
-  f.setPointSizeF(7);
+  f.setPointSizeF(7 * gFontScale);
   return f;
 }
 
 QFont frameFont() {
   QFont f(QStringLiteral("Sans Serif"));
-  f.setPointSizeF(8);
+  f.setPointSizeF(8 * gFontScale);
   f.setBold(true);
   return f;
 }

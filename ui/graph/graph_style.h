@@ -9,6 +9,11 @@
 
 namespace gl::ui::style {
 
+// Presentation mode enlarges every graph font by this factor (1 normally); node sizes follow,
+// so the scenes need a new layout (GraphScene::restyle) after a change.
+void setFontScale(double scale);
+double fontScale();
+
 QFont titleFont();
 QFont subtitleFont();
 QFont frameFont();

@@ -67,8 +67,14 @@ void GraphView::fitGraph() {
   if (bounds.isEmpty()) return;
   fitInView(bounds, Qt::KeepAspectRatio);
   if (zoom() > 1.5) setZoom(1.5);  // a tiny graph stays at a readable size, not a giant one
+  QPointF center = bounds.center();
+  if (zoom() < minFitZoom_) {
+    setZoom(minFitZoom_);
+    center.setY(bounds.top() + 0.5 * viewport()->height() / zoom());  // from the inputs down
+  }
   updateScrollArea();
-  centerOn(bounds.center());
+  centerOn(center);
+  overview_->refresh();
   emit zoomChanged(zoom());
 }
 

@@ -23,6 +23,10 @@ class GraphView : public QGraphicsView {
   void zoomOut() { zoomBy(1 / 1.25); }
   void resetZoom() { setZoom(1); }
   void fitGraph();  // the whole graph in the viewport (never magnified past 1.5)
+  // Fit never zooms out below this (presentation mode: labels stay readable from the back of
+  // the room); a graph that is still too big is shown from its top, the overview shows the rest.
+  void setMinimumFitZoom(double zoom) { minFitZoom_ = zoom; }
+  double minimumFitZoom() const { return minFitZoom_; }
 
   // Selects and centres the next visible node whose title (op and name) contains `text`,
   // case-insensitively; repeated calls with the same text step through the matches.
@@ -56,6 +60,7 @@ class GraphView : public QGraphicsView {
   int searchIndex_ = -1;
   QPoint anchorInViewport_;
   bool fitWhenLaidOut_ = false;
+  double minFitZoom_ = kMinZoom;
   GraphOverview* overview_;
 };
 
