@@ -32,12 +32,13 @@ GraphScene::GraphScene(QObject* parent)
 
 GraphScene::~GraphScene() = default;
 
-void GraphScene::setGraph(std::shared_ptr<const Graph> graph) {
+void GraphScene::setGraph(std::shared_ptr<const Graph> graph,
+                          std::shared_ptr<const RepeatGroups> repeats) {
   graph_ = std::move(graph);
   filter_.folded = graph_ ? defaultFolding(*graph_) : std::set<int>{};
   norms_.clear();
   breaks_.clear();
-  recomputeRepeats();
+  recomputeRepeats(std::move(repeats));
   rebuild();
 }
 
@@ -47,10 +48,14 @@ void GraphScene::setNodeSubset(std::shared_ptr<const std::set<int>> nodes) {
   rebuild();
 }
 
-void GraphScene::recomputeRepeats() {
+void GraphScene::recomputeRepeats(std::shared_ptr<const RepeatGroups> known) {
   const int shown = !graph_ ? 0 : filter_.only ? int(filter_.only->size()) : graph_->numNodes();
-  repeats_ = std::make_shared<const RepeatGroups>(
-      shown > kFoldRepeatsAbove ? findRepeatGroups(*graph_, filter_.only.get()) : RepeatGroups{});
+  if (shown <= kFoldRepeatsAbove)
+    repeats_ = std::make_shared<const RepeatGroups>();
+  else
+    repeats_ =
+        known ? std::move(known)
+              : std::make_shared<const RepeatGroups>(findRepeatGroups(*graph_, filter_.only.get()));
   filter_.repeats = repeats_;
   filter_.unfoldedGroups.clear();
 }

@@ -34,7 +34,10 @@ class GraphScene : public QGraphicsScene {
   ~GraphScene() override;
 
   // Shows a graph; nested frames start folded on big graphs (defaultFolding).
-  void setGraph(std::shared_ptr<const Graph> graph);
+  // `repeats`, when given, are the graph's repeat groups for the current node subset (a caller
+  // that already found them saves the scene a pass over a big graph).
+  void setGraph(std::shared_ptr<const Graph> graph,
+                std::shared_ptr<const RepeatGroups> repeats = nullptr);
   const Graph* graph() const { return graph_.get(); }
 
   // Iteration counts for the badges (from a RunResult's loop records).
@@ -126,7 +129,7 @@ class GraphScene : public QGraphicsScene {
   void rebuild();
   void applyLayout(std::shared_ptr<const GraphLayout> layout);
   void afterLayout();
-  void recomputeRepeats();
+  void recomputeRepeats(std::shared_ptr<const RepeatGroups> known = nullptr);
   void toggleFold(int owner, bool folded);
   void toggleGroup(int group, bool folded);
   QPointF anchorOf(int owner) const;

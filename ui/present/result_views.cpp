@@ -57,7 +57,7 @@ void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgr
     notice->setTextWidth(520);
     return;
   }
-  scene.setGraph(program->graph);
+  scene.setGraph(program->graph, filter.repeats);
   scene.setBreaks(noneGradients(*program));
 }
 
