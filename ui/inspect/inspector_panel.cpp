@@ -131,6 +131,16 @@ void InspectorPanel::showNode(int nodeId) {
     addRow(tr("inside"), QString::fromUtf8(regionKindName(r.kind)) +
                              (r.owner >= 0 ? tr(" of node %1").arg(r.owner) : QString()));
   }
+  addOutputs(n);
+  if (run_) {
+    if (auto loop = run_->loops.find(n.id); loop != run_->loops.end())
+      addRow(tr("iterations"), QString::number(loop->second.iterations));
+    addStepValues(n);
+  }
+}
+
+// Each output's type, and what the run computed for it: its value and its gradients.
+void InspectorPanel::addOutputs(const Node& n) {
   for (size_t i = 0; i < n.outputs.size(); ++i) {
     const Value v{n.id, int(i)};
     const QString out = n.outputs.size() > 1 ? tr("output %1").arg(i) : tr("output");
@@ -149,11 +159,6 @@ void InspectorPanel::showNode(int nodeId) {
           addRow(key, tr("not computed in this run"));
       }
     }
-  }
-  if (run_) {
-    if (auto loop = run_->loops.find(n.id); loop != run_->loops.end())
-      addRow(tr("iterations"), QString::number(loop->second.iterations));
-    addStepValues(n);
   }
 }
 

@@ -46,6 +46,7 @@ class InspectorPanel : public QWidget {
   QTreeWidgetItem* addRow(const QString& key, const QString& value,
                           QTreeWidgetItem* parent = nullptr);
   void addRecord(const QString& key, const TensorRecord& r);
+  void addOutputs(const Node& n);
   void addStepValues(const Node& n);  // the node's loop variable at the current step
 
   QLabel* title_;
