@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QObject>
 #include <QPainter>
+#include <QStyleOptionGraphicsItem>
 
 #include "ui/graph/gradient_scale.h"
 #include "ui/graph/graph_style.h"
@@ -24,7 +25,7 @@ QRectF FrameItem::foldButtonRect() const {
 
 QRectF FrameItem::boundingRect() const { return rect_.adjusted(-2, -2, 2, 2); }
 
-void FrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+void FrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   p->setRenderHint(QPainter::Antialiasing);
   QPen pen(style::frameBorder(frame_), isRegion() ? 1.0 : 1.6);
   if (isRegion()) pen.setStyle(Qt::DashLine);
@@ -44,6 +45,8 @@ void FrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
                        button.center().y()));
     x = button.right() + 5;
   }
+  if (!style::readableAt(p->font(), option->levelOfDetailFromTransform(p->worldTransform())))
+    return;
   p->setPen(style::frameBorder(frame_).darker(150));
   const QString title =
       fm.elidedText(QString::fromStdString(frame_.title), Qt::ElideRight, rect_.right() - x - 4);
@@ -54,7 +57,12 @@ ColorBarItem::ColorBarItem(const GradientScale* scale) : scale_(scale) { setZVal
 
 QRectF ColorBarItem::boundingRect() const { return QRectF(-4, -20, 110, 190); }
 
-void ColorBarItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+void ColorBarItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* widget) {
+  if (widget && drawnByView_) return;
+  paintLegend(p);
+}
+
+void ColorBarItem::paintLegend(QPainter* p) const {
   p->setRenderHint(QPainter::Antialiasing);
   p->setFont(style::subtitleFont());
   p->setPen(Qt::black);

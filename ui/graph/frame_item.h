@@ -29,7 +29,9 @@ class FrameItem : public QGraphicsItem {
   int depth_;
 };
 
-// The gradient colour scale as a legend inside the scene (and so in every export).
+// The gradient colour scale as a legend inside the scene (and so in every export). A view
+// that pins the legend to its viewport draws it itself (paintLegend) and the item then paints
+// only where no widget is involved: exports, which render the scene.
 class GradientScale;
 class ColorBarItem : public QGraphicsItem {
  public:
@@ -38,9 +40,13 @@ class ColorBarItem : public QGraphicsItem {
   int type() const override { return Type; }
   QRectF boundingRect() const override;
   void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+  void paintLegend(QPainter* p) const;  // in item coordinates, boundingRect() sized
+  void setDrawnByView(bool on) { drawnByView_ = on; }
+  bool isDrawnByView() const { return drawnByView_; }
 
  private:
   const GradientScale* scale_;
+  bool drawnByView_ = false;
 };
 
 }  // namespace gl::ui

@@ -32,22 +32,6 @@ bool phaseShown(const Node& n, const GraphFilter& f) {
   return n.phase == Phase::Forward ? f.showForward : f.showBackward;
 }
 
-// Outside the node subset: decided by the top-level node the node belongs to.
-bool subsetHidden(const Graph& g, const Node& n, const GraphFilter& f) {
-  if (!f.only) return false;
-  const std::vector<int> owners = enclosingOwners(g, n);
-  return !f.only->count(owners.empty() ? n.id : owners.back());
-}
-
-// Hidden by the phase filter or the subset, itself or through an enclosing frame.
-bool phaseHidden(const Graph& g, const Node& n, const GraphFilter& f) {
-  if (subsetHidden(g, n, f)) return true;
-  if (!phaseShown(n, f)) return true;
-  for (int owner : enclosingOwners(g, n))
-    if (!phaseShown(g.node(owner), f)) return true;
-  return false;
-}
-
 std::string regionTitle(RegionKind kind) {
   if (kind == RegionKind::WhileCond) return "cond";
   if (kind == RegionKind::WhileBody) return "body";
@@ -73,7 +57,7 @@ int64_t iterationsOf(const Graph& g, const Node& n, const GraphFilter& f) {
 // Builds the VisibleGraph; one instance per call keeps the helper state together.
 class Builder {
  public:
-  Builder(const Graph& g, const GraphFilter& f) : g_(g), f_(f) {}
+  Builder(const Graph& g, const GraphFilter& f) : g_(g), f_(f) { precompute(); }
 
   VisibleGraph build() {
     for (const Node& n : g_.nodes()) addNode(n);
@@ -84,8 +68,84 @@ class Builder {
   }
 
  private:
+  // One walk up each node's frames answers every question the passes below ask about it:
+  // 34,000-node programs are built node by node several times per open, on the GUI thread.
+  void precompute() {
+    const size_t n = size_t(g_.numNodes());
+    hidden_.assign(n, 0);
+    folded_.assign(n, -1);
+    group_.assign(n, -1);
+    for (const Node& node : g_.nodes()) {
+      bool hidden = !phaseShown(node, f_);
+      int top = node.id, folded = -1;
+      for (int r = node.region; r > 0;) {
+        const int owner = g_.region(r).owner;
+        if (owner < 0) break;
+        const Node& o = g_.node(owner);
+        hidden = hidden || !phaseShown(o, f_);
+        if (f_.folded.count(owner)) folded = owner;
+        top = owner;
+        r = o.region;
+      }
+      hidden = hidden || (f_.only && !f_.only->count(top));
+      hidden_[size_t(node.id)] = hidden;
+      folded_[size_t(node.id)] = folded;
+      if (f_.repeats && !f_.repeats->empty())
+        if (auto it = f_.repeats->groupOf.find(top); it != f_.repeats->groupOf.end())
+          if (!f_.unfoldedGroups.count(it->second)) group_[size_t(node.id)] = it->second;
+    }
+  }
+  bool phaseHidden(const Node& n) const { return hidden_[size_t(n.id)]; }
+  int outermostFolded(const Node& n) const { return folded_[size_t(n.id)]; }
+
   bool visible(const Node& n) const {
-    return !phaseHidden(g_, n, f_) && outermostFolded(g_, n, f_.folded) < 0;
+    return !phaseHidden(n) && outermostFolded(n) < 0 && foldedGroup(n) < 0;
+  }
+
+  // The repeat group a node is hidden in (itself or through its frames), -1 if none.
+  int foldedGroup(const Node& n) const { return group_[size_t(n.id)]; }
+  int unfoldedGroup(const Node& n) const {
+    if (!f_.repeats || n.region > 0) return -1;
+    auto it = f_.repeats->groupOf.find(n.id);
+    return it != f_.repeats->groupOf.end() && f_.unfoldedGroups.count(it->second) ? it->second : -1;
+  }
+
+  const RepeatGroup& repeatGroup(int group) const { return f_.repeats->groups[size_t(group)]; }
+
+  // The one node that stands for a folded group, made when its first shown member is met.
+  int groupNode(int group) {
+    if (auto it = groupNode_.find(group); it != groupNode_.end()) return it->second;
+    const RepeatGroup& rg = repeatGroup(group);
+    VisNode v;
+    v.key = "g" + std::to_string(group);
+    v.node = rg.members.front();
+    v.op = "repeat";
+    v.kind = VisNodeKind::Folded;
+    v.category = NodeCategory::ControlFlow;
+    v.backward = rg.backward;
+    v.title = rg.title;
+    v.subtitle =
+        std::to_string(rg.nodesPerInstance) + " nodes each, line " + std::to_string(rg.firstLine);
+    v.iterations = rg.repeats;
+    v.group = group;
+    const int index = push(v);
+    groupNode_[group] = index;
+    return index;
+  }
+
+  int groupFrame(int group) {
+    if (auto it = groupFrame_.find(group); it != groupFrame_.end()) return it->second;
+    const RepeatGroup& rg = repeatGroup(group);
+    VisFrame fr;
+    fr.key = "cluster_g" + std::to_string(group);
+    fr.group = group;
+    fr.backward = rg.backward;
+    fr.iterations = rg.repeats;
+    fr.title = rg.title + "  ×" + std::to_string(rg.repeats);
+    if (fr.backward) fr.title += "  (backward)";
+    out_.frames.push_back(fr);
+    groupFrame_[group] = static_cast<int>(out_.frames.size()) - 1;
+    return groupFrame_[group];
   }
 
   int frameOf(int owner) {
@@ -121,7 +181,10 @@ class Builder {
 
   // The frame a node is drawn in: its region's sub-frame, or its owner's frame.
   int containingFrame(const Node& n) {
-    if (n.region <= 0) return -1;
+    if (n.region <= 0) {
+      const int group = unfoldedGroup(n);
+      return group < 0 ? -1 : groupFrame(group);
+    }
     const int owner = g_.region(n.region).owner;
     if (owner < 0) return -1;
     const int whole = frameOf(owner);
@@ -135,6 +198,8 @@ class Builder {
   }
 
   void addNode(const Node& n) {
+    if (!phaseHidden(n) && outermostFolded(n) < 0)
+      if (const int group = foldedGroup(n); group >= 0) groupNode(group);
     if (!visible(n)) return;
     VisNode v;
     v.node = n.id;
@@ -171,8 +236,13 @@ class Builder {
 
   // Nodes inside a folded frame are represented by the folded node (made after them).
   void mapHiddenByFolding(const Node& n) {
-    if (phaseHidden(g_, n, f_)) return;
-    const int folded = outermostFolded(g_, n, f_.folded);
+    if (phaseHidden(n)) return;
+    if (const int group = foldedGroup(n); group >= 0) {
+      if (auto it = groupNode_.find(group); it != groupNode_.end())
+        out_.nodeIndex[n.id] = it->second;
+      return;
+    }
+    const int folded = outermostFolded(n);
     if (folded < 0) return;
     auto it = out_.nodeIndex.find(folded);
     if (it != out_.nodeIndex.end()) out_.nodeIndex[n.id] = it->second;
@@ -205,7 +275,7 @@ class Builder {
   }
 
   void addInputEdges(const Node& n) {
-    if (phaseHidden(g_, n, f_)) return;
+    if (phaseHidden(n)) return;
     const int to = represent(n.id, false);
     for (Value v : n.inputs) addEdge(represent(v.node, true), to, v, false);
   }
@@ -216,7 +286,7 @@ class Builder {
       const Region& reg = g_.region(r);
       for (Value p : reg.params) addEdge(entry, represent(p.node, false), p, true);
       for (int id : reg.nodes)
-        if (isRegionRoot(g_.node(id), r) && !phaseHidden(g_, g_.node(id), f_))
+        if (isRegionRoot(g_.node(id), r) && !phaseHidden(g_.node(id)))
           addEdge(entry, represent(id, false), Value{id, 0}, false, true);
       for (Value v : reg.results) addEdge(represent(v.node, true), exit, v, true);
     }
@@ -225,8 +295,10 @@ class Builder {
   const Graph& g_;
   const GraphFilter& f_;
   VisibleGraph out_;
-  std::map<int, int> frameIndex_, regionFrame_, entryOf_, exitOf_;
+  std::map<int, int> frameIndex_, regionFrame_, entryOf_, exitOf_, groupNode_, groupFrame_;
   std::map<std::pair<int, int>, int> edgeIndex_;
+  std::vector<char> hidden_;         // by the phase filters or the subset
+  std::vector<int> folded_, group_;  // outermost folded frame / folded repeat group, or -1
 };
 
 }  // namespace

@@ -7,6 +7,8 @@
 // entry node (receives the inputs, feeds the body params), one sub-frame per owned region when
 // there are several (cond/body, then/else), and an exit node (collects the region results,
 // sends the outputs on). Folded, the whole frame is a single node with an iteration badge.
+// Repeated structure (repeat_groups.h) folds the same way: one node "×N" for all instances,
+// unfolded into a frame that holds them.
 #include <map>
 #include <memory>
 #include <set>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "engine/graph/graph.h"
+#include "ui/graph/repeat_groups.h"
 
 namespace gl::ui {
 
@@ -32,12 +35,14 @@ struct VisNode {
   std::string title;        // "mul 'y'", "while ×20"
   std::string subtitle;     // "float32[3,4]"
   int64_t iterations = -1;  // folded loops and maps with a known count: the badge
+  int group = -1;           // a folded repeat group (kind Folded): its RepeatGroups index
 };
 
 struct VisFrame {
   std::string key;  // cluster_f12 / cluster_f12_r3
   int owner = -1;   // the control-flow node
   int region = -1;  // set for region sub-frames, -1 for the frame of the whole node
+  int group = -1;   // set for the frame of an unfolded repeat group (owner -1)
   int parent = -1;  // enclosing frame index, -1: top
   bool backward = false;
   std::string title;  // "while_loop #12 ×20", "body"
@@ -59,6 +64,9 @@ struct GraphFilter {
   // When set, only these top-level nodes (and everything inside their frames) are shown:
   // one variant of a lesson instead of all of them side by side.
   std::shared_ptr<const std::set<int>> only;
+  // Repeated structure of the shown nodes; each group is one node unless unfolded.
+  std::shared_ptr<const RepeatGroups> repeats;
+  std::set<int> unfoldedGroups;
 };
 
 struct VisibleGraph {

@@ -1,6 +1,7 @@
 #include "ui/graph/graph_scene.h"
 
 #include <QGraphicsSceneMouseEvent>
+#include <QGraphicsTextItem>
 
 #include <algorithm>
 
@@ -10,29 +11,58 @@
 #include "ui/graph/gradient_scale.h"
 #include "ui/graph/graph_style.h"
 #include "ui/graph/graphviz_graph.h"
+#include "ui/graph/layout_worker.h"
 #include "ui/graph/node_item.h"
 
 namespace gl::ui {
 
 GraphScene::GraphScene(QObject* parent)
-    : QGraphicsScene(parent), scale_(std::make_shared<GradientScale>()) {
+    : QGraphicsScene(parent),
+      layoutWorker_(new LayoutWorker(this)),
+      scale_(std::make_shared<GradientScale>()) {
   setBackgroundBrush(Qt::white);
   setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+  connect(layoutWorker_, &LayoutWorker::finished, this,
+          [this](int ticket, std::shared_ptr<const GraphLayout> layout) {
+            if (ticket != pendingTicket_) return;
+            pendingTicket_ = -1;
+            applyLayout(std::move(layout));
+          });
 }
 
 GraphScene::~GraphScene() = default;
 
-void GraphScene::setGraph(std::shared_ptr<const Graph> graph) {
+void GraphScene::setGraph(std::shared_ptr<const Graph> graph,
+                          std::shared_ptr<const RepeatGroups> repeats) {
   graph_ = std::move(graph);
   filter_.folded = graph_ ? defaultFolding(*graph_) : std::set<int>{};
   norms_.clear();
   breaks_.clear();
+  recomputeRepeats(std::move(repeats));
   rebuild();
 }
 
 void GraphScene::setNodeSubset(std::shared_ptr<const std::set<int>> nodes) {
   filter_.only = std::move(nodes);
+  recomputeRepeats();
   rebuild();
+}
+
+void GraphScene::recomputeRepeats(std::shared_ptr<const RepeatGroups> known) {
+  const int shown = !graph_ ? 0 : filter_.only ? int(filter_.only->size()) : graph_->numNodes();
+  if (shown <= kFoldRepeatsAbove)
+    repeats_ = std::make_shared<const RepeatGroups>();
+  else
+    repeats_ =
+        known ? std::move(known)
+              : std::make_shared<const RepeatGroups>(findRepeatGroups(*graph_, filter_.only.get()));
+  filter_.repeats = repeats_;
+  filter_.unfoldedGroups.clear();
+}
+
+void GraphScene::setGroupFolded(int group, bool folded) {
+  if (group >= 0 && size_t(group) < repeats_->groups.size() && isGroupFolded(group) != folded)
+    toggleGroup(group, folded);
 }
 
 void GraphScene::setIterations(std::map<int, int64_t> iterations) {
@@ -54,10 +84,15 @@ void GraphScene::setFolding(std::set<int> folded) {
 void GraphScene::foldAll() {
   if (!graph_) return;
   const std::vector<int> owners = frameOwners(*graph_);
+  filter_.unfoldedGroups.clear();
   setFolding({owners.begin(), owners.end()});
 }
 
-void GraphScene::unfoldAll() { setFolding({}); }
+void GraphScene::unfoldAll() {
+  filter_.unfoldedGroups.clear();
+  for (size_t i = 0; i < repeats_->groups.size(); ++i) filter_.unfoldedGroups.insert(int(i));
+  setFolding({});
+}
 
 void GraphScene::setLayoutOptions(const LayoutOptions& options) {
   layoutOptions_ = options;
@@ -109,7 +144,7 @@ void GraphScene::refreshGradientStyle() {
   }
   if (colorBar_) {
     colorBar_->setVisible(!norms_.empty());
-    colorBar_->update();
+    update();  // a view may draw the bar pinned to its viewport, outside any item's rect
   }
   setSceneRect(graphBounds());
 }
@@ -188,15 +223,37 @@ void GraphScene::rebuild() {
   colorBar_ = nullptr;
   visible_ = {};
   layout_ = {};
+  pendingTicket_ = -1;
+  layoutWorker_->cancel();
   if (!graph_) return;
   visible_ = buildVisibleGraph(*graph_, filter_);
   std::vector<QSizeF> sizes;
   sizes.reserve(visible_.nodes.size());
   for (const VisNode& n : visible_.nodes) sizes.push_back(style::nodeSize(n));
-  layout_ = layoutGraph(visible_, sizes, layoutOptions_);
+  std::string key = layoutKey(visible_, sizes, layoutOptions_);
+  if (auto hit = layoutWorker_->cached(key)) {
+    ++cacheHits_;
+    return applyLayout(std::move(hit));
+  }
+  if (!asyncLayout_ || visible_.nodes.empty()) {
+    auto layout = std::make_shared<const GraphLayout>(layoutGraph(visible_, sizes, layoutOptions_));
+    layoutWorker_->store(key, layout);
+    return applyLayout(std::move(layout));
+  }
+  auto* notice = addText(tr("Laying out %n node(s)…", nullptr, int(visible_.nodes.size())));
+  notice->setDefaultTextColor(Qt::gray);
+  setSceneRect(notice->mapRectToScene(notice->boundingRect()));
+  pendingTicket_ =
+      layoutWorker_->request(std::move(key), std::make_shared<const VisibleGraph>(visible_),
+                             std::move(sizes), layoutOptions_);
+}
+
+void GraphScene::applyLayout(std::shared_ptr<const GraphLayout> layout) {
+  clear();  // the "laying out" notice
+  layout_ = *layout;
   if (!layout_.ok()) {
     emit layoutFailed(QString::fromStdString(layout_.error));
-    return;
+    return afterLayout();
   }
   for (size_t i = 0; i < visible_.frames.size(); ++i) {
     if (layout_.frames[i].isNull()) continue;
@@ -221,6 +278,15 @@ void GraphScene::rebuild() {
   refreshGradientStyle();
   applyBreaks();
   emit layoutChanged(layout_.seconds);
+  afterLayout();
+}
+
+// A fold toggled before this layout: the view keeps the toggled frame in place.
+void GraphScene::afterLayout() {
+  if (!pendingAnchor_) return;
+  const QPointF after = pendingAnchor_();
+  pendingAnchor_ = nullptr;
+  emit anchorMoved(anchorBefore_, after);
 }
 
 QPointF GraphScene::anchorOf(int owner) const {
@@ -242,9 +308,31 @@ void GraphScene::toggleFold(int owner, bool folded) {
     filter_.folded.insert(owner);
   else
     filter_.folded.erase(owner);
+  anchorBefore_ = before;
+  pendingAnchor_ = [this, owner] { return anchorOf(owner); };
   rebuild();
   emit foldingChanged(owner, folded);
-  emit anchorMoved(before, anchorOf(owner));
+}
+
+void GraphScene::toggleGroup(int group, bool folded) {
+  const int first = repeats_->groups[size_t(group)].members.front();
+  auto anchor = [this, group, first] {
+    for (FrameItem* frame : frameItems_)
+      if (frame->info().group == group) {
+        const QRectF r = frame->mapRectToScene(frame->boundingRect());
+        return QPointF(r.center().x(), r.top());
+      }
+    return anchorOf(first);
+  };
+  const QPointF before = anchor();
+  emit anchorAboutToMove(before);
+  if (folded)
+    filter_.unfoldedGroups.erase(group);
+  else
+    filter_.unfoldedGroups.insert(group);
+  anchorBefore_ = before;
+  pendingAnchor_ = anchor;
+  rebuild();
 }
 
 NodeItem* GraphScene::nodeItemAt(QPointF pos) const {
@@ -266,7 +354,11 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
     FrameItem* frame = frameItemAt(pos);
     if (frame && frame->foldButtonRect().contains(pos)) {
       event->accept();
-      toggleFold(frame->owner(), true);  // items are rebuilt: nothing below may touch them
+      // Items are rebuilt: nothing below may touch them.
+      if (frame->info().group >= 0)
+        toggleGroup(frame->info().group, true);
+      else
+        toggleFold(frame->owner(), true);
       return;
     }
   }
@@ -285,13 +377,19 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
     if (NodeItem* node = nodeItemAt(pos)) {
       if (node->kind() == VisNodeKind::Folded) {
         event->accept();
-        toggleFold(node->nodeId(), false);
+        if (node->info().group >= 0)
+          toggleGroup(node->info().group, false);
+        else
+          toggleFold(node->nodeId(), false);
         return;
       }
       if (node->loc().known()) emit sourceRequested(node->loc());
     } else if (FrameItem* frame = frameItemAt(pos)) {
       event->accept();
-      toggleFold(frame->owner(), true);
+      if (frame->info().group >= 0)
+        toggleGroup(frame->info().group, true);
+      else
+        toggleFold(frame->owner(), true);
       return;
     }
   }

@@ -1,9 +1,12 @@
 #pragma once
 // The graph as QGraphicsScene items, rebuilt from a VisibleGraph and its dot layout whenever
 // folding or the phase filters change; the gradient overlay and break markers restyle the
-// existing items without a new layout.
+// existing items without a new layout. With asynchronous layout on (the window's view), dot
+// runs on a LayoutWorker and the items appear when it answers; layouts seen before come from
+// its cache at once. Repeated structure (repeat_groups.h) starts folded, one node per group.
 #include <QGraphicsScene>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,6 +16,7 @@
 #include "engine/exec/run.h"
 #include "ui/graph/graph_layout.h"
 #include "ui/graph/graph_model.h"
+#include "ui/graph/repeat_groups.h"
 
 namespace gl::ui {
 
@@ -21,6 +25,7 @@ class EdgeItem;
 class FrameItem;
 class ColorBarItem;
 class GradientScale;
+class LayoutWorker;
 
 class GraphScene : public QGraphicsScene {
   Q_OBJECT
@@ -29,7 +34,10 @@ class GraphScene : public QGraphicsScene {
   ~GraphScene() override;
 
   // Shows a graph; nested frames start folded on big graphs (defaultFolding).
-  void setGraph(std::shared_ptr<const Graph> graph);
+  // `repeats`, when given, are the graph's repeat groups for the current node subset (a caller
+  // that already found them saves the scene a pass over a big graph).
+  void setGraph(std::shared_ptr<const Graph> graph,
+                std::shared_ptr<const RepeatGroups> repeats = nullptr);
   const Graph* graph() const { return graph_.get(); }
 
   // Iteration counts for the badges (from a RunResult's loop records).
@@ -42,6 +50,22 @@ class GraphScene : public QGraphicsScene {
   const std::set<int>& folding() const { return filter_.folded; }
   void foldAll();
   void unfoldAll();
+
+  // Repeat groups of the shown nodes (recomputed with the graph and the node subset). Small
+  // graphs are readable node by node: their repeats are left as they are.
+  static constexpr int kFoldRepeatsAbove = 150;
+  const RepeatGroups& repeatGroups() const { return *repeats_; }
+  void setGroupFolded(int group, bool folded);
+  bool isGroupFolded(int group) const { return !filter_.unfoldedGroups.count(group); }
+
+  // A new layout and new items with the current style (fonts, sizes): presentation mode.
+  void restyle() { rebuild(); }
+
+  // Layout on a worker thread (the items appear on layoutChanged) instead of in the call.
+  void setAsyncLayout(bool on) { asyncLayout_ = on; }
+  bool layoutPending() const { return pendingTicket_ >= 0; }
+  // Layouts taken from the cache so far (a test and a status line read it).
+  int cachedLayoutsUsed() const { return cacheHits_; }
 
   // Edge routing: splines, or straight lines on big graphs (the default decides by size).
   void setLayoutOptions(const LayoutOptions& options);
@@ -103,7 +127,11 @@ class GraphScene : public QGraphicsScene {
 
  private:
   void rebuild();
+  void applyLayout(std::shared_ptr<const GraphLayout> layout);
+  void afterLayout();
+  void recomputeRepeats(std::shared_ptr<const RepeatGroups> known = nullptr);
   void toggleFold(int owner, bool folded);
+  void toggleGroup(int group, bool folded);
   QPointF anchorOf(int owner) const;
   void applyBreaks();
   NodeItem* nodeItemAt(QPointF pos) const;
@@ -114,6 +142,15 @@ class GraphScene : public QGraphicsScene {
   LayoutOptions layoutOptions_;
   VisibleGraph visible_;
   GraphLayout layout_;
+  std::shared_ptr<const RepeatGroups> repeats_ = std::make_shared<RepeatGroups>();
+  LayoutWorker* layoutWorker_;
+  bool asyncLayout_ = false;
+  int pendingTicket_ = -1;
+  int cacheHits_ = 0;
+  std::string pendingKey_;
+  // A fold toggled while its layout runs: where it was, to report once the layout lands.
+  std::function<QPointF()> pendingAnchor_;
+  QPointF anchorBefore_;
   std::shared_ptr<GradientScale> scale_;
   std::map<Value, double> norms_;
   std::map<int, QString> breaks_;  // gl node -> why

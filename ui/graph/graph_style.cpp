@@ -8,21 +8,49 @@
 
 namespace gl::ui::style {
 
+namespace {
+double gFontScale = 1;
+}  // namespace
+
+void setFontScale(double scale) { gFontScale = scale > 0 ? scale : 1; }
+double fontScale() { return gFontScale; }
+
 QFont titleFont() {
   QFont f(QStringLiteral("Sans Serif"));
-  f.setPointSizeF(9);
+  f.setPointSizeF(9 * gFontScale);
   return f;
+}
+
+bool readableAt(const QFont& font, double lod) {
+  const double px = font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF() * 96.0 / 72.0;
+  return px * lod >= kMinReadablePx;
+}
+
+QString wrapText(const QString& text, int columns) {
+  QStringList out;
+  for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+    QString line;
+    for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+      if (!line.isEmpty() && line.size() + 1 + word.size() > columns) {
+        out << line;
+        line.clear();
+      }
+      line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    out << line;
+  }
+  return out.join(QLatin1Char('\n'));
 }
 
 QFont subtitleFont() {
   QFont f(QStringLiteral("Sans Serif"));
-  f.setPointSizeF(7);
+  f.setPointSizeF(7 * gFontScale);
   return f;
 }
 
 QFont frameFont() {
   QFont f(QStringLiteral("Sans Serif"));
-  f.setPointSizeF(8);
+  f.setPointSizeF(8 * gFontScale);
   f.setBold(true);
   return f;
 }

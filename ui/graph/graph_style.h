@@ -9,6 +9,11 @@
 
 namespace gl::ui::style {
 
+// Presentation mode enlarges every graph font by this factor (1 normally); node sizes follow,
+// so the scenes need a new layout (GraphScene::restyle) after a change.
+void setFontScale(double scale);
+double fontScale();
+
 QFont titleFont();
 QFont subtitleFont();
 QFont frameFont();
@@ -27,5 +32,15 @@ QSizeF nodeSize(const VisNode& n);
 QString badgeText(const VisNode& n);
 
 constexpr double kPadX = 8, kPadY = 4, kFrameTitleHeight = 16;
+
+// Text smaller than this on screen is not drawn at all (a 6 px label is noise, not a label):
+// zoomed out, nodes show their boxes and colours, and the overview shows where things are.
+constexpr double kMinReadablePx = 7;
+// The font's pixel size at `lod` (the view's scale) is at least kMinReadablePx.
+bool readableAt(const QFont& font, double lod);
+
+// Breaks lines at spaces so that none is longer than `columns` characters (a word longer than
+// that stays whole): tooltips with the engine's explanations stay a readable column.
+QString wrapText(const QString& text, int columns = 72);
 
 }  // namespace gl::ui::style

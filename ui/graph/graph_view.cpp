@@ -1,19 +1,25 @@
 #include "ui/graph/graph_view.h"
 
 #include <QKeyEvent>
+#include <QPainter>
 #include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
+#include "ui/graph/frame_item.h"
+#include "ui/graph/graph_overview.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"
 
 namespace gl::ui {
 
-GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphScene(this)) {
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent), scene_(new GraphScene(this)), overview_(new GraphOverview(this)) {
   setScene(scene_);
+  scene_->setAsyncLayout(true);  // the window never waits for dot
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);  // items still take clicks; the background pans
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
@@ -23,7 +29,13 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphS
           [this](QPointF before) { anchorInViewport_ = mapFromScene(before); });
   connect(scene_, &GraphScene::anchorMoved, this,
           [this](QPointF, QPointF after) { keepAnchor(after); });
-  connect(scene_, &GraphScene::layoutChanged, this, &GraphView::updateScrollArea);
+  connect(scene_, &GraphScene::layoutChanged, this, [this] {
+    if (ColorBarItem* bar = scene_->colorBar()) bar->setDrawnByView(true);
+    updateScrollArea();
+    if (std::exchange(fitWhenLaidOut_, false)) fitGraph();
+    overview_->refresh();
+  });
+  connect(this, &GraphView::zoomChanged, overview_, &GraphOverview::refresh);
   connect(scene_, &GraphScene::foldingChanged, this, [this] { lastSearch_.clear(); });
 }
 
@@ -47,12 +59,22 @@ void GraphView::zoomBy(double factor) {
 }
 
 void GraphView::fitGraph() {
+  if (scene_->layoutPending()) {
+    fitWhenLaidOut_ = true;  // fits the graph that is on its way, not the notice
+    return;
+  }
   const QRectF bounds = scene_->graphBounds();
   if (bounds.isEmpty()) return;
   fitInView(bounds, Qt::KeepAspectRatio);
   if (zoom() > 1.5) setZoom(1.5);  // a tiny graph stays at a readable size, not a giant one
+  QPointF center = bounds.center();
+  if (zoom() < minFitZoom_) {
+    setZoom(minFitZoom_);
+    center.setY(bounds.top() + 0.5 * viewport()->height() / zoom());  // from the inputs down
+  }
   updateScrollArea();
-  centerOn(bounds.center());
+  centerOn(center);
+  overview_->refresh();
   emit zoomChanged(zoom());
 }
 
@@ -89,9 +111,40 @@ void GraphView::updateScrollArea() {
   setSceneRect(bounds.adjusted(-margin, -margin, margin, margin));
 }
 
+QRect GraphView::colorBarRect() const {
+  const ColorBarItem* bar = scene_->colorBar();
+  if (!bar || !bar->isVisible()) return {};
+  const QSize size = bar->boundingRect().size().toSize();
+  return {QPoint(viewport()->width() - size.width() - 16, 12), size};
+}
+
+void GraphView::drawForeground(QPainter* painter, const QRectF& rect) {
+  QGraphicsView::drawForeground(painter, rect);
+  const QRect r = colorBarRect();
+  if (r.isNull()) return;
+  painter->save();
+  painter->resetTransform();  // viewport pixels: the legend keeps its size and place
+  painter->setPen(QPen(QColor(200, 200, 200), 1));
+  painter->setBrush(Qt::white);  // opaque: edges passing behind never blur the legend
+  painter->drawRoundedRect(QRectF(r).adjusted(-6, -4, 4, 4), 6, 6);
+  const QRectF local = scene_->colorBar()->boundingRect();
+  painter->translate(QPointF(r.topLeft()) - local.topLeft());
+  scene_->colorBar()->paintLegend(painter);
+  painter->restore();
+}
+
+// Scrolling moves the viewport's pixels; the pinned legend must not move with them.
+void GraphView::scrollContentsBy(int dx, int dy) {
+  QGraphicsView::scrollContentsBy(dx, dy);
+  viewport()->update(colorBarRect().adjusted(-8, -8, 8, 8).translated(dx, dy));
+  viewport()->update(colorBarRect().adjusted(-8, -8, 8, 8));
+  overview_->viewport()->update();
+}
+
 void GraphView::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);
   updateScrollArea();
+  overview_->refresh();
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {

@@ -7,12 +7,14 @@
 namespace gl::ui {
 
 class GraphScene;
+class GraphOverview;
 
 class GraphView : public QGraphicsView {
   Q_OBJECT
  public:
   explicit GraphView(QWidget* parent = nullptr);  // owns a GraphScene
   GraphScene* graphScene() const { return scene_; }
+  GraphOverview* overview() const { return overview_; }
 
   double zoom() const;  // 1 = one scene unit per pixel
   void setZoom(double zoom);
@@ -21,6 +23,10 @@ class GraphView : public QGraphicsView {
   void zoomOut() { zoomBy(1 / 1.25); }
   void resetZoom() { setZoom(1); }
   void fitGraph();  // the whole graph in the viewport (never magnified past 1.5)
+  // Fit never zooms out below this (presentation mode: labels stay readable from the back of
+  // the room); a graph that is still too big is shown from its top, the overview shows the rest.
+  void setMinimumFitZoom(double zoom) { minFitZoom_ = zoom; }
+  double minimumFitZoom() const { return minFitZoom_; }
 
   // Selects and centres the next visible node whose title (op and name) contains `text`,
   // case-insensitively; repeated calls with the same text step through the matches.
@@ -29,6 +35,10 @@ class GraphView : public QGraphicsView {
 
   static constexpr double kMinZoom = 0.02, kMaxZoom = 8;
 
+  // Where the colour bar is drawn, in viewport pixels: pinned to the top-right corner at its
+  // own size, whatever the zoom (null when there is no gradient to show).
+  QRect colorBarRect() const;
+
  signals:
   void zoomChanged(double zoom);
 
@@ -36,6 +46,8 @@ class GraphView : public QGraphicsView {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void drawForeground(QPainter* painter, const QRectF& rect) override;
+  void scrollContentsBy(int dx, int dy) override;
 
  private:
   void keepAnchor(QPointF after);
@@ -47,6 +59,9 @@ class GraphView : public QGraphicsView {
   QString lastSearch_;
   int searchIndex_ = -1;
   QPoint anchorInViewport_;
+  bool fitWhenLaidOut_ = false;
+  double minFitZoom_ = kMinZoom;
+  GraphOverview* overview_;
 };
 
 }  // namespace gl::ui

@@ -32,7 +32,8 @@ QString NodeItem::defaultToolTip() const {
 void NodeItem::setBreak(const QString& why) {
   breakText_ = why;
   setToolTip(why.isEmpty() ? defaultToolTip()
-                           : QObject::tr("Gradient is None here:") + QLatin1Char('\n') + why);
+                           : QObject::tr("Gradient is None here:") + QLatin1Char('\n') +
+                                 style::wrapText(why));
   update();
 }
 
@@ -83,7 +84,8 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->drawRoundedRect(box_.translated(3, 3), radius, radius);
   }
   p->drawRoundedRect(box_, radius, radius);
-  if (lod < 0.35) return;  // text is unreadable at this zoom; skipping it keeps big graphs fluid
+  // Unreadable text is left out (it also keeps big graphs fluid); the badge goes with the title.
+  if (!style::readableAt(style::titleFont(), lod)) return;
 
   QRectF text = box_.adjusted(style::kPadX, style::kPadY, -style::kPadX, -style::kPadY);
   if (node_.kind == VisNodeKind::Folded) {
@@ -99,7 +101,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
   p->drawText(QRectF(text.left(), text.top(), text.width(), titleMetrics.height()), align,
               titleMetrics.elidedText(QString::fromStdString(node_.title), Qt::ElideRight,
                                       text.width() + 1));
-  if (!node_.subtitle.empty()) {
+  if (!node_.subtitle.empty() && style::readableAt(style::subtitleFont(), lod)) {
     p->setFont(style::subtitleFont());
     p->setPen(QColor(90, 90, 90));
     p->drawText(QRectF(text.left(), text.top() + titleMetrics.height(), text.width(),

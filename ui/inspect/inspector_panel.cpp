@@ -47,12 +47,23 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
 
 void InspectorPanel::setContext(std::shared_ptr<const Graph> graph,
                                 std::shared_ptr<const RunResult> run) {
+  if (graph != graph_) {
+    breaks_.clear();
+    step_ = {};
+  }
   graph_ = std::move(graph);
   run_ = std::move(run);
   if (node_ >= 0 && graph_ && node_ < graph_->numNodes())
     showNode(node_);
   else
     clear();
+}
+
+void InspectorPanel::setBreaks(const std::vector<GradDiagnostic>& breaks) {
+  breaks_.clear();
+  for (const GradDiagnostic& d : breaks)
+    if (d.node >= 0 && !d.text.empty()) breaks_[d.node] = d.text;
+  if (node_ >= 0 && graph_) showNode(node_);
 }
 
 void InspectorPanel::clear() {
@@ -100,6 +111,11 @@ void InspectorPanel::showNode(int nodeId) {
   } else if (const ControlKind* kind = findControlKind(n.kind)) {
     addRow(tr("math"), QString::fromUtf8(kind->math.data(), qsizetype(kind->math.size())));
   }
+  if (auto why = breaks_.find(n.id); why != breaks_.end()) {
+    QTreeWidgetItem* none = addRow(tr("gradient is None"), tr("the chain breaks here"));
+    addRow(tr("why"), QString::fromStdString(why->second), none);
+    none->setExpanded(true);
+  }
   if (!n.name.empty()) addRow(tr("name"), QString::fromStdString(n.name));
   addRow(tr("phase"), n.phase == Phase::Backward ? tr("backward (gradient)") : tr("forward"));
   if (n.loc.known()) {
@@ -115,6 +131,16 @@ void InspectorPanel::showNode(int nodeId) {
     addRow(tr("inside"), QString::fromUtf8(regionKindName(r.kind)) +
                              (r.owner >= 0 ? tr(" of node %1").arg(r.owner) : QString()));
   }
+  addOutputs(n);
+  if (run_) {
+    if (auto loop = run_->loops.find(n.id); loop != run_->loops.end())
+      addRow(tr("iterations"), QString::number(loop->second.iterations));
+    addStepValues(n);
+  }
+}
+
+// Each output's type, and what the run computed for it: its value and its gradients.
+void InspectorPanel::addOutputs(const Node& n) {
   for (size_t i = 0; i < n.outputs.size(); ++i) {
     const Value v{n.id, int(i)};
     const QString out = n.outputs.size() > 1 ? tr("output %1").arg(i) : tr("output");
@@ -134,9 +160,35 @@ void InspectorPanel::showNode(int nodeId) {
       }
     }
   }
-  if (run_) {
-    if (auto loop = run_->loops.find(n.id); loop != run_->loops.end())
-      addRow(tr("iterations"), QString::number(loop->second.iterations));
+}
+
+// A loop variable of the loop being stepped through (a param of its body, or one of the
+// body's results) has a record per step: the value at the step the controls show.
+void InspectorPanel::addStepValues(const Node& n) {
+  if (step_.loop < 0 || !graph_ || step_.loop >= graph_->numNodes()) return;
+  auto it = run_->loops.find(step_.loop);
+  if (it == run_->loops.end()) return;
+  const Node& loop = graph_->node(step_.loop);
+  const LoopRecord& rec = it->second;
+  const auto& rows = step_.backward ? rec.adjoints : rec.carried;
+  for (int r : loop.regions) {
+    const Region& region = graph_->region(r);
+    for (size_t i = 0; i < region.params.size(); ++i) {
+      // A param holds var i before the step, a result var i after it (the next row).
+      int64_t row = -1;
+      if (region.params[i].node == n.id) row = step_.step;
+      if (i < region.results.size() && region.results[i].node == n.id) row = step_.step + 1;
+      if (row < 0) continue;
+      const QString key = tr("at step %1").arg(step_.step);
+      if (row >= int64_t(rows.size()) || i >= rows[size_t(row)].size()) {
+        addRow(key, tr("not recorded"));
+        return;
+      }
+      addRecord(step_.backward ? tr("%1, adjoint of var %2").arg(key).arg(i)
+                               : tr("%1, var %2").arg(key).arg(i),
+                rows[size_t(row)][i]);
+      return;
+    }
   }
 }
 
@@ -144,6 +196,7 @@ void InspectorPanel::showLoopStep(int loopNode, int64_t step, bool backward) {
   if (!graph_ || !run_) return;
   auto it = run_->loops.find(loopNode);
   if (it == run_->loops.end()) return;
+  step_ = {loopNode, step, backward};
   showNode(loopNode);
   // The step's values first; the loop node's own details folded underneath.
   auto* details = new QTreeWidgetItem;

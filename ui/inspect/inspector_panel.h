@@ -1,11 +1,16 @@
 #pragma once
-// The inspector: what the selected node is (op and, for a primitive, its math; name, shape,
-// dtype, phase, script line) and what the selected run computed for it (value and gradient
-// summaries, small tensors in full), or the loop-carried values and adjoints of a loop at the
-// current step.
+// The inspector teaches: what the selected node is (op and its math, as the registry entry
+// states it; name, shape, dtype, phase, script line), why its gradient is None when the chain
+// breaks there, and what the selected run computed for it (value and gradient summaries, small
+// tensors in full) -- at the current step when the node is a loop variable of the loop being
+// stepped through -- or the loop-carried values and adjoints of a loop at the current step.
 #include <QWidget>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "engine/autodiff/tape.h"
 #include "engine/exec/run.h"
 #include "engine/graph/graph.h"
 
@@ -26,6 +31,8 @@ class InspectorPanel : public QWidget {
   void showNode(int nodeId);
   // Iteration `step` of loop `loopNode`: carried values (forward) or adjoints (backward).
   void showLoopStep(int loopNode, int64_t step, bool backward);
+  // None gradients of the program: a node where a chain breaks shows the engine's why.
+  void setBreaks(const std::vector<GradDiagnostic>& breaks);
   void clear();
 
   int currentNode() const { return node_; }
@@ -39,12 +46,20 @@ class InspectorPanel : public QWidget {
   QTreeWidgetItem* addRow(const QString& key, const QString& value,
                           QTreeWidgetItem* parent = nullptr);
   void addRecord(const QString& key, const TensorRecord& r);
+  void addOutputs(const Node& n);
+  void addStepValues(const Node& n);  // the node's loop variable at the current step
 
   QLabel* title_;
   QTreeWidget* tree_;
   std::shared_ptr<const Graph> graph_;
   std::shared_ptr<const RunResult> run_;
   int node_ = -1;
+  std::map<int, std::string> breaks_;  // node -> why its gradient is None
+  struct Step {
+    int loop = -1;
+    int64_t step = 0;
+    bool backward = false;
+  } step_;
 };
 
 }  // namespace gl::ui

@@ -38,6 +38,7 @@ void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgr
   GraphFilter filter;
   filter.only = lab::variantNodes(*program, variant);
   filter.folded = defaultFolding(g);
+  filter.repeats = std::make_shared<RepeatGroups>(findRepeatGroups(g, filter.only.get()));
   bool backward = true;
   size_t visible = buildVisibleGraph(g, filter).nodes.size();
   if (visible > size_t(kMaxDrawnNodes)) {
@@ -56,7 +57,7 @@ void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgr
     notice->setTextWidth(520);
     return;
   }
-  scene.setGraph(program->graph);
+  scene.setGraph(program->graph, filter.repeats);
   scene.setBreaks(noneGradients(*program));
 }
 

@@ -8,6 +8,8 @@
 #include <QStyle>
 #include <QTimer>
 #include <QToolButton>
+#include <algorithm>
+#include <cmath>
 
 namespace gl::ui {
 
@@ -31,32 +33,39 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
   play_->setCheckable(true);
   next_ = button(QStyle::SP_MediaSeekForward, tr("Next iteration"));
   last_ = button(QStyle::SP_MediaSkipForward, tr("Last iteration"));
+  speedBox_ = new QComboBox(this);
+  speedBox_->setToolTip(tr("Play speed"));
+  for (double rate : {1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0})
+    speedBox_->addItem(tr("%1 steps/s").arg(rate), rate);
+  speedBox_->setCurrentIndex(speedBox_->findData(speed_));
   slider_ = new QSlider(Qt::Horizontal, this);
   spin_ = new QSpinBox(this);
   total_ = new QLabel(this);
   timer_ = new QTimer(this);
-  timer_->setInterval(120);
+  timer_->setInterval(tickIntervalMs());
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(4, 2, 4, 2);
   for (QWidget* w : std::initializer_list<QWidget*>{loops_, phase_, first_, prev_, play_, next_,
-                                                    last_, slider_, spin_, total_})
+                                                    last_, speedBox_, slider_, spin_, total_})
     layout->addWidget(w);
-  layout->setStretch(7, 1);
+  layout->setStretch(8, 1);
 
   connect(first_, &QToolButton::clicked, this, &StepControls::first);
   connect(prev_, &QToolButton::clicked, this, &StepControls::previous);
   connect(next_, &QToolButton::clicked, this, &StepControls::next);
   connect(last_, &QToolButton::clicked, this, &StepControls::last);
   connect(play_, &QToolButton::toggled, this, &StepControls::setPlaying);
-  connect(timer_, &QTimer::timeout, this, [this] {
-    if (step() >= slider_->maximum())
-      setPlaying(false);
-    else
-      next();
+  connect(timer_, &QTimer::timeout, this, &StepControls::tick);
+  connect(speedBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this] { setSpeed(speedBox_->currentData().toDouble()); });
+  // setStep moves both widgets itself: their echoes must not announce the step a second time.
+  connect(slider_, &QSlider::valueChanged, this, [this](int v) {
+    if (!updating_) setStep(v);
   });
-  connect(slider_, &QSlider::valueChanged, this, [this](int v) { setStep(v); });
-  connect(spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { setStep(v); });
+  connect(spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) {
+    if (!updating_) setStep(v);
+  });
   connect(loops_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     if (updating_) return;
     refreshRange();
@@ -107,8 +116,33 @@ void StepControls::previous() { setStep(step() - 1); }
 void StepControls::next() { setStep(step() + 1); }
 void StepControls::last() { setStep(slider_->maximum()); }
 
+void StepControls::setSpeed(double stepsPerSecond) {
+  speed_ = std::max(0.1, stepsPerSecond);
+  timer_->setInterval(tickIntervalMs());
+  const int idx = speedBox_->findData(speed_);
+  if (idx >= 0 && idx != speedBox_->currentIndex()) speedBox_->setCurrentIndex(idx);
+}
+
+int StepControls::tickIntervalMs() const {
+  return std::max(kMinTickMs, int(std::lround(1000.0 / speed_)));
+}
+
+int StepControls::stepsPerTick() const {
+  return std::max(1, int(std::lround(speed_ * tickIntervalMs() / 1000.0)));
+}
+
+// Forward plays towards the last step, backward towards the first, and stops there.
+void StepControls::tick() {
+  const qint64 end = backward() ? slider_->minimum() : slider_->maximum();
+  if (step() == end) return setPlaying(false);
+  const qint64 k = stepsPerTick();
+  setStep(backward() ? std::max(end, step() - k) : std::min(end, step() + k));
+}
+
 void StepControls::setPlaying(bool on) {
-  if (on && step() >= slider_->maximum()) setStep(0);
+  // Playing from where the pass ends starts it over: the backward pass from the last step.
+  if (on && !backward() && step() >= slider_->maximum()) setStep(slider_->minimum());
+  if (on && backward() && step() <= slider_->minimum()) setStep(slider_->maximum());
   on ? timer_->start() : timer_->stop();
   play_->blockSignals(true);
   play_->setChecked(on);
@@ -126,6 +160,7 @@ void StepControls::refreshRange() {
   for (QWidget* w :
        std::initializer_list<QWidget*>{phase_, first_, prev_, play_, next_, last_, slider_, spin_})
     w->setEnabled(on);
+  speedBox_->setEnabled(on);
   updating_ = true;
   slider_->setRange(0, int(std::max<qint64>(0, n)));
   spin_->setRange(0, int(std::max<qint64>(0, n)));

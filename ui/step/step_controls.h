@@ -1,7 +1,9 @@
 #pragma once
 // Step-through controls: choose a loop, then first / previous / play / next / last and a
-// slider over its iterations, with a forward/backward phase switch. Emits stepChanged; the
-// window forwards it to the graph view, the inspector and every plot's cursor.
+// slider over its iterations, with a forward/backward phase switch and a play speed. Play runs
+// the way the pass does: forward from the first step to the last, backward from the last to the
+// first (the backward pass visits the iterations in reverse). Emits stepChanged; the window
+// forwards it to the graph view, the inspector and every plot's cursor.
 #include <QVector>
 #include <QWidget>
 
@@ -32,6 +34,14 @@ class StepControls : public QWidget {
   bool backward() const;
   bool playing() const;
 
+  // Play speed in steps per second. The timer never ticks faster than kMinTickMs: faster
+  // speeds advance several steps per tick.
+  static constexpr int kMinTickMs = 16;
+  void setSpeed(double stepsPerSecond);
+  double speed() const { return speed_; }
+  int tickIntervalMs() const;
+  int stepsPerTick() const;
+
  public slots:
   void selectLoop(int node);
   void setStep(qint64 t);
@@ -48,9 +58,12 @@ class StepControls : public QWidget {
  private:
   void refreshRange();
   void announce();
+  void tick();
 
   QComboBox* loops_;
   QComboBox* phase_;
+  QComboBox* speedBox_;
+  double speed_ = 10;
   QSlider* slider_;
   QSpinBox* spin_;
   QToolButton *first_, *prev_, *play_, *next_, *last_;

@@ -25,6 +25,7 @@
 #include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/step_controls.h"
+#include "ui/window/presentation_mode.h"
 #include "ui/window/settings_dialog.h"
 #include "ui/window/theme.h"
 #include "ui/window/translations.h"
@@ -40,6 +41,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createMenus();
   createToolBars();
   createDocks();
+  presentation_ = new PresentationMode({this, graphView_, plots_, editor_, steps_}, this);
+  connect(presentation_, &PresentationMode::toggled, presentationAct_, &QAction::setChecked);
   document_ = new ScriptDocument(editor_->document(), defaultAutosaveFolder(), this);
   createStatusBar();
   connectPanels();
@@ -96,6 +99,9 @@ void MainWindow::createActions() {
                           [this](bool on) { graphView_->graphScene()->setShowBackward(on); });
   showBackwardAct_->setCheckable(true);
   showBackwardAct_->setChecked(true);
+  presentationAct_ = make(tr("&Presentation"), QKeySequence(Qt::Key_F11),
+                          [this](bool on) { presentation_->setOn(on); });
+  presentationAct_->setCheckable(true);
   darkAct_ = make(tr("&Dark Palette"), {}, [this](bool on) { setDark(on); });
   darkAct_->setCheckable(true);
   settingsAct_ = make(tr("&Settings…"), QKeySequence::Preferences, [this] { showSettings(); });
@@ -148,6 +154,7 @@ void MainWindow::createMenus() {
   viewMenu_->addActions({foldAllAct_, unfoldAllAct_, showForwardAct_, showBackwardAct_});
   viewMenu_->addSeparator();
   viewMenu_->addAction(darkAct_);
+  viewMenu_->addAction(presentationAct_);
   viewMenu_->addSeparator();
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));

@@ -19,6 +19,7 @@ namespace gl::ui {
 class ScriptDocument;
 class ScriptEditor;
 class GraphView;
+class PresentationMode;
 class InspectorPanel;
 class StepControls;
 class RunOptions;
@@ -51,6 +52,7 @@ class MainWindow : public QMainWindow {
   ScriptDocument* document() const { return document_; }
   ScriptEditor* editor() const { return editor_; }
   GraphView* graphView() const { return graphView_; }
+  PresentationMode* presentation() const { return presentation_; }
   InspectorPanel* inspector() const { return inspector_; }
   StepControls* stepControls() const { return steps_; }
   PlotsPanel* plots() const { return plots_; }
@@ -121,6 +123,8 @@ class MainWindow : public QMainWindow {
   QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;
   QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;
   QAction *showForwardAct_, *showBackwardAct_, *darkAct_, *settingsAct_, *aboutAct_;
+  QAction* presentationAct_;
+  PresentationMode* presentation_ = nullptr;
   QMenu* insertMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
 

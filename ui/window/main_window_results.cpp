@@ -106,6 +106,7 @@ void MainWindow::onTraced(std::shared_ptr<const lang::TracedProgram> program) {
                        .arg(program->graph->numNodes())
                        .arg(program->variants.size()));
   inspector_->setContext(program->graph, nullptr);
+  inspector_->setBreaks(noneGradients(*program));
   if (pendingRunAfterTrace_ || runOnNextTrace_) {
     const bool all = runOnNextTrace_;
     pendingRunAfterTrace_ = runOnNextTrace_ = false;

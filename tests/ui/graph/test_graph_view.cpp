@@ -1,6 +1,7 @@
 // The graph view offscreen: frames and node counts, folding, phase filters, the gradient
 // overlay, break markers, clicks, search and script-line selection.
 #include <QGraphicsSceneMouseEvent>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -10,7 +11,9 @@
 #include "ui/graph/frame_item.h"
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/gradient_scale.h"
+#include "ui/graph/graph_overview.h"
 #include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_style.h"
 #include "ui/graph/graph_view.h"
 #include "ui/graph/node_item.h"
 
@@ -31,6 +34,30 @@ int nodesInside(const gl::Graph& g, int owner, gl::Phase p) {
     for (int r : g.node(owner).regions)
       if (node.phase == p && g.within(node.region, r)) ++n;
   return n;
+}
+
+// A list comprehension of `layers` layers x * x + 0.5 traced at one script line, stacked: more
+// nodes than a small graph, so the view folds them into one repeat group.
+struct RepeatedLayers {
+  std::shared_ptr<gl::Graph> graph = std::make_shared<gl::Graph>();
+  std::vector<int> layerMuls;
+};
+
+RepeatedLayers makeRepeatedLayers(int layers) {
+  RepeatedLayers r;
+  gl::Builder b(*r.graph);
+  b.setLoc(gltest::line(1));
+  gl::Value x = b.variable(gl::Tensor::fromVector({0.5, 1.0}, {2}, gl::DType::F64), "x");
+  b.setLoc(gltest::line(3));
+  std::vector<gl::Value> outs;
+  for (int i = 0; i < layers; ++i) {
+    const gl::Value h = gl::ops::mul(b, x, x);
+    r.layerMuls.push_back(h.node);
+    outs.push_back(gl::ops::add(b, h, b.scalar(0.5, gl::DType::F64)));
+  }
+  b.setLoc(gltest::line(4));
+  gl::ops::stack(b, outs);
+  return r;
 }
 
 }  // namespace
@@ -192,11 +219,17 @@ class TestGraphView : public QObject {
     GraphScene& scene = *view.graphScene();
     scene.setShowBackward(false);
     scene.setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     scene.setBreaks({s.none});
     NodeItem* item = scene.nodeItem(s.none.node);
     QVERIFY(item && item->isBreak());
     QCOMPARE(item->breakText(), QString::fromStdString(s.none.text));
-    QVERIFY(item->toolTip().contains(QString::fromStdString(s.none.text)));
+    // The tooltip holds the whole explanation, wrapped to a readable column.
+    QVERIFY(
+        item->toolTip().simplified().contains(QString::fromStdString(s.none.text).simplified()));
+    QVERIFY(QString::fromStdString(s.none.text).size() > 80);
+    for (const QString& line : item->toolTip().split('\n'))
+      QVERIFY2(line.size() <= 72, qPrintable(line));
     int breaks = 0;
     for (NodeItem* n : scene.nodeItems()) breaks += n->isBreak();
     QCOMPARE(breaks, 1);
@@ -217,6 +250,7 @@ class TestGraphView : public QObject {
     auto s = gltest::makeSampleGraph();
     GraphView view;
     view.graphScene()->setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(800, 600);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -235,6 +269,7 @@ class TestGraphView : public QObject {
     GraphScene& scene = *view.graphScene();
     scene.setShowBackward(false);
     scene.setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(800, 600);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -243,22 +278,174 @@ class TestGraphView : public QObject {
     view.centerOn(button);
     QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(button));
     QVERIFY(scene.isFolded(s.whileNode));
+    QTRY_VERIFY(!scene.layoutPending());
     // Double-clicking the folded node unfolds it, and the view keeps it where it was.
     NodeItem* folded = scene.nodeItem(s.whileNode);
     view.centerOn(folded);
     const QPoint at = view.mapFromScene(folded->scenePos());
     QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, at);
     QVERIFY(!scene.isFolded(s.whileNode));
+    QTRY_VERIFY(!scene.layoutPending());
     QVERIFY(scene.frameItem(s.whileNode));
     const QRectF frame = scene.frameItem(s.whileNode)->sceneBoundingRect();
     const QPoint top = view.mapFromScene(QPointF(frame.center().x(), frame.top()));
     QVERIFY2(QLineF(top, at).length() < 60, "the unfolded frame jumped away");
   }
 
+  void repeatGroupFoldsAndUnfoldsInPlace() {
+    const RepeatedLayers r = makeRepeatedLayers(60);
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setGraph(r.graph);
+    QVERIFY(scene.layoutPending());  // the view never lays out in the call
+    QTRY_VERIFY(!scene.layoutPending());
+    // x, one node for the 60 layers, the stack.
+    QCOMPARE(int(scene.nodeItems().size()), 3);
+    NodeItem* group = scene.nodeItem(r.layerMuls[0]);
+    QVERIFY(group);
+    QCOMPARE(group->kind(), VisNodeKind::Folded);
+    QCOMPARE(group->info().iterations, int64_t(60));
+    for (int id : r.layerMuls) QCOMPARE(scene.nodeItem(id), group);
+    QCOMPARE(scene.repeatGroups().groups.size(), size_t(1));
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    // Double-click unfolds in place: a frame "×60" holding every layer.
+    view.centerOn(group);
+    QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(group->scenePos()));
+    QVERIFY(!scene.isGroupFolded(0));
+    QTRY_VERIFY(!scene.layoutPending());
+    QCOMPARE(int(scene.nodeItems().size()), 2 + 3 * 60);
+    FrameItem* frame = nullptr;
+    for (FrameItem* f : scene.frameItems())
+      if (f->info().group == 0) frame = f;
+    QVERIFY(frame);
+    QVERIFY(QString::fromStdString(frame->info().title).contains(u"×60"));
+    for (int id : r.layerMuls)
+      QVERIFY(frame->sceneBoundingRect().contains(scene.nodeItem(id)->sceneBoundingRect()));
+    // Its fold button folds it again; that layout was seen before and comes from the cache.
+    const int hits = scene.cachedLayoutsUsed();
+    const QPointF button = frame->foldButtonRect().center();
+    view.centerOn(button);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(button));
+    QVERIFY(scene.isGroupFolded(0));
+    QVERIFY(!scene.layoutPending());
+    QCOMPARE(scene.cachedLayoutsUsed(), hits + 1);
+    QCOMPARE(int(scene.nodeItems().size()), 3);
+  }
+
+  void newerLayoutRequestsSupersedeOlderOnes() {
+    const RepeatedLayers r = makeRepeatedLayers(60);
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    QSignalSpy laidOut(&scene, &GraphScene::layoutChanged);
+    scene.setGraph(r.graph);
+    scene.setGroupFolded(0, false);
+    scene.setShowBackward(false);
+    scene.setGroupFolded(0, true);
+    scene.setGroupFolded(0, false);  // the state asked for last
+    QTRY_VERIFY(!scene.layoutPending());
+    QTest::qWait(50);  // an older answer arriving late would show here
+    QCOMPARE(laidOut.count(), 1);
+    QCOMPARE(int(scene.nodeItems().size()), 2 + 3 * 60);
+  }
+
+  void labelsAreNeverDrawnTooSmall() {
+    // 9 pt titles are 12 px at zoom 1; below 7 px on screen they are left out.
+    QVERIFY(style::readableAt(style::titleFont(), 1.0));
+    QVERIFY(style::readableAt(style::titleFont(), 0.6));
+    QVERIFY(!style::readableAt(style::titleFont(), 0.5));
+    QVERIFY(!style::readableAt(style::subtitleFont(), 0.7));
+    // Drawn zoomed out, a node shows its box but no text: the pixels inside the box are the
+    // fill colour only.
+    auto s = gltest::makeSampleGraph();
+    GraphScene scene;
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    NodeItem* item = scene.nodeItem(s.unrolled[0]);
+    auto inkInside = [&](double zoom) {
+      const QRectF box = item->sceneBoundingRect().adjusted(10, 8, -10, -8);  // inside the border
+      QImage image((box.size() * zoom).toSize(), QImage::Format_ARGB32);
+      image.fill(Qt::white);
+      QPainter p(&image);
+      scene.render(&p, QRectF(QPointF(0, 0), QSizeF(image.size())), box);
+      p.end();
+      const QRgb fill = image.pixel(1, 1);
+      int other = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) other += image.pixel(x, y) != fill;
+      return other;
+    };
+    QVERIFY(inkInside(1.0) > 0);   // the title
+    QCOMPARE(inkInside(0.45), 0);  // 5 px text: not drawn
+  }
+
+  void colorBarIsPinnedToTheViewport() {
+    auto s = gltest::makeSampleGraph();
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setShowBackward(false);
+    scene.setGraph(s.graph);
+    QTRY_VERIFY(!scene.layoutPending());
+    scene.setValueNorms({{{s.unrolled[0], 0}, 1e-3}, {{s.unrolled[1], 0}, 10.0}});
+    view.resize(600, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(scene.colorBar()->isDrawnByView());
+    const QRect bar = view.colorBarRect();
+    QVERIFY(!bar.isNull());
+    QVERIFY(view.viewport()->rect().contains(bar));
+    auto legend = [&] { return view.viewport()->grab().toImage().copy(bar); };
+    const QImage before = legend();
+    view.setZoom(2.5);
+    view.centerOn(scene.nodeItem(s.whileNode));
+    QCOMPARE(view.colorBarRect(), bar);
+    QCOMPARE(legend(), before);  // same size, same place, same pixels
+    view.setZoom(0.3);
+    QCOMPARE(legend(), before);
+    // Exports render the scene without a widget: the legend is still in them.
+    QImage image(scene.graphBounds().size().toSize(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    const QRectF barInScene = scene.colorBar()->sceneBoundingRect();
+    scene.render(&p, QRectF(QPointF(0, 0), barInScene.size()), barInScene);
+    p.end();
+    int colored = 0;
+    for (int y = 0; y < int(barInScene.height()); ++y)
+      for (int x = 0; x < int(barInScene.width()); ++x)
+        colored += qRed(image.pixel(x, y)) != qBlue(image.pixel(x, y));
+    QVERIFY(colored > 100);
+  }
+
+  void overviewShowsAndMovesTheView() {
+    auto s = gltest::makeSampleGraph();
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setGraph(s.graph);
+    QTRY_VERIFY(!scene.layoutPending());
+    view.resize(700, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.fitGraph();
+    QVERIFY(!view.overview()->isVisible());  // it all fits: nothing to find
+    view.setZoom(2);
+    QVERIFY(view.overview()->isVisible());
+    // A click on the overview's top-left corner moves the view to the graph's top-left.
+    const QPointF target = scene.graphBounds().topLeft() + QPointF(40, 40);
+    const QPoint at = view.overview()->mapFromScene(target);
+    QTest::mouseClick(view.overview()->viewport(), Qt::LeftButton, {}, at);
+    const QPointF center = view.mapToScene(view.viewport()->rect().center());
+    const QRectF shown = view.mapToScene(view.viewport()->rect()).boundingRect();
+    QVERIFY2(shown.contains(target),
+             qPrintable(QString("centre %1,%2").arg(center.x()).arg(center.y())));
+    QVERIFY(view.overview()->shownRect().contains(at));
+  }
+
   void searchSelectsAndCenters() {
     auto s = gltest::makeSampleGraph();
     GraphView view;
     view.graphScene()->setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(400, 300);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -302,6 +489,7 @@ class TestGraphView : public QObject {
     auto s = gltest::makeSampleGraph();
     GraphView view;
     view.graphScene()->setGraph(s.graph);
+    QTRY_VERIFY(!view.graphScene()->layoutPending());  // the view lays out on a worker
     view.resize(300, 200);
     view.fitGraph();
     QVERIFY(view.zoom() < 1);

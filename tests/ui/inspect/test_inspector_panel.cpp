@@ -11,10 +11,13 @@
 #include "engine/control/kind.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
+#include "graph/sample_graphs.h"
 #include "ui/inspect/inspector_panel.h"
+#include "ui/inspect/tensor_text.h"
 
 using namespace gl;
 using gl::ui::InspectorPanel;
+using gl::ui::recordSummary;
 
 namespace {
 
@@ -61,6 +64,45 @@ QString mathOf(const std::string& op) {
 class TestInspectorPanel : public QObject {
   Q_OBJECT
  private slots:
+  void explainsWhyTheGradientIsNoneWhereTheChainBreaks() {
+    auto s = gltest::makeSampleGraph();
+    InspectorPanel panel;
+    panel.setContext(s.graph, nullptr);
+    panel.setBreaks({s.none});
+    panel.showNode(s.none.node);
+    QCOMPARE(rowValue(panel, "gradient is None"), QString("the chain breaks here"));
+    QVERIFY2(panel.text().contains("why: " + QString::fromStdString(s.none.text)),
+             qPrintable(panel.text()));
+    // Other nodes carry no such row; a new program drops the old breaks.
+    panel.showNode(s.x.node);
+    QVERIFY(rowValue(panel, "gradient is None").isNull());
+    panel.setContext(std::make_shared<gl::Graph>(*s.graph), nullptr);
+    panel.showNode(s.none.node);
+    QVERIFY(rowValue(panel, "gradient is None").isNull());
+  }
+
+  void loopVariablesShowTheirValueAtTheCurrentStep() {
+    auto s = gltest::makeSampleGraph();
+    auto run = std::make_shared<const RunResult>(gltest::runSample(s));
+    const LoopRecord& rec = run->loops.at(s.whileNode);
+    const Region& body = s.graph->region(s.graph->node(s.whileNode).regions[1]);
+    InspectorPanel panel;
+    panel.setContext(s.graph, run);
+    panel.showNode(body.params[1].node);
+    QVERIFY(rowValue(panel, "at step 0, var 1").isNull());  // no step chosen yet
+    panel.showLoopStep(s.whileNode, 2, false);
+    // var 1 enters step 2 with carried[2][1] and leaves it with carried[3][1].
+    panel.showNode(body.params[1].node);
+    QCOMPARE(rowValue(panel, "at step 2, var 1"), recordSummary(rec.carried.at(2).at(1)));
+    panel.showNode(body.results[1].node);
+    QCOMPARE(rowValue(panel, "at step 2, var 1"), recordSummary(rec.carried.at(3).at(1)));
+    QVERIFY(recordSummary(rec.carried.at(2).at(1)) != recordSummary(rec.carried.at(3).at(1)));
+    panel.showLoopStep(s.whileNode, 2, true);
+    panel.showNode(body.params[1].node);
+    QCOMPARE(rowValue(panel, "at step 2, adjoint of var 1"),
+             recordSummary(rec.adjoints.at(2).at(1)));
+  }
+
   void showsTheMathOfASelectedPrimitive_data() {
     QTest::addColumn<QString>("op");
     QTest::newRow("sin") << "sin";

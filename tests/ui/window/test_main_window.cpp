@@ -55,6 +55,11 @@ void openSmall(MainWindow& w, const QString& lesson, const QMap<QString, double>
       QCOMPARE(p.value, params[QString::fromStdString(p.name)]);
 }
 
+// The window lays its graph out on a worker: the items appear when it answers.
+void waitForGraph(MainWindow& w) {
+  QTRY_VERIFY_WITH_TIMEOUT(!w.graphView()->graphScene()->layoutPending(), 20000);
+}
+
 void runAll(MainWindow& w) {
   QSignalSpy finished(w.controller(), &LessonController::runFinished);
   w.runCurrent(true);
@@ -369,6 +374,7 @@ class TestMainWindow : public QObject {
     // The Variable created in the loop body: a red break with the engine's text, drawn in
     // that variant's graph.
     w.variantBox()->setCurrentIndex(w.variantBox()->findData("variable_in_loop"));
+    waitForGraph(w);
     bool broken = false;
     for (NodeItem* n : w.graphView()->graphScene()->nodeItems())
       if (n->isBreak() && n->breakText().contains("inside the body")) broken = true;
@@ -379,6 +385,7 @@ class TestMainWindow : public QObject {
     MainWindow w;
     w.show();
     openSmall(w, "gradient_none.gls", {{"batch", 2}, {"size", 8}, {"classes", 4}});
+    waitForGraph(w);
     bool broken = false;
     for (NodeItem* n : w.graphView()->graphScene()->nodeItems())
       if (n->isBreak() && n->breakText().contains("after the tape stopped recording"))

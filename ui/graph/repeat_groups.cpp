@@ -1,0 +1,134 @@
+#include "ui/graph/repeat_groups.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include "engine/control/kind.h"
+
+namespace gl::ui {
+
+namespace {
+
+// What makes two nodes repeats of each other. The primitive is compared by identity (the
+// registry's entry), never by name.
+using Shape = std::tuple<int, const void*, int, int, int, std::string>;
+
+Shape shapeOf(const Node& n) {
+  return {static_cast<int>(n.kind),
+          static_cast<const void*>(n.prim),
+          static_cast<int>(n.phase),
+          n.loc.line,
+          n.loc.col,
+          n.loc.file};
+}
+
+bool isTopLevel(const Node& n) { return n.region <= 0; }
+
+// Leaves are the program's own state (a Variable, a fed placeholder): never part of a repeat.
+bool mayRepeat(const Node& n) {
+  return n.loc.known() && !n.is(NodeKind::Variable) && !n.is(NodeKind::Placeholder);
+}
+
+struct UnionFind {
+  std::vector<int> parent;
+  explicit UnionFind(int n) : parent(static_cast<size_t>(n)) {
+    std::iota(parent.begin(), parent.end(), 0);
+  }
+  int find(int x) {
+    while (parent[size_t(x)] != x) x = parent[size_t(x)] = parent[size_t(parent[size_t(x)])];
+    return x;
+  }
+  void unite(int a, int b) { parent[size_t(find(a))] = find(b); }
+};
+
+// "einsum, add, gather": the distinct op names of the members in first-seen order, the
+// leaves (constants) left out unless nothing else is there.
+std::string groupTitle(const Graph& g, const RepeatGroup& group) {
+  std::vector<std::string> names, leaves;
+  for (int id : group.members) {
+    const Node& n = g.node(id);
+    std::vector<std::string>& into = n.is(NodeKind::Const) ? leaves : names;
+    const std::string name(displayName(n));
+    if (std::find(into.begin(), into.end(), name) == into.end()) into.push_back(name);
+  }
+  if (names.empty()) names = leaves;
+  std::string title;
+  const size_t shown = std::min<size_t>(names.size(), 3);
+  for (size_t i = 0; i < shown; ++i) title += (i ? ", " : "") + names[i];
+  if (names.size() > shown) title += ", …";
+  return title;
+}
+
+}  // namespace
+
+int RepeatGroups::groupOfNode(const Graph& g, const Node& n) const {
+  if (groups.empty()) return -1;
+  int top = n.id;
+  for (int r = n.region; r > 0;) {
+    const int owner = g.region(r).owner;
+    if (owner < 0) break;
+    top = owner;
+    r = g.node(owner).region;
+  }
+  auto it = groupOf.find(top);
+  return it == groupOf.end() ? -1 : it->second;
+}
+
+RepeatGroups findRepeatGroups(const Graph& g, const std::set<int>* only, int minRepeats) {
+  // 1. Shapes of the candidate nodes and how often each occurs.
+  std::map<Shape, int> shapeIndex;
+  std::vector<int> shapeCount;
+  std::vector<int> shapeOfNode(static_cast<size_t>(g.numNodes()), -1);
+  for (const Node& n : g.nodes()) {
+    if (!isTopLevel(n) || !mayRepeat(n) || (only && !only->count(n.id))) continue;
+    auto [it, added] = shapeIndex.try_emplace(shapeOf(n), static_cast<int>(shapeCount.size()));
+    if (added) shapeCount.push_back(0);
+    ++shapeCount[size_t(it->second)];
+    shapeOfNode[size_t(n.id)] = it->second;
+  }
+  auto repeated = [&](int id) {
+    const int s = shapeOfNode[size_t(id)];
+    return s >= 0 && shapeCount[size_t(s)] >= minRepeats;
+  };
+  // 2. Shapes that occur equally often and feed each other belong to one group.
+  UnionFind shapes(static_cast<int>(shapeCount.size()));
+  for (const Node& n : g.nodes()) {
+    if (shapeOfNode[size_t(n.id)] < 0 || !repeated(n.id)) continue;
+    const int s = shapeOfNode[size_t(n.id)];
+    auto join = [&](Value v) {
+      if (!v.valid() || !repeated(v.node)) return;
+      const int t = shapeOfNode[size_t(v.node)];
+      if (shapeCount[size_t(t)] == shapeCount[size_t(s)]) shapes.unite(s, t);
+    };
+    for (Value v : n.inputs) join(v);
+    for (Value v : n.captures) join(v);
+  }
+  // 3. One group per set of shapes, members in id order.
+  RepeatGroups out;
+  std::map<int, int> groupOfRoot;
+  for (const Node& n : g.nodes()) {
+    if (shapeOfNode[size_t(n.id)] < 0 || !repeated(n.id)) continue;
+    const int s = shapeOfNode[size_t(n.id)];
+    auto [it, added] = groupOfRoot.try_emplace(shapes.find(s), static_cast<int>(out.groups.size()));
+    if (added) {
+      out.groups.emplace_back();
+      out.groups.back().repeats = shapeCount[size_t(s)];
+      out.groups.back().firstLine = n.loc.line;
+      out.groups.back().backward = true;
+    }
+    RepeatGroup& group = out.groups[size_t(it->second)];
+    group.members.push_back(n.id);
+    group.firstLine = std::min(group.firstLine, n.loc.line);
+    group.backward = group.backward && n.phase == Phase::Backward;
+    out.groupOf[n.id] = it->second;
+  }
+  for (RepeatGroup& group : out.groups) {
+    group.nodesPerInstance = static_cast<int>(group.members.size()) / group.repeats;
+    group.title = groupTitle(g, group);
+  }
+  return out;
+}
+
+}  // namespace gl::ui
