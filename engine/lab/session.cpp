@@ -415,9 +415,11 @@ std::string checkSummary(const TracedProgram& program, const std::string& fileNa
   for (const ControlKind* k : controlKinds())
     os << " " << k->userName << "s: " << control[k->kind] << ",";
   os << " unrolled Python-loop iterations: " << program.unrolledCopies << "\n";
-  for (const Param& p : program.params)
-    os << "  param " << p.name << " = " << fmt(p.value) << " in " << fmt(p.lo) << ".." << fmt(p.hi)
-       << "\n";
+  for (const Param& p : program.params) {
+    os << "  param " << p.name << " = " << fmt(p.value) << " in " << fmt(p.lo) << ".." << fmt(p.hi);
+    if (p.classroom) os << " class " << fmt(*p.classroom);
+    os << "\n";
+  }
   for (const Variant& v : program.variants) {
     os << "  variant " << (v.name.empty() ? "(main)" : "'" + v.name + "'") << ": "
        << v.outputs.size() << " outputs, " << v.loops.size() << " control-flow nodes, "
