@@ -132,8 +132,8 @@ void MainWindow::createMenus() {
 
   insertMenu_ = menuBar()->addMenu(tr("&Insert"));
   for (const ScriptTemplate& t : scriptTemplates())
-    insertMenu_->addAction(t.title, this, [this, text = t.text] {
-      editor_->insertTemplate(text);
+    insertMenu_->addAction(t.title, this, [this, t] {
+      editor_->insertTemplate(templateTextFor(t, editor_->toPlainText()));
       editor_->setFocus();
     });
 
