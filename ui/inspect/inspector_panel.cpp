@@ -45,11 +45,25 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   clear();
 }
 
+namespace {
+
+bool sameLoc(const SourceLoc& a, const SourceLoc& b) {
+  return a.file == b.file && a.line == b.line && a.col == b.col;
+}
+
+}  // namespace
+
 void InspectorPanel::setContext(std::shared_ptr<const Graph> graph,
                                 std::shared_ptr<const RunResult> run) {
+  // A node id of another graph (another lesson, or an edit that moved things) names an
+  // unrelated node: keep the selection only where it is the same op at the same place.
+  const bool sameNode =
+      node_ >= 0 && graph_ && graph && node_ < graph->numNodes() && node_ < graph_->numNodes() &&
+      (graph == graph_ || (sameLoc(graph->node(node_).loc, graph_->node(node_).loc) &&
+                           graph->node(node_).opName() == graph_->node(node_).opName()));
   graph_ = std::move(graph);
   run_ = std::move(run);
-  if (node_ >= 0 && graph_ && node_ < graph_->numNodes())
+  if (sameNode)
     showNode(node_);
   else
     clear();

@@ -130,6 +130,15 @@ void PlotsPanel::showTimeline(const RunResult& run, const Graph* graph) {
   timeline_->setTimeline(timelineData(run, graph));
 }
 
+void PlotsPanel::clearResults() {
+  gradientLines_->setSeries({});
+  heatMap_->setData({});
+  timingBars_->setTimings({});
+  scaling_->setScaling({});
+  timeline_->setTimeline({});
+  for (PlotWidget* p : plots()) p->clearStepCursor();
+}
+
 void PlotsPanel::setStepCursor(double t) {
   for (PlotWidget* p : plots()) p->setStepCursor(t);  // no-op on plots without a step axis
 }
@@ -144,7 +153,9 @@ void PlotsPanel::setLogY(bool on) {
 }
 
 QString PlotsPanel::defaultPath(ExportFormat format) const {
-  const QString dir = lastDir_.isEmpty() ? QDir::homePath() : lastDir_;
+  const QString dir = !lastDir_.isEmpty()        ? lastDir_
+                      : !exportFolder_.isEmpty() ? exportFolder_
+                                                 : QDir::homePath();
   const QString title = currentPlot() ? currentPlot()->plotTitle() : QString();
   return QDir(dir).filePath(QStringLiteral("gradlab-%1.%2").arg(slug(title), formatSuffix(format)));
 }

@@ -43,6 +43,8 @@ class MainWindow : public QMainWindow {
   // .png (at `dpi`), .svg, .pdf, .dot. False (and the reason in the log) on failure.
   bool exportGraphTo(const QString& path, double dpi = 150);
   void runCurrent(bool allVariants);
+  // The preset lessons open at (the window's --preset; the classroom's unless told).
+  void setOpeningPreset(lang::ParamPreset preset) { openingPreset_ = preset; }
   // Times every variant at each value of `param`; the scaling plot fills in as results come.
   bool startSweep(const QString& param, const QVector<double>& values);
 
@@ -89,6 +91,8 @@ class MainWindow : public QMainWindow {
   bool saveAsDialog();
   void offerUnsavedWork(const QString& opened);
   void updateTitle();
+  void startOver();
+  QString dialogFolder() const;
   void exportLessonDialog();
   void exportGraphDialog();
 
@@ -126,6 +130,7 @@ class MainWindow : public QMainWindow {
 
   RunOutcome lastRun_;
   std::unique_ptr<ScalingData> sweep_;
+  lang::ParamPreset openingPreset_ = lang::ParamPreset::Classroom;
   bool pendingRunAfterTrace_ = false;
   bool runOnNextTrace_ = false;
   bool unsavedWorkOffered_ = false;  // the first open of a shown window looks for other work

@@ -14,13 +14,28 @@
 #include "ui/export/lesson_export.h"
 #include "ui/graph/graph_export.h"
 #include "ui/graph/graph_view.h"
+#include "ui/inspect/inspector_panel.h"
 #include "ui/panels/lesson_browser.h"
+#include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
+#include "ui/plots/plots_panel.h"
+#include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 
 namespace gl::ui {
 
 QString MainWindow::currentFile() const { return document_->path(); }
+
+// Where file dialogs start: the open lesson's folder when it is a file of the user's, else the
+// folder of the last file opened or saved, else home (built-in lessons live in resources).
+QString MainWindow::dialogFolder() const {
+  if (!document_->needsSaveAs() && !document_->isUntitled())
+    return QFileInfo(document_->path()).absolutePath();
+  const QString last = QSettings().value(QStringLiteral("lastFile")).toString();
+  if (!last.isEmpty() && !last.startsWith(QLatin1Char(':')) && QFileInfo::exists(last))
+    return QFileInfo(last).absolutePath();
+  return QDir::homePath();
+}
 
 bool MainWindow::openFile(const QString& path) {
   if (!document_->open(path)) {
@@ -43,6 +58,7 @@ bool MainWindow::openFile(const QString& path) {
   if (!shown.startsWith(QLatin1Char(':')))
     lessons_->addRecentFile(QFileInfo(shown).absoluteFilePath());
   QSettings().setValue(QStringLiteral("lastFile"), shown);
+  startOver();
   controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
   log_->appendInfo(tr("Opened %1").arg(path));
@@ -108,8 +124,22 @@ void MainWindow::newLesson() {
   if (!maybeSave()) return;
   document_->reset(expandPlaceholders(newLessonTemplate().text));
   editor_->moveCursor(QTextCursor::Start);
+  startOver();
   controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
+}
+
+// One lesson at a time: nothing the user set for the previous one carries over.
+void MainWindow::startOver() {
+  lastRun_ = {};
+  sweep_.reset();
+  plots_->clearResults();
+  plots_->setExportFolder(dialogFolder());
+  inspector_->clear();
+  steps_->setLoops({});
+  params_->startOver(openingPreset_);
+  controller_->startOver(openingPreset_);
+  pendingRunAfterTrace_ = false;
 }
 
 bool MainWindow::maybeSave() {
