@@ -165,15 +165,20 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   // One colour scale for every variant's gradients, so switching variants compares them.
   scaleOverAllVariants(*graphView_->graphScene(), *outcome.program->graph, *outcome.run);
   int failed = 0;
+  bool cancelled = false;
   for (const lab::VariantRun& v : outcome.run->variants) {
-    if (v.ok()) continue;
+    cancelled = cancelled || v.cancelled;
+    if (v.ok() || v.cancelled) continue;
     ++failed;
     if (v.errorLoc.line > 0)
       editor_->setErrors(
           {{v.errorLoc.line, std::max(1, v.errorLoc.col), QString::fromStdString(v.error), 0}});
   }
-  status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
-                          : tr("Run finished"));
+  if (cancelled)
+    status_->setText(tr("Run cancelled"));
+  else
+    status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
+                            : tr("Run finished"));
   showVariantResults();
   plots_->showTimings(timingData(controller_->timings()));
 }

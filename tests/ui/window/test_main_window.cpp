@@ -176,6 +176,13 @@ int countItems(GraphScene* s, int type) {
   return n;
 }
 
+// The window's status bar message.
+QString statusText(MainWindow& w) {
+  for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+    if (!l->text().isEmpty()) return l->text();
+  return {};
+}
+
 // The value a traced param got, or NaN when the program has no such param.
 double tracedValue(MainWindow& w, const std::string& name) {
   if (auto program = w.controller()->program())
@@ -567,6 +574,35 @@ class TestMainWindow : public QObject {
     QTest::keyClick(spin, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
     QCOMPARE(int(w.controller()->outcome().run->variants.size()), 3);
+  }
+
+  // Cancel is not a failure: neutral words in the log and the status bar, and Run All stops
+  // in the variant it is in (the later ones never start).
+  void cancelDuringRunAllReadsAsCancelled() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "ode_while_loop.gls", {{"batch", 10}, {"dim", 5000}, {"steps", 100000}});
+    QSignalSpy finished(w.controller(), &LessonController::runFinished);
+    w.runCurrent(true);
+    QTRY_VERIFY(w.runProgress()->bar("serial"));
+    QVERIFY(!finished.wait(300));
+    QElapsedTimer t;
+    t.start();
+    w.findChild<QAction*>("cancelRun")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 5000);
+    qInfo("cancel took %lld ms", t.elapsed());
+    QVERIFY(t.elapsed() < 1000);
+    const auto& variants = w.controller()->outcome().run->variants;
+    QCOMPARE(int(variants.size()), 1);
+    QVERIFY(variants[0].cancelled);
+    QCOMPARE(statusText(w), QString("Run cancelled"));
+    const QString log = w.runLog()->toPlainText();
+    QVERIFY2(!log.contains("error"), qPrintable(log));
+    QTextBlock last = w.runLog()->document()->lastBlock();
+    while (last.isValid() && !last.text().contains("cancelled")) last = last.previous();
+    QVERIFY2(last.isValid(), qPrintable(log));
+    const QColor colour = last.begin().fragment().charFormat().foreground().color();
+    QCOMPARE(colour, w.runLog()->palette().color(QPalette::PlaceholderText));  // as info lines
   }
 
   // Insert menu in the window: the template lands with fresh names, its first placeholder
