@@ -366,7 +366,10 @@ class TestPanels : public QObject {
     QCOMPARE(recent.size(), LessonBrowser::kMaxRecentFiles);
     QCOMPARE(QFileInfo(recent.first()).fileName(), QString("f11.gls"));
     QCOMPARE(browser.recentItem()->childCount(), 10);
-    QCOMPARE(browser.recentItem()->child(0)->text(0), QString("File 11"));
+    // Listed by file name (the user's own files), the first comment line in the tooltip.
+    QCOMPARE(browser.recentItem()->child(0)->text(0), QString("f11.gls"));
+    QVERIFY(browser.recentItem()->child(0)->toolTip(0).startsWith("File 11\n"));
+    QVERIFY(browser.recentItem()->child(0)->toolTip(0).endsWith("f11.gls"));
 
     browser.addRecentFile(paths[5]);  // reopened: moves to the top, no duplicate
     recent = browser.recentFiles();
