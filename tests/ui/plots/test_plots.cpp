@@ -287,6 +287,12 @@ class TestPlots : public QObject {
     QVERIFY(std::isnan(panel.gradientLines()->graph(0)->data()->at(0)->value));
     QCOMPARE(panel.gradientLines()->series()[0].y[0], 0.0);
     QCOMPARE(panel.gradientLines()->graph(0)->data()->at(1)->value, 1e-3);
+    // Every decade reads 10^n: "0.0001" beside "10⁻⁶" on one axis was confusing.
+    panel.gradientLines()->replot();
+    const QVector<QString> labels = panel.gradientLines()->yAxis->tickVectorLabels();
+    QVERIFY(labels.size() >= 2);
+    static const QRegularExpression kPower(QStringLiteral("^1e[-+]\\d+$"));
+    for (const QString& label : labels) QVERIFY2(kPower.match(label).hasMatch(), qPrintable(label));
     panel.logYAction()->trigger();
     QCOMPARE(panel.gradientLines()->yAxis->scaleType(), QCPAxis::stLinear);
     QCOMPARE(panel.gradientLines()->graph(0)->data()->at(0)->value, 0.0);
