@@ -106,7 +106,7 @@ bool MainWindow::save() {
 
 bool MainWindow::saveAsDialog() {
   const QString start = document_->needsSaveAs()
-                            ? QDir::homePath() + QLatin1Char('/') + document_->fileName()
+                            ? dialogFolder() + QLatin1Char('/') + document_->fileName()
                             : document_->path();
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Save Lesson"), start, tr("GradLab scripts (*.gls)"));
@@ -115,7 +115,7 @@ bool MainWindow::saveAsDialog() {
 
 void MainWindow::openDialog() {
   if (!maybeSave()) return;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Lesson"), QDir::homePath(),
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Lesson"), dialogFolder(),
                                                     tr("GradLab scripts (*.gls);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
@@ -161,7 +161,7 @@ void MainWindow::updateTitle() {
 
 void MainWindow::exportGraphDialog() {
   const QString base =
-      QDir::homePath() + QLatin1Char('/') + QFileInfo(document_->fileName()).completeBaseName();
+      dialogFolder() + QLatin1Char('/') + QFileInfo(document_->fileName()).completeBaseName();
   QString filter;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Graph"), base + QStringLiteral(".svg"),
@@ -181,7 +181,7 @@ bool MainWindow::exportGraphTo(const QString& path, double dpi) {
 
 void MainWindow::exportLessonDialog() {
   const QString dir =
-      QFileDialog::getExistingDirectory(this, tr("Export Lesson To"), QDir::homePath());
+      QFileDialog::getExistingDirectory(this, tr("Export Lesson To"), dialogFolder());
   if (dir.isEmpty()) return;
   if (!lastRun_.run || !lastRun_.program) {
     QMessageBox::information(
