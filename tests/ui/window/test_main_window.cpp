@@ -7,6 +7,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -29,6 +30,7 @@
 #include "ui/graph/node_item.h"
 #include "ui/inspect/inspector_panel.h"
 #include "ui/inspect/tensor_text.h"
+#include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
 #include "ui/plots/gradient_lines_plot.h"
@@ -504,6 +506,29 @@ class TestMainWindow : public QObject {
     QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
     QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
     QVERIFY(classroom->isChecked());
+  }
+
+  // The Lessons dock shows every built-in lesson and the "Recent files" header without
+  // scrolling, and the Params dock every param of the ODE lesson.
+  void docksShowTheirWholeContentAtFirstStart() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+    auto* lessons = w.findChild<LessonBrowser*>();
+    QVERIFY(lessons);
+    const QRect shown = lessons->viewport()->rect();
+    QVERIFY2(shown.contains(lessons->visualItemRect(lessons->recentItem())),
+             qPrintable(QString("viewport height %1").arg(shown.height())));
+    QWidget* dt = w.params()->spinBoxFor("dt");
+    QVERIFY(dt);
+    QTRY_VERIFY(dt->isVisible());
+    auto* scroll = w.params()->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    const QPoint bottom = dt->mapTo(scroll->viewport(), QPoint(0, dt->height()));
+    QVERIFY2(bottom.y() <= scroll->viewport()->height(),
+             qPrintable(QString("%1 > %2").arg(bottom.y()).arg(scroll->viewport()->height())));
   }
 
   void paramsOfTheNextLessonAreItsScriptValues() {
