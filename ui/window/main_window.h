@@ -4,6 +4,7 @@
 // The script's file state lives in the ScriptDocument, the lesson's in the LessonController,
 // the run choice in RunOptions; each panel draws what it is given.
 #include <QMainWindow>
+#include <QMessageBox>
 #include <memory>
 
 #include "ui/plots/plot_data.h"
@@ -90,6 +91,9 @@ class MainWindow : public QMainWindow {
   bool save();
   bool saveAsDialog();
   void offerUnsavedWork(const QString& opened);
+  QMessageBox::StandardButton askToRecover(const QString& question, const QString& now,
+                                           const QString& copy,
+                                           QMessageBox::StandardButtons buttons);
   void updateTitle();
   void startOver();
   QString dialogFolder() const;

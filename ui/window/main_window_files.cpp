@@ -9,6 +9,8 @@
 #include <QStatusBar>
 
 #include "ui/document/script_document.h"
+#include "ui/document/script_file.h"
+#include "ui/document/text_diff.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 #include "ui/export/lesson_export.h"
@@ -45,10 +47,10 @@ bool MainWindow::openFile(const QString& path) {
   }
   if (isVisible()) {
     if (const auto copy = document_->recoveryFor(path)) {
-      const auto answer = QMessageBox::question(
-          this, tr("Recover"),
-          tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
-              .arg(QFileInfo(path).fileName()));
+      const auto answer =
+          askToRecover(tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
+                           .arg(QFileInfo(path).fileName()),
+                       document_->text(), copy->text, QMessageBox::Yes | QMessageBox::No);
       if (answer == QMessageBox::Yes) document_->recover(*copy);
     }
     offerUnsavedWork(path);
@@ -73,17 +75,39 @@ void MainWindow::offerUnsavedWork(const QString& opened) {
   const auto copy = document_->newestRecovery(opened);
   if (!copy) return;
   const QString name = copy->documentPath.isEmpty() ? tr("an untitled script") : copy->documentPath;
-  const auto answer = QMessageBox::question(
-      this, tr("Recover"),
-      tr("GradLab found work in %1 that was never saved (autosaved %2). Recover it?")
-          .arg(name, QLocale().toString(copy->written, QLocale::ShortFormat)),
-      QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+  const LoadResult saved =
+      copy->documentPath.isEmpty() ? LoadResult{} : loadScript(copy->documentPath);
+  const auto answer =
+      askToRecover(tr("GradLab found work in %1 that was never saved (autosaved %2). Recover it?")
+                       .arg(name, QLocale().toString(copy->written, QLocale::ShortFormat)),
+                   saved.ok() ? saved.text : QString(), copy->text,
+                   QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard);
   if (answer == QMessageBox::Yes) {
     document_->recover(*copy);
     log_->appendInfo(tr("Recovered unsaved work of %1").arg(name));
   } else if (answer == QMessageBox::Discard) {
     document_->discardRecovery(*copy);
   }
+}
+
+// Shows what recovering would change, as a diff against what is there now, before anything
+// is replaced; the first lines in the dialog, all of them behind "Show Details".
+QMessageBox::StandardButton MainWindow::askToRecover(const QString& question, const QString& now,
+                                                     const QString& copy,
+                                                     QMessageBox::StandardButtons buttons) {
+  const TextDiff diff = diffLines(now, copy);
+  QMessageBox box(QMessageBox::Question, tr("Recover"), question, buttons, this);
+  box.setDefaultButton(QMessageBox::Yes);
+  constexpr int kShownLines = 16;
+  QStringList lines = diff.text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  const bool cut = lines.size() > kShownLines;
+  if (cut) lines = lines.mid(0, kShownLines);
+  box.setInformativeText(tr("Recovering changes %n line(s):", nullptr, diff.added + diff.removed) +
+                         QStringLiteral("<pre>%1%2</pre>")
+                             .arg(lines.join(QLatin1Char('\n')).toHtmlEscaped(),
+                                  cut ? QStringLiteral("\n…") : QString()));
+  box.setDetailedText(diff.text);
+  return QMessageBox::StandardButton(box.exec());
 }
 
 bool MainWindow::saveTo(const QString& path) {

@@ -112,12 +112,14 @@ class MessageBoxAnswers {
           auto* box = qobject_cast<QMessageBox*>(d);
           if (!box) return;
           texts_ << box->text();
+          previews_ << box->informativeText();
           if (QAbstractButton* b = box->button(button)) b->click();
         }) {}
   const QStringList& texts() const { return texts_; }
+  const QStringList& previews() const { return previews_; }  // the recovery's diff
 
  private:
-  QStringList texts_;
+  QStringList texts_, previews_;
   ModalAnswers modal_;
 };
 
@@ -268,6 +270,10 @@ class TestMainWindow : public QObject {
     QVERIFY(w.openFile(path));
     QCOMPARE(answers.texts().size(), 1);  // the file's own copy; nothing else to offer
     QVERIFY2(answers.texts().at(0).contains("doc.gls"), qPrintable(answers.texts().at(0)));
+    // Before anything is replaced, the dialog shows what recovering would change.
+    const QString preview = answers.previews().at(0);
+    QVERIFY2(preview.contains("- a = 1\n+ a = 2"), qPrintable(preview));
+    QVERIFY(preview.contains("2 line(s)"));
     QCOMPARE(w.editor()->toPlainText(), text);
     QCOMPARE(w.document()->isDirty(), dirty);
     QCOMPARE(w.isWindowModified(), dirty);
@@ -289,6 +295,8 @@ class TestMainWindow : public QObject {
     QVERIFY(w.openFile(builtinLessons().value(0)));
     QCOMPARE(answers.texts().size(), 1);
     QVERIFY2(answers.texts().at(0).contains("untitled"), qPrintable(answers.texts().at(0)));
+    QVERIFY2(answers.previews().at(0).contains("+ x = tf.constant(2.0)"),
+             qPrintable(answers.previews().at(0)));
     QVERIFY(w.document()->isUntitled());
     QVERIFY(w.document()->isDirty());
     QCOMPARE(w.editor()->toPlainText(), QString("x = tf.constant(2.0)\n"));
