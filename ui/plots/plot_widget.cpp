@@ -96,11 +96,18 @@ void PlotWidget::placeStepCursor() {
 
 void PlotWidget::setLogY(bool on) {
   if (!supportsLogY()) return;
+  const bool changed = on != logY_;
   logY_ = on;
   setAxisLogScale(yAxis, on);
   reloadForScale();
   fitView();
   replot(QCustomPlot::rpQueuedReplot);
+  if (changed) emit logYChanged(on);
+}
+
+void PlotWidget::setUserLogY(bool on) {
+  userLogY_ = on;
+  setLogY(on);
 }
 
 void PlotWidget::setAxisLogScale(QCPAxis* axis, bool on) {

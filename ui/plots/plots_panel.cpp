@@ -59,7 +59,12 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   };
 }
 
-void PlotsPanel::addPlot(PlotWidget* plot, const QString& tabName) { tabs_->addTab(plot, tabName); }
+void PlotsPanel::addPlot(PlotWidget* plot, const QString& tabName) {
+  tabs_->addTab(plot, tabName);
+  connect(plot, &PlotWidget::logYChanged, this, [this, plot] {
+    if (plot == currentPlot()) syncActionsToCurrentPlot();
+  });
+}
 
 void PlotsPanel::buildToolBar(QToolBar* bar) {
   fitAction_ = bar->addAction(tr("Fit"));
@@ -148,7 +153,7 @@ void PlotsPanel::setDarkMode(bool dark) {
 }
 
 void PlotsPanel::setLogY(bool on) {
-  if (PlotWidget* p = currentPlot()) p->setLogY(on);
+  if (PlotWidget* p = currentPlot()) p->setUserLogY(on);
   syncActionsToCurrentPlot();
 }
 
