@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "bench_table.h"
+#include "cli.h"
 #include "engine/lab/session.h"
 #include "scripts.h"
 
@@ -82,6 +83,7 @@ class Bench {
  public:
   explicit Bench(const args::Parsed& a)
       : quick_(a.flag("--quick")),
+        preset_(presetOf(a, lang::ParamPreset::Seed)),
         runs_(int(a.integer("--runs", 3))),
         only_(a.text("--only")),
         threads_(int(a.integer("--threads", std::max(1u, std::thread::hardware_concurrency())))) {
@@ -99,6 +101,7 @@ class Bench {
       Traced t;
       t.lesson = &lesson;
       lang::TraceOptions options;
+      options.preset = preset_;
       if (quick_)
         for (const auto& [name, value] : lesson.quick) options.overrides[name] = value;
       const double start = now();
@@ -313,6 +316,7 @@ class Bench {
   }
 
   bool quick_;
+  lang::ParamPreset preset_;
   int runs_;
   std::string only_;
   int threads_;

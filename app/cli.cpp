@@ -7,8 +7,14 @@
 
 namespace gl::app {
 
+lang::ParamPreset presetOf(const args::Parsed& args, lang::ParamPreset fallback) {
+  if (!args.has("--preset")) return fallback;
+  return args.text("--preset") == "class" ? lang::ParamPreset::Classroom : lang::ParamPreset::Seed;
+}
+
 lang::TraceOptions traceOptions(const args::Parsed& args) {
   lang::TraceOptions trace;
+  trace.preset = presetOf(args, lang::ParamPreset::Seed);
   for (const args::Setting& s : args.settings("--set")) trace.overrides[s.name] = s.value;
   return trace;
 }

@@ -13,6 +13,8 @@ int checkCommand(const args::Parsed& args);
 
 // What the shared options ask for: --set (every script command); --variant, --executor and
 // --threads (run, export).
+// --preset seed|class (the option's own default when not given).
+lang::ParamPreset presetOf(const args::Parsed& args, lang::ParamPreset fallback);
 lang::TraceOptions traceOptions(const args::Parsed& args);
 lab::RunSettings runSettings(const args::Parsed& args);
 

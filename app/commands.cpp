@@ -21,6 +21,14 @@ args::Positional scriptArg(bool required) {
 
 Option setParam() { return args::setting("--set", "set a script param (as its slider would)"); }
 
+// The lessons declare two sizes per param: the seed's (what the question was about) and a
+// small `class N` one. The command line keeps the seed's unless told; the window opens small.
+Option presetOption(const char* fallback) {
+  return args::choice("--preset", {"seed", "class"},
+                      "param values to start from: the seed's or the classroom's (`class N`)")
+      .byDefault(fallback);
+}
+
 Option variantOption(std::string help) { return args::text("--variant", "V", std::move(help)); }
 
 Option executorOption() {
@@ -54,7 +62,7 @@ std::vector<Command> declare() {
       {"window",
        "Open the window on FILE (or on the last lesson used).",
        {scriptArg(false)},
-       {setParam(), variantOption("select variant V once traced"),
+       {presetOption("class"), setParam(), variantOption("select variant V once traced"),
         args::flag("--run", "run every variant once traced"), stepOption(),
         args::text("--plot", "NAME", "plots tab to bring to the front after --run (e.g. jacobian)"),
         args::text("--screenshot", "PNG", "save the window as PNG once it settles, then quit")},
@@ -63,19 +71,21 @@ std::vector<Command> declare() {
        "Trace a script, run its variants and compare their outputs.",
        {scriptArg(true)},
        {variantOption("run only variant V").byDefault("all"), executorOption(), threadsOption(),
-        ftzOption(), setParam(), args::flag("--json", "print the report as one JSON document")}},
+        ftzOption(), presetOption("seed"), setParam(),
+        args::flag("--json", "print the report as one JSON document")}},
       {"check",
        "Parse and trace a script: node counts, loops, tapes, params.",
        {scriptArg(true)},
-       {setParam()}},
+       {presetOption("seed"), setParam()}},
       {"export",
        "Run a lesson and write its graph, plots and data (no display needed).",
        {scriptArg(true)},
        {args::text("--out", "DIR", "folder to write the files to").mandatory(),
         args::text("--format", "LIST", "comma-separated: png, svg, pdf, csv, dot")
             .byDefault(kExportFormats),
-        setParam(), stepOption(), variantOption("export only variant V").byDefault("all"),
-        executorOption(), threadsOption(), ftzOption()}},
+        presetOption("seed"), setParam(), stepOption(),
+        variantOption("export only variant V").byDefault("all"), executorOption(), threadsOption(),
+        ftzOption()}},
       {"ode",
        "The ODE lesson built from the engine's C++ API: gradients and timings.",
        {},
@@ -96,7 +106,7 @@ std::vector<Command> declare() {
         args::integer("--runs", "N", 1, 1000, "runs of every case, interleaved").byDefault("3"),
         args::text("--json", "FILE", "also write every number to FILE as JSON"),
         args::text("--only", "CASE", "only the cases whose name contains CASE (e.g. ode/)"),
-        threadsOption()}},
+        presetOption("seed"), threadsOption()}},
   };
 }
 

@@ -17,6 +17,7 @@
 #include "scripts.h"
 #include "ui/about.h"
 #include "ui/export/lesson_export.h"
+#include "ui/panels/params_panel.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
@@ -67,11 +68,17 @@ int runWindow(const args::Parsed& args, int& argc, char** argv) {
     if (path.isEmpty() || !QFileInfo::exists(path)) path = ui::builtinLessons().value(0);
   }
   auto* controller = window.controller();
-  // Params first: opening the file traces with them (and stops the params' debounce).
-  if (!params.isEmpty()) controller->setParamValues(params);
+  window.setOpeningPreset(presetOf(args, lang::ParamPreset::Classroom));
   window.show();
   if (!window.openFile(path) && path != ui::builtinLessons().value(0))
     window.openFile(ui::builtinLessons().value(0));
+  // After the open (which starts every lesson afresh): --set values are the user's, shown bold
+  // in the dock, and the trace the open just asked for is superseded by this one.
+  if (!params.isEmpty()) {
+    window.params()->setUserValues(params);
+    controller->setParamValues(params);
+    controller->traceNow();
+  }
   if (run || !screenshot.empty()) {
     // Once the (last) trace is in: pick the variant, run everything, step, then shoot.
     auto once = std::make_shared<bool>(false);

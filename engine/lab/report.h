@@ -14,6 +14,7 @@ enum class ReportKind : uint8_t {
   Variant,          // a variant's heading
   RunPrint,         // tf.print while running (the window streams these as they happen)
   RunError,         // the variant failed
+  RunCancelled,     // the user stopped the run during this variant (not a failure)
   Output,           // an output's value summary
   Gradient,         // a gradient's value summary
   NoneGradient,     // a gradient that is None

@@ -212,6 +212,10 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
             executorName(settings) + " executor]");
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
+    if (v.cancelled) {
+      add(ReportKind::RunCancelled, Severity::Info, 2, "cancelled");
+      continue;
+    }
     if (!v.ok()) {
       add(ReportKind::RunError, Severity::Error, 2, v.error, v.errorLoc);
       continue;
@@ -283,6 +287,8 @@ std::string_view reportKindName(ReportKind k) {
       return "run_print";
     case ReportKind::RunError:
       return "run_error";
+    case ReportKind::RunCancelled:
+      return "run_cancelled";
     case ReportKind::Output:
       return "output";
     case ReportKind::Gradient:
@@ -415,9 +421,11 @@ std::string checkSummary(const TracedProgram& program, const std::string& fileNa
   for (const ControlKind* k : controlKinds())
     os << " " << k->userName << "s: " << control[k->kind] << ",";
   os << " unrolled Python-loop iterations: " << program.unrolledCopies << "\n";
-  for (const Param& p : program.params)
-    os << "  param " << p.name << " = " << fmt(p.value) << " in " << fmt(p.lo) << ".." << fmt(p.hi)
-       << "\n";
+  for (const Param& p : program.params) {
+    os << "  param " << p.name << " = " << fmt(p.value) << " in " << fmt(p.lo) << ".." << fmt(p.hi);
+    if (p.classroom) os << " class " << fmt(*p.classroom);
+    os << "\n";
+  }
   for (const Variant& v : program.variants) {
     os << "  variant " << (v.name.empty() ? "(main)" : "'" + v.name + "'") << ": "
        << v.outputs.size() << " outputs, " << v.loops.size() << " control-flow nodes, "

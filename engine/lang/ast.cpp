@@ -293,6 +293,7 @@ class Dumper {
       out += ' ';
       out += formatNumber(*x);
     }
+    if (n.classroom) out += " (class " + formatNumber(*n.classroom) + ")";
     out += ')';
   }
 };
@@ -623,7 +624,9 @@ class Unparser {
   void node(const Stmt::Continue&, int) { out += "continue\n"; }
   void node(const Stmt::ParamDecl& n, int) {
     out += "param " + n.name + " = " + formatNumber(n.value) + " in " + formatNumber(n.lo) + ".." +
-           formatNumber(n.hi) + "\n";
+           formatNumber(n.hi);
+    if (n.classroom) out += " class " + formatNumber(*n.classroom);
+    out += "\n";
   }
 };
 

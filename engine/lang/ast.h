@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -221,7 +222,8 @@ struct Stmt {
   // `param name = value in lo..hi`: a knob the window shows as a slider (top level only).
   struct ParamDecl {
     std::string name;
-    Number value, lo, hi;  // lo <= value <= hi
+    Number value, lo, hi;             // lo <= value <= hi
+    std::optional<Number> classroom;  // `class N`: the small value a first look in class uses
   };
 
   using Node = std::variant<ExprStmt, Assign, AugAssign, If, While, For, Def, Return, With, Pass,

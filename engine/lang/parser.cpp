@@ -279,7 +279,7 @@ class Parser {
     checkTarget(e);
   }
 
-  // param NAME = NUMBER in NUMBER..NUMBER
+  // param NAME = NUMBER in NUMBER..NUMBER [class NUMBER]
   StmtPtr parseParamDecl() {
     const Token& kw = advance();
     if (funcDepth_ > 0 || stmtDepth_ > 0)
@@ -301,6 +301,15 @@ class Parser {
     if (d.value.value < d.lo.value || d.value.value > d.hi.value)
       fail(d.value.loc, "param '" + d.name + "' = " + valueText + " is outside its range " +
                             loText + ".." + hiText);
+    // `class` is a reserved word of Python, so it cannot clash with a name here.
+    if (at(Tok::Reserved) && peek().text == "class") {
+      advance();
+      std::string classText;
+      d.classroom = parseNumber("expected a number after 'class'", classText);
+      if (d.classroom->value < d.lo.value || d.classroom->value > d.hi.value)
+        fail(d.classroom->loc, "param '" + d.name + "' class " + classText +
+                                   " is outside its range " + loText + ".." + hiText);
+    }
     return stmt(loc(kw), std::move(d));
   }
 

@@ -6,6 +6,7 @@
 // the same name in several variants are compared after a run.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,16 @@ struct Variant {
   std::vector<int> tapes;  // first node id recorded by each GradientTape opened in the block
 };
 
+// Which declared value a param starts from: the seed's (what the lesson is about, the
+// default everywhere) or the small `class N` one, for a first look in class.
+enum class ParamPreset { Seed, Classroom };
+
 struct Param {
   std::string name;
   bool isInt = true;
-  double value = 0, lo = 0, hi = 0;  // value after --set overrides
+  double value = 0, lo = 0, hi = 0;  // value after the preset and --set overrides
+  double seedValue = 0;              // the declared `= N`
+  std::optional<double> classroom;   // the declared `class N`
   SourceLoc loc;
 };
 
@@ -55,7 +62,8 @@ struct TracedProgram {
 };
 
 struct TraceOptions {
-  std::map<std::string, double> overrides;     // --set name=value
+  ParamPreset preset = ParamPreset::Seed;      // params without `class N` keep their value
+  std::map<std::string, double> overrides;     // --set name=value, applied after the preset
   int64_t maxUnroll = 100000;                  // Python loop iterations traced in total
   int64_t maxNodes = 2000000;                  // graph size limit
   size_t memoryBudget = kDefaultMemoryBudget;  // checked before running (static shapes)

@@ -175,8 +175,11 @@ std::vector<Param> collectParams(const Module& m, const std::string& fileName,
   for (const Stmt::ParamDecl* d : paramDecls(m)) {
     Param p;
     p.name = d->name;
-    p.isInt = d->value.isInt && d->lo.isInt && d->hi.isInt;
-    p.value = d->value.value;
+    p.isInt =
+        d->value.isInt && d->lo.isInt && d->hi.isInt && (!d->classroom || d->classroom->isInt);
+    p.seedValue = d->value.value;
+    if (d->classroom) p.classroom = d->classroom->value;
+    p.value = options.preset == ParamPreset::Classroom && p.classroom ? *p.classroom : p.seedValue;
     p.lo = d->lo.value;
     p.hi = d->hi.value;
     p.loc = d->value.loc;

@@ -12,7 +12,11 @@ static std::string compose(const std::string& message, const SourceLoc& loc,
                            const std::string& op) {
   std::string s;
   if (loc.known() || !loc.file.empty()) s += loc.str() + ": ";
-  if (!op.empty()) s += op + ": ";
+  // Shape rules often name their op already ("matmul inner dimensions ..."): say it once.
+  const bool named =
+      message.starts_with(op) &&
+      (message.size() == op.size() || message[op.size()] == ' ' || message[op.size()] == ':');
+  if (!op.empty() && !named) s += op + ": ";
   return s + message;
 }
 

@@ -291,7 +291,7 @@ class TestArgs : public QObject {
   }
 
   void sharedOptionsFollowTheSameRulesEverywhere() {
-    int withThreads = 0, withFile = 0, withSet = 0;
+    int withThreads = 0, withFile = 0, withSet = 0, withPreset = 0;
     for (const args::Command& c : commands()) {
       if (const args::Option* t = c.option("--threads")) {
         ++withThreads;
@@ -328,6 +328,12 @@ class TestArgs : public QObject {
         ++withSet;
         QCOMPARE(s->kind, args::Kind::Setting);
       }
+      if (const args::Option* p = c.option("--preset")) {
+        ++withPreset;
+        QCOMPARE(p->choices, std::vector<std::string>({"seed", "class"}));
+        // The window opens lessons small for a first look; the command line keeps the seed's.
+        QCOMPARE(p->fallback, std::string(c.name == "window" ? "class" : "seed"));
+      }
       if (const args::Option* s = c.option("--step")) {
         QCOMPARE(s->kind, args::Kind::Int);
         QCOMPARE(s->min, int64_t(0));
@@ -336,13 +342,14 @@ class TestArgs : public QObject {
     QCOMPARE(withThreads, 4);  // run, export, ode, bench
     QCOMPARE(withFile, 4);     // window, run, check, export
     QCOMPARE(withSet, 4);
+    QCOMPARE(withPreset, 5);  // window, run, check, export, bench
     QCOMPARE(findCommand("run")->option("--executor")->choices,
              findCommand("export")->option("--executor")->choices);
     QCOMPARE(findCommand("run")->option("--executor")->choices,
              std::vector<std::string>({"serial", "parallel"}));
     QCOMPARE(findCommand("ode")->option("--executor")->choices,
              std::vector<std::string>({"serial", "parallel", "both"}));
-    QCOMPARE(findCommand("check")->options.size(), size_t(1));
+    QCOMPARE(findCommand("check")->options.size(), size_t(2));
     QVERIFY(findCommand("export")->option("--out")->required);
   }
 
@@ -425,7 +432,9 @@ class TestArgs : public QObject {
 
   void overviewShowsEveryCommand() {
     const QString o = QString::fromStdString(overview());
-    QVERIFY2(o.startsWith("usage: gradlab [window] [FILE] [--set NAME=VALUE]..."), qPrintable(o));
+    QVERIFY2(
+        o.startsWith("usage: gradlab [window] [FILE] [--preset seed|class] [--set NAME=VALUE]..."),
+        qPrintable(o));
     for (const args::Command& c : commands()) {
       QVERIFY2(o.contains(QString::fromStdString(c.summary)), c.name.c_str());
       if (!c.isDefault) QVERIFY(o.contains(QString::fromStdString("\n       gradlab " + c.name)));

@@ -126,6 +126,26 @@ class TestCli : public QObject {
     QVERIFY(r.out.contains("param steps = 3"));
   }
 
+  // The lessons' `class N` values under --preset class; the seed's without it; --set wins.
+  void presetClassTakesTheClassroomValues() {
+    Result seed = gradlab({"check", lesson("ode_while_loop.gls")});
+    QCOMPARE(seed.code, 0);
+    QVERIFY2(seed.out.contains("param steps = 20000 in 1..100000 class 200\n"),
+             qPrintable(seed.out));
+    Result cls = gradlab({"check", lesson("ode_while_loop.gls"), "--preset", "class"});
+    QCOMPARE(cls.code, 0);
+    QVERIFY2(cls.out.contains("param steps = 200 in"), qPrintable(cls.out));
+    QVERIFY(cls.out.contains("param batch = 4 in"));
+    QVERIFY(cls.out.contains("param dt = 0.1 in 0.001..1\n"));  // no `class`: the seed's value
+    Result set =
+        gradlab({"check", lesson("ode_while_loop.gls"), "--preset", "class", "--set", "steps=7"});
+    QVERIFY2(set.out.contains("param steps = 7 in"), qPrintable(set.out));
+    Result run = gradlab({"run", lesson("per_step_gradients.gls"), "--preset", "class"});
+    QCOMPARE(run.code, 0);
+    QVERIFY2(run.out.contains("[20,20]"), qPrintable(run.out));  // the 20-step jacobian
+    QCOMPARE(gradlab({"run", lesson("ode_while_loop.gls"), "--preset", "big"}).code, 2);
+  }
+
   void scriptErrorsNameFileLineAndColumn() {
     const QString f = write("bad.gls", "x = tf.constant([1.0, 2.0])\ny = x + tape2\n");
     Result r = gradlab({"run", f});
@@ -369,19 +389,21 @@ class TestCli : public QObject {
   void helpIsGeneratedForEveryCommand() {
     const QMap<QString, QStringList> options{
         {"window",
-         {"--set NAME=VALUE", "--variant V", "--run", "--step T", "--plot NAME",
-          "--screenshot PNG"}},
+         {"--preset seed|class", "--set NAME=VALUE", "--variant V", "--run", "--step T",
+          "--plot NAME", "--screenshot PNG"}},
         {"run",
          {"--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
-          "--set NAME=VALUE", "--json"}},
-        {"check", {"--set NAME=VALUE"}},
+          "--preset seed|class", "--set NAME=VALUE", "--json"}},
+        {"check", {"--preset seed|class", "--set NAME=VALUE"}},
         {"export",
-         {"--out DIR", "--format LIST", "--set NAME=VALUE", "--step T", "--variant V",
-          "--executor serial|parallel", "--threads N", "--no-ftz"}},
+         {"--out DIR", "--format LIST", "--preset seed|class", "--set NAME=VALUE", "--step T",
+          "--variant V", "--executor serial|parallel", "--threads N", "--no-ftz"}},
         {"ode",
          {"--steps N", "--batch B", "--dim D", "--dt DT", "--executor serial|parallel|both",
           "--threads N", "--variant serial|parallel|vectorized|all"}},
-        {"bench", {"--quick", "--runs N", "--json FILE", "--only CASE", "--threads N"}},
+        {"bench",
+         {"--quick", "--runs N", "--json FILE", "--only CASE", "--preset seed|class",
+          "--threads N"}},
     };
     for (auto it = options.begin(); it != options.end(); ++it) {
       for (const char* h : {"--help", "-h"}) {

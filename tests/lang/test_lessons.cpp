@@ -178,6 +178,43 @@ class TestLessons : public QObject {
     }
     QVERIFY(map && loop);
   }
+
+  // The window opens lessons at their classroom preset (`class N`), which must stay small for
+  // a first look: the budget is work, not time, so it holds on any machine. Ops executed are
+  // the timeline's events (one per op run, iterations included), memory the run's high-water
+  // mark. Each lesson also declares its seed sizes, and the preset really shrinks them.
+  void classroomPresetStaysWithinBudget_data() {
+    QTest::addColumn<QString>("lesson");
+    for (const char* name : {"ode_while_loop.gls", "per_step_gradients.gls", "parallel_layers.gls",
+                             "gradient_none.gls"})
+      QTest::newRow(name) << QString(name);
+  }
+  void classroomPresetStaysWithinBudget() {
+    QFETCH(QString, lesson);
+    constexpr int kMaxNodes = 3000;
+    constexpr size_t kMaxOpsPerVariant = 20000;
+    constexpr size_t kMaxPeakBytes = size_t(32) << 20;
+    TraceOptions opt;
+    opt.preset = ParamPreset::Classroom;
+    const std::string name = lesson.toStdString();
+    const TracedProgram p = traceProgram(readFile(lessonPath(name)), name, opt);
+    bool shrunk = false;
+    for (const Param& param : p.params) shrunk = shrunk || param.value < param.seedValue;
+    QVERIFY2(shrunk, "no param declares a smaller `class N`");
+    QVERIFY2(p.graph->numNodes() <= kMaxNodes, qPrintable(QString::number(p.graph->numNodes())));
+    RunSettings settings;
+    settings.records = false;
+    const ProgramRun r = runProgram(p, settings);
+    QVERIFY(!r.variants.empty());
+    for (const VariantRun& v : r.variants) {
+      QVERIFY2(v.ok(), v.error.c_str());
+      const QString where = QString::fromStdString(v.name) + ": %1";
+      QVERIFY(!v.run.timelineTruncated);
+      QVERIFY2(v.run.timeline.size() <= kMaxOpsPerVariant,
+               qPrintable(where.arg(v.run.timeline.size())));
+      QVERIFY2(v.run.peakBytes <= kMaxPeakBytes, qPrintable(where.arg(v.run.peakBytes)));
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(TestLessons)

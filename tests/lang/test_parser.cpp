@@ -607,6 +607,8 @@ class TestParser : public QObject {
     row("pass break continue", "while 1:\n    pass\n    break\n    continue\n");
     row("param", "param steps = 20000 in 1..100000\nparam lr = 0.5 in 1e-3..1.0\n");
     row("param negative", "param a = -1 in -10..-0.5e-1\nparam b = -0.25 in -1.5..+2\n");
+    row("param class preset",
+        "param steps = 20000 in 1..100000 class 200\nparam r = 1.5 in 0..2 class 0.5\n");
     row("param soft keyword", "param = 3\nparam += param\nparams = [param for param in x]\n");
     row("list comprehension", "y = [x * 2 for x in xs if x > 0 if x < 9 for z in x]\n");
     row("comprehension of tuples", "y = [(a, b) for a, b in pairs]\n");
@@ -901,6 +903,9 @@ class TestParser : public QObject {
     row("param a = 1 from 0..2\n", "expected 'in' and a range after the param value", 1, 13);
     row("param a = 1 in 0...2\n", "expected '..' between the bounds of the param range", 1, 17);
     row("param a = 1 in 0..\n", "expected a number for the upper bound", 1, 19);
+    row("param a = 1 in 0..2 class\n", "expected a number after 'class'", 1, 26);
+    row("param a = 1 in 0..2 class 3\n", "param 'a' class 3 is outside its range 0..2", 1, 27);
+    row("param a = 1 in 0..2 klass 1\n", "unexpected", 1, 21);
   }
 
   void errors() {

@@ -375,6 +375,29 @@ q = st[tf.constant(1)]
             std::string::npos);
   }
 
+  // `class N` is the value under the classroom preset; the seed's value stays the default, a
+  // param without `class` keeps its value under both, and --set wins over either.
+  void classroomPreset() {
+    const char* src =
+        "param steps = 500 in 1..1000 class 20\nparam rate = 0.5 in 0.0..1.0\n"
+        "x = tf.constant(1.0) * steps * rate\n";
+    TracedProgram seed = trace(src);
+    QCOMPARE(seed.params[0].value, 500.0);
+    QCOMPARE(seed.params[0].seedValue, 500.0);
+    QCOMPARE(seed.params[0].classroom.value_or(-1), 20.0);
+    QVERIFY(!seed.params[1].classroom);
+    QCOMPARE(run(seed, {"x"})[0].item(), 250.0);
+    TraceOptions o;
+    o.preset = ParamPreset::Classroom;
+    TracedProgram cls = trace(src, o);
+    QCOMPARE(cls.params[0].value, 20.0);
+    QCOMPARE(cls.params[0].seedValue, 500.0);
+    QCOMPARE(cls.params[1].value, 0.5);
+    QCOMPARE(run(cls, {"x"})[0].item(), 10.0);
+    o.overrides["steps"] = 40;
+    QCOMPARE(run(trace(src, o), {"x"})[0].item(), 20.0);
+  }
+
   void variantsAndOutputs() {
     const char* src = R"(
 x = tf.constant([1.0, 2.0, 3.0])

@@ -7,47 +7,55 @@ namespace gl::ui {
 
 namespace {
 
-// Placeholders sit where the user most likely types next; later uses of the same name are plain
-// text, so the first placeholder is the one that matters (it is selected on insertion).
+// Each template brings its own inputs (the script it lands in may not have an `x`), so it
+// traces wherever it is inserted. The first placeholder is the input, where the user most
+// likely types their own tensor; later ones are the names to fill in (Tab moves on).
 const char* const kWhileLoop = R"(def loop_cond(i, x):
-    return i < ${n}
+    return i < ${10}
 
 def loop_body(i, x):
     return i + 1, ${x - 0.1 * x}
 
-_, ${x_final} = tf.while_loop(loop_cond, loop_body, [tf.constant(0), ${x0}])
+_, ${x_final} = tf.while_loop(loop_cond, loop_body, [tf.constant(0), ${tf.constant([1.0, 2.0])}])
 )";
 
-const char* const kCond = R"(${y} = tf.cond(${tf.reduce_sum(x) > 0.0}, lambda: x * 2.0, lambda: -x)
+const char* const kCond = R"(x = ${tf.constant([1.0, -2.0, 3.0])}
+${y} = tf.cond(${tf.reduce_sum(x) > 0.0}, lambda: x * 2.0, lambda: -x)
 )";
 
-const char* const kMapFn = R"(${ys} = tf.map_fn(lambda row: tf.reduce_sum(row * row), ${xs})
+const char* const kMapFn = R"(xs = ${tf.constant([[1.0, 2.0], [3.0, 4.0]])}
+${ys} = tf.map_fn(lambda row: tf.reduce_sum(row * row), xs)
 )";
 
-const char* const kVectorizedMap =
-    R"(${ys} = tf.vectorized_map(lambda row: tf.reduce_sum(row * row), ${xs})
+const char* const kVectorizedMap = R"(xs = ${tf.constant([[1.0, 2.0], [3.0, 4.0]])}
+${ys} = tf.vectorized_map(lambda row: tf.reduce_sum(row * row), xs)
 )";
 
-const char* const kGradientTape = R"(with tf.GradientTape() as tape:
-    tape.watch(${x})
+const char* const kGradientTape = R"(x = ${tf.constant([1.0, 2.0, 3.0])}
+with tf.GradientTape() as tape:
+    tape.watch(x)
     loss = ${tf.reduce_sum(x * x)}
 ${grad} = tape.gradient(loss, x)
 )";
 
-const char* const kTensorArrayLoop = R"(ta = tf.TensorArray(tf.float32, size=${n})
+const char* const kTensorArrayLoop = R"(ta = tf.TensorArray(tf.float32, size=${4})
 for i in tf.range(ta.size()):
     ta = ta.write(i, ${tf.cast(i, tf.float32) * 2.0})
 ${stacked} = ta.stack()
 )";
 
-const char* const kVariant = R"(with variant("${name}"):
+const char* const kVariant = R"(with variant("${new_variant}"):
     ${pass}
 )";
 
-const char* const kParam = R"(param ${steps} = ${100} in 1..10000
+const char* const kParam = R"(param ${steps} = ${100} in 1..10000 class 10
 )";
 
 QString translate(const char* text) { return QCoreApplication::translate("ScriptTemplates", text); }
+
+QRegularExpression wholeWord(const QString& name) {
+  return QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(name)));
+}
 
 }  // namespace
 
@@ -56,20 +64,32 @@ QVector<ScriptTemplate> scriptTemplates() {
     const char* id;
     const char* title;
     const char* text;
+    QStringList binds;
   };
   static const Entry kEntries[] = {
-      {"while_loop", QT_TRANSLATE_NOOP("ScriptTemplates", "tf.while_loop"), kWhileLoop},
-      {"cond", QT_TRANSLATE_NOOP("ScriptTemplates", "tf.cond"), kCond},
-      {"map_fn", QT_TRANSLATE_NOOP("ScriptTemplates", "tf.map_fn"), kMapFn},
-      {"vectorized_map", QT_TRANSLATE_NOOP("ScriptTemplates", "tf.vectorized_map"), kVectorizedMap},
-      {"gradient_tape", QT_TRANSLATE_NOOP("ScriptTemplates", "GradientTape block"), kGradientTape},
-      {"tensor_array_loop", QT_TRANSLATE_NOOP("ScriptTemplates", "TensorArray write loop"),
-       kTensorArrayLoop},
-      {"variant", QT_TRANSLATE_NOOP("ScriptTemplates", "Variant block"), kVariant},
-      {"param", QT_TRANSLATE_NOOP("ScriptTemplates", "Param line"), kParam},
+      {"while_loop",
+       QT_TRANSLATE_NOOP("ScriptTemplates", "tf.while_loop"),
+       kWhileLoop,
+       {"loop_cond", "loop_body", "x_final"}},
+      {"cond", QT_TRANSLATE_NOOP("ScriptTemplates", "tf.cond"), kCond, {"x", "y"}},
+      {"map_fn", QT_TRANSLATE_NOOP("ScriptTemplates", "tf.map_fn"), kMapFn, {"xs", "ys"}},
+      {"vectorized_map",
+       QT_TRANSLATE_NOOP("ScriptTemplates", "tf.vectorized_map"),
+       kVectorizedMap,
+       {"xs", "ys"}},
+      {"gradient_tape",
+       QT_TRANSLATE_NOOP("ScriptTemplates", "GradientTape block"),
+       kGradientTape,
+       {"x", "tape", "loss", "grad"}},
+      {"tensor_array_loop",
+       QT_TRANSLATE_NOOP("ScriptTemplates", "TensorArray write loop"),
+       kTensorArrayLoop,
+       {"ta", "stacked"}},
+      {"variant", QT_TRANSLATE_NOOP("ScriptTemplates", "Variant block"), kVariant, {"new_variant"}},
+      {"param", QT_TRANSLATE_NOOP("ScriptTemplates", "Param line"), kParam, {"steps"}},
   };
   QVector<ScriptTemplate> out;
-  for (const Entry& e : kEntries) out.push_back({e.id, translate(e.title), e.text});
+  for (const Entry& e : kEntries) out.push_back({e.id, translate(e.title), e.text, e.binds});
   return out;
 }
 
@@ -112,6 +132,23 @@ with variant("vectorized"):
     grad = tape.gradient(total, x)
 )";
   return {"new_lesson", translate(QT_TRANSLATE_NOOP("ScriptTemplates", "New lesson")), text};
+}
+
+QString freshName(const QString& name, const QString& scriptText) {
+  if (!scriptText.contains(wholeWord(name))) return name;
+  for (int n = 2;; ++n) {
+    const QString candidate = QStringLiteral("%1_%2").arg(name).arg(n);
+    if (!scriptText.contains(wholeWord(candidate))) return candidate;
+  }
+}
+
+QString templateTextFor(const ScriptTemplate& t, const QString& scriptText) {
+  QString text = t.text;
+  for (const QString& name : t.binds) {
+    const QString fresh = freshName(name, scriptText);
+    if (fresh != name) text.replace(wholeWord(name), fresh);
+  }
+  return text;
 }
 
 QString expandPlaceholders(const QString& templateText, QVector<Placeholder>* placeholders) {

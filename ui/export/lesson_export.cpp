@@ -38,6 +38,7 @@ class Writer {
     ExportOptions eo;
     eo.size = opt_.plotSize;
     eo.dpi = opt_.dpi;
+    eo.stepCursor = opt_.step >= 0;  // --step asks for the cursor; the last step needs none
     for (auto [suffix, format] : {std::pair{"png", ExportFormat::Png},
                                   {"svg", ExportFormat::Svg},
                                   {"pdf", ExportFormat::Pdf},

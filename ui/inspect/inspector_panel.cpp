@@ -45,15 +45,30 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   clear();
 }
 
+namespace {
+
+// The same op at the same script place: kind and primitive identity, not names.
+bool sameOpAt(const Node& a, const Node& b) {
+  return a.kind == b.kind && a.prim == b.prim && a.loc.file == b.loc.file &&
+         a.loc.line == b.loc.line && a.loc.col == b.loc.col;
+}
+
+}  // namespace
+
 void InspectorPanel::setContext(std::shared_ptr<const Graph> graph,
                                 std::shared_ptr<const RunResult> run) {
+  // A node id of another graph (another lesson, or an edit that moved things) names an
+  // unrelated node: keep the selection only where it is the same op at the same place.
+  const bool sameNode = node_ >= 0 && graph_ && graph && node_ < graph->numNodes() &&
+                        node_ < graph_->numNodes() &&
+                        (graph == graph_ || sameOpAt(graph->node(node_), graph_->node(node_)));
   if (graph != graph_) {
     breaks_.clear();
     step_ = {};
   }
   graph_ = std::move(graph);
   run_ = std::move(run);
-  if (node_ >= 0 && graph_ && node_ < graph_->numNodes())
+  if (sameNode)
     showNode(node_);
   else
     clear();

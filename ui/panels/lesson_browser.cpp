@@ -67,10 +67,16 @@ QString LessonBrowser::lessonTitle(const QString& path) {
 QTreeWidgetItem* LessonBrowser::addFileItem(QTreeWidgetItem* parent, const QString& path) {
   const QFileInfo info(path);
   const bool exists = info.exists();
-  auto* item = new QTreeWidgetItem(parent, {exists ? lessonTitle(path) : info.fileName()});
+  // Built-in lessons read as their titles; recent files are the user's own, known by their
+  // names (a title is often a first comment that says little), with the title in the tooltip.
+  const bool byTitle = parent == builtIn_ && exists;
+  auto* item = new QTreeWidgetItem(parent, {byTitle ? lessonTitle(path) : info.fileName()});
   item->setData(0, kPathRole, path);
-  item->setToolTip(0, exists ? QDir::toNativeSeparators(path)
-                             : tr("%1 (file not found)").arg(QDir::toNativeSeparators(path)));
+  const QString native = QDir::toNativeSeparators(path);
+  if (!exists)
+    item->setToolTip(0, tr("%1 (file not found)").arg(native));
+  else
+    item->setToolTip(0, byTitle ? native : lessonTitle(path) + QLatin1Char('\n') + native);
   if (!exists) item->setDisabled(true);
   return item;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The lesson browser: the built-in lessons (every *.gls of a directory or Qt resource prefix,
 // titled by the first comment line of the file) and the recently opened files (kept in
-// QSettings). Activating an entry (double-click, Enter) emits lessonActivated(path).
+// QSettings, listed by file name). Activating an entry (double-click, Enter) emits
+// lessonActivated(path).
 #include <QString>
 #include <QStringList>
 #include <QTreeWidget>

@@ -1,5 +1,6 @@
 #include "ui/panels/params_panel.h"
 
+#include <QButtonGroup>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -9,6 +10,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -104,7 +106,33 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
   resetButton_->setToolTip(tr("Forget the values set here and use those written in the script"));
   connect(resetButton_, &QPushButton::clicked, this, &ParamsPanel::resetToScriptValues);
 
+  // Two exclusive buttons rather than one toggle: both names are always visible, and the
+  // pressed one says which values are shown.
+  presetSwitch_ = new QWidget;
+  auto* switchLayout = new QHBoxLayout(presetSwitch_);
+  switchLayout->setContentsMargins(0, 0, 0, 0);
+  switchLayout->setSpacing(0);
+  presetGroup_ = new QButtonGroup(this);
+  presetGroup_->setExclusive(true);
+  const std::pair<lang::ParamPreset, QString> kPresets[] = {
+      {lang::ParamPreset::Classroom, tr("Classroom")}, {lang::ParamPreset::Seed, tr("Seed size")}};
+  for (const auto& [preset, label] : kPresets) {
+    auto* b = new QToolButton;
+    b->setText(label);
+    b->setCheckable(true);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    b->setToolTip(preset == lang::ParamPreset::Classroom
+                      ? tr("Small sizes for a first look (the script's \"class\" values)")
+                      : tr("The sizes of the original question (the script's own values)"));
+    presetGroup_->addButton(b, int(preset));
+    switchLayout->addWidget(b);
+  }
+  switchLayout->addStretch(1);
+  connect(presetGroup_, &QButtonGroup::idClicked, this,
+          [this](int id) { choosePreset(lang::ParamPreset(id)); });
+
   auto* layout = new QVBoxLayout(this);
+  layout->addWidget(presetSwitch_);
   layout->addWidget(emptyNote_);
   layout->addWidget(scroll, 1);
   layout->addWidget(resetButton_, 0, Qt::AlignRight);
@@ -129,9 +157,63 @@ void ParamsPanel::setParams(const QVector<gl::lang::Param>& params) {
   }
   for (const auto& row : rows_) {
     const auto user = userValues_.constFind(row->name());
-    showValue(*row, user != userValues_.cend() ? user.value() : row->param.value);
+    showValue(*row, user != userValues_.cend() ? user.value() : scriptValue(*row));
     updateRowLabel(*row);
   }
+  updatePresetSwitch();
+}
+
+double ParamsPanel::scriptValue(const Row& row) const {
+  const gl::lang::Param& p = row.param;
+  return preset_ == lang::ParamPreset::Classroom && p.classroom ? *p.classroom : p.seedValue;
+}
+
+void ParamsPanel::updatePresetSwitch() {
+  bool anyClassroom = false;
+  for (const auto& row : rows_) anyClassroom = anyClassroom || row->param.classroom.has_value();
+  presetSwitch_->setVisible(anyClassroom);
+  presetGroup_->button(int(preset_))->setChecked(true);
+}
+
+void ParamsPanel::choosePreset(lang::ParamPreset preset) {
+  if (preset == preset_) return;
+  preset_ = preset;
+  debounce_.stop();
+  userValues_.clear();
+  for (const auto& row : rows_) {
+    showValue(*row, scriptValue(*row));
+    updateRowLabel(*row);
+  }
+  updatePresetSwitch();
+  emit presetChanged(preset);
+}
+
+void ParamsPanel::startOver(lang::ParamPreset preset) {
+  debounce_.stop();
+  userValues_.clear();
+  preset_ = preset;
+  rebuild({});
+  updatePresetSwitch();
+}
+
+void ParamsPanel::setUserValues(const QMap<QString, double>& values) {
+  for (auto it = values.begin(); it != values.end(); ++it) userValues_[it.key()] = it.value();
+  for (const auto& row : rows_) {
+    const auto user = userValues_.constFind(row->name());
+    if (user != userValues_.cend()) showValue(*row, user.value());
+    updateRowLabel(*row);
+  }
+}
+
+bool ParamsPanel::commitPendingEdit() {
+  if (!debounce_.isActive()) return false;
+  debounce_.stop();
+  emit paramsChanged();
+  return true;
+}
+
+QAbstractButton* ParamsPanel::presetButton(lang::ParamPreset preset) const {
+  return presetGroup_->button(int(preset));
 }
 
 void ParamsPanel::rebuild(const QVector<gl::lang::Param>& params) {
@@ -220,13 +302,14 @@ void ParamsPanel::onUserEdit(Row& row, double value) {
 void ParamsPanel::updateRowLabel(Row& row) {
   // A bold name says "not the value written in the script".
   QFont f = row.label->font();
-  f.setBold(row.value() != row.param.value);
+  f.setBold(row.value() != scriptValue(row));
   row.label->setFont(f);
-  const QString range = tr("%1 = %2 in %3..%4")
-                            .arg(row.name())
-                            .arg(row.param.value)
-                            .arg(row.param.lo)
-                            .arg(row.param.hi);
+  QString range = tr("%1 = %2 in %3..%4")
+                      .arg(row.name())
+                      .arg(row.param.seedValue)
+                      .arg(row.param.lo)
+                      .arg(row.param.hi);
+  if (row.param.classroom) range += tr(" class %1").arg(*row.param.classroom);
   const QString where =
       row.param.loc.known() ? tr(" (line %1)").arg(row.param.loc.line) : QString();
   row.label->setToolTip(tr("In the script: %1%2").arg(range, where));
@@ -234,12 +317,15 @@ void ParamsPanel::updateRowLabel(Row& row) {
 
 void ParamsPanel::resetToScriptValues() {
   const QMap<QString, double> before = values();
+  const bool hadUserValues = !userValues_.isEmpty();
   userValues_.clear();
   for (const auto& row : rows_) {
-    showValue(*row, row->param.value);
+    showValue(*row, scriptValue(*row));
     updateRowLabel(*row);
   }
-  if (values() != before) debounce_.start();
+  // The trace still carries the user's values as overrides until told: emit even when the
+  // shown numbers happen to be equal.
+  if (hadUserValues || values() != before) debounce_.start();
 }
 
 QMap<QString, double> ParamsPanel::values() const {

@@ -1,5 +1,9 @@
 #include "ui/plots/gradient_lines_plot.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace gl::ui {
 
 GradientLinesPlot::GradientLinesPlot(QWidget* parent) : PlotWidget(parent) {
@@ -20,6 +24,23 @@ void GradientLinesPlot::setValueLabel(const QString& label) {
   replot(QCustomPlot::rpQueuedReplot);
 }
 
+namespace {
+
+// More than `decades` powers of ten between the smallest positive value and the largest: a
+// linear axis shows a flat line and then a spike (the ODE adjoint spans 1e-10..7).
+bool spansDecades(const QVector<SeriesData>& series, double decades) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (const auto& s : series)
+    for (double y : s.y)
+      if (y > 0 && std::isfinite(y)) {
+        lo = std::min(lo, y);
+        hi = std::max(hi, y);
+      }
+  return hi > 0 && hi / lo > std::pow(10.0, decades);
+}
+
+}  // namespace
+
 void GradientLinesPlot::setSeries(const QVector<SeriesData>& series) {
   series_ = series;
   clearGraphs();
@@ -27,6 +48,9 @@ void GradientLinesPlot::setSeries(const QVector<SeriesData>& series) {
     QCPGraph* g = addGraph();
     g->setName(s.name);
   }
+  // Log y when the values span more than three decades, unless the user chose.
+  const bool wide = spansDecades(series_, 3);
+  if (!userLogY() && wide != logY()) setLogY(wide);
   reloadForScale();
   applyPalette();
   fitView();

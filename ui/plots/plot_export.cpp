@@ -140,9 +140,34 @@ bool exportCsv(const QCustomPlot* plot, const QString& path, QString* error) {
   return true;
 }
 
+namespace {
+
+// Hides a GradLab plot's step cursor while it is written, and shows it again after.
+class CursorHider {
+ public:
+  CursorHider(QCustomPlot* plot, bool keep) {
+    const auto* widget = qobject_cast<PlotWidget*>(plot);
+    if (keep || !widget || !widget->stepCursorVisible()) return;
+    for (int i = 0; i < plot->itemCount(); ++i)
+      if (plot->item(i) == widget->stepCursorLine()) line_ = plot->item(i);
+    if (line_) line_->setVisible(false);
+  }
+  ~CursorHider() {
+    if (line_) line_->setVisible(true);
+  }
+  CursorHider(const CursorHider&) = delete;
+  CursorHider& operator=(const CursorHider&) = delete;
+
+ private:
+  QCPAbstractItem* line_ = nullptr;
+};
+
+}  // namespace
+
 bool exportPlot(QCustomPlot* plot, ExportFormat format, const QString& path,
                 const ExportOptions& options, QString* error) {
   if (!plot) return fail(error, QStringLiteral("no plot"));
+  const CursorHider hider(plot, options.stepCursor);
   switch (format) {
     case ExportFormat::Png:
       return exportPng(plot, path, options.size, options.dpi, error);

@@ -16,6 +16,9 @@ struct ExportOptions {
   int dpi = 144;          // text and lines scale with dpi / 96; the pixel size stays
   // SVG and PDF are laid out at size * 96 / dpi, so they look like the PNG, only sharper.
   QSize vectorSize() const;
+  // The red line marking the current step follows the step controls on screen; in a figure
+  // it is noise unless asked for.
+  bool stepCursor = false;
 };
 
 QString formatName(ExportFormat f);                               // "PNG"

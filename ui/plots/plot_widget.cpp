@@ -96,20 +96,28 @@ void PlotWidget::placeStepCursor() {
 
 void PlotWidget::setLogY(bool on) {
   if (!supportsLogY()) return;
+  const bool changed = on != logY_;
   logY_ = on;
   setAxisLogScale(yAxis, on);
   reloadForScale();
   fitView();
   replot(QCustomPlot::rpQueuedReplot);
+  if (changed) emit logYChanged(on);
+}
+
+void PlotWidget::setUserLogY(bool on) {
+  userLogY_ = on;
+  setLogY(on);
 }
 
 void PlotWidget::setAxisLogScale(QCPAxis* axis, bool on) {
   axis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
   if (on) {
     axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    // "gb": plain numbers where they are short, 10^n where they are not (1e-6 -> 10^-6).
-    axis->setNumberFormat(QStringLiteral("gb"));
-    axis->setNumberPrecision(3);
+    // "eb" with no decimals: every decade reads 10^n (10⁻⁶ ... 10⁰ ... 10²). "gb" mixed
+    // 0.0001 and 10⁻⁶ on one axis.
+    axis->setNumberFormat(QStringLiteral("eb"));
+    axis->setNumberPrecision(0);
   } else {
     axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     axis->setNumberFormat(QStringLiteral("g"));

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QString>
 #include <QVector>
+#include <optional>
 
 #include <qcustomplot.h>
 
@@ -45,6 +46,9 @@ class PlotWidget : public QCustomPlot {
   virtual bool supportsLogY() const { return false; }
   void setLogY(bool on);
   bool logY() const { return logY_; }
+  // The user's own choice (the Log y toggle): kept over the plot's automatic one from then on.
+  void setUserLogY(bool on);
+  std::optional<bool> userLogY() const { return userLogY_; }
 
   void setDarkMode(bool dark);
   bool darkMode() const { return dark_; }
@@ -53,6 +57,10 @@ class PlotWidget : public QCustomPlot {
   // What the hover tooltip says with the mouse at `pixel` (widget coordinates); empty for
   // nothing under the mouse. Public so tests can ask without moving a mouse.
   virtual QString hoverText(const QPointF& pixel) const;
+
+ signals:
+  // The y axis turned log or linear (the user's toggle or the plot's own choice).
+  void logYChanged(bool on);
 
  protected:
   void mouseMoveEvent(QMouseEvent* event) override;
@@ -83,6 +91,7 @@ class PlotWidget : public QCustomPlot {
   PlotPalette palette_ = PlotPalette::light();
   bool dark_ = false;
   bool logY_ = false;
+  std::optional<bool> userLogY_;
   QCPTextElement* title_ = nullptr;
   QCPItemStraightLine* cursorLine_ = nullptr;
   double cursorStep_ = 0;

@@ -59,7 +59,12 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   };
 }
 
-void PlotsPanel::addPlot(PlotWidget* plot, const QString& tabName) { tabs_->addTab(plot, tabName); }
+void PlotsPanel::addPlot(PlotWidget* plot, const QString& tabName) {
+  tabs_->addTab(plot, tabName);
+  connect(plot, &PlotWidget::logYChanged, this, [this, plot] {
+    if (plot == currentPlot()) syncActionsToCurrentPlot();
+  });
+}
 
 void PlotsPanel::buildToolBar(QToolBar* bar) {
   fitAction_ = bar->addAction(tr("Fit"));
@@ -130,6 +135,15 @@ void PlotsPanel::showTimeline(const RunResult& run, const Graph* graph) {
   timeline_->setTimeline(timelineData(run, graph));
 }
 
+void PlotsPanel::clearResults() {
+  gradientLines_->setSeries({});
+  heatMap_->setData({});
+  timingBars_->setTimings({});
+  scaling_->setScaling({});
+  timeline_->setTimeline({});
+  for (PlotWidget* p : plots()) p->clearStepCursor();
+}
+
 void PlotsPanel::setStepCursor(double t) {
   for (PlotWidget* p : plots()) p->setStepCursor(t);  // no-op on plots without a step axis
 }
@@ -139,12 +153,14 @@ void PlotsPanel::setDarkMode(bool dark) {
 }
 
 void PlotsPanel::setLogY(bool on) {
-  if (PlotWidget* p = currentPlot()) p->setLogY(on);
+  if (PlotWidget* p = currentPlot()) p->setUserLogY(on);
   syncActionsToCurrentPlot();
 }
 
 QString PlotsPanel::defaultPath(ExportFormat format) const {
-  const QString dir = lastDir_.isEmpty() ? QDir::homePath() : lastDir_;
+  const QString dir = !lastDir_.isEmpty()        ? lastDir_
+                      : !exportFolder_.isEmpty() ? exportFolder_
+                                                 : QDir::homePath();
   const QString title = currentPlot() ? currentPlot()->plotTitle() : QString();
   return QDir(dir).filePath(QStringLiteral("gradlab-%1.%2").arg(slug(title), formatSuffix(format)));
 }

@@ -47,11 +47,15 @@ class PlotsPanel : public QWidget {
   void showTimings(const QVector<TimingData>& timings);
   void showScaling(const ScalingData& scaling);
   void showTimeline(const RunResult& run, const Graph* graph);
+  // Another lesson: every plot empty until its runs come in.
+  void clearResults();
 
   // Exports the current plot without any dialog (the menu's path, the command line's, tests').
   bool exportCurrent(ExportFormat format, const QString& path);
   void setExportOptions(const ExportOptions& options) { exportOptions_ = options; }
   ExportOptions exportOptions() const { return exportOptions_; }
+  // Where export dialogs start until the user picks a folder (the open lesson's).
+  void setExportFolder(const QString& dir) { exportFolder_ = dir; }
   void setPathChooser(PathChooser chooser) { chooser_ = std::move(chooser); }
 
   QAction* logYAction() const { return logYAction_; }
@@ -88,6 +92,7 @@ class PlotsPanel : public QWidget {
   ExportOptions exportOptions_;
   PathChooser chooser_;
   QString lastDir_;
+  QString exportFolder_;
 };
 
 }  // namespace gl::ui

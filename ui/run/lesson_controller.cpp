@@ -17,7 +17,12 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
   connect(&worker_, &RunWorker::printed, this, &LessonController::printed);
   connect(&worker_, &RunWorker::sweepPoint, this, &LessonController::sweepPoint);
   connect(&worker_, &RunWorker::sweepFinished, this, &LessonController::sweepFinished);
-  connect(&worker_, &RunWorker::finished, this, [this](const RunOutcome& out) {
+  connect(&worker_, &RunWorker::finished, this, [this](RunOutcome out) {
+    out.superseded = runLesson_ != lesson_;
+    if (out.superseded) {
+      emit runFinished(out);  // the run controls go back to idle; the results are dropped
+      return;
+    }
     outcome_ = out;
     if (out.run && out.program == program_)
       for (const lab::VariantRun& v : out.run->variants)
@@ -46,14 +51,34 @@ void LessonController::setParamValues(const QMap<QString, double>& values) {
   traceTimer_.start();
 }
 
+void LessonController::setPreset(lang::ParamPreset preset) {
+  if (preset == preset_) return;
+  preset_ = preset;
+  params_.clear();  // the user's values belonged to the other preset
+  traceTimer_.start();
+}
+
+void LessonController::startOver(lang::ParamPreset preset) {
+  traceTimer_.stop();
+  preset_ = preset;
+  params_.clear();
+  fileName_.clear();
+  ++lesson_;
+  worker_.cancel();  // a run of the previous lesson stops; its outcome is marked superseded
+  program_.reset();
+  outcome_ = {};  // the next setSource traces at once, even for the same file again
+}
+
 void LessonController::traceNow() {
   traceTimer_.stop();
+  awaitingTrace_ = true;
   worker_.trace(source_, fileName_, traceOptions());
 }
 
 bool LessonController::sweep(const QString& param, const QVector<double>& values, bool parallel,
                              int threads) {
   if (worker_.busy() || values.isEmpty()) return false;
+  runLesson_ = lesson_;
   lab::RunSettings s;
   s.parallel = parallel;
   s.threads = threads;
@@ -62,6 +87,7 @@ bool LessonController::sweep(const QString& param, const QVector<double>& values
 
 lang::TraceOptions LessonController::traceOptions() const {
   lang::TraceOptions opt;
+  opt.preset = preset_;
   // Only params the script still declares: a knob left over from a deleted line must not
   // turn into an "unknown param" error.
   std::set<std::string> declared;
@@ -78,6 +104,7 @@ lang::TraceOptions LessonController::traceOptions() const {
 
 void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> program,
                                 const QString& error, int line, int col) {
+  awaitingTrace_ = false;
   if (program) {
     if (!program_ || program_->graph != program->graph) timings_.clear();
     program_ = std::move(program);
@@ -89,6 +116,7 @@ void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> progr
 
 bool LessonController::run(const QString& variant, bool parallel, int threads) {
   if (!program_ || worker_.busy()) return false;
+  runLesson_ = lesson_;
   lab::RunSettings s;
   s.variant = variant.toStdString();
   s.parallel = parallel;

@@ -26,7 +26,15 @@ class LessonController : public QObject {
 
   // New text (and its file name for messages); traced after a short pause.
   void setSource(const QString& text, const QString& fileName);
+  // The params the user set (the trace's overrides); the others take the preset's value.
   void setParamValues(const QMap<QString, double>& values);
+  // Which declared values params start from; re-traces when it changes.
+  void setPreset(lang::ParamPreset preset);
+  lang::ParamPreset preset() const { return preset_; }
+  // A new lesson is about to be set: forget the previous one's param values and use `preset`.
+  void startOver(lang::ParamPreset preset);
+  // A trace was asked for and its result is not in yet: a run now would use the old program.
+  bool tracePending() const { return traceTimer_.isActive() || awaitingTrace_; }
   void setTraceDelay(int ms) { traceTimer_.setInterval(ms); }
   void traceNow();
 
@@ -66,6 +74,10 @@ class LessonController : public QObject {
   QTimer traceTimer_;
   QString source_, fileName_;
   QMap<QString, double> params_;
+  lang::ParamPreset preset_ = lang::ParamPreset::Classroom;
+  bool awaitingTrace_ = false;
+  int lesson_ = 0;     // counts startOver() calls
+  int runLesson_ = 0;  // lesson_ when the current run or sweep started
   std::shared_ptr<const lang::TracedProgram> program_;
   RunOutcome outcome_;
   std::map<TimingKey, double> timings_;

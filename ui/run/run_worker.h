@@ -17,6 +17,8 @@ struct RunOutcome {
   std::shared_ptr<const lab::ProgramRun> run;
   lab::RunSettings settings;
   QString error;  // set when the run could not start (e.g. an unknown variant)
+  // Another lesson was opened while it ran: nothing of it belongs on screen.
+  bool superseded = false;
 };
 
 class RunWorker : public QObject {

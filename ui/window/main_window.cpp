@@ -138,8 +138,8 @@ void MainWindow::createMenus() {
 
   insertMenu_ = menuBar()->addMenu(tr("&Insert"));
   for (const ScriptTemplate& t : scriptTemplates())
-    insertMenu_->addAction(t.title, this, [this, text = t.text] {
-      editor_->insertTemplate(text);
+    insertMenu_->addAction(t.title, this, [this, t] {
+      editor_->insertTemplate(templateTextFor(t, editor_->toPlainText()));
       editor_->setFocus();
     });
 
@@ -226,13 +226,16 @@ void MainWindow::createDocks() {
   QDockWidget* editor =
       dock(editor_, tr("Script"), QStringLiteral("ScriptDock"), Qt::LeftDockWidgetArea);
   splitDockWidget(lessons, editor, Qt::Vertical);
-  resizeDocks({lessons, editor}, {140, 600}, Qt::Vertical);
+  // Tall enough for the four lessons, the "Recent files" header and three recent files.
+  const int row = lessons_->fontMetrics().height() + 6;
+  resizeDocks({lessons, editor}, {row * 10, 600}, Qt::Vertical);
   resizeDocks({editor}, {560}, Qt::Horizontal);
   QDockWidget* params =
       dock(params_, tr("Params"), QStringLiteral("ParamsDock"), Qt::RightDockWidgetArea);
   QDockWidget* inspector =
       dock(inspector_, tr("Inspector"), QStringLiteral("InspectorDock"), Qt::RightDockWidgetArea);
   splitDockWidget(params, inspector, Qt::Vertical);
+  resizeDocks({params, inspector}, {330, 330}, Qt::Vertical);  // five params and the switch
   resizeDocks({inspector}, {330}, Qt::Horizontal);
   QDockWidget* steps =
       dock(steps_, tr("Step Through"), QStringLiteral("StepDock"), Qt::BottomDockWidgetArea);

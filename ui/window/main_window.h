@@ -4,6 +4,7 @@
 // The script's file state lives in the ScriptDocument, the lesson's in the LessonController,
 // the run choice in RunOptions; each panel draws what it is given.
 #include <QMainWindow>
+#include <QMessageBox>
 #include <memory>
 
 #include "ui/plots/plot_data.h"
@@ -44,6 +45,8 @@ class MainWindow : public QMainWindow {
   // .png (at `dpi`), .svg, .pdf, .dot. False (and the reason in the log) on failure.
   bool exportGraphTo(const QString& path, double dpi = 150);
   void runCurrent(bool allVariants);
+  // The preset lessons open at (the window's --preset; the classroom's unless told).
+  void setOpeningPreset(lang::ParamPreset preset) { openingPreset_ = preset; }
   // Times every variant at each value of `param`; the scaling plot fills in as results come.
   bool startSweep(const QString& param, const QVector<double>& values);
 
@@ -90,7 +93,12 @@ class MainWindow : public QMainWindow {
   bool save();
   bool saveAsDialog();
   void offerUnsavedWork(const QString& opened);
+  QMessageBox::StandardButton askToRecover(const QString& question, const QString& now,
+                                           const QString& copy,
+                                           QMessageBox::StandardButtons buttons);
   void updateTitle();
+  void startOver();
+  QString dialogFolder() const;
   void exportLessonDialog();
   void exportGraphDialog();
 
@@ -130,6 +138,7 @@ class MainWindow : public QMainWindow {
 
   RunOutcome lastRun_;
   std::unique_ptr<ScalingData> sweep_;
+  lang::ParamPreset openingPreset_ = lang::ParamPreset::Classroom;
   bool pendingRunAfterTrace_ = false;
   bool runOnNextTrace_ = false;
   bool unsavedWorkOffered_ = false;  // the first open of a shown window looks for other work

@@ -9,18 +9,35 @@
 #include <QStatusBar>
 
 #include "ui/document/script_document.h"
+#include "ui/document/script_file.h"
+#include "ui/document/text_diff.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 #include "ui/export/lesson_export.h"
 #include "ui/graph/graph_export.h"
 #include "ui/graph/graph_view.h"
+#include "ui/inspect/inspector_panel.h"
 #include "ui/panels/lesson_browser.h"
+#include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
+#include "ui/plots/plots_panel.h"
+#include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 
 namespace gl::ui {
 
 QString MainWindow::currentFile() const { return document_->path(); }
+
+// Where file dialogs start: the open lesson's folder when it is a file of the user's, else the
+// folder of the last file opened or saved, else home (built-in lessons live in resources).
+QString MainWindow::dialogFolder() const {
+  if (!document_->needsSaveAs() && !document_->isUntitled())
+    return QFileInfo(document_->path()).absolutePath();
+  const QString last = QSettings().value(QStringLiteral("lastFile")).toString();
+  if (!last.isEmpty() && !last.startsWith(QLatin1Char(':')) && QFileInfo::exists(last))
+    return QFileInfo(last).absolutePath();
+  return QDir::homePath();
+}
 
 bool MainWindow::openFile(const QString& path) {
   if (!document_->open(path)) {
@@ -30,10 +47,10 @@ bool MainWindow::openFile(const QString& path) {
   }
   if (isVisible()) {
     if (const auto copy = document_->recoveryFor(path)) {
-      const auto answer = QMessageBox::question(
-          this, tr("Recover"),
-          tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
-              .arg(QFileInfo(path).fileName()));
+      const auto answer =
+          askToRecover(tr("An autosaved copy of %1 has changes that were not saved. Recover them?")
+                           .arg(QFileInfo(path).fileName()),
+                       document_->text(), copy->text, QMessageBox::Yes | QMessageBox::No);
       if (answer == QMessageBox::Yes) document_->recover(*copy);
     }
     offerUnsavedWork(path);
@@ -43,6 +60,7 @@ bool MainWindow::openFile(const QString& path) {
   if (!shown.startsWith(QLatin1Char(':')))
     lessons_->addRecentFile(QFileInfo(shown).absoluteFilePath());
   QSettings().setValue(QStringLiteral("lastFile"), shown);
+  startOver();
   controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
   log_->appendInfo(tr("Opened %1").arg(path));
@@ -57,17 +75,39 @@ void MainWindow::offerUnsavedWork(const QString& opened) {
   const auto copy = document_->newestRecovery(opened);
   if (!copy) return;
   const QString name = copy->documentPath.isEmpty() ? tr("an untitled script") : copy->documentPath;
-  const auto answer = QMessageBox::question(
-      this, tr("Recover"),
-      tr("GradLab found work in %1 that was never saved (autosaved %2). Recover it?")
-          .arg(name, QLocale().toString(copy->written, QLocale::ShortFormat)),
-      QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+  const LoadResult saved =
+      copy->documentPath.isEmpty() ? LoadResult{} : loadScript(copy->documentPath);
+  const auto answer =
+      askToRecover(tr("GradLab found work in %1 that was never saved (autosaved %2). Recover it?")
+                       .arg(name, QLocale().toString(copy->written, QLocale::ShortFormat)),
+                   saved.ok() ? saved.text : QString(), copy->text,
+                   QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard);
   if (answer == QMessageBox::Yes) {
     document_->recover(*copy);
     log_->appendInfo(tr("Recovered unsaved work of %1").arg(name));
   } else if (answer == QMessageBox::Discard) {
     document_->discardRecovery(*copy);
   }
+}
+
+// Shows what recovering would change, as a diff against what is there now, before anything
+// is replaced; the first lines in the dialog, all of them behind "Show Details".
+QMessageBox::StandardButton MainWindow::askToRecover(const QString& question, const QString& now,
+                                                     const QString& copy,
+                                                     QMessageBox::StandardButtons buttons) {
+  const TextDiff diff = diffLines(now, copy);
+  QMessageBox box(QMessageBox::Question, tr("Recover"), question, buttons, this);
+  box.setDefaultButton(QMessageBox::Yes);
+  constexpr int kShownLines = 16;
+  QStringList lines = diff.text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  const bool cut = lines.size() > kShownLines;
+  if (cut) lines = lines.mid(0, kShownLines);
+  box.setInformativeText(tr("Recovering changes %n line(s):", nullptr, diff.added + diff.removed) +
+                         QStringLiteral("<pre>%1%2</pre>")
+                             .arg(lines.join(QLatin1Char('\n')).toHtmlEscaped(),
+                                  cut ? QStringLiteral("\n…") : QString()));
+  box.setDetailedText(diff.text);
+  return QMessageBox::StandardButton(box.exec());
 }
 
 bool MainWindow::saveTo(const QString& path) {
@@ -90,7 +130,7 @@ bool MainWindow::save() {
 
 bool MainWindow::saveAsDialog() {
   const QString start = document_->needsSaveAs()
-                            ? QDir::homePath() + QLatin1Char('/') + document_->fileName()
+                            ? dialogFolder() + QLatin1Char('/') + document_->fileName()
                             : document_->path();
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Save Lesson"), start, tr("GradLab scripts (*.gls)"));
@@ -99,7 +139,7 @@ bool MainWindow::saveAsDialog() {
 
 void MainWindow::openDialog() {
   if (!maybeSave()) return;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Lesson"), QDir::homePath(),
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Lesson"), dialogFolder(),
                                                     tr("GradLab scripts (*.gls);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
@@ -108,8 +148,22 @@ void MainWindow::newLesson() {
   if (!maybeSave()) return;
   document_->reset(expandPlaceholders(newLessonTemplate().text));
   editor_->moveCursor(QTextCursor::Start);
+  startOver();
   controller_->setSource(document_->text(), document_->fileName());
   updateTitle();
+}
+
+// One lesson at a time: nothing the user set for the previous one carries over.
+void MainWindow::startOver() {
+  lastRun_ = {};
+  sweep_.reset();
+  plots_->clearResults();
+  plots_->setExportFolder(dialogFolder());
+  inspector_->clear();
+  steps_->setLoops({});
+  params_->startOver(openingPreset_);
+  controller_->startOver(openingPreset_);
+  pendingRunAfterTrace_ = false;
 }
 
 bool MainWindow::maybeSave() {
@@ -131,7 +185,7 @@ void MainWindow::updateTitle() {
 
 void MainWindow::exportGraphDialog() {
   const QString base =
-      QDir::homePath() + QLatin1Char('/') + QFileInfo(document_->fileName()).completeBaseName();
+      dialogFolder() + QLatin1Char('/') + QFileInfo(document_->fileName()).completeBaseName();
   QString filter;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Graph"), base + QStringLiteral(".svg"),
@@ -151,7 +205,7 @@ bool MainWindow::exportGraphTo(const QString& path, double dpi) {
 
 void MainWindow::exportLessonDialog() {
   const QString dir =
-      QFileDialog::getExistingDirectory(this, tr("Export Lesson To"), QDir::homePath());
+      QFileDialog::getExistingDirectory(this, tr("Export Lesson To"), dialogFolder());
   if (dir.isEmpty()) return;
   if (!lastRun_.run || !lastRun_.program) {
     QMessageBox::information(

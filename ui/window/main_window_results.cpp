@@ -54,8 +54,15 @@ void MainWindow::connectPanels() {
   connect(editor_, &ScriptEditor::cursorLineChanged, this,
           [this](int line) { graphView_->graphScene()->selectNodesAtLine(line); });
   connect(params_, &ParamsPanel::paramsChanged, this, [this] {
-    controller_->setParamValues(params_->values());
+    controller_->setParamValues(params_->userValues());
     pendingRunAfterTrace_ = true;  // a param change re-runs once the new trace is in
+  });
+  // Not re-run on its own: the seed sizes can take half a minute.
+  connect(params_, &ParamsPanel::presetChanged, this, [this](lang::ParamPreset preset) {
+    controller_->setPreset(preset);
+    status_->setText(preset == lang::ParamPreset::Seed
+                         ? tr("Seed sizes: the question's own params (runs take longer)")
+                         : tr("Classroom sizes: small params for a first look"));
   });
   connect(log_, &RunLog::locationActivated, editor_, &ScriptEditor::goToLocation);
   connect(lessons_, &LessonBrowser::lessonActivated, this, [this](const QString& path) {
@@ -124,8 +131,14 @@ void MainWindow::onTraceFailed(const QString& message, int line, int col) {
 }
 
 void MainWindow::runCurrent(bool allVariants) {
-  if (!controller_->program()) {
-    runOnNextTrace_ = allVariants;
+  // A run uses the values the dock shows: an edit still in its debounce goes to the trace
+  // first, and the run waits for that trace.
+  params_->commitPendingEdit();
+  if (!controller_->program() || controller_->tracePending()) {
+    if (allVariants)
+      runOnNextTrace_ = true;
+    else
+      pendingRunAfterTrace_ = true;
     controller_->traceNow();
     return;
   }
@@ -142,6 +155,7 @@ void MainWindow::runCurrent(bool allVariants) {
 
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
   setRunning(false);
+  if (outcome.superseded) return;  // a run of the lesson that was open before
   if (!outcome.error.isEmpty()) {
     log_->appendError(outcome.error);
     status_->setText(outcome.error);
@@ -152,15 +166,20 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   // One colour scale for every variant's gradients, so switching variants compares them.
   scaleOverAllVariants(*graphView_->graphScene(), *outcome.program->graph, *outcome.run);
   int failed = 0;
+  bool cancelled = false;
   for (const lab::VariantRun& v : outcome.run->variants) {
-    if (v.ok()) continue;
+    cancelled = cancelled || v.cancelled;
+    if (v.ok() || v.cancelled) continue;
     ++failed;
     if (v.errorLoc.line > 0)
       editor_->setErrors(
           {{v.errorLoc.line, std::max(1, v.errorLoc.col), QString::fromStdString(v.error), 0}});
   }
-  status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
-                          : tr("Run finished"));
+  if (cancelled)
+    status_->setText(tr("Run cancelled"));
+  else
+    status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
+                            : tr("Run finished"));
   showVariantResults();
   plots_->showTimings(timingData(controller_->timings()));
 }

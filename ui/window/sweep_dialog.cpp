@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <algorithm>
 #include <cmath>
 
 namespace gl::ui {
@@ -27,6 +28,8 @@ SweepDialog::SweepDialog(std::vector<lang::Param> params, QWidget* parent)
   form->addRow(buttons);
   connect(buttons, &QDialogButtonBox::accepted, this, &SweepDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  // Wide enough for the window manager to show the whole title ("Sweep…Param" otherwise).
+  setMinimumWidth(std::max(360, fontMetrics().horizontalAdvance(windowTitle()) + 200));
 }
 
 QString SweepDialog::param() const { return param_->currentText(); }

@@ -3,7 +3,11 @@
 // to their names at the right places.
 #include <QtTest>
 
+#include <QDir>
+#include <QFile>
+
 #include "engine/lang/parser.h"
+#include "engine/lang/program.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
 
@@ -23,6 +27,34 @@ QString parseProblem(const QString& text) {
         .arg(e.loc().col)
         .arg(QString::fromStdString(e.message()), text);
   }
+}
+
+// "" if the text traces (at the classroom preset, as the window opens lessons), else the error.
+QString traceProblem(const QString& text) {
+  try {
+    gl::lang::TraceOptions opt;
+    opt.preset = gl::lang::ParamPreset::Classroom;
+    gl::lang::traceProgram(text.toStdString(), "host.gls", opt);
+    return {};
+  } catch (const gl::EngineError& e) {
+    return QString::fromStdString(e.what()) + "\n" + text;
+  }
+}
+
+QString readText(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QString::fromUtf8(f.readAll());
+}
+
+// The scripts a template is inserted into: the "New lesson" starter and every built-in lesson.
+QMap<QString, QString> hostScripts() {
+  QMap<QString, QString> hosts;
+  hosts["starter"] = gl::ui::expandPlaceholders(gl::ui::newLessonTemplate().text);
+  const QDir lessons(QStringLiteral(GRADLAB_SOURCE_DIR "/resources/lessons"));
+  for (const QString& name : lessons.entryList({"*.gls"}, QDir::Files))
+    hosts[name] = readText(lessons.filePath(name));
+  return hosts;
 }
 
 }  // namespace
@@ -87,6 +119,52 @@ class TestTemplates : public QObject {
     const QString problem = parseProblem(editor.toPlainText());
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY(editor.textCursor().hasSelection());  // the first placeholder
+  }
+
+  // The Insert menu as a student meets it: any template, inserted at the end of the starter or
+  // of a built-in lesson, still traces; names the script already has get a fresh suffix and
+  // the first placeholder is selected.
+  void everyTemplateTracesInEveryHost_data() {
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("id");
+    const QMap<QString, QString> hosts = hostScripts();
+    QCOMPARE(hosts.size(), 5);  // the starter and the four lessons
+    for (auto h = hosts.cbegin(); h != hosts.cend(); ++h)
+      for (const ScriptTemplate& t : gl::ui::scriptTemplates())
+        QTest::newRow(qPrintable(h.key() + "/" + t.id)) << h.value() << t.id;
+  }
+  void everyTemplateTracesInEveryHost() {
+    QFETCH(QString, host);
+    QFETCH(QString, id);
+    ScriptTemplate chosen;
+    for (const ScriptTemplate& t : gl::ui::scriptTemplates())
+      if (t.id == id) chosen = t;
+    QVERIFY(traceProblem(host).isEmpty());
+    gl::ui::ScriptEditor editor;
+    editor.setPlainText(host.endsWith('\n') ? host + "\n" : host + "\n\n");
+    editor.moveCursor(QTextCursor::End);
+    editor.insertTemplate(gl::ui::templateTextFor(chosen, editor.toPlainText()));
+    QVERIFY(editor.textCursor().hasSelection());
+    const QString problem = traceProblem(editor.toPlainText());
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
+  void takenNamesGetAFreshSuffix() {
+    QCOMPARE(gl::ui::freshName("loop_cond", "x = 1\n"), QString("loop_cond"));
+    QCOMPARE(gl::ui::freshName("loop_cond", "def loop_cond(i):\n"), QString("loop_cond_2"));
+    QCOMPARE(gl::ui::freshName("x", "x_final = 1\nx_2 = 2\nx = 3\n"), QString("x_3"));
+    QCOMPARE(gl::ui::freshName("x", "max_x = 1\n"), QString("x"));  // a word, not a substring
+
+    const QString starter = gl::ui::expandPlaceholders(gl::ui::newLessonTemplate().text);
+    ScriptTemplate loop;
+    for (const ScriptTemplate& t : gl::ui::scriptTemplates())
+      if (t.id == "while_loop") loop = t;
+    const QString text = gl::ui::templateTextFor(loop, starter);
+    QVERIFY(text.contains("def loop_cond_2(i, x):"));
+    QVERIFY(text.contains("def loop_body_2(i, x):"));
+    QVERIFY(text.contains("tf.while_loop(loop_cond_2, loop_body_2,"));
+    QVERIFY(text.contains("${x_final}"));  // not in the starter: kept
+    QVERIFY(!text.contains("loop_cond("));
   }
 
   void newLessonIsACompleteScript() {

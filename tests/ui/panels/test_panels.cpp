@@ -1,6 +1,7 @@
 // The side panels offscreen: the params panel (one slider and spin box per param, debounced
 // changes, user values kept across re-parses), the run log (kinds of lines, clickable
 // locations) and the lesson browser (titles from files, recent files, activation).
+#include <QAbstractButton>
 #include <QtTest>
 
 #include <QDoubleSpinBox>
@@ -23,7 +24,7 @@ gl::lang::Param param(const char* name, bool isInt, double value, double lo, dou
   gl::lang::Param p;
   p.name = name;
   p.isInt = isInt;
-  p.value = value;
+  p.value = p.seedValue = value;
   p.lo = lo;
   p.hi = hi;
   return p;
@@ -124,7 +125,7 @@ class TestPanels : public QObject {
     qobject_cast<QSpinBox*>(panel.spinBoxFor("steps"))->setValue(5000);
     // The script is edited: steps' default changes, lr's default too, a param is added.
     QVector<gl::lang::Param> edited = threeParams(777);
-    edited[1].value = 0.25;
+    edited[1].value = edited[1].seedValue = 0.25;
     edited.push_back(param("batch", true, 5, 1, 64));
     panel.setParams(edited);
     QCOMPARE(panel.values()["steps"], 5000.0);  // the user's value wins
@@ -154,6 +155,41 @@ class TestPanels : public QObject {
     QCOMPARE(panel.values()["heads"], 3.0);
     QVERIFY(panel.userChangedNames().isEmpty());
     QTRY_COMPARE(changed.count(), 1);
+  }
+
+  // `class N` values: shown by default (the window opens lessons for a first look), the
+  // switch shows the seed's, and switching forgets what the user set.
+  void presetSwitchShowsClassroomOrSeedValues() {
+    QVector<gl::lang::Param> params = threeParams();
+    params[0].classroom = 200;
+    ParamsPanel panel;
+    panel.show();
+    panel.setParams(params);
+    QAbstractButton* classroom = panel.presetButton(gl::lang::ParamPreset::Classroom);
+    QAbstractButton* seed = panel.presetButton(gl::lang::ParamPreset::Seed);
+    QVERIFY(classroom->isVisible());
+    QVERIFY(classroom->isChecked());
+    QCOMPARE(panel.values()["steps"], 200.0);
+    QCOMPARE(panel.values()["lr"], 0.5);  // no `class`: the same under both
+    qobject_cast<QSpinBox*>(panel.spinBoxFor("heads"))->setValue(9);
+    QSignalSpy switched(&panel, &ParamsPanel::presetChanged);
+    QSignalSpy changed(&panel, &ParamsPanel::paramsChanged);
+    seed->click();
+    QCOMPARE(switched.count(), 1);
+    QCOMPARE(switched[0][0].value<gl::lang::ParamPreset>(), gl::lang::ParamPreset::Seed);
+    QCOMPARE(panel.preset(), gl::lang::ParamPreset::Seed);
+    QCOMPARE(panel.values()["steps"], 20000.0);
+    QCOMPARE(panel.values()["heads"], 3.0);
+    QVERIFY(panel.userValues().isEmpty());
+    QVERIFY(!changed.wait(400));  // the debounced edit was dropped with the user's values
+    seed->click();                // already there: nothing
+    QCOMPARE(switched.count(), 1);
+    // A script without any `class` has no switch.
+    panel.setParams(threeParams());
+    QVERIFY(!classroom->isVisible());
+    panel.startOver(gl::lang::ParamPreset::Classroom);
+    QCOMPARE(panel.preset(), gl::lang::ParamPreset::Classroom);
+    QVERIFY(panel.values().isEmpty());
   }
 
   void noParamsShowsNoRows() {
@@ -330,7 +366,10 @@ class TestPanels : public QObject {
     QCOMPARE(recent.size(), LessonBrowser::kMaxRecentFiles);
     QCOMPARE(QFileInfo(recent.first()).fileName(), QString("f11.gls"));
     QCOMPARE(browser.recentItem()->childCount(), 10);
-    QCOMPARE(browser.recentItem()->child(0)->text(0), QString("File 11"));
+    // Listed by file name (the user's own files), the first comment line in the tooltip.
+    QCOMPARE(browser.recentItem()->child(0)->text(0), QString("f11.gls"));
+    QVERIFY(browser.recentItem()->child(0)->toolTip(0).startsWith("File 11\n"));
+    QVERIFY(browser.recentItem()->child(0)->toolTip(0).endsWith("f11.gls"));
 
     browser.addRecentFile(paths[5]);  // reopened: moves to the top, no duplicate
     recent = browser.recentFiles();

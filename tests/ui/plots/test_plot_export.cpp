@@ -73,6 +73,35 @@ class TestPlotExport : public QObject {
     QVERIFY(colours.size() > 3);
   }
 
+  // The red step cursor follows the step controls on screen; a figure has it only on request,
+  // and the plot on screen keeps it either way.
+  void stepCursorIsAnExportOption() {
+    GradientLinesPlot plot;
+    plot.setSeries({{QStringLiteral("x"), {0, 1, 2, 3, 4}, {1.0, 2.0, 1.5, 3.0, 2.5}}});
+    plot.setStepCursor(2);
+    QVERIFY(plot.stepCursorVisible());
+    auto redPixels = [](const QString& file) {
+      QImage image;
+      if (!image.load(file, "png")) return -1;
+      int n = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+          const QColor c = image.pixelColor(x, y);
+          n += c.red() > 170 && c.green() < 90 && c.blue() < 90 ? 1 : 0;
+        }
+      return n;
+    };
+    ExportOptions options;
+    options.size = QSize(600, 400);
+    options.dpi = 96;
+    QVERIFY(exportPlot(&plot, ExportFormat::Png, path("no_cursor.png"), options));
+    QVERIFY(plot.stepCursorVisible());
+    options.stepCursor = true;
+    QVERIFY(exportPlot(&plot, ExportFormat::Png, path("cursor.png"), options));
+    QCOMPARE(redPixels(path("no_cursor.png")), 0);
+    QVERIFY(redPixels(path("cursor.png")) > 50);  // a dashed line across the axis rect
+  }
+
   void svgParsesWithDrawingElements() {
     DecayPlot p;
     const QString file = path(QStringLiteral("plot.svg"));

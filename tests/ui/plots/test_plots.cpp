@@ -276,6 +276,31 @@ class TestPlots : public QObject {
     QCOMPARE(panel.gradientLines()->stepCursorLine()->point1->coords().x(), 5.0);
   }
 
+  // A series over more than three decades opens on a log axis; the user's toggle then wins.
+  void logAxisChosenForWideSeries() {
+    PlotsPanel panel;
+    panel.showPlot(panel.gradientLines());
+    GradientLinesPlot* plot = panel.gradientLines();
+    const SeriesData wide{QStringLiteral("fx_grads"), {0, 1, 2, 3}, {1e-10, 1e-6, 0.1, 7.0}};
+    const SeriesData narrow{QStringLiteral("x"), {0, 1, 2}, {1.0, 20.0, 900.0}};
+    plot->setSeries({wide});
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    plot->setSeries({narrow});
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);  // under 3 decades: linear
+    plot->setSeries({wide});
+    panel.logYAction()->trigger();  // the user turns it off
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
+    plot->setSeries({wide});
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);  // the choice is kept
+    QVERIFY(!panel.logYAction()->isChecked());
+    // The ODE lesson's real adjoints: from the engine, through the panel.
+    PlotsPanel ode;
+    auto d = plottest::runDecay(200, 4, 0.9);  // 0.9^200 = 7e-10: the ODE adjoint's span
+    ode.showLoopGradients(d->run.loops.at(d->loopNode), &d->graph);
+    QCOMPARE(ode.gradientLines()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(ode.logYAction()->isChecked());
+  }
+
   void logYToggleSwitchesTheAxis() {
     PlotsPanel panel;
     panel.gradientLines()->setSeries({{QStringLiteral("x"), {0, 1, 2}, {0.0, 1e-3, 1.0}}});
@@ -287,6 +312,12 @@ class TestPlots : public QObject {
     QVERIFY(std::isnan(panel.gradientLines()->graph(0)->data()->at(0)->value));
     QCOMPARE(panel.gradientLines()->series()[0].y[0], 0.0);
     QCOMPARE(panel.gradientLines()->graph(0)->data()->at(1)->value, 1e-3);
+    // Every decade reads 10^n: "0.0001" beside "10⁻⁶" on one axis was confusing.
+    panel.gradientLines()->replot();
+    const QVector<QString> labels = panel.gradientLines()->yAxis->tickVectorLabels();
+    QVERIFY(labels.size() >= 2);
+    static const QRegularExpression kPower(QStringLiteral("^1e[-+]\\d+$"));
+    for (const QString& label : labels) QVERIFY2(kPower.match(label).hasMatch(), qPrintable(label));
     panel.logYAction()->trigger();
     QCOMPARE(panel.gradientLines()->yAxis->scaleType(), QCPAxis::stLinear);
     QCOMPARE(panel.gradientLines()->graph(0)->data()->at(0)->value, 0.0);

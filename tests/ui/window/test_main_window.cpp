@@ -3,12 +3,18 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QImage>
+#include <QLabel>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QWindow>
 #include <QtTest>
+#include <cmath>
 
 #include <QProgressBar>
 #include "support/isolated_settings.h"
@@ -24,7 +30,9 @@
 #include "ui/graph/node_item.h"
 #include "ui/inspect/inspector_panel.h"
 #include "ui/inspect/tensor_text.h"
+#include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
+#include "ui/panels/run_log.h"
 #include "ui/plots/gradient_lines_plot.h"
 #include "ui/plots/heat_map_plot.h"
 #include "ui/plots/plots_panel.h"
@@ -44,15 +52,27 @@ using namespace gl::ui;
 namespace {
 
 // Opens a lesson with small params and waits for its trace.
+// True once the window's program is traced with every one of these param values.
+bool tracedWith(MainWindow& w, const QMap<QString, double>& params) {
+  auto program = w.controller()->program();
+  if (!program || w.controller()->tracePending()) return false;
+  for (const lang::Param& p : program->params) {
+    const auto it = params.constFind(QString::fromStdString(p.name));
+    if (it != params.cend() && p.value != it.value()) return false;
+  }
+  return true;
+}
+
+// Opens a lesson, then sets params as the command line's --set does (an open starts afresh),
+// and waits for the trace that has them.
 void openSmall(MainWindow& w, const QString& lesson, const QMap<QString, double>& params) {
-  QSignalSpy traced(w.controller(), &LessonController::traced);
-  // Params first, as the command line does: opening the file traces with them.
-  w.controller()->setParamValues(params);
   QVERIFY(w.openFile(":/lessons/" + lesson));
-  QTRY_VERIFY_WITH_TIMEOUT(traced.count() >= 1, 20000);
-  for (const lang::Param& p : w.controller()->program()->params)
-    if (params.contains(QString::fromStdString(p.name)))
-      QCOMPARE(p.value, params[QString::fromStdString(p.name)]);
+  if (!params.isEmpty()) {
+    w.params()->setUserValues(params);
+    w.controller()->setParamValues(params);
+    w.controller()->traceNow();
+  }
+  QTRY_VERIFY_WITH_TIMEOUT(tracedWith(w, params), 20000);
 }
 
 // The window lays its graph out on a worker: the items appear when it answers.
@@ -97,12 +117,14 @@ class MessageBoxAnswers {
           auto* box = qobject_cast<QMessageBox*>(d);
           if (!box) return;
           texts_ << box->text();
+          previews_ << box->informativeText();
           if (QAbstractButton* b = box->button(button)) b->click();
         }) {}
   const QStringList& texts() const { return texts_; }
+  const QStringList& previews() const { return previews_; }  // the recovery's diff
 
  private:
-  QStringList texts_;
+  QStringList texts_, previews_;
   ModalAnswers modal_;
 };
 
@@ -161,6 +183,25 @@ int countItems(GraphScene* s, int type) {
   int n = 0;
   for (QGraphicsItem* item : s->items()) n += item->type() == type;
   return n;
+}
+
+// The window's status bar message.
+QString statusText(MainWindow& w) {
+  for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+    if (!l->text().isEmpty()) return l->text();
+  return {};
+}
+
+// The value a traced param got, or NaN when the program has no such param.
+double tracedValue(MainWindow& w, const std::string& name) {
+  if (auto program = w.controller()->program())
+    for (const lang::Param& p : program->params)
+      if (p.name == name) return p.value;
+  return std::nan("");
+}
+
+bool tracedAt(MainWindow& w, const std::string& name, double value) {
+  return !w.controller()->tracePending() && tracedValue(w, name) == value;
 }
 
 }  // namespace
@@ -234,6 +275,10 @@ class TestMainWindow : public QObject {
     QVERIFY(w.openFile(path));
     QCOMPARE(answers.texts().size(), 1);  // the file's own copy; nothing else to offer
     QVERIFY2(answers.texts().at(0).contains("doc.gls"), qPrintable(answers.texts().at(0)));
+    // Before anything is replaced, the dialog shows what recovering would change.
+    const QString preview = answers.previews().at(0);
+    QVERIFY2(preview.contains("- a = 1\n+ a = 2"), qPrintable(preview));
+    QVERIFY(preview.contains("2 line(s)"));
     QCOMPARE(w.editor()->toPlainText(), text);
     QCOMPARE(w.document()->isDirty(), dirty);
     QCOMPARE(w.isWindowModified(), dirty);
@@ -255,6 +300,8 @@ class TestMainWindow : public QObject {
     QVERIFY(w.openFile(builtinLessons().value(0)));
     QCOMPARE(answers.texts().size(), 1);
     QVERIFY2(answers.texts().at(0).contains("untitled"), qPrintable(answers.texts().at(0)));
+    QVERIFY2(answers.previews().at(0).contains("+ x = tf.constant(2.0)"),
+             qPrintable(answers.previews().at(0)));
     QVERIFY(w.document()->isUntitled());
     QVERIFY(w.document()->isDirty());
     QCOMPARE(w.editor()->toPlainText(), QString("x = tf.constant(2.0)\n"));
@@ -449,6 +496,177 @@ class TestMainWindow : public QObject {
     QVERIFY(t.elapsed() < 2000);
     QVERIFY(w.controller()->outcome().run->variants.at(0).cancelled);
     QCOMPARE(runControls(w), kIdle);
+  }
+
+  // ---- One lesson at a time; presets; the controls mean what they say ----
+  void lessonsOpenAtTheClassroomPresetWithASwitch() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(":/lessons/per_step_gradients.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 20), 20000);  // `class 20`
+    QAbstractButton* classroom = w.params()->presetButton(lang::ParamPreset::Classroom);
+    QAbstractButton* seed = w.params()->presetButton(lang::ParamPreset::Seed);
+    QVERIFY(classroom->isVisible() && seed->isVisible());
+    QVERIFY(classroom->isChecked() && !seed->isChecked());
+    QCOMPARE(w.params()->values()["steps"], 20.0);
+    seed->click();
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 1000), 20000);  // the seed's own size
+    QVERIFY(seed->isChecked() && !classroom->isChecked());
+    QCOMPARE(w.params()->values()["steps"], 1000.0);
+    classroom->click();
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 20), 20000);
+    // A lesson opened after the switch starts at the classroom preset again.
+    seed->click();
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 1000), 20000);
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+    QVERIFY(classroom->isChecked());
+  }
+
+  // The Lessons dock shows every built-in lesson and the "Recent files" header without
+  // scrolling, and the Params dock every param of the ODE lesson.
+  void docksShowTheirWholeContentAtFirstStart() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+    auto* lessons = w.findChild<LessonBrowser*>();
+    QVERIFY(lessons);
+    const QRect shown = lessons->viewport()->rect();
+    QVERIFY2(shown.contains(lessons->visualItemRect(lessons->recentItem())),
+             qPrintable(QString("viewport height %1").arg(shown.height())));
+    QWidget* dt = w.params()->spinBoxFor("dt");
+    QVERIFY(dt);
+    QTRY_VERIFY(dt->isVisible());
+    auto* scroll = w.params()->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    const QPoint bottom = dt->mapTo(scroll->viewport(), QPoint(0, dt->height()));
+    QVERIFY2(bottom.y() <= scroll->viewport()->height(),
+             qPrintable(QString("%1 > %2").arg(bottom.y()).arg(scroll->viewport()->height())));
+  }
+
+  void paramsOfTheNextLessonAreItsScriptValues() {
+    MainWindow w;
+    w.show();
+    w.params()->setDebounceInterval(10);
+    QVERIFY(w.openFile(":/lessons/parallel_layers.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "batch", 4), 20000);
+    qobject_cast<QSpinBox*>(w.params()->spinBoxFor("batch"))->setValue(7);
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "batch", 7), 20000);
+    w.inspector()->showNode(3);
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "dim", 50), 20000);
+    QCOMPARE(tracedValue(w, "batch"), 4.0);  // the ODE lesson's `class 4`, not 7
+    QCOMPARE(w.params()->values()["batch"], 4.0);
+    QVERIFY(w.params()->userChangedNames().isEmpty());
+    QCOMPARE(w.inspector()->currentNode(), -1);  // nothing of the last lesson's graph
+    QVERIFY(!w.shownRun());
+  }
+
+  void resetToScriptValuesRetraces() {
+    MainWindow w;
+    w.show();
+    w.params()->setDebounceInterval(10);
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+    qobject_cast<QSpinBox*>(w.params()->spinBoxFor("steps"))->setValue(50);
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 50), 20000);
+    QPushButton* reset = nullptr;
+    for (QPushButton* b : w.params()->findChildren<QPushButton*>())
+      if (b->text() == "Reset to script values") reset = b;
+    QVERIFY(reset);
+    reset->click();
+    QCOMPARE(w.params()->values()["steps"], 200.0);
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+  }
+
+  // An edit still waiting for its debounce is what the dock shows: Run All uses it.
+  void aRunUsesTheValuesTheDockShows() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+    w.params()->setDebounceInterval(60000);
+    qobject_cast<QSpinBox*>(w.params()->spinBoxFor("steps"))->setValue(30);
+    QSignalSpy finished(w.controller(), &LessonController::runFinished);
+    w.runCurrent(true);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
+    const RunOutcome& out = w.controller()->outcome();
+    QVERIFY(out.program && out.run);
+    for (const lang::Param& p : out.program->params)
+      if (p.name == "steps") QCOMPARE(p.value, 30.0);
+    QCOMPARE(int(out.run->variants.size()), 3);
+  }
+
+  // Ctrl+Shift+R is the window's, even while a Params spin box has the focus.
+  void runAllShortcutWorksFromASpinBox() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+    QWidget* spin = w.params()->spinBoxFor("steps");
+    w.activateWindow();
+    spin->setFocus();
+    QTRY_VERIFY(spin->hasFocus());
+    QSignalSpy finished(w.controller(), &LessonController::runFinished);
+    QTest::keyClick(spin, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
+    QCOMPARE(int(w.controller()->outcome().run->variants.size()), 3);
+  }
+
+  // Cancel is not a failure: neutral words in the log and the status bar, and Run All stops
+  // in the variant it is in (the later ones never start).
+  void cancelDuringRunAllReadsAsCancelled() {
+    MainWindow w;
+    w.show();
+    openSmall(w, "ode_while_loop.gls", {{"batch", 10}, {"dim", 5000}, {"steps", 100000}});
+    QSignalSpy finished(w.controller(), &LessonController::runFinished);
+    w.runCurrent(true);
+    QTRY_VERIFY(w.runProgress()->bar("serial"));
+    QVERIFY(!finished.wait(300));
+    QElapsedTimer t;
+    t.start();
+    w.findChild<QAction*>("cancelRun")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 5000);
+    qInfo("cancel took %lld ms", t.elapsed());
+    QVERIFY(t.elapsed() < 1000);
+    const auto& variants = w.controller()->outcome().run->variants;
+    QCOMPARE(int(variants.size()), 1);
+    QVERIFY(variants[0].cancelled);
+    QCOMPARE(statusText(w), QString("Run cancelled"));
+    const QString log = w.runLog()->toPlainText();
+    QVERIFY2(!log.contains("error"), qPrintable(log));
+    QTextBlock last = w.runLog()->document()->lastBlock();
+    while (last.isValid() && !last.text().contains("cancelled")) last = last.previous();
+    QVERIFY2(last.isValid(), qPrintable(log));
+    const QColor colour = last.begin().fragment().charFormat().foreground().color();
+    QCOMPARE(colour, w.runLog()->palette().color(QPalette::PlaceholderText));  // as info lines
+  }
+
+  // Insert menu in the window: the template lands with fresh names, its first placeholder
+  // selected, and the script still traces.
+  void insertMenuTemplatesTraceWithFreshNames() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(":/lessons/ode_while_loop.gls"));
+    QTRY_VERIFY_WITH_TIMEOUT(tracedAt(w, "steps", 200), 20000);
+    w.editor()->moveCursor(QTextCursor::End);
+    w.editor()->insertPlainText("\n");
+    QAction* gradientTape = nullptr;
+    for (QAction* a : w.menuBar()->findChildren<QAction*>())
+      if (a->text() == "GradientTape block") gradientTape = a;
+    QVERIFY(gradientTape);
+    gradientTape->trigger();
+    QCOMPARE(w.editor()->textCursor().selectedText(), QString("tf.constant([1.0, 2.0, 3.0])"));
+    const QString text = w.editor()->toPlainText();
+    QVERIFY2(text.contains("x_2 = tf.constant") && text.contains("tape_2.gradient(loss, x_2)"),
+             qPrintable(text));
+    QSignalSpy traced(w.controller(), &LessonController::traced);
+    w.controller()->setSource(text, w.document()->fileName());
+    w.controller()->traceNow();
+    QTRY_VERIFY_WITH_TIMEOUT(traced.count() >= 1, 20000);
   }
 
   void editingAParamReruns() {

@@ -83,6 +83,16 @@ class TestSweepDialog : public QObject {
     if (ok) QCOMPARE(got, values);
   }
 
+  // Window managers elide a title that does not fit ("Sweep…Param"): the dialog is wide
+  // enough for its title plus the title bar's buttons.
+  void wideEnoughForItsTitle() {
+    SweepDialog d({param("steps", true, 100, 1, 1000)});
+    QCOMPARE(d.windowTitle(), QString("Sweep a Param"));
+    QVERIFY(d.minimumWidth() >= d.fontMetrics().horizontalAdvance(d.windowTitle()) + 200);
+    d.show();
+    QVERIFY(d.width() >= d.minimumWidth());
+  }
+
   void showsTheChosenParam() {
     SweepDialog d({param("steps", true, 100, 1, 100000), param("lr", false, 0.5, 0.001, 1.0)});
     QCOMPARE(d.paramBox()->count(), 2);
