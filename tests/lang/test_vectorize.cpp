@@ -228,6 +228,50 @@ class TestVectorize : public QObject {
     QVERIFY2(f.empty(), qPrintable(describe(f)));
   }
 
+  // tape.jacobian / batch_jacobian with experimental_use_pfor (the default) batch one reverse
+  // pass over the identity's rows; experimental_use_pfor=False loops over them. Same numbers.
+  void jacobianPforEqualsRowLoop_data() {
+    QTest::addColumn<QString>("forward");
+    QTest::newRow("dense") << "        y = tf.matmul(tf.sin(x), w) * tf.reduce_sum(x)\n";
+    QTest::newRow("while_loop")
+        << "        _, y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, "
+           "tf.tanh(tf.matmul(v, w[:, 0:1] * tf.ones([1, 4])))), [0, x])\n";
+  }
+
+  void jacobianPforEqualsRowLoop() {
+    QFETCH(QString, forward);
+    auto variantText = [&](const char* name, const char* pfor) {
+      return std::string("with variant(\"") + name +
+             "\"):\n"
+             "    with tf.GradientTape(persistent=True) as tape:\n" +
+             forward.toStdString() + "    j_x, j_w = tape.jacobian(y, [x, w]" + pfor +
+             ")\n"
+             "    bj = tape.batch_jacobian(y, x" +
+             pfor + ")\n";
+    };
+    const std::string src =
+        "tf.random.set_seed(3)\n"
+        "x = tf.Variable(tf.random.normal([3, 4]), name=\"x\")\n"
+        "w = tf.Variable(tf.random.normal([4, 2]) * 0.5, name=\"w\")\n" +
+        variantText("pfor", "") + variantText("rows", ", experimental_use_pfor=False");
+    TracedProgram p = traceProgram(src, "jac.gls");
+    ProgramRun r = runProgram(p, RunSettings{});
+    for (const VariantRun& v : r.variants) QVERIFY2(v.ok(), v.error.c_str());
+    int compared = 0;
+    for (const Agreement& a : r.agreement) {
+      QVERIFY2(a.agree(), a.output.c_str());
+      compared += a.output == "j_x" || a.output == "j_w" || a.output == "bj";
+    }
+    QCOMPARE(compared, 3);
+    const VariantRun& pfor = variantOf(r, "pfor");
+    QCOMPARE(int(pfor.vectorized.size()), 2);
+    for (const VectorizedMapRecord& m : pfor.vectorized) {
+      QVERIFY(m.what == "jacobian" || m.what == "batch_jacobian");
+      QVERIFY2(m.fallbacks.empty(), qPrintable(describe(m.fallbacks)));
+    }
+    QVERIFY(variantOf(r, "rows").vectorized.empty());
+  }
+
   // TensorArrays have no batching rule yet: the whole function loops, and the report says so.
   void aTensorArrayBodyLoopsAsAWhole() {
     ProgramRun r =
