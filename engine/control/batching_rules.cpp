@@ -77,6 +77,28 @@ std::vector<bool> lanesDiffer(const Graph& g, int r, const std::vector<bool>& pa
   return out;
 }
 
+// Which loop variables of while node n differ per lane: those whose start does, then what the
+// body makes differ from them, to a fixed point. A predicate that differs per lane stops lanes
+// at different steps, so then every variable does; the others (a shared counter) stay single.
+// Returns whether the predicate differs per lane.
+bool laneVariables(const Graph& g, const Node& n, const std::vector<BatchedValue>& deps,
+                   std::vector<bool>& lane) {
+  std::map<Value, bool> outside;
+  for (size_t i = 0; i < n.captures.size(); ++i)
+    outside[n.captures[i]] = deps[n.inputs.size() + i].batched;
+  lane.clear();
+  for (int i = 0; i < whileVarCount(n); ++i) lane.push_back(deps[size_t(i)].batched);
+  for (bool changed = true; changed;) {
+    changed = false;
+    const std::vector<bool> next = lanesDiffer(g, n.regions[1], lane, outside);
+    for (size_t i = 0; i < lane.size(); ++i)
+      if (next[i] && !lane[i]) lane[i] = changed = true;
+  }
+  const bool perLane = lanesDiffer(g, n.regions[0], lane, outside).at(0);
+  if (perLane) lane.assign(lane.size(), true);
+  return perLane;
+}
+
 std::vector<BatchedValue> batchWhile(Builder& b, const Node& n,
                                      const std::vector<BatchedValue>& deps,
                                      const RegionBatcher& batchRegion) {
@@ -85,22 +107,8 @@ std::vector<BatchedValue> batchWhile(Builder& b, const Node& n,
   const int64_t lanes = batchSizeOf(b, deps);
   if (lanes < 0) throw EngineError("a while_loop over a batch of unknown size");
   const int condR = n.regions[0], bodyR = n.regions[1];
-  // Which loop variables differ per lane: those whose start does, then what the body makes
-  // differ from them, to a fixed point. A predicate that differs per lane stops lanes at
-  // different steps, so then every variable does. The others (a shared counter) stay single.
-  std::map<Value, bool> outside;
-  for (size_t i = 0; i < n.captures.size(); ++i)
-    outside[n.captures[i]] = deps[n.inputs.size() + i].batched;
   std::vector<bool> lane;
-  for (const BatchedValue& v : vars) lane.push_back(v.batched);
-  for (bool changed = true; changed;) {
-    changed = false;
-    const std::vector<bool> next = lanesDiffer(b.graph(), bodyR, lane, outside);
-    for (size_t i = 0; i < lane.size(); ++i)
-      if (next[i] && !lane[i]) lane[i] = changed = true;
-  }
-  const bool perLanePredicate = lanesDiffer(b.graph(), condR, lane, outside).at(0);
-  if (perLanePredicate) lane.assign(lane.size(), true);
+  const bool perLanePredicate = laneVariables(b.graph(), n, deps, lane);
   for (size_t i = 0; i < vars.size(); ++i)
     if (lane[i] && b.type(vars[i].v).list)
       throw EngineError("a TensorArray loop variable that differs per lane");

@@ -199,6 +199,42 @@ ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings)
   return pr;
 }
 
+namespace {
+
+// Each vectorized_map of the variant: batched, or which parts loop over the batch and why.
+void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
+  for (const VectorizedMapRecord& m : v.vectorized) {
+    const std::string where = m.what + " at line " + std::to_string(m.loc.line);
+    if (m.fallbacks.empty())
+      out.push_back({ReportKind::Vectorized, Severity::Info, 2,
+                     where + ": one batched graph, no fallback", m.loc});
+    for (const BatchFallback& f : m.fallbacks)
+      out.push_back({ReportKind::Fallback, Severity::Warning, 2,
+                     where + ": fallback: " + f.op + " at line " + std::to_string(f.loc.line) +
+                         " runs in a loop over the batch (" + f.reason + ")",
+                     f.loc});
+  }
+}
+
+// The same as JSON: [{"what", "line", "fallbacks": [{"op", "line", "col", "reason"}]}].
+void vectorizedJson(std::ostream& os, const VariantRun& v) {
+  os << "[";
+  for (size_t mi = 0; mi < v.vectorized.size(); ++mi) {
+    const VectorizedMapRecord& m = v.vectorized[mi];
+    os << (mi ? "," : "") << "{\"what\":" << jsonString(m.what) << ",\"line\":" << m.loc.line
+       << ",\"fallbacks\":[";
+    for (size_t fi = 0; fi < m.fallbacks.size(); ++fi) {
+      const BatchFallback& f = m.fallbacks[fi];
+      os << (fi ? "," : "") << "{\"op\":" << jsonString(f.op) << ",\"line\":" << f.loc.line
+         << ",\"col\":" << f.loc.col << ",\"reason\":" << jsonString(f.reason) << "}";
+    }
+    os << "]}";
+  }
+  os << "]";
+}
+
+}  // namespace
+
 std::vector<ReportEntry> buildReport(const TracedProgram& program, const ProgramRun& run,
                                      const RunSettings& settings) {
   std::vector<ReportEntry> out;
@@ -211,17 +247,7 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
     add(ReportKind::Variant, Severity::Info, 0,
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
             executorName(settings) + " executor]");
-    for (const VectorizedMapRecord& m : v.vectorized) {
-      const std::string where = m.what + " at line " + std::to_string(m.loc.line);
-      if (m.fallbacks.empty())
-        add(ReportKind::Vectorized, Severity::Info, 2, where + ": one batched graph, no fallback",
-            m.loc);
-      for (const BatchFallback& f : m.fallbacks)
-        add(ReportKind::Fallback, Severity::Warning, 2,
-            where + ": fallback: " + f.op + " at line " + std::to_string(f.loc.line) +
-                " runs in a loop over the batch (" + f.reason + ")",
-            f.loc);
-    }
+    addVectorizedEntries(v, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (!v.ok()) {
@@ -361,19 +387,9 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
        << ",\"ok\":" << (v.ok() ? "true" : "false");
     if (!v.ok()) os << ",\"error\":" << jsonString(v.error);
     os << ",\"seconds\":" << jsonNumber(v.run.seconds) << ",\"peak_bytes\":" << v.run.peakBytes
-       << ",\"saved_bytes\":" << v.run.savedBytes << ",\"vectorized_maps\":[";
-    for (size_t mi = 0; mi < v.vectorized.size(); ++mi) {
-      const VectorizedMapRecord& m = v.vectorized[mi];
-      os << (mi ? "," : "") << "{\"what\":" << jsonString(m.what) << ",\"line\":" << m.loc.line
-         << ",\"fallbacks\":[";
-      for (size_t fi = 0; fi < m.fallbacks.size(); ++fi) {
-        const BatchFallback& f = m.fallbacks[fi];
-        os << (fi ? "," : "") << "{\"op\":" << jsonString(f.op) << ",\"line\":" << f.loc.line
-           << ",\"col\":" << f.loc.col << ",\"reason\":" << jsonString(f.reason) << "}";
-      }
-      os << "]}";
-    }
-    os << "],\"log\":[";
+       << ",\"saved_bytes\":" << v.run.savedBytes << ",\"vectorized_maps\":";
+    vectorizedJson(os, v);
+    os << ",\"log\":[";
     for (size_t i = 0; i < v.run.log.size(); ++i) os << (i ? "," : "") << jsonString(v.run.log[i]);
     os << "],\"outputs\":[";
     for (size_t oi = 0; oi < v.outputs.size(); ++oi) {
