@@ -256,7 +256,7 @@ GradResult GradientTape::gradient(const std::vector<Value>& targets,
 }
 
 GradResult GradientTape::jacobian(Value target, const std::vector<Value>& sources,
-                                  Unconnected unconnected, int parallelIterations) {
+                                  Unconnected unconnected, int parallelIterations, bool usePfor) {
   beginQuery("jacobian");
   const SourceLoc loc = b_.loc();
   const TypeInfo ty = b_.type(target);
@@ -288,7 +288,9 @@ GradResult GradientTape::jacobian(Value target, const std::vector<Value>& source
   };
   GradResult r;
   std::vector<Value> outs;
-  if (!known.empty()) outs = mapFn(b_, fn, {eyeV}, parallelIterations);
+  if (!known.empty())
+    outs = usePfor ? vectorizedMap(b_, fn, {eyeV}, true, parallelIterations, "jacobian").outputs
+                   : mapFn(b_, fn, {eyeV}, parallelIterations);
   b_.setLoc(loc);
   for (Value s : sources) {
     auto it = std::find(known.begin(), known.end(), s);
@@ -318,7 +320,7 @@ GradResult GradientTape::jacobian(Value target, const std::vector<Value>& source
 }
 
 GradResult GradientTape::batchJacobian(Value target, Value source, int parallelIterations,
-                                       Unconnected unconnected) {
+                                       Unconnected unconnected, bool usePfor) {
   beginQuery("batch_jacobian");
   const SourceLoc loc = b_.loc();
   const TypeInfo ty = b_.type(target);
@@ -356,7 +358,9 @@ GradResult GradientTape::batchJacobian(Value target, Value source, int parallelI
     connected = adj.count(source) > 0;
     return std::vector<Value>{connected ? adj[source] : bb.zerosLike(source)};
   };
-  std::vector<Value> outs = mapFn(b_, fn, {eyeV}, parallelIterations);  // [m, B, n...]
+  std::vector<Value> outs =  // [m, B, n...]
+      usePfor ? vectorizedMap(b_, fn, {eyeV}, true, parallelIterations, "batch_jacobian").outputs
+              : mapFn(b_, fn, {eyeV}, parallelIterations);
   b_.setLoc(loc);
   if (!connected && unconnected == Unconnected::None) {
     r.grads.push_back({});

@@ -50,12 +50,15 @@ class GradientTape : public TapeHook {
   GradResult gradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                       Unconnected unconnected, const std::vector<Value>& outputGradients);
   // d target[i...] / d source[j...], shape target.shape + source.shape.
+  // usePfor (experimental_use_pfor): one reverse pass batched over the rows of the identity
+  // (control/vectorize.cpp, as jax.vmap(vjp)); false: a loop of one reverse pass per row.
   GradResult jacobian(Value target, const std::vector<Value>& sources,
-                      Unconnected unconnected = Unconnected::None, int parallelIterations = 10);
+                      Unconnected unconnected = Unconnected::None, int parallelIterations = 10,
+                      bool usePfor = false);
   // Per batch row: target [B, m...], source [B, n...] -> [B, m..., n...].
   // Unconnected::Zero gives zeros of that shape where TF's unconnected_gradients=ZERO does.
   GradResult batchJacobian(Value target, Value source, int parallelIterations = 10,
-                           Unconnected unconnected = Unconnected::None);
+                           Unconnected unconnected = Unconnected::None, bool usePfor = false);
 
   // tape.stop_recording(): ops built while a guard lives are not recorded.
   class StopRecording {

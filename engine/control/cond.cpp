@@ -132,7 +132,8 @@ ControlKind condKind() {
               "y = cond(p, f, g)\n"
               "dcaptures = cond(p, vjp(f), vjp(g)); no gradient into p",
           .execute = executeCond,
-          .vjp = condVjp};
+          .vjp = condVjp,
+          .batch = condBatchRule()};
 }
 
 }  // namespace gl

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/build/builder.h"
+#include "engine/transform/batching.h"
 
 namespace gl {
 
@@ -32,6 +33,22 @@ std::vector<Value> cond(Builder& b, Value pred, const BranchFn& trueFn, const Br
 
 std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& elems,
                          int parallelIterations = kDefaultParallelIterations);
+
+// tf.vectorized_map: fn traced once per example (as a map_fn body), then emitted again as one
+// batched graph (transform/batching.h). Nodes that cannot be batched run in a loop over the
+// batch, each listed in `fallbacks`; with fallbackToLoop false the first of them is an
+// EngineError naming op and line instead.
+// Also adds a record to Graph::vectorizedMaps for the run report.
+struct VectorizedMap {
+  std::vector<Value> outputs;
+  std::vector<BatchFallback> fallbacks;
+  int mapNode = -1;  // the traced per-example map
+};
+// `what` names the caller in the report ("vectorized_map", "jacobian").
+VectorizedMap vectorizedMap(Builder& b, const MapFn& fn, const std::vector<Value>& elems,
+                            bool fallbackToLoop,
+                            int parallelIterations = kDefaultParallelIterations,
+                            const std::string& what = "vectorized_map");
 
 // Number of loop variables of a while node (its outputs start with them).
 int whileVarCount(const Node& n);

@@ -15,6 +15,7 @@
 
 #include "engine/build/builder.h"
 #include "engine/control/loop_record.h"
+#include "engine/transform/batching.h"
 
 namespace gl {
 
@@ -87,9 +88,13 @@ using ControlVjp = std::vector<Value> (*)(ControlVjpContext&);
 
 // ---- the entry --------------------------------------------------------------------------------
 
-// The speed issue fills this: the node applied to a batch along a new leading axis.
-using ControlBatchRule = std::function<std::vector<Value>(
-    Builder&, const Node&, const std::vector<Value>& batched, const std::vector<bool>& isBatched)>;
+// The node applied to a batch (transform/batching.h): deps are its inputs then its captures,
+// each batched along axis 0 or not; `batchRegion` batches one of its regions in the current
+// region. Returns one value per output (up to Node::control.savedBase); throws EngineError
+// when it cannot apply, and the transform runs the node in a loop instead.
+using ControlBatchRule = std::function<std::vector<BatchedValue>(
+    Builder&, const Node&, const std::vector<BatchedValue>& deps,
+    const RegionBatcher& batchRegion)>;
 
 // The adjoint norm along each edge of the node's frame at forward iteration `step`, from the
 // loop record its forward loop keeps (LoopRecord::adjoints). Put only where known.
@@ -141,6 +146,11 @@ Node& addControlNode(Builder& b, Node n);
 
 // Sources of a body's backprop beyond its params: the captures whose gradient is needed.
 std::vector<Value> neededCaptures(const Node& n, const std::vector<bool>& needs);
+
+// The kinds' batching rules (batching_rules.cpp).
+ControlBatchRule whileBatchRule();
+ControlBatchRule mapBatchRule();
+ControlBatchRule condBatchRule();
 
 // The registry of kinds: one factory per kind file.
 ControlKind whileKind();

@@ -238,7 +238,8 @@ ControlKind mapKind() {
               "ys = map_fn(f, xs)\n"
               "dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations",
           .execute = executeMap,
-          .vjp = mapVjp};
+          .vjp = mapVjp,
+          .batch = mapBatchRule()};
 }
 
 }  // namespace gl

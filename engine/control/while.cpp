@@ -384,6 +384,7 @@ ControlKind whileKind() {
               "dx: a reverse loop runs body's VJP from the last iteration to the first",
           .execute = executeWhile,
           .vjp = whileVjp,
+          .batch = whileBatchRule(),
           .edgeAdjoints = whileEdgeAdjoints};
 }
 

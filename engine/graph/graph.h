@@ -105,6 +105,21 @@ struct Region {
   std::map<Value, Value> savedReads;  // forward value -> its read inside this reverse region
 };
 
+// What tf.vectorized_map did (control/vectorize.cpp), for the run report: each part of the
+// function that runs in a loop over the batch instead of batched (empty = fully batched).
+struct BatchFallback {
+  int loopNode = -1;  // the loop built for it (the traced map itself for a body-wide fallback)
+  std::string op;     // what the user wrote: "random_normal", "while_loop"
+  SourceLoc loc;
+  std::string reason;
+};
+struct VectorizedMapRecord {
+  int mapNode = -1;  // the traced per-example map (unused when batched)
+  std::string what;  // "vectorized_map", or "jacobian" for its pfor
+  SourceLoc loc;
+  std::vector<BatchFallback> fallbacks;
+};
+
 class Graph {
  public:
   Graph();
@@ -130,6 +145,8 @@ class Graph {
   // Forward value -> the backward values holding its adjoint, one per gradient query that
   // reached it. The window draws gradient flow on forward edges from these.
   std::map<Value, std::vector<Value>> adjoints;
+  // One per tf.vectorized_map, in build order.
+  std::vector<VectorizedMapRecord> vectorizedMaps;
 
  private:
   std::deque<Node> nodes_;

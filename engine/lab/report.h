@@ -24,6 +24,8 @@ enum class ReportKind : uint8_t {
   AgreementHeader,  // "agreement:"
   Agreement,        // one output compared between two variants
   Timing,           // time per variant
+  Vectorized,       // a tf.vectorized_map that became one batched graph
+  Fallback,         // a part of a vectorized_map that runs in a loop; loc: that part
 };
 
 enum class Severity : uint8_t { Info, Print, Warning, Error };

@@ -36,6 +36,7 @@ std::vector<const Variant*> selected(const TracedProgram& p, const std::string& 
 VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSettings& s) {
   VariantRun vr;
   vr.name = v.name;
+  vr.vectorized = v.vectorized;
   std::vector<Value> fetches;
   for (const Output& o : v.outputs)
     for (const OutputEntry& e : o.entries)
@@ -198,6 +199,42 @@ ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings)
   return pr;
 }
 
+namespace {
+
+// Each vectorized_map of the variant: batched, or which parts loop over the batch and why.
+void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
+  for (const VectorizedMapRecord& m : v.vectorized) {
+    const std::string where = m.what + " at line " + std::to_string(m.loc.line);
+    if (m.fallbacks.empty())
+      out.push_back({ReportKind::Vectorized, Severity::Info, 2,
+                     where + ": one batched graph, no fallback", m.loc});
+    for (const BatchFallback& f : m.fallbacks)
+      out.push_back({ReportKind::Fallback, Severity::Warning, 2,
+                     where + ": fallback: " + f.op + " at line " + std::to_string(f.loc.line) +
+                         " runs in a loop over the batch (" + f.reason + ")",
+                     f.loc});
+  }
+}
+
+// The same as JSON: [{"what", "line", "fallbacks": [{"op", "line", "col", "reason"}]}].
+void vectorizedJson(std::ostream& os, const VariantRun& v) {
+  os << "[";
+  for (size_t mi = 0; mi < v.vectorized.size(); ++mi) {
+    const VectorizedMapRecord& m = v.vectorized[mi];
+    os << (mi ? "," : "") << "{\"what\":" << jsonString(m.what) << ",\"line\":" << m.loc.line
+       << ",\"fallbacks\":[";
+    for (size_t fi = 0; fi < m.fallbacks.size(); ++fi) {
+      const BatchFallback& f = m.fallbacks[fi];
+      os << (fi ? "," : "") << "{\"op\":" << jsonString(f.op) << ",\"line\":" << f.loc.line
+         << ",\"col\":" << f.loc.col << ",\"reason\":" << jsonString(f.reason) << "}";
+    }
+    os << "]}";
+  }
+  os << "]";
+}
+
+}  // namespace
+
 std::vector<ReportEntry> buildReport(const TracedProgram& program, const ProgramRun& run,
                                      const RunSettings& settings) {
   std::vector<ReportEntry> out;
@@ -210,6 +247,7 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
     add(ReportKind::Variant, Severity::Info, 0,
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
             executorName(settings) + " executor]");
+    addVectorizedEntries(v, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (v.cancelled) {
@@ -307,6 +345,10 @@ std::string_view reportKindName(ReportKind k) {
       return "agreement";
     case ReportKind::Timing:
       return "timing";
+    case ReportKind::Vectorized:
+      return "vectorized";
+    case ReportKind::Fallback:
+      return "fallback";
   }
   return "?";
 }
@@ -351,7 +393,9 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
        << ",\"ok\":" << (v.ok() ? "true" : "false");
     if (!v.ok()) os << ",\"error\":" << jsonString(v.error);
     os << ",\"seconds\":" << jsonNumber(v.run.seconds) << ",\"peak_bytes\":" << v.run.peakBytes
-       << ",\"saved_bytes\":" << v.run.savedBytes << ",\"log\":[";
+       << ",\"saved_bytes\":" << v.run.savedBytes << ",\"vectorized_maps\":";
+    vectorizedJson(os, v);
+    os << ",\"log\":[";
     for (size_t i = 0; i < v.run.log.size(); ++i) os << (i ? "," : "") << jsonString(v.run.log[i]);
     os << "],\"outputs\":[";
     for (size_t oi = 0; oi < v.outputs.size(); ++oi) {

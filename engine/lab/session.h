@@ -41,7 +41,9 @@ struct OutputResult {
 struct VariantRun {
   std::string name;
   std::vector<OutputResult> outputs;
-  RunResult run;      // records, timeline, log, seconds, memory
+  RunResult run;  // records, timeline, log, seconds, memory
+  // The variant's tf.vectorized_maps and what of them runs in a loop instead of batched.
+  std::vector<VectorizedMapRecord> vectorized;
   std::string error;  // "file:line:col: ..." when the run failed
   SourceLoc errorLoc;
   bool cancelled = false;

@@ -38,6 +38,7 @@ struct Variant {
   std::vector<Output> outputs;
   std::vector<int> loops;  // while/map/cond node ids built inside the block, in build order
   std::vector<int> tapes;  // first node id recorded by each GradientTape opened in the block
+  std::vector<VectorizedMapRecord> vectorized;  // each tf.vectorized_map of the block
 };
 
 // Which declared value a param starts from: the seed's (what the lesson is about, the

@@ -218,7 +218,8 @@ Val condBuiltin(Bound& a) {
   return cx.unflatten(structure, outs, pos);
 }
 
-Val mapBuiltin(Bound& a) {
+// tf.map_fn, or tf.vectorized_map when `vectorize`: the same tracing of fn per slice.
+Val mapOrVectorize(Bound& a, bool vectorize) {
   Context& cx = a.cx;
   const Val elems = a["elems"];
   const bool single = !elems.isSeq();
@@ -232,6 +233,8 @@ Val mapBuiltin(Bound& a) {
   if (a.given("parallel_iterations") && !a.none("parallel_iterations"))
     par = int(a.integer("parallel_iterations"));
   if (par < 1) a.fail("parallel_iterations", "must be at least 1");
+  const bool fallback = !vectorize || !a.given("fallback_to_while_loop") ||
+                        cx.truthy(a["fallback_to_while_loop"], a.loc("fallback_to_while_loop"));
   auto body = [&](Builder&, const std::vector<Value>& slices) {
     size_t pos = 0;
     Val arg = cx.unflatten(elems, slices, pos);
@@ -244,10 +247,14 @@ Val mapBuiltin(Bound& a) {
     return out;
   };
   cx.at(a.callLoc);
-  std::vector<Value> outs = mapFn(cx.b, body, flat, par);
+  std::vector<Value> outs = vectorize ? vectorizedMap(cx.b, body, flat, fallback, par).outputs
+                                      : mapFn(cx.b, body, flat, par);
   size_t pos = 0;
   return cx.unflatten(structure, outs, pos);
 }
+
+Val mapBuiltin(Bound& a) { return mapOrVectorize(a, false); }
+Val vectorizedMapBuiltin(Bound& a) { return mapOrVectorize(a, true); }
 
 }  // namespace
 
@@ -286,10 +293,10 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                                 a.fail("f", "must be a function");
                               return a["f"];
                             }};
-  // Runs as map_fn for now: same numbers and gradients; the batching transform comes later.
+  // One batched graph (control/vectorize.cpp); parts that cannot be batched run in a loop.
   t["tf.vectorized_map"] = {
       Signature::parse("fn, elems, fallback_to_while_loop=True, parallel_iterations=None"),
-      mapBuiltin};
+      vectorizedMapBuiltin};
 }
 
 }  // namespace gl::lang::trace

@@ -137,6 +137,12 @@ int parallelIterationsOf(Bound& a) {
   return a.none("parallel_iterations") ? 10 : int(a.integer("parallel_iterations"));
 }
 
+// experimental_use_pfor: True (TF's default) batches the reverse pass over the rows.
+bool usePforOf(Bound& a) {
+  return !a.given("experimental_use_pfor") ||
+         a.cx.truthy(a["experimental_use_pfor"], a.loc("experimental_use_pfor"));
+}
+
 Value targetOf(Bound& a) {
   const Val& v = a["target"];
   if (v.isSeq() && v.items().size() == 1 && v.items()[0].isTensor()) return v.items()[0].t;
@@ -220,7 +226,8 @@ void addTapeBuiltins(BuiltinTable& t) {
         Value target = targetOf(a);
         const int par = parallelIterationsOf(a);
         a.cx.at(a.callLoc);
-        GradResult r = tp.tape->jacobian(target, sourcesOf(a, "sources"), unconnectedOf(a), par);
+        GradResult r =
+            tp.tape->jacobian(target, sourcesOf(a, "sources"), unconnectedOf(a), par, usePforOf(a));
         size_t k = 0;
         return gradResults(a["sources"], r, k);
       }};
@@ -233,7 +240,7 @@ void addTapeBuiltins(BuiltinTable& t) {
         Value source = a.tensor("source");
         const int par = parallelIterationsOf(a);
         a.cx.at(a.callLoc);
-        GradResult r = tp.tape->batchJacobian(target, source, par, unconnectedOf(a));
+        GradResult r = tp.tape->batchJacobian(target, source, par, unconnectedOf(a), usePforOf(a));
         size_t k = 0;
         return gradResults(a["source"], r, k);
       }};

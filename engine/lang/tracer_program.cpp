@@ -125,6 +125,8 @@ Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
   Variant& v = prog_.variants[index];
   v.outputs = collectOutputs(g_, *own);
   v.loops = controlFlowNodes(g_, firstNode);
+  for (const VectorizedMapRecord& r : g_.vectorizedMaps)
+    if (r.mapNode >= firstNode) v.vectorized.push_back(r);
   return Flow::Normal;
 }
 
@@ -139,6 +141,7 @@ void Tracer::runModule(const Module& m) {
     Variant v{"", SourceLoc{file_, 1, 1}, {}, {}, {}};
     v.outputs = collectOutputs(g_, *globals_);
     v.loops = controlFlowNodes(g_, 0);
+    v.vectorized = g_.vectorizedMaps;
     v.tapes = topTapes_;
     prog_.variants.push_back(std::move(v));
   }

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "engine/ops/api.h"
+#include "engine/ops/batch_rules.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
@@ -259,6 +260,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(
           [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; }),
       .vjp = unaryVjp([](VjpContext&, Value g) { return g; }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(101, uniformGen(-2, 2)),
   });
   r.add({
@@ -268,6 +270,7 @@ void registerUnary(Registry& r) {
       .shape = sameTypeRule(kNumeric),
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return -x; })),
       .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::neg(c.b, g); }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(102, uniformGen(-2, 2)),
   });
   r.add({
@@ -277,6 +280,7 @@ void registerUnary(Registry& r) {
       .shape = sameTypeRule(kFloat),
       .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.exp(); })),
       .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, c.out[0]); }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(103, uniformGen(-1, 1)),
   });
   r.add({
@@ -286,6 +290,7 @@ void registerUnary(Registry& r) {
       .shape = sameTypeRule(kFloat),
       .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.log(); })),
       .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::div(c.b, g, c.in[0]); }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(104, uniformGen(0.5, 2)),
   });
   r.add({
@@ -296,6 +301,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.sin(); })),
       .vjp =
           unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::cos(c.b, c.in[0])); }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(105, uniformGen(-2, 2)),
   });
   r.add({
@@ -307,6 +313,7 @@ void registerUnary(Registry& r) {
       .vjp = unaryVjp([](VjpContext& c, Value g) {
         return ops::neg(c.b, ops::mul(c.b, g, ops::sin(c.b, c.in[0])));
       }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(106, uniformGen(-2, 2)),
   });
   r.add({
@@ -320,6 +327,7 @@ void registerUnary(Registry& r) {
         Value y = c.out[0];
         return ops::mul(b, g, ops::sub(b, scalarLike(b, y, 1.0), ops::square(b, y)));
       }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(107, uniformGen(-2, 2)),
   });
   r.add({
@@ -334,6 +342,7 @@ void registerUnary(Registry& r) {
         Value dydx = ops::mul(b, y, ops::sub(b, scalarLike(b, y, 1.0), y));
         return ops::mul(b, g, dydx);
       }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(108, uniformGen(-3, 3)),
   });
   r.add({
@@ -351,6 +360,7 @@ void registerUnary(Registry& r) {
         Value zero = scalarLike(b, g, 0.0);
         return ops::where(b, ops::greater(b, c.out[0], zero), g, zero);
       }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(109, awayGen(0.2, 1.5)),
   });
   r.add({
@@ -361,6 +371,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.sqrt(); })),
       .vjp = unaryVjp(
           [](VjpContext& c, Value g) { return ops::div(c.b, ops::scale(c.b, g, 0.5), c.out[0]); }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(110, uniformGen(0.5, 2)),
   });
   r.add({
@@ -371,6 +382,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.abs(); })),
       .vjp = unaryVjp(
           [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::sign(c.b, c.in[0])); }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(111, awayGen(0.2, 1.5)),
   });
   r.add({
@@ -381,6 +393,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.square(); })),
       .vjp = unaryVjp(
           [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::scale(c.b, c.in[0], 2.0)); }),
+      .batch = batch::elementwise(),
       .gradChecks = unaryChecks(112, uniformGen(-2, 2)),
   });
   r.add({
@@ -390,6 +403,7 @@ void registerUnary(Registry& r) {
       .differentiable = false,
       .shape = sameTypeRule(kNumeric),
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.sign(); })),
+      .batch = batch::elementwise(),
   });
   r.add({
       .name = "logical_not",
@@ -408,6 +422,7 @@ void registerUnary(Registry& r) {
         });
         return {out};
       }),
+      .batch = batch::elementwise(),
   });
 }
 
@@ -421,6 +436,7 @@ void registerBinary(Registry& r) {
       .vjp = broadcastVjp([](VjpContext&, Value g) -> Values {
         return {g, g};
       }),
+      .batch = batch::elementwise(),
       .gradChecks = binaryChecks(201, uniformGen(-2, 2), uniformGen(-2, 2)),
   });
   r.add({
@@ -432,6 +448,7 @@ void registerBinary(Registry& r) {
       .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
         return {g, c.needs[1] ? ops::neg(c.b, g) : Value{}};
       }),
+      .batch = batch::elementwise(),
       .gradChecks = binaryChecks(202, uniformGen(-2, 2), uniformGen(-2, 2)),
   });
   r.add({
@@ -444,6 +461,7 @@ void registerBinary(Registry& r) {
         return {c.needs[0] ? ops::mul(c.b, g, c.in[1]) : Value{},
                 c.needs[1] ? ops::mul(c.b, g, c.in[0]) : Value{}};
       }),
+      .batch = batch::elementwise(),
       .gradChecks = binaryChecks(203, uniformGen(-2, 2), uniformGen(-2, 2)),
   });
   r.add({
@@ -457,6 +475,7 @@ void registerBinary(Registry& r) {
         return {c.needs[0] ? ops::div(b, g, c.in[1]) : Value{},
                 c.needs[1] ? ops::neg(b, ops::div(b, ops::mul(b, g, c.out[0]), c.in[1])) : Value{}};
       }),
+      .batch = batch::elementwise(),
       .gradChecks = binaryChecks(204, uniformGen(-2, 2), awayGen(0.5, 2)),
   });
   r.add({
@@ -485,6 +504,7 @@ void registerBinary(Registry& r) {
         }
         return r;
       }),
+      .batch = batch::elementwise(),
       .gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5)),
   });
   r.add({
@@ -502,6 +522,7 @@ void registerBinary(Registry& r) {
         return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
                 c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
       }),
+      .batch = batch::elementwise(),
       .gradChecks = distinctChecks(206),
   });
   r.add({
@@ -519,6 +540,7 @@ void registerBinary(Registry& r) {
         return {c.needs[0] ? ops::where(b, xWins, g, zero) : Value{},
                 c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
       }),
+      .batch = batch::elementwise(),
       .gradChecks = distinctChecks(207),
   });
 }
@@ -533,6 +555,7 @@ void addPredicate(Registry& r, const char* name, const char* math, F f) {
       .differentiable = false,
       .shape = broadcastRule(kMask, true),
       .forward = tensorKernel(binaryKernel<kMask, true>(f)),
+      .batch = batch::elementwise(),
   });
 }
 
@@ -588,6 +611,7 @@ void registerSelectAndCast(Registry& r) {
         return {Value{}, c.needs[1] ? ops::where(b, c.in[0], g, zero) : Value{},
                 c.needs[2] ? ops::where(b, c.in[0], zero, g) : Value{}};
       }),
+      .batch = batch::elementwise(),
       .gradChecks =
           [] {
             Rng rng(301);
@@ -620,6 +644,7 @@ void registerSelectAndCast(Registry& r) {
         Value g = grad(c);
         return {from == to ? g : ops::cast(c.b, g, from)};
       },
+      .batch = batch::elementwise(),
       .gradChecks =
           [] {
             Rng rng(302);
@@ -636,6 +661,7 @@ void registerSelectAndCast(Registry& r) {
       .forward = tensorKernel(
           [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; }),
       .vjp = [](VjpContext&) -> Values { return {Value{}}; },
+      .batch = batch::elementwise(),
       .noGradCheck = "finite differences see the identity; the rule says zero on purpose",
   });
   r.add({
@@ -647,6 +673,7 @@ void registerSelectAndCast(Registry& r) {
       .forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
         return {Tensor::zeros(in.at(0).dtype(), in[0].shape())};
       }),
+      .batch = batch::elementwise(),
   });
   r.add({
       .name = "ones_like",
@@ -657,6 +684,7 @@ void registerSelectAndCast(Registry& r) {
       .forward = tensorKernel([](const Tensors& in, const Attrs&) -> Tensors {
         return {Tensor::full(in.at(0).dtype(), in[0].shape(), 1.0)};
       }),
+      .batch = batch::elementwise(),
   });
 }
 

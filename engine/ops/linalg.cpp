@@ -11,6 +11,7 @@
 #include <map>
 
 #include "engine/ops/api.h"
+#include "engine/ops/batch_rules.h"
 #include "engine/ops/einsum.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
@@ -335,6 +336,7 @@ void registerLinalgOps(Registry& r) {
         }
         return grads;
       },
+      .batch = batch::matmul(),
       .gradChecks =
           [] {
             Rng rng(201);
@@ -385,6 +387,7 @@ void registerLinalgOps(Registry& r) {
           if (c.needs[k]) grads[k] = einsumGrad(c, eq, k);
         return grads;
       },
+      .batch = batch::einsum(),
       .gradChecks =
           [] {
             Rng rng(202);

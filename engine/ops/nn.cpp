@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/ops/api.h"
+#include "engine/ops/batch_rules.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
@@ -165,6 +166,7 @@ void registerNnOps(Registry& r) {
         const Value gy = ops::reduceSum(b, ops::mul(b, g, y), {axis}, true);
         return {ops::mul(b, y, ops::sub(b, g, gy))};
       },
+      .batch = batch::axisAttr(),
       .gradChecks =
           [] {
             Rng rng(601);
@@ -193,6 +195,7 @@ void registerNnOps(Registry& r) {
         const Value gs = ops::reduceSum(b, g, {axis}, true);
         return {ops::sub(b, g, ops::mul(b, ops::exp(b, y), gs))};
       },
+      .batch = batch::axisAttr(),
       .gradChecks =
           [] {
             Rng rng(602);
@@ -237,6 +240,7 @@ void registerNnOps(Registry& r) {
         if (c.needs[1]) grads[1] = ops::mul(b, g, ops::sub(b, ops::softmax(b, c.in[1]), c.in[0]));
         return grads;
       },
+      .batch = batch::rowwise(),
       .gradChecks =
           [] {
             Rng rng(603);

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "engine/ops/api.h"
+#include "engine/ops/batch_rules.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
@@ -396,6 +397,7 @@ void registerReduceOps(Registry& r) {
         const Value g = restoreReduced(c.b, grad(c), r.xShape, r.axes, r.keepdims);
         return {broadcastTo(c.b, g, r.xShape)};
       },
+      .batch = batch::reduction(),
       .gradChecks = reduceChecks(401, false),
   });
   r.add({
@@ -422,6 +424,7 @@ void registerReduceOps(Registry& r) {
         Value count = ops::reduceSum(b, b.onesLike(g), toInt64(r.axes), true);
         return {ops::div(b, g, count)};
       },
+      .batch = batch::reduction(),
       .gradChecks = reduceChecks(402, false),
   });
   r.add({
@@ -432,6 +435,7 @@ void registerReduceOps(Registry& r) {
       .shape = reductionShape(true),
       .forward = reductionKernel<MaxOp>(true),
       .vjp = extremeVjp,
+      .batch = batch::reduction(),
       .gradChecks = reduceChecks(403, true),
   });
   r.add({
@@ -442,6 +446,7 @@ void registerReduceOps(Registry& r) {
       .shape = reductionShape(true),
       .forward = reductionKernel<MinOp>(true),
       .vjp = extremeVjp,
+      .batch = batch::reduction(),
       .gradChecks = reduceChecks(404, true),
   });
   r.add({
@@ -470,6 +475,7 @@ void registerReduceOps(Registry& r) {
         if (!c.needs.at(0) || !isFloat(t.dtype)) return {Value{}};
         return {broadcastTo(c.b, grad(c), t.shape)};
       },
+      .batch = batch::sumTo(),
       .gradChecks =
           [] {
             Rng rng(405);
@@ -522,6 +528,7 @@ void registerReduceOps(Registry& r) {
         });
         return {out};
       }),
+      .batch = batch::axisAttr(),
   });
 }
 

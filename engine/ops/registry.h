@@ -74,10 +74,11 @@ Kernel tensorKernel(F f) {
   };
 }
 
-// Batching rule for vectorized_map: inputs with their batch axis (-1 = not batched); returns
-// outputs with batch axis 0.
-using BatchRule = std::function<std::vector<Value>(Emitter&, const std::vector<Value>&,
-                                                   const std::vector<int>&, const Attrs&)>;
+// Batching rule for vectorized_map (ops/batch_rules.h): the primitive applied to a batch. It
+// gets the inputs with their batch axis (-1 = not batched; at least one is batched) and returns
+// every output batched along axis 0, or throws EngineError saying why it cannot apply.
+using BatchRule = std::function<std::vector<Value>(
+    Emitter&, const Primitive&, const std::vector<Value>&, const std::vector<int>&, const Attrs&)>;
 
 struct GradCheckCase {
   Tensors inputs;
@@ -101,8 +102,7 @@ struct Primitive {
   std::function<Types(const Types&, const Attrs&)> shape;
   Kernel forward;
   std::function<std::vector<Value>(VjpContext&)> vjp;
-  // Kept typed so the slot is part of every entry's shape, as in JAX; the speed issue fills it.
-  // Empty in every entry today, and nothing reads it yet.
+  // How vectorized_map runs it on a batch (transform/batching.h); empty = a loop per example.
   BatchRule batch;
   // Points where the registry-walking test checks the VJP against finite differences:
   // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)

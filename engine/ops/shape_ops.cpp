@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "engine/ops/api.h"
+#include "engine/ops/batch_rules.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
@@ -589,6 +590,7 @@ void registerShapeOps(Registry& r) {
         return {
             ops::reshape(c.b, c.goutOrZeros(0), oneUnknownAtMost(c.inType(0).shape, "reshape"))};
       },
+      .batch = batch::reshape(),
       .gradChecks =
           [] {
             Rng rng(101);
@@ -637,6 +639,7 @@ void registerShapeOps(Registry& r) {
         for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int64_t(i);
         return {ops::transpose(c.b, c.goutOrZeros(0), inv)};
       },
+      .batch = batch::transpose(),
       .gradChecks =
           [] {
             Rng rng(102);
@@ -666,6 +669,7 @@ void registerShapeOps(Registry& r) {
         const int axis = normAxis(c.attrs().i("axis"), int(c.inType(0).shape.size()) + 1);
         return {ops::squeeze(c.b, c.goutOrZeros(0), {axis})};
       },
+      .batch = batch::expandDims(),
       .gradChecks =
           [] {
             Rng rng(103);
@@ -694,6 +698,7 @@ void registerShapeOps(Registry& r) {
           g = ops::expandDims(c.b, g, ax);
         return {g};
       },
+      .batch = batch::squeeze(),
       .gradChecks =
           [] {
             Rng rng(104);
@@ -744,6 +749,7 @@ void registerShapeOps(Registry& r) {
         g = c.b.op1("sum_to", {g}, {{"shape", kept}});
         return {ops::reshape(c.b, g, d)};
       },
+      .batch = batch::tile(),
       .gradChecks =
           [] {
             Rng rng(105);
@@ -783,6 +789,7 @@ void registerShapeOps(Registry& r) {
         if (c.b.type(g).shape == s) return {g};
         return {c.b.op1("sum_to", {g}, {{"shape", s}})};
       },
+      .batch = batch::broadcastTo(),
       .gradChecks =
           [] {
             Rng rng(106);
@@ -834,6 +841,7 @@ void registerShapeOps(Registry& r) {
         }
         return grads;
       },
+      .batch = batch::join(false),
       .gradChecks =
           [] {
             Rng rng(107);
@@ -866,6 +874,7 @@ void registerShapeOps(Registry& r) {
         const int axis = normAxis(c.attrs().i("axis"), int(c.inType(0).shape.size()) + 1);
         return ops::unstack(c.b, c.goutOrZeros(0), axis);
       },
+      .batch = batch::join(true),
       .gradChecks =
           [] {
             Rng rng(108);
@@ -959,6 +968,7 @@ void registerShapeOps(Registry& r) {
         }
         return {ops::pad(c.b, c.goutOrZeros(0), p)};
       },
+      .batch = batch::slice(),
       .gradChecks =
           [] {
             Rng rng(110);
@@ -1004,6 +1014,7 @@ void registerShapeOps(Registry& r) {
         }
         return {ops::slice(c.b, c.goutOrZeros(0), begin, size)};
       },
+      .batch = batch::pad(),
       .gradChecks =
           [] {
             Rng rng(111);
@@ -1050,6 +1061,7 @@ void registerShapeOps(Registry& r) {
                                  c.inType(0).shape);
         return g;
       },
+      .batch = batch::gather(),
       .gradChecks =
           [] {
             Rng rng(112);

@@ -1,0 +1,254 @@
+// The batching transform (see batching.h): one pass over a body's nodes in order, keeping for
+// each value its batched stand-in.
+#include "engine/transform/batching.h"
+
+#include <set>
+
+#include "engine/ops/batch_rules.h"
+#include "engine/ops/registry.h"
+
+namespace gl {
+
+namespace {
+
+// Copies regions and nodes; `sub` grows with every copied value, so later nodes read the copies.
+class Cloner {
+ public:
+  Cloner(Builder& b, std::map<Value, Value> sub) : b_(b), sub_(std::move(sub)) {}
+
+  std::vector<Value> node(const Node& n) {
+    b_.setLoc(n.loc);
+    std::vector<Value> in;
+    for (Value v : n.inputs) in.push_back(get(v));
+    switch (n.kind) {
+      case NodeKind::Primitive:
+        return b_.op(std::string(n.primName), in, n.attrs);
+      case NodeKind::Const:
+        return {b_.constant(n.value, n.name)};
+      case NodeKind::Variable:
+        return {b_.variable(n.value, n.name)};
+      case NodeKind::Print:
+        b_.print(in, n.printPrefix);
+        return {};
+      case NodeKind::Placeholder:
+      case NodeKind::Param:
+        throw EngineError("cannot copy a " + std::string(kindName(n.kind)), n.loc);
+      case NodeKind::While:
+      case NodeKind::Map:
+      case NodeKind::Cond:
+        return control(n, in);
+    }
+    return {};
+  }
+
+ private:
+  Value get(Value v) const {
+    auto it = sub_.find(v);
+    return it != sub_.end() ? it->second : v;
+  }
+
+  std::vector<Value> control(const Node& n, const std::vector<Value>& in) {
+    Node copy;
+    copy.kind = n.kind;
+    copy.loc = n.loc;
+    copy.name = n.name;
+    copy.attrs = n.attrs;
+    copy.control = n.control;
+    copy.control.independent = {};  // the analysis runs again over the finished graph
+    copy.sideEffect = n.sideEffect;
+    copy.inputs = in;
+    const size_t keep = n.control.savedBase > 0 ? size_t(n.control.savedBase) : n.outputs.size();
+    copy.outputs.assign(n.outputs.begin(), n.outputs.begin() + long(keep));
+    for (int r : n.regions) copy.regions.push_back(region(r));
+    b_.setLoc(n.loc);
+    std::vector<int> regions = copy.regions;
+    Node& added = b_.addNode(std::move(copy));
+    for (int r : regions) b_.graph().region(r).owner = added.id;
+    std::vector<Value> outs;
+    for (size_t i = 0; i < keep; ++i) outs.push_back({added.id, int(i)});
+    return outs;
+  }
+
+  int region(int r) {
+    const Region& src = b_.graph().region(r);
+    const int copy = b_.openRegion(src.kind);
+    for (Value p : src.params) sub_[p] = b_.addParam(b_.type(p), b_.graph().node(p).name);
+    if (src.iterationIndex.valid())
+      b_.graph().region(copy).iterationIndex = get(src.iterationIndex);
+    for (int id : src.nodes) {
+      const Node& m = b_.graph().node(id);
+      if (m.is(NodeKind::Param)) continue;
+      const std::vector<Value> outs = node(m);
+      for (size_t i = 0; i < outs.size(); ++i) sub_[{id, int(i)}] = outs[i];
+    }
+    std::vector<Value> results;
+    for (Value v : src.results) results.push_back(get(v));
+    b_.closeRegion(copy, results);
+    return copy;
+  }
+
+  Builder& b_;
+  std::map<Value, Value> sub_;
+};
+
+}  // namespace
+
+std::vector<Value> cloneNode(Builder& b, const Node& n, const std::map<Value, Value>& sub) {
+  return Cloner(b, sub).node(n);
+}
+
+bool isStateful(const Graph& g, const Node& n) {
+  if (n.is(NodeKind::Print) || (n.prim && n.prim->stateful)) return true;
+  for (int r : n.regions)
+    for (int id : g.region(r).nodes)
+      if (isStateful(g, g.node(id))) return true;
+  return false;
+}
+
+Batcher::Batcher(Builder& b, BatchingHooks& hooks, Value countElem)
+    : b_(b), hooks_(hooks), countElem_(countElem) {}
+
+BatchedValue Batcher::get(Value v) const {
+  auto it = env_.find(v);
+  return it != env_.end() ? it->second : BatchedValue{v, false};
+}
+
+// The nodes of region r that its results or its side effects need. A nested vectorized_map
+// leaves its traced per-example map unused: batching that would build a loop for nothing.
+namespace {
+
+std::set<int> liveNodes(const Graph& g, const Region& r) {
+  std::set<int> live;
+  std::vector<int> stack;
+  auto use = [&](Value v) {
+    if (v.valid() && g.node(v).region == r.id && live.insert(v.node).second)
+      stack.push_back(v.node);
+  };
+  for (Value v : r.results) use(v);
+  for (int id : r.nodes)
+    if (g.node(id).sideEffect || g.node(id).is(NodeKind::Print)) use({id, 0});
+  while (!stack.empty()) {
+    const Node& n = g.node(stack.back());
+    stack.pop_back();
+    for (Value v : n.inputs) use(v);
+    for (Value v : n.captures) use(v);
+  }
+  return live;
+}
+
+}  // namespace
+
+std::vector<BatchedValue> Batcher::run(int region, const std::vector<BatchedValue>& params) {
+  const Region& r = b_.graph().region(region);
+  for (size_t i = 0; i < r.params.size(); ++i) env_[r.params[i]] = params.at(i);
+  const std::set<int> live = liveNodes(b_.graph(), r);
+  for (int id : r.nodes) {
+    const Node& n = b_.graph().node(id);
+    if (!n.is(NodeKind::Param) && live.count(id)) batchNode(n);
+  }
+  std::vector<BatchedValue> results;
+  for (Value v : r.results) results.push_back(get(v));
+  return results;
+}
+
+void Batcher::batchNode(const Node& n) {
+  const Graph& g = b_.graph();
+  std::vector<BatchedValue> deps;
+  bool anyBatched = false;
+  for (Value v : n.inputs) deps.push_back(get(v));
+  for (Value v : n.captures) deps.push_back(get(v));
+  for (const BatchedValue& d : deps) anyBatched = anyBatched || d.batched;
+  const bool stateful = isStateful(g, n);
+  auto bind = [&](const std::vector<BatchedValue>& outs) {
+    for (size_t i = 0; i < outs.size(); ++i) env_[{n.id, int(i)}] = outs[i];
+  };
+  if (!anyBatched && !stateful) {  // the same for every example: computed once
+    std::map<Value, Value> sub;
+    for (size_t i = 0; i < deps.size(); ++i)
+      sub[i < n.inputs.size() ? n.inputs[i] : n.captures[i - n.inputs.size()]] = deps[i].v;
+    std::vector<BatchedValue> outs;
+    for (Value v : cloneNode(b_, n, sub)) outs.push_back({v, false});
+    bind(outs);
+    return;
+  }
+  b_.setLoc(n.loc);
+  const int region = b_.currentRegion();  // a rule that throws may leave a region it opened
+  std::string reason =
+      stateful ? "a stateful op: each example needs its own draw or print" : "no batching rule";
+  if (!stateful && n.prim && n.prim->batch) {
+    std::vector<Value> in;
+    std::vector<int> axes;
+    for (const BatchedValue& d : deps) {
+      in.push_back(d.v);
+      axes.push_back(d.batched ? 0 : -1);
+    }
+    try {
+      std::vector<BatchedValue> outs;
+      for (Value v : n.prim->batch(b_, *n.prim, in, axes, n.attrs)) outs.push_back({v, true});
+      bind(outs);
+      return;
+    } catch (const EngineError& e) {
+      b_.setCurrentRegion(region);
+      reason = e.message();
+    } catch (const ShapeError& e) {
+      b_.setCurrentRegion(region);
+      reason = e.what();
+    }
+  } else if (!stateful && !n.prim) {
+    try {
+      RegionBatcher inner = [this](int r, const std::vector<BatchedValue>& params) {
+        return run(r, params);
+      };
+      if (auto outs = hooks_.controlRule(b_, n, deps, inner)) {
+        bind(*outs);
+        return;
+      }
+    } catch (const EngineError& e) {
+      b_.setCurrentRegion(region);
+      reason = e.message();
+    } catch (const ShapeError& e) {
+      b_.setCurrentRegion(region);
+      reason = e.what();
+    }
+  }
+  fallback(n, deps, reason);
+}
+
+void Batcher::fallback(const Node& n, const std::vector<BatchedValue>& deps,
+                       const std::string& reason) {
+  for (const TypeInfo& t : n.outputs)
+    if (t.list)
+      throw EngineError(std::string(n.opName()) + " makes a TensorArray, which a loop over " +
+                            "the batch cannot stack (" + reason + ")",
+                        n.loc);
+  std::vector<Value> elems;
+  std::vector<int> slot(deps.size(), -1);
+  for (size_t i = 0; i < deps.size(); ++i) {
+    if (!deps[i].batched) continue;
+    for (size_t k = 0; k < elems.size() && slot[i] < 0; ++k)
+      if (elems[k] == deps[i].v) slot[i] = int(k);
+    if (slot[i] < 0) {
+      slot[i] = int(elems.size());
+      elems.push_back(deps[i].v);
+    }
+  }
+  if (elems.empty()) elems.push_back(countElem_);
+  auto body = [&](Builder& bb, const std::vector<Value>& slices) {
+    std::map<Value, Value> sub;
+    for (size_t i = 0; i < deps.size(); ++i) {
+      const Value orig = i < n.inputs.size() ? n.inputs[i] : n.captures[i - n.inputs.size()];
+      sub[orig] = slot[i] >= 0 ? slices[size_t(slot[i])] : deps[i].v;
+    }
+    return cloneNode(bb, n, sub);
+  };
+  b_.setLoc(n.loc);
+  BatchingHooks::Loop loop = hooks_.loop(b_, elems, body);
+  // A loop that prints is kept though nothing reads it, as the print itself would be.
+  if (n.is(NodeKind::Print) || n.sideEffect) b_.graph().node(loop.node).sideEffect = true;
+  std::vector<BatchedValue> outs;
+  for (Value v : loop.outputs) outs.push_back({v, true});
+  for (size_t i = 0; i < outs.size(); ++i) env_[{n.id, int(i)}] = outs[i];
+  fallbacks_.push_back({loop.node, hooks_.displayName(n), n.loc, reason});
+}
+
+}  // namespace gl
