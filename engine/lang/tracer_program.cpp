@@ -182,7 +182,10 @@ std::vector<Param> collectParams(const Module& m, const std::string& fileName,
     p.loc = d->value.loc;
     params.push_back(p);
   }
-  for (const auto& [name, value] : options.overrides) {
+  for (const auto& entry : options.overrides) {
+    // Named copies, not a structured binding: clang 14 cannot capture a binding in a lambda.
+    const std::string& name = entry.first;
+    const double value = entry.second;
     auto it =
         std::find_if(params.begin(), params.end(), [&](const Param& p) { return p.name == name; });
     if (it == params.end()) {
