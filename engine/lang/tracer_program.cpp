@@ -163,7 +163,8 @@ size_t threadStackSize() {
 }
 
 std::string formatNumber(double v, bool isInt) {
-  if (isInt) return std::to_string(int64_t(v));
+  // Only a double inside int64's range converts (--set n=1e300 or inf would be undefined).
+  if (isInt && std::fabs(v) < 9.2e18) return std::to_string(int64_t(v));
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;

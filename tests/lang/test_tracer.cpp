@@ -373,6 +373,13 @@ q = st[tf.constant(1)]
     QVERIFY(traceError(src, r).find(
                 "test.gls:1:15: param 'steps' = 1000 is outside its range 1..100") !=
             std::string::npos);
+    // Past int64's range the value is printed as a double (converting it was undefined).
+    for (const auto& [value, text] : {std::pair{1e300, "1e+300"}, {INFINITY, "inf"}}) {
+      TraceOptions huge;
+      huge.overrides["steps"] = value;
+      QCOMPARE(traceError(src, huge), "test.gls:1:15: param 'steps' = " + std::string(text) +
+                                          " is outside its range 1..100");
+    }
   }
 
   void variantsAndOutputs() {
