@@ -157,6 +157,34 @@ dx = tape.gradient(lnp, x)
     QCOMPARE(run(c, {"s"})[0].item(), 21.0);
   }
 
+  // tf.range on Python ints counts its elements before building them: no stepping past int64's
+  // ends (signed overflow), negative steps round like Python, and a range too large for a
+  // constant still drives a for loop as one while_loop.
+  void tfRangeCountsBeforeBuilding() {
+    TracedProgram p = trace(
+        "a = tf.range(5, 0, -2)\nb = tf.range(2, 9, 3)\nc = tf.range(3, 3)\n"
+        "d = tf.range(2147483000, 2147483647, 300, dtype=tf.float64)\n");
+    auto v = run(p, {"a", "b", "c", "d"});
+    QCOMPARE(v[0].toVector(), (std::vector<double>{5, 3, 1}));
+    QCOMPARE(v[1].toVector(), (std::vector<double>{2, 5, 8}));
+    QCOMPARE(v[2].numel(), int64_t(0));
+    QCOMPARE(v[3].toVector(), (std::vector<double>{2147483000, 2147483300, 2147483600}));
+    for (const char* src : {"d = tf.range(9223372036854775000, 9223372036854775807, 400)\n",
+                            "d = tf.range(-9223372036854775807, -9223372036854775000, 500)\n"}) {
+      try {
+        traceProgram(src, "r.gls");
+        QFAIL("an int32 range past 2^31 traced");
+      } catch (const EngineError& e) {
+        QCOMPARE(std::string(e.what()),
+                 std::string("r.gls:1:5: tf.range(): its values do not fit in int32; pass "
+                             "dtype=tf.float64"));
+      }
+    }
+    TracedProgram big = trace("x = tf.constant(0.0)\nfor i in tf.range(10**9):\n    x = x + 1.0\n");
+    QCOMPARE(countOp(*big.graph, "while"), 1);
+    QCOMPARE(countOp(*big.graph, "const") < 10, true);  // no 10^9-element constant
+  }
+
   // A while statement on a tensor becomes one while_loop whose loop variables are the names
   // the body changes; on a Python value it runs while tracing.
   void whileStatements() {
