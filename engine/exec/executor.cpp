@@ -111,6 +111,7 @@ struct Executor::Impl {
     const bool timed = timeline.wanted();
     const double start = timed ? timeline.now() : 0;
     auto op = [&n] { return std::string(n.opName()); };  // only when something went wrong
+    if (n.is(NodeKind::Primitive)) checkBudgetBefore(n);
     try {
       execKind(f, n);
     } catch (const CancelledError&) {
@@ -131,6 +132,23 @@ struct Executor::Impl {
     }
     if (timed && !n.is(NodeKind::Param) && !n.is(NodeKind::Const))
       timeline.add(n.id, f.iteration, start, timeline.now());
+  }
+
+  // The outputs' bytes, known from their static shapes, must fit beside what is live before
+  // the kernel allocates them (after it, a [30000,30000] product had already taken 3.4 GiB).
+  void checkBudgetBefore(const Node& n) const {
+    double bytes = 0;
+    for (const TypeInfo& t : n.outputs) {
+      if (t.list) continue;
+      double elements = 1;
+      for (int64_t d : t.shape) elements *= d < 0 ? 0 : double(d);
+      bytes += elements * double(dtypeSize(t.dtype));
+    }
+    if (double(memoryStats().live) + bytes > double(opt.memoryBudget))
+      throw EngineError("this needs " + std::to_string(int64_t(bytes / (1 << 20))) +
+                            " MiB more, over the memory budget of " +
+                            std::to_string(opt.memoryBudget >> 20) + " MiB" + kRaiseBudget,
+                        n.loc, std::string(n.opName()));
   }
 
   void execKind(Frame& f, const Node& n);

@@ -385,6 +385,8 @@ void addFilledAndRanges(BuiltinTable& t) {
                    const int64_t c = a.none("num_columns") ? r : a.integer("num_columns");
                    if (r < 0 || c < 0 || r * c > (int64_t(1) << 28))
                      a.fail("num_rows", "gives an unreasonable size");
+                   a.cx.at(a.callLoc);
+                   a.cx.b.checkBudget(TypeInfo{a.dtype("dtype", DType::F32), {r, c}}, "tf.eye");
                    Tensor e = Tensor::zeros(a.dtype("dtype", DType::F32), {r, c});
                    for (int64_t i = 0; i < std::min(r, c); ++i) e.set(i * c + i, 1);
                    return T(a.cx.b.constant(e));

@@ -884,6 +884,29 @@ r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
     QVERIFY(traceError("def f(n):\n    return f(n + 1)\nf(0)\n").find("recursion depth") !=
             std::string::npos);
   }
+
+  // Trace-time constants are checked against the budget before they are allocated (a Dense
+  // kernel of 30000000 units took 12 GB first); the error names the line and the setting.
+  void trace_time_constants_fit_the_budget_before_allocating() {
+    TraceOptions small;
+    small.memoryBudget = size_t(64) << 20;
+    const std::string raise = "(set a larger one with --memory-budget or in Settings)";
+    const struct {
+      const char* src;
+      const char* where;
+    } cases[] = {
+        {"x = tf.ones([2, 4])\nlayer = tf.keras.layers.Dense(30000000)\ny = layer(x)\n",
+         "test.gls:3:5: Dense kernel: this needs 457.8 MiB, over the memory budget of 64.0 MiB "},
+        {"x = tf.ones([6000])\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * "
+         "2.0\nj = tape.jacobian(y, x)\n",
+         "test.gls:5:5: jacobian: this needs 137.3 MiB, over the memory budget of 64.0 MiB "},
+        {"e = tf.eye(5000)\n",
+         "test.gls:1:5: tf.eye: this needs 95.4 MiB, over the memory budget of 64.0 MiB "},
+        {"r = tf.range(2**25)\n",
+         "test.gls:1:5: tf.range: this needs 128.0 MiB, over the memory budget of 64.0 MiB "},
+    };
+    for (const auto& c : cases) QCOMPARE(traceError(c.src, small), std::string(c.where) + raise);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestTracer)
