@@ -7,6 +7,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 namespace {
 
 struct Result {
@@ -154,6 +156,28 @@ class TestCli : public QObject {
     QVERIFY2(p.err.contains("stepz"), qPrintable(p.err));
     Result range = gradlab({"check", lesson("ode_while_loop.gls"), "--set", "steps=0"});
     QCOMPARE(range.code, 1);
+  }
+
+  // Only regular files are read, and their size is checked before reading: a FIFO would block
+  // the open, /dev/zero never ends, and a directory used to run as an empty script.
+  void onlyRegularFilesUpTo4MiBAreRead() {
+    QVERIFY(QDir(dir_.path()).mkpath("folder.gls"));
+    Result d = gradlab({"run", dir_.filePath("folder.gls")});
+    QCOMPARE(d.code, 1);
+    QCOMPARE(firstLine(d),
+             "'" + dir_.filePath("folder.gls") + "' is not a regular file (a directory)");
+    Result z = gradlab({"check", "/dev/zero"});
+    QCOMPARE(z.code, 1);
+    QCOMPARE(firstLine(z), QString("'/dev/zero' is not a regular file"));
+    const QString fifo = dir_.filePath("pipe.gls");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    Result f = gradlab({"run", fifo});  // returns at once: nobody ever writes into the FIFO
+    QCOMPARE(f.code, 1);
+    QCOMPARE(firstLine(f), "'" + fifo + "' is not a regular file");
+    const QString big = write("big.gls", QByteArray((4 << 20) + 1, '#'));
+    Result b = gradlab({"check", big});
+    QCOMPARE(b.code, 1);
+    QCOMPARE(firstLine(b), "'" + big + "' is larger than 4 MiB");
   }
 
   void exportWritesEveryFigureWithoutADisplay() {
