@@ -147,11 +147,24 @@ bool parseInteger(const std::string& text, int64_t& value) {
   return ec == std::errc() && ptr == end;
 }
 
+// Decimal only, as Python's float() reads a number: no hex ("0x5", which strtod took), no inf or
+// nan. A value too small for a double ("1e-400") is 0, as Python's float() rounds it; a value too
+// large ("1e999") is refused.
 bool parseReal(const std::string& text, double& value) {
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  if (begin == end || (*begin == '-' && begin != text.data())) return false;
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(begin, end, v, std::chars_format::general);
+  if (ptr != end) return false;
+  if (ec == std::errc::result_out_of_range) {
+    v = std::strtod(std::string(begin, end).c_str(), nullptr);  // underflow: 0 or a denormal
+    if (std::fabs(v) > 1) return false;
+  } else if (ec != std::errc()) {
+    return false;
+  }
+  if (!std::isfinite(v)) return false;
   value = v;
   return true;
 }

@@ -3,6 +3,8 @@
 // table (app/commands.h): the same rules for the options commands share, and the routing of the
 // first word to a command.
 #include <QtTest>
+
+#include <cmath>
 #include <stdexcept>
 
 #include "app/args.h"
@@ -223,7 +225,17 @@ class TestArgs : public QObject {
     QCOMPARE(x, 1e-3);
     QVERIFY(args::parseReal("-2", x));
     QCOMPARE(x, -2.0);
-    for (const char* bad : {"", " 1", "1 ", "1,5", "inf", "nan", "1e999", "0.1abc"})
+    QVERIFY(args::parseReal("+.5", x));
+    QCOMPARE(x, 0.5);
+    // Too small for a double: 0, as Python's float("1e-400") gives; the sign is kept.
+    QVERIFY(args::parseReal("1e-400", x));
+    QCOMPARE(x, 0.0);
+    QVERIFY(args::parseReal("-1e-400", x));
+    QVERIFY(x == 0 && std::signbit(x));
+    QVERIFY(args::parseReal("4e-320", x));  // a denormal stays a denormal
+    QCOMPARE(x, 4e-320);
+    for (const char* bad : {"", " 1", "1 ", "1,5", "inf", "nan", "1e999", "0.1abc", "0x5", "0x1p3",
+                            "infinity", "+-1", "--1", "-inf", "1e", "."})
       QVERIFY2(!args::parseReal(bad, x), bad);
     std::string name;
     QVERIFY(args::parseSetting("steps=3", name, x));
