@@ -6,6 +6,7 @@
 
 #include "engine/control/kind.h"
 #include "engine/exec/float_env.h"
+#include "engine/exec/numerics_check.h"
 #include "engine/exec/parallel_for.h"
 #include "engine/exec/plan.h"
 #include "engine/exec/print_format.h"
@@ -48,6 +49,7 @@ struct Executor::Impl {
   std::unique_ptr<ExecutionPlan> plan;
   Recorder recorder;
   Timeline timeline;
+  NumericsCheck numerics;
   std::mutex mu;
   std::vector<std::string> log;
   std::atomic<size_t> savedBytes{0};
@@ -125,6 +127,8 @@ struct Executor::Impl {
     }
     if (memoryStats().live > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", n.loc, op());
+    if (opt.checkNumerics && n.is(NodeKind::Primitive))
+      numerics.scan(n, slot(f, n.id), f.iteration);
     if (opt.valueRecords && f.parent == nullptr) {
       const auto& s = slot(f, n.id);
       for (size_t i = 0; i < s.size(); ++i)
@@ -180,6 +184,7 @@ struct Executor::Impl {
     result.loops = recorder.takeLoops();
     result.valueRecords = recorder.takeValues();
     result.log = std::move(log);
+    result.numerics = numerics.take();
     return result;
   }
 };

@@ -23,6 +23,7 @@ enum class ReportKind : uint8_t {
   AgreementHeader,  // "agreement:"
   Agreement,        // one output compared between two variants
   Timing,           // time per variant
+  Numerics,         // the first NaN/Inf of a variant; loc: the node's script line
 };
 
 enum class Severity : uint8_t { Info, Print, Warning, Error };
