@@ -27,6 +27,8 @@ const char* kindName(Kind k) {
       return "integer";
     case Kind::Real:
       return "number";
+    case Kind::Bytes:
+      return "size";
     case Kind::Setting:
       return "setting";
   }
@@ -121,6 +123,10 @@ Option real(std::string name, std::string metavar, std::string help) {
   return option(std::move(name), Kind::Real, std::move(metavar), std::move(help));
 }
 
+Option bytes(std::string name, std::string metavar, std::string help) {
+  return option(std::move(name), Kind::Bytes, std::move(metavar), std::move(help));
+}
+
 Option setting(std::string name, std::string help) {
   Option o;
   o.name = std::move(name);
@@ -166,6 +172,30 @@ bool parseReal(const std::string& text, double& value) {
   }
   if (!std::isfinite(v)) return false;
   value = v;
+  return true;
+}
+
+bool parseBytes(const std::string& text, int64_t& value) {
+  std::string number = text;
+  for (const char* unit : {"iB", "B"})
+    if (number.size() > 1 && number.ends_with(unit)) {
+      number.resize(number.size() - std::char_traits<char>::length(unit));
+      break;
+    }
+  double scale = 1;
+  if (!number.empty()) {
+    const char u = char(std::toupper(static_cast<unsigned char>(number.back())));
+    const std::string units = "KMGT";
+    if (const size_t k = units.find(u); k != std::string::npos) {
+      scale = std::ldexp(1.0, 10 * int(k + 1));
+      number.pop_back();
+    }
+  }
+  double x = 0;
+  if (!parseReal(number, x)) return false;
+  const double b = x * scale;
+  if (!(b >= 1 && b < std::ldexp(1.0, 62))) return false;
+  value = int64_t(b);
   return true;
 }
 
@@ -216,6 +246,11 @@ int64_t Parsed::integer(const std::string& option, int64_t fallback) const {
 double Parsed::real(const std::string& option, double fallback) const {
   const Value* v = find(option, Kind::Real);
   return v ? std::get<double>(*v) : fallback;
+}
+
+int64_t Parsed::bytes(const std::string& option, int64_t fallback) const {
+  const Value* v = find(option, Kind::Bytes);
+  return v ? std::get<int64_t>(*v) : fallback;
 }
 
 std::vector<Setting> Parsed::settings(const std::string& option) const {
@@ -274,6 +309,13 @@ struct Parser {
         double x = 0;
         if (!parseReal(value, x)) return fail(o.name + " expects a number, got " + quoted(value));
         p.values_[o.name] = x;
+        return true;
+      }
+      case Kind::Bytes: {
+        int64_t n = 0;
+        if (!parseBytes(value, n))
+          return fail(o.name + " expects a size such as 2G, 512M or 4096, got " + quoted(value));
+        p.values_[o.name] = n;
         return true;
       }
       case Kind::Setting: {
