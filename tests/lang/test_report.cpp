@@ -84,6 +84,25 @@ class TestReport : public QObject {
     QVERIFY2(text.find("  error: bad.gls:2:") != std::string::npos, text.c_str());
   }
 
+  // TensorArray misuse found at run time, located at the call (TensorFlow's errors).
+  void tensorArrayErrorsAtRunTime() {
+    const struct {
+      const char* src;
+      const char* error;
+    } cases[] = {
+        {"ta = tf.TensorArray(tf.float32, size=3)\nta = ta.write(0, 1.0)\ny = ta.read(7)\n",
+         "ta.gls:3:5: list_read: TensorArray read at index 7 is out of range for size 3"},
+        {"ta = tf.TensorArray(tf.float32, size=3)\nta = ta.write(1, 1.0)\nta = ta.write(1, "
+         "2.0)\ny = ta.stack()\n",
+         "ta.gls:3:6: list_write: could not write to TensorArray index 1 because it has already "
+         "been written to"},
+    };
+    for (const auto& c : cases) {
+      const ProgramRun run = runProgram(lang::traceProgram(c.src, "ta.gls", {}), {});
+      QCOMPARE(run.variants.at(0).error, std::string(c.error));
+    }
+  }
+
   void recordsOnlyWhenAsked() {
     // `gradlab run` asks for none: the report is the same without them.
     const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
