@@ -102,6 +102,8 @@ Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
     fail(item.context->loc, "write a variant as `with variant(\"name\"):` with one string literal");
   if (!item.asName.empty()) fail(item.asLoc, "`with variant(...)` binds no name; drop the `as`");
   const std::string name = call.args[0]->as<Expr::StrLit>()->value;
+  // "" is the name of a script without variant blocks: its code would merge with the top level.
+  if (name.empty()) fail(call.args[0]->loc, "a variant needs a name, got ''");
   for (const Variant& v : prog_.variants)
     if (v.name == name) fail(call.args[0]->loc, "variant '" + name + "' is defined twice");
   prog_.variants.push_back(Variant{name, loc, {}, {}, {}});

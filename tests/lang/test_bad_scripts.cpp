@@ -22,6 +22,8 @@ struct BadScript {
 
 // clang-format off
 const BadScript kBad[] = {
+    {"with variant(''):\n    x = 1\n",
+     "a variant needs a name, got ''", 1, 14},
     {"if True:\n\tx = 1\n        y = 2\n",
      "inconsistent use of tabs and spaces in indentation", 3, 9},
     {"if True:\n        x = 1\n\ty = 2\n",
