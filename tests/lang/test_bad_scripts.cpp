@@ -22,6 +22,10 @@ struct BadScript {
 
 // clang-format off
 const BadScript kBad[] = {
+    {"s = 'ab'\nfor i in range(40):\n    s = s + s\n",
+     "this concatenation makes more than 1000000 characters", 3, 9},
+    {"s = [1]\nfor i in range(40):\n    s = s + s\n",
+     "this concatenation makes more than 1000000 items", 3, 9},
     {"with variant(''):\n    x = 1\n",
      "a variant needs a name, got ''", 1, 14},
     {"if True:\n\tx = 1\n        y = 2\n",
