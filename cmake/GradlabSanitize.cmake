@@ -16,3 +16,13 @@ function(gradlab_sanitize target)
   target_link_options(${target} PRIVATE ${flags})
 endfunction()
 
+# GRADLAB_FUZZ (clang only): builds tests/fuzz, and compiles the engine with libFuzzer's
+# coverage counters (-fsanitize=fuzzer-no-link) so the fuzzer sees which branches a script took.
+# The other executables link the counters' hooks from the sanitizer runtime and ignore them.
+option(GRADLAB_FUZZ "Build the libFuzzer targets (clang, with GRADLAB_SANITIZE=address,undefined)" OFF)
+
+function(gradlab_fuzz_coverage target)
+  if(GRADLAB_FUZZ)
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
+endfunction()
