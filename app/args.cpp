@@ -27,6 +27,8 @@ const char* kindName(Kind k) {
       return "integer";
     case Kind::Real:
       return "number";
+    case Kind::Bytes:
+      return "size";
     case Kind::Setting:
       return "setting";
   }
@@ -121,6 +123,10 @@ Option real(std::string name, std::string metavar, std::string help) {
   return option(std::move(name), Kind::Real, std::move(metavar), std::move(help));
 }
 
+Option bytes(std::string name, std::string metavar, std::string help) {
+  return option(std::move(name), Kind::Bytes, std::move(metavar), std::move(help));
+}
+
 Option setting(std::string name, std::string help) {
   Option o;
   o.name = std::move(name);
@@ -147,12 +153,49 @@ bool parseInteger(const std::string& text, int64_t& value) {
   return ec == std::errc() && ptr == end;
 }
 
+// Decimal only, as Python's float() reads a number: no hex ("0x5", which strtod took), no inf or
+// nan. A value too small for a double ("1e-400") is 0, as Python's float() rounds it; a value too
+// large ("1e999") is refused.
 bool parseReal(const std::string& text, double& value) {
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  if (begin == end || (*begin == '-' && begin != text.data())) return false;
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(begin, end, v, std::chars_format::general);
+  if (ptr != end) return false;
+  if (ec == std::errc::result_out_of_range) {
+    v = std::strtod(std::string(begin, end).c_str(), nullptr);  // underflow: 0 or a denormal
+    if (std::fabs(v) > 1) return false;
+  } else if (ec != std::errc()) {
+    return false;
+  }
+  if (!std::isfinite(v)) return false;
   value = v;
+  return true;
+}
+
+bool parseBytes(const std::string& text, int64_t& value) {
+  std::string number = text;
+  for (const char* unit : {"iB", "B"})
+    if (number.size() > 1 && number.ends_with(unit)) {
+      number.resize(number.size() - std::char_traits<char>::length(unit));
+      break;
+    }
+  double scale = 1;
+  if (!number.empty()) {
+    const char u = char(std::toupper(static_cast<unsigned char>(number.back())));
+    const std::string units = "KMGT";
+    if (const size_t k = units.find(u); k != std::string::npos) {
+      scale = std::ldexp(1.0, 10 * int(k + 1));
+      number.pop_back();
+    }
+  }
+  double x = 0;
+  if (!parseReal(number, x)) return false;
+  const double b = x * scale;
+  if (!(b >= 1 && b < std::ldexp(1.0, 62))) return false;
+  value = int64_t(b);
   return true;
 }
 
@@ -203,6 +246,11 @@ int64_t Parsed::integer(const std::string& option, int64_t fallback) const {
 double Parsed::real(const std::string& option, double fallback) const {
   const Value* v = find(option, Kind::Real);
   return v ? std::get<double>(*v) : fallback;
+}
+
+int64_t Parsed::bytes(const std::string& option, int64_t fallback) const {
+  const Value* v = find(option, Kind::Bytes);
+  return v ? std::get<int64_t>(*v) : fallback;
 }
 
 std::vector<Setting> Parsed::settings(const std::string& option) const {
@@ -261,6 +309,13 @@ struct Parser {
         double x = 0;
         if (!parseReal(value, x)) return fail(o.name + " expects a number, got " + quoted(value));
         p.values_[o.name] = x;
+        return true;
+      }
+      case Kind::Bytes: {
+        int64_t n = 0;
+        if (!parseBytes(value, n))
+          return fail(o.name + " expects a size such as 2G, 512M or 4096, got " + quoted(value));
+        p.values_[o.name] = n;
         return true;
       }
       case Kind::Setting: {

@@ -18,6 +18,7 @@ enum class Kind {
   Choice,   // --executor serial|parallel: one of `choices`
   Int,      // --threads N: an integer in [min, max]
   Real,     // --dt DT: a finite number
+  Bytes,    // --memory-budget SIZE: bytes, with an optional K, M, G or T (powers of 1024)
   Setting,  // --set NAME=VALUE: repeatable, collected in order
 };
 
@@ -41,6 +42,7 @@ Option text(std::string name, std::string metavar, std::string help);
 Option choice(std::string name, std::vector<std::string> choices, std::string help);
 Option integer(std::string name, std::string metavar, int64_t min, int64_t max, std::string help);
 Option real(std::string name, std::string metavar, std::string help);
+Option bytes(std::string name, std::string metavar, std::string help);
 Option setting(std::string name, std::string help);
 
 struct Positional {
@@ -77,6 +79,7 @@ class Parsed {
                    const std::string& fallback = {}) const;  // Text,Choice
   int64_t integer(const std::string& option, int64_t fallback) const;
   double real(const std::string& option, double fallback) const;
+  int64_t bytes(const std::string& option, int64_t fallback) const;
   std::vector<Setting> settings(const std::string& option) const;  // in command-line order
   std::string positional(const std::string& name) const;           // "" when not given
 
@@ -108,6 +111,9 @@ std::string help(const Command& command);
 // Number parsing as the parser does it (whole text, finite); false on anything else.
 bool parseInteger(const std::string& text, int64_t& value);
 bool parseReal(const std::string& text, double& value);
+// "2G", "512M", "1.5G", "4096" (bytes); K/M/G/T are powers of 1024, an optional "B" or "iB"
+// follows. At least one byte, below 2^62.
+bool parseBytes(const std::string& text, int64_t& value);
 // "name=value" with a number after '='.
 bool parseSetting(const std::string& text, std::string& name, double& value);
 

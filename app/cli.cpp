@@ -16,6 +16,9 @@ lang::TraceOptions traceOptions(const args::Parsed& args) {
   lang::TraceOptions trace;
   trace.preset = presetOf(args, lang::ParamPreset::Seed);
   for (const args::Setting& s : args.settings("--set")) trace.overrides[s.name] = s.value;
+  trace.memoryBudget = size_t(args.bytes("--memory-budget", int64_t(trace.memoryBudget)));
+  trace.maxUnroll = args.integer("--max-unroll", trace.maxUnroll);
+  trace.maxNodes = args.integer("--max-nodes", trace.maxNodes);
   return trace;
 }
 
@@ -25,6 +28,8 @@ lab::RunSettings runSettings(const args::Parsed& args) {
   run.parallel = args.text("--executor") == "parallel";
   run.threads = int(args.integer("--threads", run.threads));
   run.flushDenormals = !args.flag("--no-ftz");
+  run.checkNumerics = !args.flag("--no-check-numerics");
+  run.memoryBudget = size_t(args.bytes("--memory-budget", int64_t(run.memoryBudget)));
   return run;
 }
 

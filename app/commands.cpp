@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdio>
 
+#include "engine/lang/program.h"
 #include "ode_demo.h"
 
 namespace gl::app {
@@ -45,6 +46,30 @@ Option ftzOption() {
   return args::flag("--no-ftz", "keep IEEE denormals (default: flush them to zero, as TF on CPU)");
 }
 
+Option numericsOption() {
+  return args::flag("--no-check-numerics",
+                    "do not look for the first NaN/Inf (default: report its node and line)");
+}
+
+// The limits a script is traced and run under (lang::TraceOptions, lab::RunSettings).
+std::vector<Option> limitOptions() {
+  const lang::TraceOptions defaults;
+  return {args::bytes("--memory-budget", "SIZE",
+                      "bytes of tensors a trace or run may hold, e.g. 2G or 512M")
+              .byDefault(std::to_string(kDefaultMemoryBudget >> 30) + "G"),
+          args::integer("--max-unroll", "N", 1, INT64_MAX,
+                        "Python loop iterations unrolled while tracing, in total")
+              .byDefault(std::to_string(defaults.maxUnroll)),
+          args::integer("--max-nodes", "N", 1, INT64_MAX, "nodes the traced graph may have")
+              .byDefault(std::to_string(defaults.maxNodes))};
+}
+
+// options followed by the limit options.
+std::vector<Option> withLimits(std::vector<Option> options) {
+  for (Option& o : limitOptions()) options.push_back(std::move(o));
+  return options;
+}
+
 Option stepOption() {
   return args::integer("--step", "T", 0, INT64_MAX, "loop iteration to step to after the run");
 }
@@ -70,22 +95,22 @@ std::vector<Command> declare() {
       {"run",
        "Trace a script, run its variants and compare their outputs.",
        {scriptArg(true)},
-       {variantOption("run only variant V").byDefault("all"), executorOption(), threadsOption(),
-        ftzOption(), presetOption("seed"), setParam(),
-        args::flag("--json", "print the report as one JSON document")}},
+       withLimits({variantOption("run only variant V").byDefault("all"), executorOption(),
+                   threadsOption(), ftzOption(), numericsOption(), presetOption("seed"), setParam(),
+                   args::flag("--json", "print the report as one JSON document")})},
       {"check",
        "Parse and trace a script: node counts, loops, tapes, params.",
        {scriptArg(true)},
-       {presetOption("seed"), setParam()}},
+       withLimits({presetOption("seed"), setParam()})},
       {"export",
        "Run a lesson and write its graph, plots and data (no display needed).",
        {scriptArg(true)},
-       {args::text("--out", "DIR", "folder to write the files to").mandatory(),
-        args::text("--format", "LIST", "comma-separated: png, svg, pdf, csv, dot")
-            .byDefault(kExportFormats),
-        presetOption("seed"), setParam(), stepOption(),
-        variantOption("export only variant V").byDefault("all"), executorOption(), threadsOption(),
-        ftzOption()}},
+       withLimits({args::text("--out", "DIR", "folder to write the files to").mandatory(),
+                   args::text("--format", "LIST", "comma-separated: png, svg, pdf, csv, dot")
+                       .byDefault(kExportFormats),
+                   presetOption("seed"), setParam(), stepOption(),
+                   variantOption("export only variant V").byDefault("all"), executorOption(),
+                   threadsOption(), ftzOption(), numericsOption()})},
       {"ode",
        "The ODE lesson built from the engine's C++ API: gradients and timings.",
        {},

@@ -50,7 +50,15 @@ bool scriptExists(const std::string& spec) {
 }
 
 std::string readScript(const std::string& spec) {
-  QFile f(QString::fromStdString(locateScript(spec)));
+  const QString path = QString::fromStdString(locateScript(spec));
+  // Checked before opening: a FIFO would block the open, a device (/dev/zero) never ends and a
+  // directory reads as an empty script.
+  const QFileInfo info(path);
+  if (info.exists() && !info.isFile())
+    throw EngineError("'" + spec + "' is not a regular file" +
+                      (info.isDir() ? " (a directory)" : ""));
+  if (info.size() > kMaxScriptBytes) throw EngineError("'" + spec + "' is larger than 4 MiB");
+  QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) throw EngineError("cannot open '" + spec + "'");
   const QByteArray text = f.read(kMaxScriptBytes + 1);
   if (text.size() > kMaxScriptBytes) throw EngineError("'" + spec + "' is larger than 4 MiB");

@@ -267,6 +267,7 @@ GradResult GradientTape::jacobian(Value target, const std::vector<Value>& source
     if (isTraced(s)) known.push_back(s);
   // One VJP per row of the identity, as iterations of a map the parallel executor spreads
   // over threads.
+  b_.checkBudget(TypeInfo{ty.dtype, {m, m}}, "jacobian");  // the identity, before allocating it
   Tensor eye = Tensor::zeros(ty.dtype, {m, m});
   for (int64_t i = 0; i < m; ++i) eye.set(i * m + i, 1.0);
   Value eyeV = b_.constant(eye, "identity");
@@ -341,6 +342,7 @@ GradResult GradientTape::batchJacobian(Value target, Value source, int parallelI
   }
   const Shape rowShape(ty.shape.begin() + 1, ty.shape.end());
   const int64_t m = numel(rowShape);
+  b_.checkBudget(TypeInfo{ty.dtype, {m, m}}, "batch_jacobian");
   Tensor eye = Tensor::zeros(ty.dtype, {m, m});
   for (int64_t i = 0; i < m; ++i) eye.set(i * m + i, 1.0);
   Value eyeV = b_.constant(eye, "identity");

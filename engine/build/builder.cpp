@@ -26,7 +26,7 @@ static std::string humanBytes(double b) {
 void Builder::checkBudget(size_t bytes, const std::string& op) const {
   if (bytes > budget_)
     throw EngineError("this needs " + humanBytes(double(bytes)) + ", over the memory budget of " +
-                          humanBytes(double(budget_)),
+                          humanBytes(double(budget_)) + kRaiseBudget,
                       loc_, op);
 }
 
@@ -36,6 +36,10 @@ static size_t typeBytes(const TypeInfo& t) {
   for (auto d : t.shape) n *= d < 0 ? 1 : double(d);
   double b = n * double(dtypeSize(t.dtype));
   return b > 1e19 ? size_t(-1) : size_t(b);
+}
+
+void Builder::checkBudget(const TypeInfo& t, const std::string& op) const {
+  checkBudget(typeBytes(t), op);
 }
 
 Value Builder::resolve(Value v) {

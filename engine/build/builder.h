@@ -68,6 +68,8 @@ class Builder : public Emitter {
 
   // Checks that `bytes` fit in the budget; throws an EngineError naming op and location.
   void checkBudget(size_t bytes, const std::string& op) const;
+  // The same for a tensor of type t, before a trace-time constant of that type is allocated.
+  void checkBudget(const TypeInfo& t, const std::string& op) const;
 
  private:
   std::vector<Value> captureScan(const Node& n) const;

@@ -26,6 +26,8 @@ TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
     const T* p = t.data<T>();
     for (int64_t i = 0; i < n; ++i) {
       const double v = static_cast<double>(p[i]);
+      r.nanCount += std::isnan(v);
+      r.infCount += std::isinf(v);
       mn = std::min(mn, v);
       mx = std::max(mx, v);
       sum += v;

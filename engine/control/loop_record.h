@@ -12,9 +12,10 @@ namespace gl {
 struct TensorRecord {
   DType dtype = DType::F32;
   Shape shape;
-  double min = 0, max = 0, mean = 0, l2 = 0;
-  std::vector<double> head;  // first few elements
-  Tensor full;               // set when small
+  double min = 0, max = 0, mean = 0, l2 = 0;  // min and max skip NaN; mean and l2 do not
+  int64_t nanCount = 0, infCount = 0;         // NaN and +-Inf elements
+  std::vector<double> head;                   // first few elements
+  Tensor full;                                // set when small
   static TensorRecord of(const Datum& d, int64_t smallTensor);
   size_t bytes() const { return sizeof(TensorRecord) + (full.defined() ? full.bytes() : 0); }
 };

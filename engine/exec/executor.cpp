@@ -6,6 +6,7 @@
 
 #include "engine/control/kind.h"
 #include "engine/exec/float_env.h"
+#include "engine/exec/numerics_check.h"
 #include "engine/exec/parallel_for.h"
 #include "engine/exec/plan.h"
 #include "engine/exec/print_format.h"
@@ -48,6 +49,7 @@ struct Executor::Impl {
   std::unique_ptr<ExecutionPlan> plan;
   Recorder recorder;
   Timeline timeline;
+  NumericsCheck numerics;
   std::mutex mu;
   std::vector<std::string> log;
   std::atomic<size_t> savedBytes{0};
@@ -111,6 +113,7 @@ struct Executor::Impl {
     const bool timed = timeline.wanted();
     const double start = timed ? timeline.now() : 0;
     auto op = [&n] { return std::string(n.opName()); };  // only when something went wrong
+    if (n.is(NodeKind::Primitive)) checkBudgetBefore(n);
     try {
       execKind(f, n);
     } catch (const CancelledError&) {
@@ -124,6 +127,8 @@ struct Executor::Impl {
     }
     if (memoryStats().live > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", n.loc, op());
+    if (opt.checkNumerics && n.is(NodeKind::Primitive))
+      numerics.scan(n, slot(f, n.id), f.iteration);
     if (opt.valueRecords && f.parent == nullptr) {
       const auto& s = slot(f, n.id);
       for (size_t i = 0; i < s.size(); ++i)
@@ -131,6 +136,23 @@ struct Executor::Impl {
     }
     if (timed && !n.is(NodeKind::Param) && !n.is(NodeKind::Const))
       timeline.add(n.id, f.iteration, start, timeline.now());
+  }
+
+  // The outputs' bytes, known from their static shapes, must fit beside what is live before
+  // the kernel allocates them (after it, a [30000,30000] product had already taken 3.4 GiB).
+  void checkBudgetBefore(const Node& n) const {
+    double bytes = 0;
+    for (const TypeInfo& t : n.outputs) {
+      if (t.list) continue;
+      double elements = 1;
+      for (int64_t d : t.shape) elements *= d < 0 ? 0 : double(d);
+      bytes += elements * double(dtypeSize(t.dtype));
+    }
+    if (double(memoryStats().live) + bytes > double(opt.memoryBudget))
+      throw EngineError("this needs " + std::to_string(int64_t(bytes / (1 << 20))) +
+                            " MiB more, over the memory budget of " +
+                            std::to_string(opt.memoryBudget >> 20) + " MiB" + kRaiseBudget,
+                        n.loc, std::string(n.opName()));
   }
 
   void execKind(Frame& f, const Node& n);
@@ -162,6 +184,7 @@ struct Executor::Impl {
     result.loops = recorder.takeLoops();
     result.valueRecords = recorder.takeValues();
     result.log = std::move(log);
+    result.numerics = numerics.take();
     return result;
   }
 };

@@ -1,5 +1,7 @@
 #include "engine/exec/float_env.h"
 
+#include <omp.h>
+
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #define GL_HAVE_MXCSR 1
@@ -47,9 +49,12 @@ DenormalsFlushed::DenormalsFlushed(bool on, int threads) : on_(on), threads_(thr
 
 DenormalsFlushed::~DenormalsFlushed() {
   if (!on_) return;
+  // The calling thread is restored after the region, not in it: LLVM's libomp copies the
+  // caller's MXCSR to the team at the fork and back onto the caller at the join (its
+  // KMP_INHERIT_FP_CONTROL), which undid a restore made inside the region.
   if (threads_ > 1) {
 #pragma omp parallel num_threads(threads_)
-    restoreThisThread();
+    if (omp_get_thread_num() != 0) restoreThisThread();
   }
   restoreThisThread();
 }

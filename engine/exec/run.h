@@ -44,6 +44,20 @@ struct RunOptions {
   // Summaries of every value computed at the top level (not inside loop bodies, whose
   // values the loop records cover), for the inspector and the gradient-flow overlay.
   bool valueRecords = true;
+  // Scan every primitive's float outputs for NaN/Inf and keep the first (RunResult::numerics);
+  // off for benchmarks (one pass over each output).
+  bool checkNumerics = true;
+};
+
+// The first primitive that produced a NaN or an Inf (RunOptions::checkNumerics).
+struct NumericsFault {
+  int node = -1;  // -1: every float value of the run was finite
+  int output = 0;
+  std::string op;
+  SourceLoc loc;
+  int64_t iteration = -1;  // innermost loop/map iteration, -1 at the top level
+  int64_t nanCount = 0, infCount = 0;
+  bool found() const { return node >= 0; }
 };
 
 struct TimelineEvent {
@@ -64,6 +78,7 @@ struct RunResult {
   int64_t primitiveOps = 0;  // primitive nodes executed, every iteration counted (bench's us/op)
   size_t peakBytes = 0;      // tensor memory high-water mark during the run
   size_t savedBytes = 0;     // bytes kept by loops for reverse mode (peak over the run)
+  NumericsFault numerics;    // the first NaN/Inf, when RunOptions::checkNumerics
 };
 
 }  // namespace gl

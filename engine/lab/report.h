@@ -26,6 +26,7 @@ enum class ReportKind : uint8_t {
   Timing,           // time per variant
   Vectorized,       // a tf.vectorized_map that became one batched graph
   Fallback,         // a part of a vectorized_map that runs in a loop; loc: that part
+  Numerics,         // the first NaN/Inf of a variant; loc: the node's script line
 };
 
 enum class Severity : uint8_t { Info, Print, Warning, Error };

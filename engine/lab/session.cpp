@@ -49,6 +49,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   opt.valueRecords = s.valueRecords;
   opt.flushDenormals = s.flushDenormals;
   opt.memoryBudget = s.memoryBudget;
+  opt.checkNumerics = s.checkNumerics;
   opt.monitor = s.monitor;
   try {
     vr.run = Executor(*p.graph, opt).run(fetches);
@@ -115,6 +116,7 @@ void compareEntry(const EntryResult& a, const EntryResult& b, Agreement& ag) {
 }
 
 std::string fmt(double v) {
+  if (std::isnan(v)) return "nan";  // printf would say "-nan" for a NaN with its sign bit set
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
@@ -284,8 +286,23 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
         if (!e.value.isList())
           text += "  min " + fmt(r.min) + "  max " + fmt(r.max) + "  mean " + fmt(r.mean) +
                   "  l2 " + fmt(r.l2);
-        add(o.isGradient ? ReportKind::Gradient : ReportKind::Output, Severity::Info, 2, text);
+        // min and max skip NaN: without the counts a tensor holding NaN would look finite.
+        if (r.nanCount) text += "  NaN " + std::to_string(r.nanCount);
+        if (r.infCount) text += "  Inf " + std::to_string(r.infCount);
+        add(o.isGradient ? ReportKind::Gradient : ReportKind::Output,
+            r.nanCount || r.infCount ? Severity::Warning : Severity::Info, 2, text);
       }
+    }
+    if (const NumericsFault& nf = v.run.numerics; nf.found()) {
+      std::string counts;
+      if (nf.nanCount) counts = std::to_string(nf.nanCount) + " NaN";
+      if (nf.infCount)
+        counts += (counts.empty() ? "" : " and ") + std::to_string(nf.infCount) + " Inf";
+      add(ReportKind::Numerics, Severity::Warning, 2,
+          "numerics: " + nf.op + " made the first " + counts + " at " + nf.loc.str() +
+              (nf.iteration >= 0 ? " (loop iteration " + std::to_string(nf.iteration) + ")" : "") +
+              "; values computed from it are not finite either",
+          nf.loc);
     }
     add(ReportKind::Resources, Severity::Info, 2,
         "time " + fmt(v.run.seconds) + " s   peak memory " +
@@ -349,6 +366,8 @@ std::string_view reportKindName(ReportKind k) {
       return "vectorized";
     case ReportKind::Fallback:
       return "fallback";
+    case ReportKind::Numerics:
+      return "numerics";
   }
   return "?";
 }
@@ -397,7 +416,13 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
     vectorizedJson(os, v);
     os << ",\"log\":[";
     for (size_t i = 0; i < v.run.log.size(); ++i) os << (i ? "," : "") << jsonString(v.run.log[i]);
-    os << "],\"outputs\":[";
+    os << "]";
+    if (const NumericsFault& nf = v.run.numerics; nf.found())
+      os << ",\"numerics\":{\"node\":" << nf.node << ",\"op\":" << jsonString(nf.op)
+         << ",\"line\":" << nf.loc.line << ",\"col\":" << nf.loc.col
+         << ",\"iteration\":" << nf.iteration << ",\"nan_count\":" << nf.nanCount
+         << ",\"inf_count\":" << nf.infCount << "}";
+    os << ",\"outputs\":[";
     for (size_t oi = 0; oi < v.outputs.size(); ++oi) {
       const OutputResult& o = v.outputs[oi];
       os << (oi ? "," : "") << "{\"name\":" << jsonString(o.name) << ",\"line\":" << o.loc.line
@@ -415,7 +440,8 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
         os << "{\"none\":false,\"dtype\":" << jsonString(dtypeName(r.dtype)) << ",\"shape\":[";
         for (size_t d = 0; d < r.shape.size(); ++d) os << (d ? "," : "") << r.shape[d];
         os << "],\"min\":" << jsonNumber(r.min) << ",\"max\":" << jsonNumber(r.max)
-           << ",\"mean\":" << jsonNumber(r.mean) << ",\"l2\":" << jsonNumber(r.l2) << ",\"head\":[";
+           << ",\"mean\":" << jsonNumber(r.mean) << ",\"l2\":" << jsonNumber(r.l2)
+           << ",\"nan_count\":" << r.nanCount << ",\"inf_count\":" << r.infCount << ",\"head\":[";
         for (size_t h = 0; h < r.head.size(); ++h) os << (h ? "," : "") << jsonNumber(r.head[h]);
         os << "]}";
       }

@@ -18,6 +18,7 @@ struct RunSettings {
   bool valueRecords = true;    // summaries of top-level values (the inspector, gradient overlay)
   bool flushDenormals = true;  // FTZ/DAZ, as TensorFlow on CPU; off: IEEE denormals
   size_t memoryBudget = kDefaultMemoryBudget;
+  bool checkNumerics = true;  // report the first NaN/Inf (VariantRun::run.numerics)
   RunMonitor* monitor = nullptr;
 };
 

@@ -215,18 +215,22 @@ class Lexer {
 
   // Measures the indentation of the next non-blank line and emits INDENT/DEDENT. Blank and
   // comment-only lines do not count. Returns false at the end of the input.
+  // As in Python, the indentation is also measured with tabs one column wide: when the two
+  // measures disagree on deeper / same / shallower, the meaning depends on the tab size
+  // (TabError).
   bool startLine() {
-    int width = 0;
+    int width = 0, narrow = 0;
     for (;;) {
-      width = 0;
+      width = narrow = 0;
       for (;; bump()) {
         int c = cur();
         if (c == ' ') {
-          ++width;
+          ++width, ++narrow;
         } else if (c == '\t') {
           width = (width / 8 + 1) * 8;  // like Python: a tab advances to the next multiple of 8
+          ++narrow;
         } else if (c == '\f') {
-          width = 0;
+          width = narrow = 0;
         } else {
           break;
         }
@@ -236,19 +240,24 @@ class Lexer {
       if (cur() != '\n') break;
       bump();
     }
+    const LexError tabError{line_, col_, "inconsistent use of tabs and spaces in indentation"};
     if (width > indents_.back()) {
+      if (narrow <= narrowIndents_.back()) throw tabError;
       if (indents_.size() > kMaxIndentLevels)
         throw LexError{line_, col_, "too many levels of indentation"};
       indents_.push_back(width);
+      narrowIndents_.push_back(narrow);
       emit(Tok::Indent, line_, col_);
       return true;
     }
     while (width < indents_.back()) {
       indents_.pop_back();
+      narrowIndents_.pop_back();
       emit(Tok::Dedent, line_, col_);
     }
     if (width != indents_.back())
       throw LexError{line_, col_, "unindent does not match any outer indentation level"};
+    if (narrow != narrowIndents_.back()) throw tabError;
     return true;
   }
 
@@ -524,6 +533,7 @@ class Lexer {
   int col_ = 1;
   int depth_ = 0;  // bracket nesting; line ends inside brackets are not NEWLINEs
   std::vector<int> indents_{0};
+  std::vector<int> narrowIndents_{0};  // the same levels with tabs one column wide
   std::vector<Token> out_;
 };
 

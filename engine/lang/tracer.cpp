@@ -193,14 +193,15 @@ void Tracer::fail(const SourceLoc& loc, const std::string& msg) const {
 void Tracer::checkLimits(const SourceLoc& loc) {
   if (g_.numNodes() > opt_.maxNodes)
     fail(loc, "the graph grew past " + std::to_string(opt_.maxNodes) +
-                  " nodes (the maxNodes limit); a Python loop unrolling a large body is the usual "
+                  " nodes (the maxNodes limit, --max-nodes); a Python loop unrolling a large body "
+                  "is the usual "
                   "cause: use tf.range to build one while_loop instead");
 }
 
 void Tracer::countUnroll(const SourceLoc& loc) {
   if (++prog_.unrolledCopies > opt_.maxUnroll)
     fail(loc, "Python loops ran more than " + std::to_string(opt_.maxUnroll) +
-                  " iterations while tracing (the maxUnroll limit); use tf.range or "
+                  " iterations while tracing (the maxUnroll limit, --max-unroll); use tf.range or "
                   "tf.while_loop to make a graph loop");
   checkLimits(loc);
 }

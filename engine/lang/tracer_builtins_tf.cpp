@@ -350,6 +350,22 @@ void addConstructors(BuiltinTable& t) {
                   }};
 }
 
+// The largest tf.range built as a constant while tracing (2^26 elements, 256 MiB as floats).
+constexpr int64_t kMaxRangeConstant = int64_t(1) << 26;
+
+// How many values start, start + delta, ... lie before limit, counted without stepping (which
+// overflowed int64 near its ends): ceil((limit - start) / delta) in 128-bit arithmetic, capped
+// at kMaxRangeConstant + 1 so that the caller only compares.
+int64_t rangeLength(int64_t start, int64_t limit, int64_t delta) {
+  const __int128 span = __int128(limit) - start;
+  if (span == 0 || (span > 0) != (delta > 0)) return 0;
+  const __int128 step = delta;
+  const __int128 n = (span + step - (delta > 0 ? 1 : -1)) / step;
+  return n > kMaxRangeConstant ? kMaxRangeConstant + 1 : int64_t(n);
+}
+
+bool fitsInt32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
 // zeros_like, ones_like, eye and range.
 void addFilledAndRanges(BuiltinTable& t) {
   for (auto [name, value] : {std::pair{"tf.zeros_like", 0.0}, {"tf.ones_like", 1.0}}) {
@@ -369,6 +385,8 @@ void addFilledAndRanges(BuiltinTable& t) {
                    const int64_t c = a.none("num_columns") ? r : a.integer("num_columns");
                    if (r < 0 || c < 0 || r * c > (int64_t(1) << 28))
                      a.fail("num_rows", "gives an unreasonable size");
+                   a.cx.at(a.callLoc);
+                   a.cx.b.checkBudget(TypeInfo{a.dtype("dtype", DType::F32), {r, c}}, "tf.eye");
                    Tensor e = Tensor::zeros(a.dtype("dtype", DType::F32), {r, c});
                    for (int64_t i = 0; i < std::min(r, c); ++i) e.set(i * c + i, 1);
                    return T(a.cx.b.constant(e));
@@ -389,22 +407,27 @@ void addFilledAndRanges(BuiltinTable& t) {
           }
         }
         if (r->delta.kind == Kind::Int && r->delta.i == 0) a.fail("delta", "must not be zero");
-        Val out;
+        // Python-int bounds give a constant; tensor bounds, or more elements than a constant
+        // may hold, give a lazy range that only a for loop (one while_loop) can use.
+        struct LazyRange : Object {
+          std::string typeName() const override { return "tf.range"; }
+        };
+        Val out = Val::object(std::make_shared<LazyRange>());
         if (r->start.kind == Kind::Int && r->limit.kind == Kind::Int &&
             r->delta.kind == Kind::Int) {
-          std::vector<double> xs;
-          for (int64_t i = r->start.i; r->delta.i > 0 ? i < r->limit.i : i > r->limit.i;
-               i += r->delta.i) {
-            xs.push_back(double(i));
-            if (xs.size() > (size_t(1) << 26)) a.fail("limit", "makes too many elements");
+          const int64_t n = rangeLength(r->start.i, r->limit.i, r->delta.i);
+          const DType dt = a.dtype("dtype", DType::I32);
+          if (n <= kMaxRangeConstant) {
+            // Between start and limit, so no overflow: n is the true count here, not the cap.
+            const int64_t last = n == 0 ? r->start.i : r->start.i + (n - 1) * r->delta.i;
+            if (dt == DType::I32 && n > 0 && !(fitsInt32(r->start.i) && fitsInt32(last)))
+              a.fail("", "its values do not fit in int32; pass dtype=tf.float64");
+            a.cx.at(a.callLoc);
+            a.cx.b.checkBudget(TypeInfo{dt, {n}}, "tf.range");
+            std::vector<double> xs(static_cast<size_t>(n));
+            for (int64_t k = 0; k < n; ++k) xs[size_t(k)] = double(r->start.i + k * r->delta.i);
+            out = T(a.cx.b.constant(Tensor::fromVector(xs, {n}, dt)));
           }
-          out = T(a.cx.b.constant(
-              Tensor::fromVector(xs, {int64_t(xs.size())}, a.dtype("dtype", DType::I32))));
-        } else {
-          struct TensorRange : Object {
-            std::string typeName() const override { return "tf.range"; }
-          };
-          out = Val::object(std::make_shared<TensorRange>());
         }
         out.range = r;
         return out;

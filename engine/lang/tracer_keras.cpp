@@ -63,6 +63,7 @@ struct LayerObj : Object {
     return v;
   }
   Tensor glorot(Context& cx, const Shape& s, int64_t fanIn, int64_t fanOut, DType dt) {
+    cx.b.checkBudget(TypeInfo{dt, s}, kind + " kernel");  // before the kernel is allocated
     const double limit = std::sqrt(6.0 / double(fanIn + fanOut));
     return Rng(uint64_t(cx.nextSeed(std::nullopt))).uniform(s, -limit, limit, dt);
   }

@@ -102,6 +102,8 @@ Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
     fail(item.context->loc, "write a variant as `with variant(\"name\"):` with one string literal");
   if (!item.asName.empty()) fail(item.asLoc, "`with variant(...)` binds no name; drop the `as`");
   const std::string name = call.args[0]->as<Expr::StrLit>()->value;
+  // "" is the name of a script without variant blocks: its code would merge with the top level.
+  if (name.empty()) fail(call.args[0]->loc, "a variant needs a name, got ''");
   for (const Variant& v : prog_.variants)
     if (v.name == name) fail(call.args[0]->loc, "variant '" + name + "' is defined twice");
   prog_.variants.push_back(Variant{name, loc, {}, {}, {}});
@@ -166,7 +168,8 @@ size_t threadStackSize() {
 }
 
 std::string formatNumber(double v, bool isInt) {
-  if (isInt) return std::to_string(int64_t(v));
+  // Only a double inside int64's range converts (--set n=1e300 or inf would be undefined).
+  if (isInt && std::fabs(v) < 9.2e18) return std::to_string(int64_t(v));
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
@@ -188,7 +191,10 @@ std::vector<Param> collectParams(const Module& m, const std::string& fileName,
     p.loc = d->value.loc;
     params.push_back(p);
   }
-  for (const auto& [name, value] : options.overrides) {
+  for (const auto& entry : options.overrides) {
+    // Named copies, not a structured binding: clang 14 cannot capture a binding in a lambda.
+    const std::string& name = entry.first;
+    const double value = entry.second;
     auto it =
         std::find_if(params.begin(), params.end(), [&](const Param& p) { return p.name == name; });
     if (it == params.end()) {

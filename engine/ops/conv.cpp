@@ -9,10 +9,14 @@
 // every number the same way.
 
 // GCC 12 reports false "may be used uninitialized" warnings inside Eigen's AVX-512 packing code.
+#if defined(__GNUC__) && !defined(__clang__)  // clang has no -Wmaybe-uninitialized
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <Eigen/Core>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #include <algorithm>
 #include <array>
 #include <cctype>

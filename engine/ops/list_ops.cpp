@@ -28,6 +28,9 @@ Tensor readEntry(const TensorList& l, int64_t i) {
   if (i < 0) throw ShapeError("TensorArray index " + std::to_string(i) + " is negative");
   if (i < static_cast<int64_t>(l.items.size()) && l.items[i].defined()) return l.items[i];
   if (l.zeroDefault && fullyKnown(l.elemShape)) return Tensor::zeros(l.dtype, l.elemShape);
+  if (i >= static_cast<int64_t>(l.items.size()))
+    throw ShapeError("TensorArray read at index " + std::to_string(i) +
+                     " is out of range for size " + std::to_string(l.items.size()));
   throw ShapeError("TensorArray read of index " + std::to_string(i) +
                    ", which was never written (size " + std::to_string(l.items.size()) + ")");
 }
@@ -145,6 +148,11 @@ void registerListOps(Registry& r) {
         }
         if (out->elemShape.empty() || !fullyKnown(out->elemShape)) out->elemShape = in[2].t.shape();
         checkElem(*out, in[2].t);
+        // Write-once, as TensorFlow's TensorArray: a second write would leave the first value
+        // a gradient through dta'. Adjoint lists (zero default) accumulate and may overwrite.
+        if (out->items[i].defined() && !out->zeroDefault)
+          throw ShapeError("could not write to TensorArray index " + std::to_string(i) +
+                           " because it has already been written to");
         out->items[i] = in[2].t;
         return {Datum(ListPtr(out))};
       },

@@ -5,7 +5,10 @@
 
 namespace gl {
 
-inline constexpr size_t kDefaultMemoryBudget = size_t(8) << 30;   // 8 GiB of tensors
+inline constexpr size_t kDefaultMemoryBudget = size_t(8) << 30;  // 8 GiB of tensors
+// Appended to every over-budget error: where the user changes the budget.
+inline constexpr const char* kRaiseBudget =
+    " (set a larger one with --memory-budget or in Settings)";
 inline constexpr size_t kDefaultRecordBudget = size_t(64) << 20;  // per-iteration loop records
 // Records keep whole tensors up to this many elements; larger ones as summaries.
 inline constexpr int64_t kSmallTensorElements = 64;

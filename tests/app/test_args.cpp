@@ -3,6 +3,8 @@
 // table (app/commands.h): the same rules for the options commands share, and the routing of the
 // first word to a command.
 #include <QtTest>
+
+#include <cmath>
 #include <stdexcept>
 
 #include "app/args.h"
@@ -223,8 +225,30 @@ class TestArgs : public QObject {
     QCOMPARE(x, 1e-3);
     QVERIFY(args::parseReal("-2", x));
     QCOMPARE(x, -2.0);
-    for (const char* bad : {"", " 1", "1 ", "1,5", "inf", "nan", "1e999", "0.1abc"})
+    QVERIFY(args::parseReal("+.5", x));
+    QCOMPARE(x, 0.5);
+    // Too small for a double: 0, as Python's float("1e-400") gives; the sign is kept.
+    QVERIFY(args::parseReal("1e-400", x));
+    QCOMPARE(x, 0.0);
+    QVERIFY(args::parseReal("-1e-400", x));
+    QVERIFY(x == 0 && std::signbit(x));
+    QVERIFY(args::parseReal("4e-320", x));  // a denormal stays a denormal
+    QCOMPARE(x, 4e-320);
+    for (const char* bad : {"", " 1", "1 ", "1,5", "inf", "nan", "1e999", "0.1abc", "0x5", "0x1p3",
+                            "infinity", "+-1", "--1", "-inf", "1e", "."})
       QVERIFY2(!args::parseReal(bad, x), bad);
+    int64_t b = 0;
+    for (const auto& [text, bytes] : {std::pair{"4096", int64_t(4096)},
+                                      {"2G", int64_t(2) << 30},
+                                      {"512m", int64_t(512) << 20},
+                                      {"1.5GiB", int64_t(3) << 29},
+                                      {"3KB", int64_t(3072)},
+                                      {"1T", int64_t(1) << 40}}) {
+      QVERIFY2(args::parseBytes(text, b), text);
+      QCOMPARE(b, bytes);
+    }
+    for (const char* bad : {"", "G", "B", "0", "-1G", "0.5", "2X", "2 G", "1e30", "nan", "0x10"})
+      QVERIFY2(!args::parseBytes(bad, b), bad);
     std::string name;
     QVERIFY(args::parseSetting("steps=3", name, x));
     QCOMPARE(name, std::string("steps"));
@@ -349,7 +373,13 @@ class TestArgs : public QObject {
              std::vector<std::string>({"serial", "parallel"}));
     QCOMPARE(findCommand("ode")->option("--executor")->choices,
              std::vector<std::string>({"serial", "parallel", "both"}));
-    QCOMPARE(findCommand("check")->options.size(), size_t(2));
+    // check: --preset, --set and the limits, which every command that traces takes alike.
+    QCOMPARE(findCommand("check")->options.size(), size_t(5));
+    for (const char* name : {"run", "check", "export"}) {
+      QCOMPARE(findCommand(name)->option("--memory-budget")->kind, args::Kind::Bytes);
+      QCOMPARE(findCommand(name)->option("--max-unroll")->kind, args::Kind::Int);
+      QCOMPARE(findCommand(name)->option("--max-nodes")->kind, args::Kind::Int);
+    }
     QVERIFY(findCommand("export")->option("--out")->required);
   }
 

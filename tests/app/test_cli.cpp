@@ -7,6 +7,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 namespace {
 
 struct Result {
@@ -174,6 +176,63 @@ class TestCli : public QObject {
     QVERIFY2(p.err.contains("stepz"), qPrintable(p.err));
     Result range = gradlab({"check", lesson("ode_while_loop.gls"), "--set", "steps=0"});
     QCOMPARE(range.code, 1);
+  }
+
+  void theFirstNanIsReportedUnlessAskedNotTo() {
+    const QString f = write("nan.gls", "y = tf.math.log(tf.constant([-1.0, 2.0]))\n");
+    Result r = gradlab({"run", f});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("  numerics: log made the first 1 NaN at " + f + ":1:5;"),
+             qPrintable(r.out));
+    QVERIFY(r.out.contains("mean nan  l2 nan  NaN 1\n"));
+    Result off = gradlab({"run", f, "--no-check-numerics"});
+    QCOMPARE(off.code, 0);
+    QVERIFY(!off.out.contains("numerics:"));
+    QVERIFY(off.out.contains("NaN 1"));  // the summary still counts them
+  }
+
+  void limitsAreSettingsOfEveryScriptCommand() {
+    const QString f = write("big.gls", "x = tf.zeros([1000, 1000])\ny = x + 1.0\n");
+    QCOMPARE(gradlab({"check", f}).code, 0);
+    Result c = gradlab({"check", f, "--memory-budget", "1M"});
+    QCOMPARE(c.code, 1);
+    QVERIFY2(firstLine(c).startsWith(f + ":1:5: ") &&
+                 firstLine(c).endsWith("over the memory budget of 1.0 MiB (set a larger one "
+                                       "with --memory-budget or in Settings)"),
+             qPrintable(c.err));
+    Result r = gradlab({"run", f, "--memory-budget=1.5MiB"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("memory budget of 1.5 MiB"), qPrintable(r.err));
+    Result bad = gradlab({"run", f, "--memory-budget", "2X"});
+    QCOMPARE(bad.code, 2);
+    QCOMPARE(firstLine(bad), QString("gradlab run: --memory-budget expects a size such as 2G, "
+                                     "512M or 4096, got '2X'"));
+    const QString loop = write("loop.gls", "x = 0\nfor i in range(50):\n    x += 1\n");
+    Result u = gradlab({"check", loop, "--max-unroll", "10"});
+    QCOMPARE(u.code, 1);
+    QVERIFY2(u.err.contains("(the maxUnroll limit, --max-unroll)"), qPrintable(u.err));
+  }
+
+  // Only regular files are read, and their size is checked before reading: a FIFO would block
+  // the open, /dev/zero never ends, and a directory used to run as an empty script.
+  void onlyRegularFilesUpTo4MiBAreRead() {
+    QVERIFY(QDir(dir_.path()).mkpath("folder.gls"));
+    Result d = gradlab({"run", dir_.filePath("folder.gls")});
+    QCOMPARE(d.code, 1);
+    QCOMPARE(firstLine(d),
+             "'" + dir_.filePath("folder.gls") + "' is not a regular file (a directory)");
+    Result z = gradlab({"check", "/dev/zero"});
+    QCOMPARE(z.code, 1);
+    QCOMPARE(firstLine(z), QString("'/dev/zero' is not a regular file"));
+    const QString fifo = dir_.filePath("pipe.gls");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    Result f = gradlab({"run", fifo});  // returns at once: nobody ever writes into the FIFO
+    QCOMPARE(f.code, 1);
+    QCOMPARE(firstLine(f), "'" + fifo + "' is not a regular file");
+    const QString big = write("big.gls", QByteArray((4 << 20) + 1, '#'));
+    Result b = gradlab({"check", big});
+    QCOMPARE(b.code, 1);
+    QCOMPARE(firstLine(b), "'" + big + "' is larger than 4 MiB");
   }
 
   void exportWritesEveryFigureWithoutADisplay() {
@@ -393,11 +452,15 @@ class TestCli : public QObject {
           "--plot NAME", "--screenshot PNG"}},
         {"run",
          {"--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
-          "--preset seed|class", "--set NAME=VALUE", "--json"}},
-        {"check", {"--preset seed|class", "--set NAME=VALUE"}},
+          "--no-check-numerics", "--preset seed|class", "--set NAME=VALUE", "--json",
+          "--memory-budget SIZE", "--max-unroll N", "--max-nodes N"}},
+        {"check",
+         {"--preset seed|class", "--set NAME=VALUE", "--memory-budget SIZE", "--max-unroll N",
+          "--max-nodes N"}},
         {"export",
          {"--out DIR", "--format LIST", "--preset seed|class", "--set NAME=VALUE", "--step T",
-          "--variant V", "--executor serial|parallel", "--threads N", "--no-ftz"}},
+          "--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
+          "--no-check-numerics", "--memory-budget SIZE", "--max-unroll N", "--max-nodes N"}},
         {"ode",
          {"--steps N", "--batch B", "--dim D", "--dt DT", "--executor serial|parallel|both",
           "--threads N", "--variant serial|parallel|vectorized|all"}},

@@ -121,6 +121,22 @@ class TestErrors : public QObject {
     QVERIFY2(e.contains("a.gls:2:1") && e.contains("memory budget"), qPrintable(e));
   }
 
+  // At run time the budget is checked from the node's static output shape before the kernel
+  // allocates: three [30000,30000] products used to run past an 8 GiB budget.
+  void runTimeBudgetIsCheckedBeforeANodeAllocates() {
+    Graph g;
+    Builder b(g);
+    b.setLoc({"a.gls", 3, 7});
+    Value x = b.placeholder(DType::F32, {1000, 1000});
+    Value y = o::matmul(b, x, x);
+    RunOptions opt;
+    opt.memoryBudget = size_t(6) << 20;  // the fed x (3.8 MiB) fits, x and y (7.6 MiB) do not
+    opt.feeds[x.node] = Tensor::zeros(DType::F32, {1000, 1000});
+    QString e = errorOf([&] { evaluate(g, {y}, opt); });
+    QCOMPARE(e, QString("a.gls:3:7: matmul: this needs 3 MiB more, over the memory budget of 6 "
+                        "MiB (set a larger one with --memory-budget or in Settings)"));
+  }
+
   void matmulInnerDims() {
     Graph g;
     Builder b(g);

@@ -22,6 +22,18 @@ struct BadScript {
 
 // clang-format off
 const BadScript kBad[] = {
+    {"s = 'ab'\nfor i in range(40):\n    s = s + s\n",
+     "this concatenation makes more than 1000000 characters", 3, 9},
+    {"s = [1]\nfor i in range(40):\n    s = s + s\n",
+     "this concatenation makes more than 1000000 items", 3, 9},
+    {"with variant(''):\n    x = 1\n",
+     "a variant needs a name, got ''", 1, 14},
+    {"if True:\n\tx = 1\n        y = 2\n",
+     "inconsistent use of tabs and spaces in indentation", 3, 9},
+    {"if True:\n        x = 1\n\ty = 2\n",
+     "inconsistent use of tabs and spaces in indentation", 3, 2},
+    {"if True:\n    if True:\n\tx = 1\n",
+     "inconsistent use of tabs and spaces in indentation", 3, 2},
     {"x = tf.ones([2])\ny = tf.reduce_sum(x, 0, False, None, 5)\n",
      "tf.reduce_sum() takes at most 4 positional arguments (5 given)", 2, 38},
     {"ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\nn = len(ta)\n",

@@ -84,6 +84,25 @@ class TestReport : public QObject {
     QVERIFY2(text.find("  error: bad.gls:2:") != std::string::npos, text.c_str());
   }
 
+  // TensorArray misuse found at run time, located at the call (TensorFlow's errors).
+  void tensorArrayErrorsAtRunTime() {
+    const struct {
+      const char* src;
+      const char* error;
+    } cases[] = {
+        {"ta = tf.TensorArray(tf.float32, size=3)\nta = ta.write(0, 1.0)\ny = ta.read(7)\n",
+         "ta.gls:3:5: list_read: TensorArray read at index 7 is out of range for size 3"},
+        {"ta = tf.TensorArray(tf.float32, size=3)\nta = ta.write(1, 1.0)\nta = ta.write(1, "
+         "2.0)\ny = ta.stack()\n",
+         "ta.gls:3:6: list_write: could not write to TensorArray index 1 because it has already "
+         "been written to"},
+    };
+    for (const auto& c : cases) {
+      const ProgramRun run = runProgram(lang::traceProgram(c.src, "ta.gls", {}), {});
+      QCOMPARE(run.variants.at(0).error, std::string(c.error));
+    }
+  }
+
   void recordsOnlyWhenAsked() {
     // `gradlab run` asks for none: the report is the same without them.
     const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
@@ -100,6 +119,59 @@ class TestReport : public QObject {
     QCOMPARE(without.variants.at(0).outputs.size(), with.variants.at(0).outputs.size());
     QCOMPARE(without.variants.at(0).outputs.at(0).entries.at(0).record.l2,
              with.variants.at(0).outputs.at(0).entries.at(0).record.l2);
+  }
+
+  // NaN and Inf say so: output summaries count them (min and max skip NaN, so the numbers
+  // alone looked finite) and the first primitive that made one is reported with its line,
+  // like tf.debugging.check_numerics; inside a loop, with the iteration.
+  void nonFiniteValuesAreCountedAndTracedToTheirNode() {
+    const lang::TracedProgram p = lang::traceProgram(
+        "x = tf.constant([-1.0, 2.0])\ny = tf.math.log(x) * 2.0\nz = y + 1.0\n", "nan.gls", {});
+    const ProgramRun run = runProgram(p, {});
+    const NumericsFault& nf = run.variants.at(0).run.numerics;
+    QVERIFY(nf.found());
+    QCOMPARE(nf.op, std::string("log"));
+    QCOMPARE(nf.loc.line, 2);
+    QCOMPARE(nf.loc.col, 5);
+    QCOMPARE(nf.nanCount, int64_t(1));
+    QCOMPARE(nf.iteration, int64_t(-1));
+    const std::vector<ReportEntry> r = buildReport(p, run, {});
+    const auto numerics = ofKind(r, ReportKind::Numerics);
+    QCOMPARE(numerics.size(), size_t(1));
+    QCOMPARE(numerics[0]->severity, Severity::Warning);
+    QCOMPARE(numerics[0]->loc.line, 2);
+    QCOMPARE(numerics[0]->text,
+             std::string("numerics: log made the first 1 NaN at nan.gls:2:5; values computed "
+                         "from it are not finite either"));
+    const std::string text = reportText(p, run, {});
+    QVERIFY2(text.find("out  z: float32[2]  min 2.38629  max 2.38629  mean nan  l2 nan  NaN 1\n") !=
+                 std::string::npos,
+             text.c_str());
+    const std::string json = reportJson(p, run, {});
+    QVERIFY2(json.find("\"numerics\":{\"node\":" + std::to_string(nf.node) +
+                       ",\"op\":\"log\",\"line\":2,\"col\":5,\"iteration\":-1,\"nan_count\":1,"
+                       "\"inf_count\":0}") != std::string::npos,
+             json.c_str());
+    QVERIFY(json.find("\"nan_count\":1,\"inf_count\":0,\"head\":[") != std::string::npos);
+    RunSettings off;
+    off.checkNumerics = false;
+    QVERIFY(!runProgram(p, off).variants.at(0).run.numerics.found());
+    // x * 1e30 overflows float32 in the second iteration (1e60); both executors say so.
+    const lang::TracedProgram loop = lang::traceProgram(
+        "i = tf.constant(0)\nx = tf.constant(1.0)\n"
+        "i, x = tf.while_loop(lambda i, x: i < 5, lambda i, x: (i + 1, x * 1e30), [i, x])\n",
+        "loop.gls", {});
+    for (bool parallel : {false, true}) {
+      RunSettings s;
+      s.parallel = parallel;
+      const ProgramRun loopRun = runProgram(loop, s);
+      const NumericsFault& lf = loopRun.variants.at(0).run.numerics;
+      QVERIFY(lf.found());
+      QCOMPARE(lf.op, std::string("mul"));
+      QCOMPARE(lf.loc.line, 3);
+      QCOMPARE(lf.iteration, int64_t(1));
+      QCOMPARE(lf.infCount, int64_t(1));
+    }
   }
 
   void textAndJsonRenderTheSameEntries() {

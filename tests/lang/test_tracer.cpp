@@ -157,6 +157,34 @@ dx = tape.gradient(lnp, x)
     QCOMPARE(run(c, {"s"})[0].item(), 21.0);
   }
 
+  // tf.range on Python ints counts its elements before building them: no stepping past int64's
+  // ends (signed overflow), negative steps round like Python, and a range too large for a
+  // constant still drives a for loop as one while_loop.
+  void tfRangeCountsBeforeBuilding() {
+    TracedProgram p = trace(
+        "a = tf.range(5, 0, -2)\nb = tf.range(2, 9, 3)\nc = tf.range(3, 3)\n"
+        "d = tf.range(2147483000, 2147483647, 300, dtype=tf.float64)\n");
+    auto v = run(p, {"a", "b", "c", "d"});
+    QCOMPARE(v[0].toVector(), (std::vector<double>{5, 3, 1}));
+    QCOMPARE(v[1].toVector(), (std::vector<double>{2, 5, 8}));
+    QCOMPARE(v[2].numel(), int64_t(0));
+    QCOMPARE(v[3].toVector(), (std::vector<double>{2147483000, 2147483300, 2147483600}));
+    for (const char* src : {"d = tf.range(9223372036854775000, 9223372036854775807, 400)\n",
+                            "d = tf.range(-9223372036854775807, -9223372036854775000, 500)\n"}) {
+      try {
+        traceProgram(src, "r.gls");
+        QFAIL("an int32 range past 2^31 traced");
+      } catch (const EngineError& e) {
+        QCOMPARE(std::string(e.what()),
+                 std::string("r.gls:1:5: tf.range(): its values do not fit in int32; pass "
+                             "dtype=tf.float64"));
+      }
+    }
+    TracedProgram big = trace("x = tf.constant(0.0)\nfor i in tf.range(10**9):\n    x = x + 1.0\n");
+    QCOMPARE(countOp(*big.graph, "while"), 1);
+    QCOMPARE(countOp(*big.graph, "const") < 10, true);  // no 10^9-element constant
+  }
+
   // A while statement on a tensor becomes one while_loop whose loop variables are the names
   // the body changes; on a Python value it runs while tracing.
   void whileStatements() {
@@ -373,6 +401,13 @@ q = st[tf.constant(1)]
     QVERIFY(traceError(src, r).find(
                 "test.gls:1:15: param 'steps' = 1000 is outside its range 1..100") !=
             std::string::npos);
+    // Past int64's range the value is printed as a double (converting it was undefined).
+    for (const auto& [value, text] : {std::pair{1e300, "1e+300"}, {INFINITY, "inf"}}) {
+      TraceOptions huge;
+      huge.overrides["steps"] = value;
+      QCOMPARE(traceError(src, huge), "test.gls:1:15: param 'steps' = " + std::string(text) +
+                                          " is outside its range 1..100");
+    }
   }
 
   // `class N` is the value under the classroom preset; the seed's value stays the default, a
@@ -871,6 +906,29 @@ r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
             std::string::npos);
     QVERIFY(traceError("def f(n):\n    return f(n + 1)\nf(0)\n").find("recursion depth") !=
             std::string::npos);
+  }
+
+  // Trace-time constants are checked against the budget before they are allocated (a Dense
+  // kernel of 30000000 units took 12 GB first); the error names the line and the setting.
+  void trace_time_constants_fit_the_budget_before_allocating() {
+    TraceOptions small;
+    small.memoryBudget = size_t(64) << 20;
+    const std::string raise = "(set a larger one with --memory-budget or in Settings)";
+    const struct {
+      const char* src;
+      const char* where;
+    } cases[] = {
+        {"x = tf.ones([2, 4])\nlayer = tf.keras.layers.Dense(30000000)\ny = layer(x)\n",
+         "test.gls:3:5: Dense kernel: this needs 457.8 MiB, over the memory budget of 64.0 MiB "},
+        {"x = tf.ones([6000])\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * "
+         "2.0\nj = tape.jacobian(y, x)\n",
+         "test.gls:5:5: jacobian: this needs 137.3 MiB, over the memory budget of 64.0 MiB "},
+        {"e = tf.eye(5000)\n",
+         "test.gls:1:5: tf.eye: this needs 95.4 MiB, over the memory budget of 64.0 MiB "},
+        {"r = tf.range(2**25)\n",
+         "test.gls:1:5: tf.range: this needs 128.0 MiB, over the memory budget of 64.0 MiB "},
+    };
+    for (const auto& c : cases) QCOMPARE(traceError(c.src, small), std::string(c.where) + raise);
   }
 };
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Writes the fuzzer's seed corpus and dictionary, read from the sources so they never go stale.
+
+usage: fuzz_inputs.py SOURCE_DIR CORPUS_DIR DICT_FILE
+
+Seeds: the built-in lessons, every script of the bad-script table (tests/lang/test_bad_scripts.cpp)
+and the conformance scripts (tests/lang/conformance/*.gls) when present. Dictionary: the lexer's
+keywords, operators, and every builtin name of the tracer's tables ("tf.reduce_sum" gives
+"tf.reduce_sum" and "reduce_sum").
+"""
+import hashlib
+import pathlib
+import re
+import sys
+
+
+def c_string_literals(text):
+    """The first string literal of each `{"...", "...", line, col}` row, C escapes decoded."""
+    rows = re.findall(r'^\s*\{"((?:[^"\\]|\\.)*)",', text, re.M)
+    return [bytes(r, "utf-8").decode("unicode_escape").encode("latin-1") for r in rows]
+
+
+def seeds(src):
+    for path in sorted((src / "resources" / "lessons").glob("*.gls")):
+        yield path.read_bytes()
+    yield from c_string_literals((src / "tests" / "lang" / "test_bad_scripts.cpp").read_text())
+    for path in sorted((src / "tests" / "lang" / "conformance").glob("**/*.gls")):
+        yield path.read_bytes()
+
+
+def dictionary(src):
+    lexer = (src / "engine" / "lang" / "lexer.cpp").read_text()
+    words = set(re.findall(r'\{Tok::Kw\w+, "(\w+)"\}', lexer))
+    words |= {"==", "!=", "<=", ">=", "**", "//", "+=", "-=", "*=", "@", "->", ":", "\n    ",
+              "\t", "[", "]", "(", ")", ",", "=", "1e308", "-1", "0", "10**9", "1.0", "\"s\"",
+              "with", "as", "variant(", "param ", " in 1..10", "tf.float64", "tf.int32"}
+    for path in (src / "engine" / "lang").glob("tracer_*.cpp"):
+        for name in re.findall(r't\["((?:tf|keras)\.[\w.]+)"\]', path.read_text()):
+            words.add(name)
+            words.add(name.split(".")[-1])
+    return sorted(words)
+
+
+def main():
+    src, corpus, dict_file = map(pathlib.Path, sys.argv[1:4])
+    corpus.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for data in seeds(src):
+        (corpus / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        count += 1
+    words = dictionary(src)
+    with open(dict_file, "w") as out:
+        for w in words:
+            out.write('"' + w.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\x0A")
+                      .replace("\t", "\\x09") + '"\n')
+    print(f"{count} seeds in {corpus}, {len(words)} dictionary words in {dict_file}")
+
+
+if __name__ == "__main__":
+    main()

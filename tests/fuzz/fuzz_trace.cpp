@@ -1,0 +1,69 @@
+// libFuzzer target: bytes as a GradLab script. Tracing must give a program or an EngineError;
+// a small program then runs on the serial executor under a tight memory budget and a step limit
+// (the monitor cancels after kMaxPolls polls or kMaxSeconds), and must again give values or an
+// EngineError. Params are set to the low end of their range (the lessons' own sizes take
+// minutes under ASan).
+// Anything else (a crash, a sanitizer report, a leak, another exception, a hang) is a finding.
+// Build: -DGRADLAB_FUZZ=ON with clang (see README, "Fuzzing").
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "engine/lab/session.h"
+#include "engine/lang/program.h"
+#include "engine/tensor/error.h"
+
+namespace {
+
+constexpr size_t kMemoryBudget = size_t(64) << 20;  // 64 MiB of tensors
+constexpr size_t kMaxNodes = 4000;                  // larger graphs are traced, not run
+constexpr int64_t kMaxPolls = 2000;                 // cancellation polls: the step limit
+constexpr double kMaxSeconds = 2;
+
+// Cancels the run after kMaxPolls cancellation checks (nodes and loop iterations) or
+// kMaxSeconds: a loop of 10^9 steps ends quickly.
+class StepLimit : public gl::RunMonitor {
+ public:
+  bool cancelled() const override {
+    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
+    return ++polls_ > kMaxPolls || spent.count() > kMaxSeconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  mutable int64_t polls_ = 0;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string source(reinterpret_cast<const char*>(data), size);
+  gl::lang::TraceOptions trace;
+  trace.maxUnroll = 2000;
+  trace.maxNodes = 20000;
+  trace.memoryBudget = kMemoryBudget;
+  gl::lang::TracedProgram program;
+  try {
+    program = gl::lang::traceProgram(source, "fuzz.gls", trace);
+    bool atLow = true;
+    for (const gl::lang::Param& p : program.params) {
+      trace.overrides[p.name] = p.lo;
+      atLow = atLow && p.value == p.lo;
+    }
+    if (!atLow) program = gl::lang::traceProgram(source, "fuzz.gls", trace);
+  } catch (const gl::EngineError&) {
+    return 0;
+  }
+  if (program.graph->nodes().size() > kMaxNodes) return 0;
+  StepLimit limit;
+  gl::lab::RunSettings run;
+  run.memoryBudget = kMemoryBudget;
+  run.monitor = &limit;
+  run.timeline = false;
+  try {
+    gl::lab::runProgram(program, run);
+  } catch (const gl::EngineError&) {
+  }
+  return 0;
+}
