@@ -62,7 +62,7 @@ SavedAccumulators::SavedAccumulators(ControlRuntime& rt, const Node& n, int64_t 
     list->dtype = t.dtype;
     list->elemShape = t.shape;
     if (count >= 0) {
-      list->items.resize(size_t(count));
+      list->resize(count);
       if (t.list) list->lists.resize(size_t(count));
     }
     lists_.push_back(std::move(list));
@@ -74,14 +74,14 @@ void SavedAccumulators::put(size_t iteration, const std::vector<Datum>& saved) {
   for (size_t k = 0; k < lists_.size(); ++k) {
     TensorList& acc = *lists_[k];
     const Datum& d = saved[k];
-    if (acc.items.size() <= iteration) acc.items.resize(iteration + 1);
+    if (acc.size() <= int64_t(iteration)) acc.resize(int64_t(iteration) + 1);
     if (d.isList()) {
       rt_.accountSaved(d.list->bytes());
       if (acc.lists.size() <= iteration) acc.lists.resize(iteration + 1);
       acc.lists[iteration] = d.list;
     } else {
       if (d.t.defined()) rt_.accountSaved(d.t.bytes());
-      acc.items[iteration] = d.t;
+      acc.set(int64_t(iteration), d.t);
     }
   }
 }
