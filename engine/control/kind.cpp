@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "engine/control/row_slices.h"
+
 namespace gl {
 
 const std::vector<const ControlKind*>& controlKinds() {
@@ -23,7 +25,8 @@ const ControlKind& controlKind(NodeKind k) {
   return *c;
 }
 
-Value sumAll(Builder& b, const std::vector<Value>& parts) {
+Value sumAll(Builder& b, const std::vector<Value>& given) {
+  const std::vector<Value> parts = b.type(given.at(0)).list ? given : mergeRowSlices(b, given);
   Value acc = parts.at(0);
   for (size_t i = 1; i < parts.size(); ++i)
     acc = b.op1(b.type(acc).list ? "list_add" : "add", {acc, parts[i]});
