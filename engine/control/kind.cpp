@@ -64,6 +64,7 @@ SavedAccumulators::SavedAccumulators(ControlRuntime& rt, const Node& n, int64_t 
     const TypeInfo& t = rt.graph().type(n.saved[size_t(i)]);
     list->dtype = t.dtype;
     list->elemShape = t.shape;
+    list->savedPerIteration = true;
     if (count >= 0) {
       list->resize(count);
       if (t.list) list->lists.resize(size_t(count));

@@ -175,6 +175,7 @@ void registerListOps(Registry& r) {
         const int64_t i = indexOf(in[1]);
         if (i >= 0 && i < static_cast<int64_t>(l.lists.size()) && l.lists[size_t(i)])
           return {Datum(l.lists[size_t(i)])};
+        if (l.savedPerIteration && !l.entry(i).defined()) return {Datum()};
         return {Datum(readEntry(l, i))};
       },
       .vjp = [](VjpContext& c) -> std::vector<Value> {

@@ -33,6 +33,7 @@ std::shared_ptr<TensorList> TensorList::sameAttrs() const {
   out->lists = lists;
   out->dynamicSize = dynamicSize;
   out->zeroDefault = zeroDefault;
+  out->savedPerIteration = savedPerIteration;
   return out;
 }
 

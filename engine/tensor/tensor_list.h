@@ -28,6 +28,10 @@ class TensorList {
   bool dynamicSize = false;
   // Adjoint lists read unwritten entries as zeros; a user's TensorArray reports an error.
   bool zeroDefault = false;
+  // A loop's per-iteration saved values: an iteration where the value was not computed (it
+  // lives in a cond branch that did not run) reads as no value, which only the same branch of
+  // the reverse cond would use, and that branch does not run either.
+  bool savedPerIteration = false;
 
   TensorList();
   ~TensorList();
