@@ -1,6 +1,7 @@
 #include "engine/autodiff/backprop.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "engine/control/kind.h"
 #include "engine/ops/registry.h"
@@ -18,21 +19,31 @@ namespace {
 
 bool carriesGradient(const TypeInfo& t) { return isFloat(t.dtype); }
 
+// Only the targets' ancestors can carry a gradient to them, so reverse mode visits those and
+// nothing else: a query costs the size of the program that computes its targets, not of
+// everything traced before it (seed-b asks one gradient per step output; walking every earlier
+// node made tracing quadratic in the step count).
 std::vector<int> candidateNodes(const Graph& g, const BackpropRequest& req) {
-  int maxId = -1;
-  for (Value t : req.targets) maxId = std::max(maxId, t.node);
-  std::vector<int> ids;
+  std::unordered_set<int> regions;
   if (req.onlyRegion >= 0) {
-    for (int id : g.region(req.onlyRegion).nodes)
-      if (id <= maxId) ids.push_back(id);
-    return ids;
+    regions.insert(req.onlyRegion);
+  } else {
+    for (Value t : req.targets)
+      for (int r = g.node(t).region; r >= 0; r = g.region(r).parent) regions.insert(r);
   }
-  std::set<int> regions;
-  for (Value t : req.targets)
-    for (int r = g.node(t).region; r >= 0; r = g.region(r).parent) regions.insert(r);
-  for (int r : regions)
-    for (int id : g.region(r).nodes)
-      if (id <= maxId) ids.push_back(id);
+  std::unordered_set<int> seen;
+  std::vector<int> ids;
+  std::vector<int> stack;
+  for (Value t : req.targets) stack.push_back(t.node);
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    const Node& n = g.node(id);
+    if (!regions.count(n.region) || !seen.insert(id).second) continue;
+    ids.push_back(id);
+    for (Value v : n.inputs) stack.push_back(v.node);
+    for (Value v : n.captures) stack.push_back(v.node);
+  }
   std::sort(ids.begin(), ids.end());
   return ids;
 }

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "engine/control/row_slices.h"
+
 namespace gl {
 
 const std::vector<const ControlKind*>& controlKinds() {
@@ -23,7 +25,8 @@ const ControlKind& controlKind(NodeKind k) {
   return *c;
 }
 
-Value sumAll(Builder& b, const std::vector<Value>& parts) {
+Value sumAll(Builder& b, const std::vector<Value>& given) {
+  const std::vector<Value> parts = b.type(given.at(0)).list ? given : mergeRowSlices(b, given);
   Value acc = parts.at(0);
   for (size_t i = 1; i < parts.size(); ++i)
     acc = b.op1(b.type(acc).list ? "list_add" : "add", {acc, parts[i]});
@@ -61,8 +64,9 @@ SavedAccumulators::SavedAccumulators(ControlRuntime& rt, const Node& n, int64_t 
     const TypeInfo& t = rt.graph().type(n.saved[size_t(i)]);
     list->dtype = t.dtype;
     list->elemShape = t.shape;
+    list->savedPerIteration = true;
     if (count >= 0) {
-      list->items.resize(size_t(count));
+      list->resize(count);
       if (t.list) list->lists.resize(size_t(count));
     }
     lists_.push_back(std::move(list));
@@ -74,14 +78,14 @@ void SavedAccumulators::put(size_t iteration, const std::vector<Datum>& saved) {
   for (size_t k = 0; k < lists_.size(); ++k) {
     TensorList& acc = *lists_[k];
     const Datum& d = saved[k];
-    if (acc.items.size() <= iteration) acc.items.resize(iteration + 1);
+    if (acc.size() <= int64_t(iteration)) acc.resize(int64_t(iteration) + 1);
     if (d.isList()) {
       rt_.accountSaved(d.list->bytes());
       if (acc.lists.size() <= iteration) acc.lists.resize(iteration + 1);
       acc.lists[iteration] = d.list;
     } else {
       if (d.t.defined()) rt_.accountSaved(d.t.bytes());
-      acc.items[iteration] = d.t;
+      acc.set(int64_t(iteration), d.t);
     }
   }
 }

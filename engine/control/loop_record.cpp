@@ -11,7 +11,7 @@ TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
   TensorRecord r;
   if (d.isList()) {
     r.dtype = d.list->dtype;
-    r.shape = {static_cast<int64_t>(d.list->items.size())};
+    r.shape = {d.list->size()};
     r.shape.insert(r.shape.end(), d.list->elemShape.begin(), d.list->elemShape.end());
     return r;
   }

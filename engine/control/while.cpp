@@ -197,12 +197,12 @@ bool runIndependent(ControlRuntime& rt, const Node& n, std::vector<Datum>& vars,
   for (int j = 0; j < nv; ++j) {
     if (ind.writes[size_t(j)] < 0) continue;
     if (!vars[size_t(j)].isList()) return false;
-    auto& list = lists[size_t(j)] = std::make_shared<TensorList>(*vars[size_t(j)].list);
-    if (list->items.size() < size_t(start + count)) {
+    auto& list = lists[size_t(j)] = vars[size_t(j)].list->copy();
+    if (list->size() < start + count) {
       if (!list->dynamicSize)
         throw EngineError("TensorArray write at index " + std::to_string(start + count - 1) +
-                          " is out of range for size " + std::to_string(list->items.size()));
-      list->items.resize(size_t(start + count));
+                          " is out of range for size " + std::to_string(list->size()));
+      list->resize(start + count);
     }
   }
   std::atomic<int64_t> done{0};
@@ -214,8 +214,7 @@ bool runIndependent(ControlRuntime& rt, const Node& n, std::vector<Datum>& vars,
     const RegionRun run = rt.runRegion(body, params, i);
     for (int j = 0; j < nv; ++j)
       if (ind.writes[size_t(j)] >= 0)
-        lists[size_t(j)]->items[size_t(start + i)] =
-            run.results[size_t(j)].list->items.at(size_t(start + i));
+        lists[size_t(j)]->set(start + i, run.results[size_t(j)].list->entry(start + i));
     rt.progress(++done, count);
   });
   for (int j = 0; j < nv; ++j)

@@ -6,7 +6,7 @@
 namespace gl {
 
 std::string formatDatum(const Datum& d) {
-  if (d.isList()) return "TensorArray(size=" + std::to_string(d.list->items.size()) + ")";
+  if (d.isList()) return "TensorArray(size=" + std::to_string(d.list->size()) + ")";
   const Tensor& t = d.t;
   if (!t.defined()) return "<undefined>";
   std::ostringstream os;

@@ -23,16 +23,17 @@ int64_t indexOf(const Datum& d) {
   return static_cast<int64_t>(d.t.at(0));
 }
 
-// Reads entry i; zero-default (adjoint) lists give zeros for unwritten entries.
+// Reads entry i; zero-default (adjoint) lists read unwritten entries as zeros, one shared
+// tensor rather than a new one per read.
 Tensor readEntry(const TensorList& l, int64_t i) {
   if (i < 0) throw ShapeError("TensorArray index " + std::to_string(i) + " is negative");
-  if (i < static_cast<int64_t>(l.items.size()) && l.items[i].defined()) return l.items[i];
-  if (l.zeroDefault && fullyKnown(l.elemShape)) return Tensor::zeros(l.dtype, l.elemShape);
-  if (i >= static_cast<int64_t>(l.items.size()))
+  if (Tensor t = l.entry(i); t.defined()) return t;
+  if (l.zeroDefault && fullyKnown(l.elemShape)) return l.zeroEntry(l.elemShape);
+  if (i >= l.size())
     throw ShapeError("TensorArray read at index " + std::to_string(i) +
-                     " is out of range for size " + std::to_string(l.items.size()));
+                     " is out of range for size " + std::to_string(l.size()));
   throw ShapeError("TensorArray read of index " + std::to_string(i) +
-                   ", which was never written (size " + std::to_string(l.items.size()) + ")");
+                   ", which was never written (size " + std::to_string(l.size()) + ")");
 }
 
 Shape elemShapeAttr(const Attrs& a) { return a.ints("elem_shape"); }
@@ -96,7 +97,7 @@ void registerListOps(Registry& r) {
       .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
         auto l = emptyList(a);
         l->dynamicSize = a.b("dynamic_size");
-        l->items.resize(static_cast<size_t>(std::max<int64_t>(a.i("size"), 0)));
+        l->resize(std::max<int64_t>(a.i("size"), 0));
         return {Datum(ListPtr(l))};
       },
   });
@@ -137,23 +138,26 @@ void registerListOps(Registry& r) {
       .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
         const TensorList& l = asList(in[0], "write");
         int64_t i = indexOf(in[1]);
-        auto out = std::make_shared<TensorList>(l);
         if (i < 0) throw ShapeError("TensorArray write at negative index " + std::to_string(i));
-        if (i >= static_cast<int64_t>(out->items.size())) {
-          if (!out->dynamicSize && !out->zeroDefault)
-            throw ShapeError("TensorArray write at index " + std::to_string(i) +
-                             " is out of range for size " + std::to_string(l.items.size()) +
-                             " (use dynamic_size=True)");
-          out->items.resize(static_cast<size_t>(i + 1));
+        if (i >= l.size() && !l.dynamicSize && !l.zeroDefault)
+          throw ShapeError("TensorArray write at index " + std::to_string(i) +
+                           " is out of range for size " + std::to_string(l.size()) +
+                           " (use dynamic_size=True)");
+        Shape elem = l.elemShape;
+        if (elem.empty() || !fullyKnown(elem)) elem = in[2].t.shape();
+        if (in[2].t.dtype() != l.dtype || !compatible(elem, in[2].t.shape())) {
+          auto probe = l.emptyLike();
+          probe->elemShape = elem;
+          checkElem(*probe, in[2].t);
         }
-        if (out->elemShape.empty() || !fullyKnown(out->elemShape)) out->elemShape = in[2].t.shape();
-        checkElem(*out, in[2].t);
         // Write-once, as TensorFlow's TensorArray: a second write would leave the first value
         // a gradient through dta'. Adjoint lists (zero default) accumulate and may overwrite.
-        if (out->items[i].defined() && !out->zeroDefault)
+        if (!l.zeroDefault && l.entry(i).defined())
           throw ShapeError("could not write to TensorArray index " + std::to_string(i) +
                            " because it has already been written to");
-        out->items[i] = in[2].t;
+        // A new version; the input keeps its entries, and the storage is reused (O(1)).
+        auto out = l.withEntry(i, in[2].t);
+        out->elemShape = std::move(elem);
         return {Datum(ListPtr(out))};
       },
       .vjp = [](VjpContext& c) -> std::vector<Value> {
@@ -179,6 +183,7 @@ void registerListOps(Registry& r) {
         const int64_t i = indexOf(in[1]);
         if (i >= 0 && i < static_cast<int64_t>(l.lists.size()) && l.lists[size_t(i)])
           return {Datum(l.lists[size_t(i)])};
+        if (l.savedPerIteration && !l.entry(i).defined()) return {Datum()};
         return {Datum(readEntry(l, i))};
       },
       .vjp = [](VjpContext& c) -> std::vector<Value> {
@@ -201,10 +206,9 @@ void registerListOps(Registry& r) {
       },
       .forward = [](const Data& in, const Attrs& a, KernelContext&) -> Data {
         const TensorList& l = asList(in[0], "stack");
-        int64_t n = std::max<int64_t>(static_cast<int64_t>(l.items.size()), a.i("min_size", 0));
+        int64_t n = std::max<int64_t>(l.size(), a.i("min_size", 0));
         Shape elem = l.elemShape;
-        for (const auto& t : l.items)
-          if (t.defined()) elem = t.shape();
+        l.forEachWritten([&](int64_t, const Tensor& t) { elem = t.shape(); });
         if (!fullyKnown(elem)) {
           if (n == 0)
             elem = Shape{0};
@@ -216,12 +220,20 @@ void registerListOps(Registry& r) {
         Tensor out = Tensor::empty(l.dtype, s);
         const size_t row = static_cast<size_t>(numel(elem)) * dtypeSize(l.dtype);
         auto* dst = static_cast<char*>(out.raw());
+        std::vector<bool> written(size_t(n), false);
+        l.forEachWritten([&](int64_t i, const Tensor& e) {
+          if (e.shape() != elem) return;  // reported below, outside the list's lock
+          std::memcpy(dst + i * row, e.raw(), row);
+          written[size_t(i)] = true;
+        });
         for (int64_t i = 0; i < n; ++i) {
+          if (written[size_t(i)]) continue;
+          // A shape mismatch, or an unwritten entry: zeros for an adjoint list, else an error.
           Tensor e = readEntry(l, i);
           if (e.shape() != elem)
             throw ShapeError("cannot stack TensorArray entries of shapes " + shapeStr(elem) +
                              " and " + shapeStr(e.shape()));
-          std::memcpy(dst + i * row, e.raw(), row);
+          std::memset(dst + i * row, 0, row);
         }
         return {Datum(out)};
       },
@@ -249,10 +261,11 @@ void registerListOps(Registry& r) {
         l->dynamicSize = a.b("dynamic_size");  // TensorArray(dynamic_size=True).unstack grows
         const int64_t n = t.shape()[0];
         const size_t row = static_cast<size_t>(numel(l->elemShape)) * dtypeSize(t.dtype());
+        l->resize(n);
         for (int64_t i = 0; i < n; ++i) {
           Tensor e = Tensor::empty(t.dtype(), l->elemShape);
           std::memcpy(e.raw(), static_cast<const char*>(t.raw()) + i * row, row);
-          l->items.push_back(e);
+          l->set(i, std::move(e));
         }
         return {Datum(ListPtr(l))};
       },
@@ -314,11 +327,11 @@ void registerListOps(Registry& r) {
         const int64_t per = numel(l->elemShape);
         for (int64_t k = 0; k < idx.numel(); ++k) {
           int64_t i = static_cast<int64_t>(idx.at(k));
-          if (i >= static_cast<int64_t>(l->items.size())) l->items.resize(i + 1);
-          Tensor e =
-              l->items[i].defined() ? l->items[i].clone() : Tensor::zeros(t.dtype(), l->elemShape);
+          if (i >= l->size()) l->resize(i + 1);
+          const Tensor old = l->entry(i);
+          Tensor e = old.defined() ? old.clone() : Tensor::zeros(t.dtype(), l->elemShape);
           for (int64_t j = 0; j < per; ++j) e.set(j, e.at(j) + t.at(k * per + j));
-          l->items[i] = e;
+          l->set(i, std::move(e));
         }
         return {Datum(ListPtr(l))};
       },
@@ -338,7 +351,7 @@ void registerListOps(Registry& r) {
         return {{DType::I32, {}, false}};
       },
       .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
-        return {Datum(Tensor::scalar(double(asList(in[0], "size").items.size()), DType::I32))};
+        return {Datum(Tensor::scalar(double(asList(in[0], "size").size()), DType::I32))};
       },
   });
 
@@ -352,25 +365,35 @@ void registerListOps(Registry& r) {
       .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
         const TensorList& a = asList(in[0], "list_add");
         const TensorList& b = asList(in[1], "list_add");
-        auto l = std::make_shared<TensorList>(a);
-        l->zeroDefault = a.zeroDefault && b.zeroDefault;
-        if (b.items.size() > l->items.size()) l->items.resize(b.items.size());
-        for (size_t i = 0; i < b.items.size(); ++i) {
-          if (!b.items[i].defined()) continue;
-          if (!l->items[i].defined()) {
-            l->items[i] = b.items[i];
-            continue;
+        // b's entries go into a new version of a, one O(1) write each: adding the one-entry
+        // adjoint of a read to a long list does not copy it.
+        std::vector<std::pair<int64_t, Tensor>> add;
+        b.forEachWritten([&](int64_t i, const Tensor& t) { add.emplace_back(i, t); });
+        std::shared_ptr<const TensorList> cur = in[0].list;
+        std::shared_ptr<TensorList> l;
+        for (auto& [i, y] : add) {
+          Tensor x = cur->entry(i);
+          if (x.defined()) {
+            Tensor s = x.clone();
+            dispatchFloat(s.dtype(), [&](auto z) {
+              using T = decltype(z);
+              T* p = s.data<T>();
+              const T* q = y.data<T>();
+              for (int64_t k = 0; k < s.numel(); ++k) p[k] += q[k];
+            });
+            y = std::move(s);
           }
-          Tensor s = l->items[i].clone();
-          const Tensor& y = b.items[i];
-          dispatchFloat(s.dtype(), [&](auto z) {
-            using T = decltype(z);
-            T* p = s.data<T>();
-            const T* q = y.data<T>();
-            for (int64_t k = 0; k < s.numel(); ++k) p[k] += q[k];
-          });
-          l->items[i] = s;
+          l = cur->withEntry(i, std::move(y));
+          cur = l;
         }
+        const bool zeroDefault = a.zeroDefault && b.zeroDefault;
+        if (!l) {
+          if (zeroDefault == a.zeroDefault && b.size() <= a.size()) return {in[0]};
+          l = a.copy();
+        }
+        // l is the newest version of its storage: growing it leaves older versions as they are.
+        l->zeroDefault = zeroDefault;
+        if (b.size() > l->size()) l->resize(b.size());
         return {Datum(ListPtr(l))};
       },
       .vjp = [](VjpContext& c) -> std::vector<Value> {

@@ -54,6 +54,14 @@ const Primitive& listStack() {
   static const Primitive& p = Registry::instance().get("list_stack");
   return p;
 }
+const Primitive& pad() {
+  static const Primitive& p = Registry::instance().get("pad");
+  return p;
+}
+const Primitive& scatterAdd() {
+  static const Primitive& p = Registry::instance().get("scatter_add");
+  return p;
+}
 }  // namespace prims
 
 Registry& Registry::instance() {

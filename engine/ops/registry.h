@@ -126,6 +126,8 @@ const Primitive& add();
 const Primitive& listWrite();
 const Primitive& listRead();
 const Primitive& listStack();
+const Primitive& pad();
+const Primitive& scatterAdd();
 }  // namespace prims
 
 // True when node n runs primitive p.

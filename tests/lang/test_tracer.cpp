@@ -720,6 +720,28 @@ capped = tf.while_loop(lambda i: i < 100, lambda i: i + 1, [tf.constant(0)], max
     QCOMPARE(v[4].item(), 7.0);
   }
 
+  // Issue #10: the gradient of a TensorArray read inside a tf.cond inside a while_loop. The
+  // read's index is saved per iteration only where the branch ran; the reverse pass read the
+  // missing entry of iteration 0 and failed ("never written"). TF: d/dx sum_{i=1..3} x*i = 6.
+  void tensorArrayReadInCondInWhileGradient() {
+    const char* src = R"(
+x = tf.constant(2.0)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    def body(i, ta, acc):
+        ta = ta.write(i, x * tf.cast(i + 1, tf.float32))
+        v = tf.cond(i > 0, lambda: ta.read(i - 1), lambda: tf.constant(0.0))
+        return i + 1, ta, acc + v
+    _, ta, total = tf.while_loop(lambda i, ta, acc: i < 4, body,
+                                 [tf.constant(0), tf.TensorArray(tf.float32, size=4), tf.constant(0.0)])
+g = tape.gradient(total, x)
+)";
+    TracedProgram p = trace(src);
+    auto v = run(p, {"total", "g"});
+    QCOMPARE(v[0].item(), 12.0);  // x * (1 + 2 + 3)
+    QCOMPARE(v[1].item(), 6.0);
+  }
+
   // Seed-a, per sample: a tape inside a tf.range body writing each gradient to a TensorArray.
   void tapeInsideLoopBody() {
     const char* src = R"(

@@ -225,6 +225,72 @@ class TestListOps : public QObject {
     expectClose(out[2], x, 0, "zeros + write(zeros, 1, x) at 1");
   }
 
+  // Writes are functional: ta2 and ta3 are both written from ta1 (ta3 after ta2 reused ta1's
+  // storage), and ta1, read after both, still has only its own entry.
+  void writesFromOneListKeepItsEntries() {
+    RoundTrip t;
+    const Tensor x = randn(9, {2}), y = randn(10, {2}), z = randn(11, {2});
+    Value vx = t.input(x), vy = t.input(y), vz = t.input(z);
+    t.record();
+    Builder& b = t.b();
+    Attrs a = newList(0, {2});
+    a.set("dynamic_size", true);
+    const Value ta1 = b.op1("list_write", {b.op1("list_new", {}, a), t.index(0), vx});
+    const Value ta2 = b.op1("list_write", {ta1, t.index(1), vy});
+    const Value ta3 = b.op1("list_write", {ta1, t.index(2), o::scale(b, vz, 3.0)});
+    const Value s2 = b.op1("list_stack", {ta2}, {{"size", int64_t(2)}});
+    const Value r3 = b.op1("list_read", {ta3, t.index(2)});
+    const Value r30 = b.op1("list_read", {ta3, t.index(0)});
+    const Value r1 = b.op1("list_read", {ta1, t.index(0)});
+    const Value n1 = o::cast(b, b.op1("list_size", {ta1}), DType::F64);
+    const Value n3 = o::cast(b, b.op1("list_size", {ta3}), DType::F64);
+    const auto out = t.check({s2, r3, r30, r1, n1, n3}, "writes from one list");
+    expectClose(out[0], stacked({x, y}), 0, "ta2 = [x, y]");
+    expectClose(out[1], run("mul", {z, Tensor::scalar(3.0, DType::F64)}), 0, "ta3[2] = 3 z");
+    expectClose(out[2], x, 0, "ta3[0] = x");
+    expectClose(out[3], x, 0, "ta1[0] = x");
+    QCOMPARE(out[4].item(), 1.0);
+    QCOMPARE(out[5].item(), 3.0);
+  }
+
+  // ta3 is written from ta1, which never had entry 1: reading it fails, with ta2's entry at 1
+  // not leaking into ta3.
+  void writesFromOneListDoNotLeak() {
+    Graph g;
+    Builder b(g);
+    Attrs a = newList(3, {});
+    Value ta1 = b.op1("list_write", {b.op1("list_new", {}, a), b.scalar(0, DType::I32),
+                                     b.scalar(1.0, DType::F64)});
+    Value ta2 = b.op1("list_write", {ta1, b.scalar(1, DType::I32), b.scalar(2.0, DType::F64)});
+    Value ta3 = b.op1("list_write", {ta1, b.scalar(2, DType::I32), b.scalar(3.0, DType::F64)});
+    Value r2 = b.op1("list_read", {ta2, b.scalar(1, DType::I32)});
+    Value r3 = b.op1("list_read", {ta3, b.scalar(1, DType::I32)});
+    QCOMPARE(evaluate(g, {r2})[0].item(), 2.0);
+    try {
+      evaluate(g, {r2, r3});
+      QFAIL("reading an entry ta3 never had succeeded");
+    } catch (const EngineError& e) {
+      QVERIFY2(QString(e.what()).contains("never written"), e.what());
+    }
+  }
+
+  // Unwritten entries of an adjoint list read as zeros without a zeros tensor per read.
+  void unwrittenAdjointEntriesShareZeros() {
+    Graph g;
+    Builder b(g);
+    const Attrs zeros{{"dtype", std::string("float64")}, {"elem_shape", Shape{4}}};
+    const Value z = b.op1("list_zeros", {}, zeros);
+    const Value ta = b.op1("list_write", {z, b.scalar(3, DType::I32), b.constant(randn(12, {4}))});
+    const Value r0 = b.op1("list_read", {ta, b.scalar(0, DType::I32)});
+    const Value r1 = b.op1("list_read", {ta, b.scalar(1, DType::I32)});
+    const Value all = b.op1("list_stack", {ta}, {{"size", int64_t(4)}});
+    const auto v = evaluate(g, {r0, r1, all});
+    expectClose(v[0], Tensor::zeros(DType::F64, {4}), 0, "read(0)");
+    QVERIFY(v[0].sharesBufferWith(v[1]));
+    for (int64_t i = 0; i < 12; ++i) QCOMPARE(v[2].at(i), 0.0);
+    expectClose(row(v[2], 3), randn(12, {4}), 0, "stack row 3");
+  }
+
   // Writing an entry twice is an error, as in TensorFlow: the list_write VJP passes dta' on
   // whole, so an overwritten first value would otherwise get a gradient it does not have.
   // Reading past the size is out of range (it used to say "never written").
