@@ -406,6 +406,18 @@ void registerUnary(Registry& r) {
       .batch = batch::elementwise(),
   });
   r.add({
+      .name = "round",
+      .math = "y = x rounded half to even (TF's tf.round)\nnot differentiable: dy/dx = 0 "
+              "almost everywhere",
+      .arity = 1,
+      .differentiable = false,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) {
+        // nearbyint under the default rounding mode rounds half to even, as TF does.
+        return x.unaryExpr([](auto v) { return decltype(v)(std::nearbyint(v)); });
+      })),
+  });
+  r.add({
       .name = "logical_not",
       .math = "y = not x\n(bool: not differentiable)",
       .arity = 1,
