@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "engine/autodiff/custom_gradient.h"
 #include "engine/control/kind.h"
 #include "engine/ops/registry.h"
 
@@ -159,7 +160,11 @@ std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req, PathAnal
     b.setLoc(n.loc);
     std::vector<Value> grads;
     std::vector<Value> gradientOf = n.inputs;
-    if (n.prim) {
+    if (n.prim && n.prim->name == "custom_gradient") {
+      for (size_t i = 0; i < gout.size(); ++i)
+        if (!gout[i].valid()) gout[i] = b.zerosLike({id, int(i)});
+      grads = customGradient(g, id)(gout);
+    } else if (n.prim) {
       VjpContext ctx{b, n, n.inputs, {}, gout, {}};
       for (int i = 0; i < int(n.outputs.size()); ++i) ctx.out.push_back({id, i});
       for (Value v : n.inputs) ctx.needs.push_back(p.reached.count(v) > 0);

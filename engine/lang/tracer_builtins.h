@@ -50,6 +50,7 @@ void addControlFlowBuiltins(BuiltinTable& t);
 void addObjectBuiltins(BuiltinTable& t);
 void addKerasBuiltins(BuiltinTable& t);
 void addGuideOpBuiltins(BuiltinTable& t);
+void addCustomGradientBuiltins(BuiltinTable& t);
 
 // Arguments bound to a builtin's signature, with typed accessors whose errors name the
 // builtin, the parameter and the argument's location.

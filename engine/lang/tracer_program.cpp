@@ -25,6 +25,7 @@ const BuiltinTable& builtins() {
     addObjectBuiltins(t);
     addKerasBuiltins(t);
     addGuideOpBuiltins(t);
+    addCustomGradientBuiltins(t);
     return t;
   }();
   return table;

@@ -263,6 +263,30 @@ void registerUnary(Registry& r) {
       .batch = batch::elementwise(),
       .gradChecks = unaryChecks(101, uniformGen(-2, 2)),
   });
+  // tf.custom_gradient's node: inputs [x..., y...] (attr "inputs" = how many x), outputs y.
+  // It passes f's results through; reverse mode replaces its VJP with the script's grad_fn
+  // (engine/autodiff/custom_gradient.h), so the gradient reaches x and never f's own ops.
+  r.add({
+      .name = "custom_gradient",
+      .math = "y' = y\ndy'/dx = grad_fn(dy')",
+      .arity = -1,
+      .shape =
+          [](const Types& in, const Attrs& a) {
+            const size_t nx = size_t(a.i("inputs"));
+            if (nx >= in.size()) throw EngineError("custom_gradient needs at least one result");
+            return Types(in.begin() + std::ptrdiff_t(nx), in.end());
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
+        Tensors out;
+        for (size_t i = size_t(a.i("inputs")); i < in.size(); ++i) out.push_back(in[i].clone());
+        return out;
+      }),
+      .vjp = [](VjpContext&) -> std::vector<Value> {
+        throw EngineError("custom_gradient: the node's gradient function was not recorded");
+      },
+      .noGradCheck = "its gradient is the script's grad_fn; tests/lang/conformance/"
+                     "custom_gradient_*.gl check it against TF's values",
+  });
   r.add({
       .name = "neg",
       .math = "y = -x\ndy/dx = -1",
@@ -404,6 +428,18 @@ void registerUnary(Registry& r) {
       .shape = sameTypeRule(kNumeric),
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.sign(); })),
       .batch = batch::elementwise(),
+  });
+  r.add({
+      .name = "round",
+      .math = "y = x rounded half to even (TF's tf.round)\nnot differentiable: dy/dx = 0 "
+              "almost everywhere",
+      .arity = 1,
+      .differentiable = false,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) {
+        // nearbyint under the default rounding mode rounds half to even, as TF does.
+        return x.unaryExpr([](auto v) { return decltype(v)(std::nearbyint(v)); });
+      })),
   });
   r.add({
       .name = "logical_not",

@@ -227,6 +227,10 @@ const BadScript kBad[] = {
      "a negative index needs a known dimension", 5, 5},
     {"ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\nfor i in tf.range(3):\n    ta = ta.write(i, 1.0)\ns = ta.stack()\nz = s[0:2]\n",
      "slicing an axis of unknown size is not supported", 5, 5},
+    {"@tf.custom_gradient\ndef f(x):\n    return x * 2.0\n\ny = f(tf.constant(1.0))\n",
+     "tf.custom_gradient: the function must return (y, grad_fn), got a Tensor", 5, 5},
+    {"@tf.custom_gradient\ndef f(x):\n    def grad(dy, variables=None):\n        return [dy], [dy]\n    return x * 2.0, grad\n\nx = tf.constant(1.0)\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = f(x)\ng = tape.gradient(y, x)\n",
+     "the variables= form is not supported yet", 10, 9},
 };
 // clang-format on
 
