@@ -160,7 +160,7 @@ std::map<Value, Value> backprop(Builder& b, const BackpropRequest& req, PathAnal
     b.setLoc(n.loc);
     std::vector<Value> grads;
     std::vector<Value> gradientOf = n.inputs;
-    if (n.prim && n.prim->name == "custom_gradient") {
+    if (runs(n, prims::customGradient())) {
       for (size_t i = 0; i < gout.size(); ++i)
         if (!gout[i].valid()) gout[i] = b.zerosLike({id, int(i)});
       grads = customGradient(g, id)(gout);

@@ -62,6 +62,10 @@ const Primitive& scatterAdd() {
   static const Primitive& p = Registry::instance().get("scatter_add");
   return p;
 }
+const Primitive& customGradient() {
+  static const Primitive& p = Registry::instance().get("custom_gradient");
+  return p;
+}
 }  // namespace prims
 
 Registry& Registry::instance() {

@@ -128,6 +128,7 @@ const Primitive& listRead();
 const Primitive& listStack();
 const Primitive& pad();
 const Primitive& scatterAdd();
+const Primitive& customGradient();
 }  // namespace prims
 
 // True when node n runs primitive p.
