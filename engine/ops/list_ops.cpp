@@ -371,7 +371,9 @@ void registerListOps(Registry& r) {
         b.forEachWritten([&](int64_t i, const Tensor& t) { add.emplace_back(i, t); });
         std::shared_ptr<const TensorList> cur = in[0].list;
         std::shared_ptr<TensorList> l;
-        for (auto& [i, y] : add) {
+        for (auto& entry : add) {  // not a structured binding: clang 14 cannot capture one
+          const int64_t i = entry.first;
+          Tensor& y = entry.second;
           Tensor x = cur->entry(i);
           if (x.defined()) {
             Tensor s = x.clone();
