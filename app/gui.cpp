@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "engine/lab/session.h"
 #include "scripts.h"
+#include "trace_export.h"
 #include "ui/about.h"
 #include "ui/export/lesson_export.h"
 #include "ui/panels/params_panel.h"
@@ -118,7 +119,8 @@ int runWindow(const args::Parsed& args, int& argc, char** argv) {
 int exportCommand(const args::Parsed& args, int& argc, char** argv) {
   const std::string file = args.positional("FILE");
   const std::string out = args.text("--out");
-  const std::string formats = args.text("--format", kExportFormats);
+  std::string formats = args.text("--format", kExportFormats);
+  const bool wantsTrace = takeTraceFormat(formats);  // the rest are figures (maybe none)
   const lang::TraceOptions trace = traceOptions(args);
   const lab::RunSettings run = runSettings(args);
   const int64_t step = args.integer("--step", -1);
@@ -129,7 +131,8 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
   ui::initResources();
   ui::LessonExportOptions opt;
   QString error;
-  if (!ui::parseExportFormats(QString::fromStdString(formats), &opt.formats, &error)) {
+  if ((!wantsTrace || !formats.empty()) &&
+      !ui::parseExportFormats(QString::fromStdString(formats), &opt.formats, &error)) {
     std::fprintf(stderr, "gradlab: --format: %s\n", qPrintable(error));
     return 2;
   }
@@ -142,11 +145,16 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
     const lang::TracedProgram program = lang::traceProgram(source, name, trace);
     const lab::ProgramRun result = lab::runProgram(program, run);
     std::cout << lab::reportText(program, result, run);
-    const ui::LessonExportReport report =
-        ui::exportLesson(program, result, QString::fromStdString(out), opt);
+    ui::LessonExportReport report;
+    if (!formats.empty())
+      report = ui::exportLesson(program, result, QString::fromStdString(out), opt);
     for (const QString& f : report.written) std::cout << "wrote " << f.toStdString() << "\n";
     for (const QString& e : report.errors) std::fprintf(stderr, "gradlab: %s\n", qPrintable(e));
-    return report.ok() && result.ok() ? 0 : 1;
+    std::string tracePath, traceError;
+    const bool traceOk = !wantsTrace || writeTrace(program, result, out, &tracePath, &traceError);
+    if (wantsTrace && traceOk) std::cout << "wrote " << tracePath << "\n";
+    if (!traceOk) std::fprintf(stderr, "gradlab: %s\n", traceError.c_str());
+    return report.ok() && traceOk && result.ok() ? 0 : 1;
   } catch (const EngineError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
