@@ -36,6 +36,7 @@ std::vector<const Variant*> selected(const TracedProgram& p, const std::string& 
 VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSettings& s) {
   VariantRun vr;
   vr.name = v.name;
+  vr.parallel = s.parallel;
   vr.vectorized = v.vectorized;
   std::vector<Value> fetches;
   for (const Output& o : v.outputs)
@@ -151,7 +152,13 @@ std::string jsonString(const std::string& s) {
 
 std::string jsonNumber(double v) { return std::isfinite(v) ? fmt(v) : "null"; }
 
-std::string executorName(const RunSettings& s) { return s.parallel ? "parallel" : "serial"; }
+std::string executorName(bool parallel) { return parallel ? "parallel" : "serial"; }
+
+// The executor the run used: its variants record it, so a report written later (the window's
+// export, report.txt) names it whatever settings the writer passes.
+bool ranParallel(const ProgramRun& run, const RunSettings& settings) {
+  return run.variants.empty() ? settings.parallel : run.variants.front().parallel;
+}
 
 }  // namespace
 
@@ -248,7 +255,7 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
   for (const VariantRun& v : run.variants) {
     add(ReportKind::Variant, Severity::Info, 0,
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
-            executorName(settings) + " executor]");
+            executorName(v.parallel) + " executor]");
     addVectorizedEntries(v, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
@@ -398,7 +405,7 @@ std::string reportText(const TracedProgram& program, const ProgramRun& run,
 std::string reportJson(const TracedProgram& program, const ProgramRun& run,
                        const RunSettings& settings) {
   std::ostringstream os;
-  os << "{\"executor\":" << jsonString(executorName(settings)) << ",\"params\":{";
+  os << "{\"executor\":" << jsonString(executorName(ranParallel(run, settings))) << ",\"params\":{";
   for (size_t i = 0; i < program.params.size(); ++i)
     os << (i ? "," : "") << jsonString(program.params[i].name) << ":"
        << jsonNumber(program.params[i].value);

@@ -48,6 +48,7 @@ struct VariantRun {
   std::string error;  // "file:line:col: ..." when the run failed
   SourceLoc errorLoc;
   bool cancelled = false;
+  bool parallel = false;  // the executor it ran on: the parallel one, else the serial reference
   bool ok() const { return error.empty() && !cancelled; }
 };
 

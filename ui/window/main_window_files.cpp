@@ -214,6 +214,8 @@ void MainWindow::exportLessonDialog() {
     return;
   }
   LessonExportOptions opt;
+  opt.executorLabel =
+      lastRun_.settings.parallel ? QStringLiteral("parallel") : QStringLiteral("serial");
   const LessonExportReport report = exportLesson(*lastRun_.program, *lastRun_.run, dir, opt);
   for (const QString& f : report.written) log_->appendInfo(tr("Exported %1").arg(f));
   for (const QString& e : report.errors) log_->appendError(e);
