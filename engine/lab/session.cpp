@@ -244,8 +244,9 @@ void vectorizedJson(std::ostream& os, const VariantRun& v) {
 
 }  // namespace
 
+// The settings are not read: each variant records the executor it ran on.
 std::vector<ReportEntry> buildReport(const TracedProgram& program, const ProgramRun& run,
-                                     const RunSettings& settings) {
+                                     const RunSettings& /*settings*/) {
   std::vector<ReportEntry> out;
   auto add = [&](ReportKind k, Severity s, int indent, std::string text, SourceLoc loc = {}) {
     out.push_back({k, s, indent, std::move(text), std::move(loc)});
