@@ -1,8 +1,13 @@
 // The structured run report: entries carry kinds and severities (what the run log colours
 // by), and the text and JSON renderings are made from the same entries.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
+#include <set>
 
 #include "engine/lab/report.h"
+#include "engine/lab/trace_json.h"
 #include "engine/lang/program.h"
 
 using namespace gl;
@@ -191,6 +196,66 @@ class TestReport : public QObject {
     }
     QVERIFY(json.find("\"severity\":\"error\"") != std::string::npos);
     QVERIFY(json.find("\"severity\":\"print\"") != std::string::npos);
+  }
+
+  // The report names the executor the variants ran on, whatever settings the writer passes
+  // (the window's Export Lesson passed default settings: "[serial executor]" after a parallel
+  // run).
+  void reportNamesTheExecutorThatRan() {
+    const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
+    RunSettings parallel;
+    parallel.parallel = true;
+    parallel.threads = 2;
+    const ProgramRun run = runProgram(p, parallel);
+    const std::string text = reportText(p, run, RunSettings{});
+    QVERIFY2(text.find("variant 'a'  [parallel executor]") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("variant 'b'  [parallel executor]") != std::string::npos, text.c_str());
+    QVERIFY(text.find("serial executor") == std::string::npos);
+    QVERIFY(reportJson(p, run, RunSettings{}).find("{\"executor\":\"parallel\"") == 0);
+    const ProgramRun serial = runProgram(p, {});
+    QVERIFY(reportText(p, serial, parallel).find("[serial executor]") != std::string::npos);
+  }
+
+  // Chrome trace JSON: it parses, one "X" event per timeline event with the event's thread as
+  // tid, times in microseconds, one process per variant named by metadata.
+  void traceJsonHasOneEventPerTimelineEvent() {
+    const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
+    RunSettings settings;
+    settings.parallel = true;
+    settings.threads = 2;
+    const ProgramRun run = runProgram(p, settings);
+    const std::string json = chromeTraceJson(*p.graph, run);
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonArray events = doc.object().value("traceEvents").toArray();
+    QCOMPARE(run.variants.size(), size_t(2));
+    for (size_t v = 0; v < run.variants.size(); ++v) {
+      const std::vector<TimelineEvent>& timeline = run.variants[v].run.timeline;
+      QVERIFY(!timeline.empty());
+      QVector<QJsonObject> xs;
+      QString processName;
+      for (const QJsonValue& value : events) {
+        const QJsonObject e = value.toObject();
+        if (e.value("pid").toInt() != int(v) + 1) continue;
+        if (e.value("ph").toString() == "X") xs.push_back(e);
+        if (e.value("name").toString() == "process_name")
+          processName = e.value("args").toObject().value("name").toString();
+      }
+      QCOMPARE(processName, QString::fromStdString(run.variants[v].name));
+      QCOMPARE(xs.size(), qsizetype(timeline.size()));
+      for (size_t i = 0; i < timeline.size(); ++i) {
+        const TimelineEvent& t = timeline[i];
+        const QJsonObject& e = xs[qsizetype(i)];
+        QCOMPARE(e.value("tid").toInt(), t.thread);
+        QCOMPARE(e.value("args").toObject().value("node").toInt(), t.node);
+        QCOMPARE(e.value("name").toString().toStdString(),
+                 std::string(p.graph->node(t.node).opName()));
+        QVERIFY(std::abs(e.value("ts").toDouble() - t.start * 1e6) < 1e-3);
+        QVERIFY(std::abs(e.value("dur").toDouble() - (t.end - t.start) * 1e6) < 1e-3);
+        QVERIFY(e.value("dur").toDouble() >= 0);
+      }
+    }
   }
 };
 
