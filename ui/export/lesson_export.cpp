@@ -159,7 +159,7 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::P
       if (d.isList() || d.t.shape().size() != 2 || d.t.shape()[0] < 2 || d.t.shape()[1] < 2)
         continue;
       HeatMapPlot p;
-      p.setData(heatMapFromTensor(d.t));
+      p.setData(heatMapFromTensor(d.t, QString::fromStdString(o.name)));
       out.plot(p, stem + QStringLiteral("_jacobian"));
       break;
     }

@@ -25,7 +25,7 @@ QCPColorGradient sequentialGradient() {
 }  // namespace
 
 HeatMapPlot::HeatMapPlot(QWidget* parent) : PlotWidget(parent) {
-  setPlotTitle(tr("Per-step jacobian"));
+  setPlotTitle(tr("Gradient matrix"));
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);  // a colour map has nothing to select
   map_ = new QCPColorMap(xAxis, yAxis);
   scale_ = new QCPColorScale(this);
@@ -54,6 +54,7 @@ void HeatMapPlot::setData(const HeatMapData& data) {
   for (int r = 0; r < data_.rows; ++r)
     for (int c = 0; c < data_.cols; ++c) map_->data()->setCell(c, r, data_.at(r, c));
   map_->setName(data_.valueLabel);
+  setPlotTitle(data_.title);
   setAxisLabels(data_.colLabel, data_.rowLabel);
   scale_->axis()->setLabel(data_.valueLabel);
   map_->rescaleDataRange(true);

@@ -1,8 +1,13 @@
 #include "ui/plots/plot_data.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 
 namespace gl::ui {
+
+namespace {
+QString tr(const char* text) { return QCoreApplication::translate("gl::ui::HeatMapData", text); }
+}  // namespace
 
 void ScalingData::add(const QString& variant, double x, double secs) {
   auto it = std::find_if(series.begin(), series.end(),
@@ -68,19 +73,27 @@ SeriesData valueNormSeries(const LoopRecord& loop, int variable, const QString& 
   return s;
 }
 
-HeatMapData heatMapFromTensor(const Tensor& matrix) {
+HeatMapData heatMapFromTensor(const Tensor& matrix, const QString& name) {
   HeatMapData h;
   if (!matrix.defined()) return h;
   const bool isMatrix = matrix.rank() == 2;
   h.rows = isMatrix ? int(matrix.shape()[0]) : 1;
   h.cols = isMatrix ? int(matrix.shape()[1]) : int(matrix.numel());
+  QStringList dims;
+  for (int64_t d : matrix.shape()) dims << QString::number(d);
+  const QString shape = QStringLiteral("[%1]").arg(dims.join(QStringLiteral(", ")));
+  if (!name.isEmpty()) h.valueLabel = name;
+  h.title = (name.isEmpty() ? tr("Gradient matrix") : name) + QStringLiteral("  ") + shape;
+  h.rowLabel = tr("row (axis 0 of %1)").arg(h.rows);
+  h.colLabel = isMatrix ? tr("column (axis 1 of %1)").arg(h.cols) : tr("element (flattened)");
   const std::vector<double> v = matrix.toVector();
   h.values = QVector<double>(v.begin(), v.end());
   return h;
 }
 
-TimelineData timelineData(const RunResult& run, const Graph* graph) {
+TimelineData timelineData(const RunResult& run, const Graph* graph, const QString& process) {
   TimelineData d;
+  d.process = process;
   d.events.reserve(qsizetype(run.timeline.size()));
   for (const auto& e : run.timeline) {
     TimelineItem item;

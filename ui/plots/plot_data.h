@@ -16,13 +16,15 @@ struct SeriesData {
   QVector<double> x, y;
 };
 
-// A row-major matrix shown as a heat map: rows are output steps t, columns weights k.
+// A row-major matrix shown as a heat map. The labels say what is plotted: the gradient's
+// name in the script and its shape (heatMapFromTensor), never one lesson's wording.
 struct HeatMapData {
   int rows = 0, cols = 0;
   QVector<double> values;  // rows * cols, row-major
-  QString rowLabel = QStringLiteral("output step t");
-  QString colLabel = QStringLiteral("weight k");
-  QString valueLabel = QStringLiteral("d x_t / d w_k");
+  QString title = QStringLiteral("Gradient matrix");
+  QString rowLabel = QStringLiteral("row");
+  QString colLabel = QStringLiteral("column");
+  QString valueLabel = QStringLiteral("value");
   double at(int row, int col) const { return values.at(row * cols + col); }
 };
 
@@ -55,6 +57,7 @@ struct TimelineItem {
   double durationMs() const { return endMs - startMs; }
 };
 struct TimelineData {
+  QString process;  // what ran: the variant's name
   QVector<TimelineItem> events;
   int threadCount() const;  // highest thread index + 1
 };
@@ -72,11 +75,13 @@ QVector<SeriesData> gradientNormSeries(const LoopRecord& loop, const Graph* grap
 SeriesData valueNormSeries(const LoopRecord& loop, int variable, const QString& name);
 
 // A rank-2 tensor [rows, cols] (e.g. the jacobian d x_t / d w_k, [T, T]) as heat map data.
-// Other ranks are flattened to one row.
-HeatMapData heatMapFromTensor(const Tensor& matrix);
+// Other ranks are flattened to one row. `name` is the script's name of the value ("dx_dw"):
+// the title reads "dx_dw  [6, 6]", the colour scale "dx_dw".
+HeatMapData heatMapFromTensor(const Tensor& matrix, const QString& name = {});
 
 // The timeline events of a run, in milliseconds, labelled with the graph's node labels.
-TimelineData timelineData(const RunResult& run, const Graph* graph = nullptr);
+TimelineData timelineData(const RunResult& run, const Graph* graph = nullptr,
+                          const QString& process = {});
 
 TimingData timingOf(const QString& variant, const QString& executor, const RunResult& run);
 

@@ -50,12 +50,17 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   addPlot(scaling_ = new ScalingPlot(this), tr("Scaling"));
   addPlot(timeline_ = new TimelinePlot(this), tr("Timeline"));
 
+  connect(scaling_, &ScalingPlot::sweepRequested, this, &PlotsPanel::sweepRequested);
   buildToolBar(bar);
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { syncActionsToCurrentPlot(); });
   syncActionsToCurrentPlot();
   chooser_ = [this](ExportFormat format, const QString& suggested) {
     return QFileDialog::getSaveFileName(this, tr("Export plot as %1").arg(formatName(format)),
                                         suggested, formatFilter(format));
+  };
+  traceChooser_ = [this](const QString& suggested) {
+    return QFileDialog::getSaveFileName(this, tr("Export Timeline as Chrome Trace"), suggested,
+                                        tr("Chrome trace (*.json)"));
   };
 }
 
@@ -87,6 +92,12 @@ void PlotsPanel::buildToolBar(QToolBar* bar) {
     connect(a, &QAction::triggered, this, [this, f] { exportWithChooser(f); });
     exportActions_.push_back(a);
   }
+  menu->addSeparator();
+  traceAction_ = menu->addAction(tr("Timeline as Chrome Trace (*.json)…"));
+  traceAction_->setToolTip(tr("The Timeline tab's events for Perfetto or chrome://tracing"));
+  connect(traceAction_, &QAction::triggered, this, &PlotsPanel::exportTraceWithChooser);
+  connect(timeline_, &TimelinePlot::traceExportRequested, this,
+          &PlotsPanel::exportTraceWithChooser);
   exportButton_ = new QToolButton(bar);
   exportButton_->setText(tr("Export"));
   exportButton_->setToolTip(tr("Export the current plot as PNG, SVG, PDF or its data as CSV"));
@@ -121,18 +132,18 @@ void PlotsPanel::showLoopGradients(const LoopRecord& loop, const Graph* graph) {
   gradientLines_->setSeries(gradientNormSeries(loop, graph));
 }
 
-void PlotsPanel::showJacobian(const Tensor& matrix) {
-  heatMap_->setData(heatMapFromTensor(matrix));
+void PlotsPanel::showJacobian(const Tensor& matrix, const QString& name) {
+  heatMap_->setData(heatMapFromTensor(matrix, name));
 }
 
-void PlotsPanel::showTimings(const QVector<TimingData>& timings) {
-  timingBars_->setTimings(timings);
+void PlotsPanel::showTimings(const QVector<TimingData>& timings, const QStringList& scriptOrder) {
+  timingBars_->setTimings(timings, scriptOrder);
 }
 
 void PlotsPanel::showScaling(const ScalingData& scaling) { scaling_->setScaling(scaling); }
 
-void PlotsPanel::showTimeline(const RunResult& run, const Graph* graph) {
-  timeline_->setTimeline(timelineData(run, graph));
+void PlotsPanel::showTimeline(const RunResult& run, const Graph* graph, const QString& variant) {
+  timeline_->setTimeline(timelineData(run, graph, variant));
 }
 
 void PlotsPanel::clearResults() {
@@ -170,6 +181,33 @@ void PlotsPanel::exportWithChooser(ExportFormat format) {
   if (path.isEmpty()) return;  // cancelled
   if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + formatSuffix(format);
   exportCurrent(format, path);
+}
+
+void PlotsPanel::exportTraceWithChooser() {
+  const QString dir = !lastDir_.isEmpty()        ? lastDir_
+                      : !exportFolder_.isEmpty() ? exportFolder_
+                                                 : QDir::homePath();
+  const QString suggested = QDir(dir).filePath(QStringLiteral("trace.json"));
+  QString path = traceChooser_ ? traceChooser_(suggested) : QString();
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
+  exportTrace(path);
+}
+
+bool PlotsPanel::exportTrace(const QString& path) {
+  QString error;
+  if (timeline_->timeline().events.isEmpty()) {
+    emit exportFailed(
+        tr("Could not export %1: the timeline is empty (run the lesson first)").arg(path));
+    return false;
+  }
+  if (!timeline_->exportChromeTrace(path, &error)) {
+    emit exportFailed(tr("Could not export %1: %2").arg(path, error));
+    return false;
+  }
+  lastDir_ = QFileInfo(path).absolutePath();
+  emit exported(path);
+  return true;
 }
 
 bool PlotsPanel::exportCurrent(ExportFormat format, const QString& path) {

@@ -43,20 +43,26 @@ class PlotsPanel : public QWidget {
 
   // Feeding: each fills one plot from engine results through the plot_data adapters.
   void showLoopGradients(const LoopRecord& loop, const Graph* graph);
-  void showJacobian(const Tensor& matrix);  // d x_t / d w_k, [T, T]
-  void showTimings(const QVector<TimingData>& timings);
+  // A rank-2 gradient, titled with its script name and shape.
+  void showJacobian(const Tensor& matrix, const QString& name = {});
+  void showTimings(const QVector<TimingData>& timings, const QStringList& scriptOrder = {});
   void showScaling(const ScalingData& scaling);
-  void showTimeline(const RunResult& run, const Graph* graph);
+  void showTimeline(const RunResult& run, const Graph* graph, const QString& variant = {});
   // Another lesson: every plot empty until its runs come in.
   void clearResults();
 
   // Exports the current plot without any dialog (the menu's path, the command line's, tests').
   bool exportCurrent(ExportFormat format, const QString& path);
+  // The Timeline tab's events as Chrome trace JSON (Perfetto, chrome://tracing).
+  bool exportTrace(const QString& path);
+  QAction* traceAction() const { return traceAction_; }
   void setExportOptions(const ExportOptions& options) { exportOptions_ = options; }
   ExportOptions exportOptions() const { return exportOptions_; }
   // Where export dialogs start until the user picks a folder (the open lesson's).
   void setExportFolder(const QString& dir) { exportFolder_ = dir; }
   void setPathChooser(PathChooser chooser) { chooser_ = std::move(chooser); }
+  using TracePathChooser = std::function<QString(const QString& suggestedPath)>;
+  void setTracePathChooser(TracePathChooser chooser) { traceChooser_ = std::move(chooser); }
 
   QAction* logYAction() const { return logYAction_; }
   QAction* fitAction() const { return fitAction_; }
@@ -71,12 +77,14 @@ class PlotsPanel : public QWidget {
  signals:
   void exported(const QString& path);
   void exportFailed(const QString& message);
+  void sweepRequested();  // the empty Scaling tab's button
 
  private:
   void addPlot(PlotWidget* plot, const QString& tabName);
   void buildToolBar(QToolBar* bar);
   void syncActionsToCurrentPlot();
   void exportWithChooser(ExportFormat format);
+  void exportTraceWithChooser();
   QString defaultPath(ExportFormat format) const;
 
   QTabWidget* tabs_ = nullptr;
@@ -89,8 +97,10 @@ class PlotsPanel : public QWidget {
   QAction* fitAction_ = nullptr;
   QList<QAction*> exportActions_;  // in ExportFormat order
   QToolButton* exportButton_ = nullptr;
+  QAction* traceAction_ = nullptr;
   ExportOptions exportOptions_;
   PathChooser chooser_;
+  TracePathChooser traceChooser_;
   QString lastDir_;
   QString exportFolder_;
 };

@@ -1,5 +1,6 @@
 #include "ui/plots/scaling_plot.h"
 
+#include <QPushButton>
 #include <cmath>
 
 namespace gl::ui {
@@ -17,10 +18,30 @@ ScalingPlot::ScalingPlot(QWidget* parent) : PlotWidget(parent) {
   setAxisLabels(tr("param"), tr("seconds"));
   legend->setVisible(true);
   axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  sweepButton_ = new QPushButton(tr("Sweep a param…"), this);
+  sweepButton_->setToolTip(
+      tr("Run the lesson at several values of one param and plot the time against it (Run > "
+         "Sweep)"));
+  connect(sweepButton_, &QPushButton::clicked, this, &ScalingPlot::sweepRequested);
+  placeSweepButton();
+}
+
+void ScalingPlot::resizeEvent(QResizeEvent* event) {
+  PlotWidget::resizeEvent(event);
+  placeSweepButton();
+}
+
+// Shown until a sweep starts (a started sweep names its param before its first point comes).
+void ScalingPlot::placeSweepButton() {
+  sweepButton_->setVisible(data_.series.isEmpty() && data_.param.isEmpty());
+  sweepButton_->adjustSize();
+  const QSize s = sweepButton_->size();
+  sweepButton_->move((width() - s.width()) / 2, (height() - s.height()) / 2);
 }
 
 void ScalingPlot::setScaling(const ScalingData& data) {
   data_ = data;
+  placeSweepButton();
   clearGraphs();
   for (const auto& s : data_.series) addGraph()->setName(s.variant);
   xAxis->setLabel(data_.param.isEmpty() ? tr("param") : data_.param);

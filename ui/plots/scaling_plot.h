@@ -4,6 +4,8 @@
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plot_widget.h"
 
+class QPushButton;
+
 namespace gl::ui {
 
 class ScalingPlot : public PlotWidget {
@@ -20,13 +22,23 @@ class ScalingPlot : public PlotWidget {
   bool supportsLogY() const override { return true; }
   QString hoverText(const QPointF& pixel) const override;
 
+  // Before any sweep the plot is empty: a button in its middle says how to fill it.
+  QPushButton* sweepButton() const { return sweepButton_; }
+
+ signals:
+  void sweepRequested();  // the empty plot's "Sweep a param…" button
+
  protected:
+  void resizeEvent(QResizeEvent* event) override;
   void applyPalette() override;
   void reloadForScale() override;
 
  private:
+  void placeSweepButton();
+
   ScalingData data_;
   bool logX_ = false;
+  QPushButton* sweepButton_ = nullptr;
 };
 
 }  // namespace gl::ui

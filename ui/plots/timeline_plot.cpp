@@ -1,9 +1,14 @@
 #include "ui/plots/timeline_plot.h"
 
+#include <QContextMenuEvent>
+#include <QFile>
+#include <QMenu>
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
+
+#include "engine/lab/trace_json.h"
 
 namespace gl::ui {
 
@@ -13,10 +18,11 @@ namespace gl::ui {
 class TimelineLayer : public QCPAbstractPlottable {
  public:
   TimelineLayer(QCPAxis* time, QCPAxis* thread, const QString& op, const TimelinePlot* plot)
-      : QCPAbstractPlottable(time, thread), plot_(plot) {
+      : QCPAbstractPlottable(time, thread), op(op), plot_(plot) {
     setName(op);
     setSelectable(QCP::stWhole);
   }
+  const QString op;     // the colour key; name() is the legend's text
   QVector<int> events;  // indices into the plot's TimelineData
 
   // Pixel rectangle, at least one pixel wide so that sub-pixel ops still show.
@@ -103,7 +109,7 @@ TimelinePlot::TimelinePlot(QWidget* parent) : PlotWidget(parent) {
   plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
   plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
   legend->setFillOrder(QCPLegend::foColumnsFirst);
-  legend->setWrap(6);
+  legend->setWrap(5);
   legend->setBorderPen(Qt::NoPen);
   legend->setVisible(true);
 }
@@ -113,9 +119,12 @@ double TimelinePlot::halfHeightAt(int depth) {
 }
 
 // Events on one thread nest (a while contains its body's ops): a stack of open intervals, walked
-// in start order, gives each event the number of events around it.
+// in start order, gives each event the number of events around it, and each op its self time
+// (its events' time less that of the events directly inside them).
 void TimelinePlot::computeDepths() {
   depth_.fill(0, data_.events.size());
+  selfMs_.clear();
+  for (const auto& e : data_.events) selfMs_[e.op] += e.durationMs();
   std::map<int, QVector<int>> byThread;
   for (int i = 0; i < data_.events.size(); ++i) byThread[data_.events[i].thread].push_back(i);
   for (auto& [thread, idx] : byThread) {
@@ -123,12 +132,13 @@ void TimelinePlot::computeDepths() {
       const auto &ea = data_.events[a], &eb = data_.events[b];
       return ea.startMs != eb.startMs ? ea.startMs < eb.startMs : ea.endMs > eb.endMs;
     });
-    QVector<double> openEnds;
+    QVector<int> open;  // enclosing events, innermost last
     for (int i : idx) {
-      while (!openEnds.isEmpty() && openEnds.last() <= data_.events[i].startMs)
-        openEnds.removeLast();
-      depth_[i] = int(openEnds.size());
-      openEnds.push_back(data_.events[i].endMs);
+      const TimelineItem& e = data_.events[i];
+      while (!open.isEmpty() && data_.events[open.last()].endMs <= e.startMs) open.removeLast();
+      depth_[i] = int(open.size());
+      if (!open.isEmpty()) selfMs_[data_.events[open.last()].op] -= e.durationMs();
+      open.push_back(i);
     }
   }
 }
@@ -139,9 +149,21 @@ void TimelinePlot::setTimeline(const TimelineData& data) {
   for (TimelineLayer* layer : layers_) removePlottable(layer);
   layers_.clear();
   ops_.clear();
-  for (const auto& e : data_.events)
-    if (!ops_.contains(e.op)) ops_.push_back(e.op);
-  std::sort(ops_.begin(), ops_.end());  // stable colours: an op keeps its colour across runs
+  ops_ = selfMs_.keys();
+  // The largest self time first (ties by name, so equal runs colour alike): the colours go
+  // where the time went.
+  std::sort(ops_.begin(), ops_.end(), [&](const QString& a, const QString& b) {
+    const double ta = selfMs_.value(a), tb = selfMs_.value(b);
+    return ta != tb ? ta > tb : a < b;
+  });
+  double total = 0;
+  for (double t : selfMs_) total += std::max(0.0, t);
+  auto share = [&](double ms) {
+    return total > 0 ? QStringLiteral(" %1%").arg(std::lround(100 * std::max(0.0, ms) / total))
+                     : QString();
+  };
+  double otherMs = 0;
+  for (int i = kColouredOps; i < ops_.size(); ++i) otherMs += selfMs_.value(ops_[i]);
 
   // One layer per (depth, op), created outermost first: creation order is drawing order.
   std::map<std::pair<int, QString>, QVector<int>> groups;
@@ -155,9 +177,14 @@ void TimelinePlot::setTimeline(const TimelineData& data) {
     layer->removeFromLegend();
     layers_.push_back(layer);
   }
-  for (const QString& op : ops_)  // the legend in op order, one entry per op
+  // The legend: one entry per coloured op with its share of the time, then one for the rest.
+  const QString otherName =
+      tr("%n other op(s)", nullptr, int(ops_.size()) - kColouredOps) + share(otherMs);
+  for (TimelineLayer* layer : layers_)
+    layer->setName(isColoured(layer->op) ? layer->op + share(selfMs_.value(layer->op)) : otherName);
+  for (int i = 0; i < std::min<int>(int(ops_.size()), kColouredOps + 1); ++i)
     for (TimelineLayer* layer : layers_)
-      if (layer->name() == op) {
+      if (i < kColouredOps ? layer->op == ops_[i] : !isColoured(layer->op)) {
         layer->addToLegend();
         break;
       }
@@ -210,18 +237,24 @@ QRectF TimelinePlot::eventRect(int i) const {
   return QRectF(QPointF(it.startMs, it.thread - half), QPointF(it.endMs, it.thread + half));
 }
 
+bool TimelinePlot::isColoured(const QString& op) const {
+  const qsizetype i = ops_.indexOf(op);
+  return i >= 0 && i < kColouredOps;
+}
+
+QColor TimelinePlot::otherColor() const {
+  return darkMode() ? QColor(105, 108, 115) : QColor(190, 190, 190);
+}
+
 QColor TimelinePlot::colorOfOp(const QString& op) const {
   const qsizetype i = ops_.indexOf(op);
   if (i < 0) return {};
-  const PlotPalette& p = plotPalette();
-  if (i < p.series.size()) return p.seriesColor(int(i));
-  // Beyond the palette: golden-angle hues keep neighbours apart.
-  return QColor::fromHsv(int(std::fmod(i * 137.508, 360.0)), 150, darkMode() ? 235 : 200);
+  return i < kColouredOps ? plotPalette().seriesColor(int(i)) : otherColor();
 }
 
 void TimelinePlot::applyPalette() {
   for (TimelineLayer* layer : layers_) {
-    const QColor c = colorOfOp(layer->name());
+    const QColor c = colorOfOp(layer->op);
     layer->setPen(QPen(c.darker(140), 0.5));
     layer->setBrush(c);
   }
@@ -256,6 +289,39 @@ QString TimelinePlot::toCsv() const {
            QLatin1Char(',') + csvNumber(e.endMs) + QLatin1Char(',') + csvNumber(e.durationMs()) +
            QLatin1Char('\n');
   return csv;
+}
+
+}  // namespace gl::ui
+
+namespace gl::ui {
+
+QByteArray TimelinePlot::toChromeTrace() const {
+  std::vector<TimelineEvent> events;
+  events.reserve(size_t(data_.events.size()));
+  std::map<int, lab::TraceNodeNames> names;
+  for (const TimelineItem& e : data_.events) {
+    events.push_back({e.node, e.iteration, e.thread, e.startMs * 1e-3, e.endMs * 1e-3});
+    names.emplace(e.node, lab::TraceNodeNames{e.op.toStdString(), e.label.toStdString()});
+  }
+  const std::string process = data_.process.isEmpty() ? "gradlab" : data_.process.toStdString();
+  return QByteArray::fromStdString(
+      lab::chromeTraceJson({{process, &events}}, [&](int node) { return names.at(node); }));
+}
+
+bool TimelinePlot::exportChromeTrace(const QString& path, QString* error) const {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(toChromeTrace()) < 0) {
+    if (error) *error = file.errorString();
+    return false;
+  }
+  return true;
+}
+
+void TimelinePlot::contextMenuEvent(QContextMenuEvent* event) {
+  QMenu menu(this);
+  QAction* trace = menu.addAction(tr("Export as Chrome Trace (Perfetto)…"));
+  trace->setEnabled(!data_.events.isEmpty());
+  if (menu.exec(event->globalPos()) == trace) emit traceExportRequested();
 }
 
 }  // namespace gl::ui

@@ -1,6 +1,8 @@
 #pragma once
 // A per-thread Gantt chart of op executions: thread on y, time on x (ms), one rectangle per
-// timeline event coloured by op; hovering shows op, iteration and duration.
+// timeline event; the ops that took the most time get colours, the rest one grey, so the legend
+// stays a line or two; hovering shows op, iteration and duration.
+#include <QHash>
 #include <QRectF>
 
 #include "ui/plots/plot_data.h"
@@ -20,13 +22,19 @@ class TimelinePlot : public PlotWidget {
 
   int rowCount() const { return data_.threadCount(); }  // one row per thread
   int rectCount() const;                                // drawn rectangles, one per event
-  QStringList ops() const { return ops_; }              // legend order
+  QStringList ops() const { return ops_; }              // by self time, the largest first
+  // Ops beyond the first kColouredOps share the grey "other ops" colour and legend entry.
+  static constexpr int kColouredOps = 8;
+  bool isColoured(const QString& op) const;
+  // Time spent in an op's events minus the time of the events nested inside them (ms).
+  double selfMs(const QString& op) const { return selfMs_.value(op); }
   // The rectangle of event i in plot coordinates: x from start to end (ms), y around its thread,
   // a little lower for each enclosing event (a loop's body ops sit inside the loop's bar).
   QRectF eventRect(int i) const;
   // How many events on the same thread enclose event i (0 for top-level ops).
   int nestingDepth(int i) const { return depth_.value(i); }
   QColor colorOfOp(const QString& op) const;
+  QColor otherColor() const;
   // The loop iteration the step controls point at: its events are outlined. -1 for none.
   qint64 highlightedIteration() const { return highlighted_; }
   int highlightedEventCount() const;
@@ -35,6 +43,9 @@ class TimelinePlot : public PlotWidget {
   int eventAt(const QPointF& pixel) const;
 
   QString toCsv() const override;  // thread,op,node,label,iteration,start_ms,end_ms,duration_ms
+  // The events as Chrome trace-event JSON (engine/lab/trace_json), for Perfetto.
+  QByteArray toChromeTrace() const;
+  bool exportChromeTrace(const QString& path, QString* error = nullptr) const;
   QString hoverText(const QPointF& pixel) const override;
   void fitView() override;  // all threads, the whole run
 
@@ -42,15 +53,20 @@ class TimelinePlot : public PlotWidget {
   static constexpr double kNestInset = 0.07;      // per enclosing event
   static double halfHeightAt(int depth);
 
+ signals:
+  void traceExportRequested();  // its context menu's "Export as Chrome Trace"
+
  protected:
   void applyPalette() override;
   void stepChanged(double t) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
   void computeDepths();
 
   TimelineData data_;
   QVector<int> depth_;  // per event
+  QHash<QString, double> selfMs_;
   qint64 highlighted_ = -1;
   QStringList ops_;
   QVector<TimelineLayer*> layers_;

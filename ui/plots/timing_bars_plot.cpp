@@ -12,6 +12,13 @@ constexpr double kBarSpacing = 0.02;
 TimingBarsPlot::TimingBarsPlot(QWidget* parent) : PlotWidget(parent) {
   setPlotTitle(tr("Time per variant"));
   setAxisLabels(tr("variant"), tr("seconds"));
+  // The legend goes in its own row under the plot: inside the axis rect it covered the
+  // tallest bar.
+  axisRect()->insetLayout()->take(legend);
+  plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
+  plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+  legend->setFillOrder(QCPLegend::foColumnsFirst);
+  legend->setWrap(4);
   legend->setVisible(true);
   group_ = new QCPBarsGroup(this);
   // Spacing in plot coordinates, so a bar's centre (where its label goes) is known without a
@@ -21,10 +28,15 @@ TimingBarsPlot::TimingBarsPlot(QWidget* parent) : PlotWidget(parent) {
   xAxis->grid()->setVisible(false);  // categories, not a continuous axis
 }
 
-void TimingBarsPlot::setTimings(const QVector<TimingData>& timings) {
+void TimingBarsPlot::setTimings(const QVector<TimingData>& timings,
+                                const QStringList& scriptOrder) {
   timings_ = timings;
   variants_.clear();
   executors_.clear();
+  for (const QString& v : scriptOrder)
+    if (!variants_.contains(v) && std::any_of(timings_.begin(), timings_.end(),
+                                              [&](const auto& t) { return t.variant == v; }))
+      variants_.push_back(v);
   for (const auto& t : timings_) {
     if (!variants_.contains(t.variant)) variants_.push_back(t.variant);
     if (!executors_.contains(t.executor)) executors_.push_back(t.executor);
@@ -99,6 +111,7 @@ void TimingBarsPlot::applyPalette() {
     bars_[i]->setBrush(c);
   }
   for (QCPItemText* label : valueLabels_) label->setColor(plotPalette().foreground);
+  legend->setBorderPen(Qt::NoPen);  // it sits under the plot, not over the data
 }
 
 QString TimingBarsPlot::hoverText(const QPointF& pixel) const {

@@ -1,5 +1,6 @@
 #pragma once
 // Wall time per variant, one bar per executor, grouped by variant (QCPBars in a QCPBarsGroup).
+// The legend sits under the axis rect, so it never covers a bar.
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plot_widget.h"
 
@@ -10,9 +11,11 @@ class TimingBarsPlot : public PlotWidget {
  public:
   explicit TimingBarsPlot(QWidget* parent = nullptr);
 
-  void setTimings(const QVector<TimingData>& timings);
+  // Variants appear in `scriptOrder` (the order the script declares them), then any others in
+  // first-seen order: an alphabetical x axis would reorder the lesson's story.
+  void setTimings(const QVector<TimingData>& timings, const QStringList& scriptOrder = {});
   const QVector<TimingData>& timings() const { return timings_; }
-  // Variants in first-seen order (the x axis) and executors (one QCPBars each).
+  // Variants in script order (the x axis) and executors (one QCPBars each).
   QStringList variants() const { return variants_; }
   QStringList executors() const { return executors_; }
   QCPBars* barsFor(const QString& executor) const;

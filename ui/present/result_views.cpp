@@ -124,11 +124,11 @@ void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun
     if (!o.isGradient || o.entries.empty() || o.entries[0].none()) continue;
     const Datum& d = o.entries[0].value;
     if (!d.isList() && d.t.shape().size() == 2 && d.t.shape()[0] > 1 && d.t.shape()[1] > 1) {
-      plots.showJacobian(d.t);
+      plots.showJacobian(d.t, QString::fromStdString(o.name));
       break;
     }
   }
-  plots.showTimeline(run.run, &graph);
+  plots.showTimeline(run.run, &graph, QString::fromStdString(run.name));
 }
 
 QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {

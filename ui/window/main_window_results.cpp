@@ -36,6 +36,7 @@ void MainWindow::connectPanels() {
             plots_->showScaling(*sweep_);
           });
   connect(controller_, &LessonController::printed, log_, &RunLog::appendPrint);
+  connect(plots_, &PlotsPanel::sweepRequested, this, &MainWindow::sweepDialog);
   connect(controller_, &LessonController::runStarted, this, [this] { setRunning(true); });
   connect(controller_, &LessonController::variantStarted, this, [this](int, const QString& name) {
     status_->setText(tr("Running variant '%1'…").arg(name));
@@ -181,7 +182,10 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
     status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
                             : tr("Run finished"));
   showVariantResults();
-  plots_->showTimings(timingData(controller_->timings()));
+  QStringList scriptOrder;
+  for (const lang::Variant& v : outcome.program->variants)
+    scriptOrder << QString::fromStdString(v.name);
+  plots_->showTimings(timingData(controller_->timings()), scriptOrder);
 }
 
 void MainWindow::sweepDialog() {

@@ -2,6 +2,12 @@
 // the per-thread timeline, fed from real runs; cursor, log-y, dark mode and hover on real widgets.
 #include <QtTest>
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QToolTip>
 
 #include "plot_test_runs.h"
@@ -153,6 +159,207 @@ class TestPlots : public QObject {
     const QString text = plot.hoverText(QPointF(keyPx, plot.yAxis->coordToPixel(0.1)));
     QVERIFY2(text.contains(QStringLiteral("vectorized")) && text.contains(QStringLiteral("0.25")),
              qPrintable(text));
+  }
+
+  // The title and labels say what is plotted: the gradient's script name and its shape, not
+  // seed-b's "Per-step jacobian, output step t, weight k" for every matrix.
+  void heatMapTitledByTheGradient() {
+    const gl::Tensor m = gl::Tensor::full(gl::DType::F32, {10, 50}, 0.5f);
+    const HeatMapData data = heatMapFromTensor(m, QStringLiteral("fx_grads"));
+    QCOMPARE(data.title, QStringLiteral("fx_grads  [10, 50]"));
+    HeatMapPlot plot;
+    plot.setData(data);
+    QCOMPARE(plot.plotTitle(), QStringLiteral("fx_grads  [10, 50]"));
+    QCOMPARE(plot.colorScale()->axis()->label(), QStringLiteral("fx_grads"));
+    for (const QString& text : {plot.plotTitle(), plot.xAxis->label(), plot.yAxis->label()})
+      QVERIFY2(!text.contains(QStringLiteral("step")) && !text.contains(QStringLiteral("weight")),
+               qPrintable(text));
+    QVERIFY(plot.yAxis->label().contains(QStringLiteral("10")));
+    QVERIFY(plot.xAxis->label().contains(QStringLiteral("50")));
+    PlotsPanel panel;
+    panel.showJacobian(m, QStringLiteral("dx_dw"));
+    QCOMPARE(panel.heatMap()->plotTitle(), QStringLiteral("dx_dw  [10, 50]"));
+  }
+
+  // Hover where a cell is drawn (found in the rendered pixels, not through the axes' own
+  // mapping) names that cell: one bright cell among dark ones, on a shown, resized widget.
+  void heatMapHoverAtTheDrawnCell() {
+    const int rows = 10, cols = 50, hotRow = 7, hotCol = 31;
+    HeatMapData data;
+    data.rows = rows;
+    data.cols = cols;
+    data.values.fill(0.0, rows * cols);
+    data.values[hotRow * cols + hotCol] = 42.0;
+    HeatMapPlot plot;
+    plot.setData(data);
+    plot.resize(640, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.resize(1300, 760);  // hover after a resize: the mapping follows the new layout
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    const QImage image = plot.toPixmap(plot.width(), plot.height()).toImage();
+    // The hot cell is the gradient's top colour (yellow): bright red and green, little blue.
+    double sx = 0, sy = 0;
+    int n = 0;
+    const QRect area = plot.axisRect()->rect();
+    for (int y = area.top(); y <= area.bottom(); ++y)
+      for (int x = area.left(); x <= area.right(); ++x) {
+        const QColor c = image.pixelColor(x, y);
+        if (c.red() > 200 && c.green() > 200 && c.blue() < 100) sx += x, sy += y, ++n;
+      }
+    QVERIFY2(n > 4, "the hot cell was not found in the rendered plot");
+    const QPointF centre(sx / n, sy / n);
+    const QString text = plot.hoverText(centre);
+    QVERIFY2(text.contains(QStringLiteral("= 42")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral(": %1").arg(hotRow)) &&
+                 text.contains(QStringLiteral(": %1").arg(hotCol)),
+             qPrintable(text));
+    // One cell to the left is another cell, with value 0.
+    const double cellWidth = double(area.width()) / cols;
+    QVERIFY(plot.hoverText(centre - QPointF(cellWidth, 0)).contains(QStringLiteral("= 0")));
+  }
+
+  // Variants appear in the script's order (the window's timings come from a sorted map), and
+  // the legend sits outside the data: it covers no bar.
+  void timingBarsInScriptOrderLegendOutside() {
+    const QVector<TimingData> alphabetical = {
+        {QStringLiteral("einsum"), QStringLiteral("parallel"), 0.5},
+        {QStringLiteral("einsum"), QStringLiteral("serial"), 0.9},
+        {QStringLiteral("python_list"), QStringLiteral("parallel"), 2.0},
+        {QStringLiteral("python_list"), QStringLiteral("serial"), 3.0},
+        {QStringLiteral("vectorized"), QStringLiteral("serial"), 0.1}};
+    TimingBarsPlot plot;
+    plot.setTimings(alphabetical, {QStringLiteral("python_list"), QStringLiteral("einsum"),
+                                   QStringLiteral("unrun"), QStringLiteral("vectorized")});
+    QCOMPARE(plot.variants(), (QStringList{"python_list", "einsum", "vectorized"}));
+    QCOMPARE(plot.barsFor(QStringLiteral("serial"))->data()->at(0)->value, 3.0);
+    layOut(&plot);
+    QVERIFY(plot.legend->visible());
+    const QRect legend = plot.legend->outerRect();
+    QVERIFY(legend.isValid());
+    QVERIFY(!legend.intersects(plot.axisRect()->rect()));
+    const double n = plot.executors().size();
+    int checked = 0;
+    for (int b = 0; b < plot.executors().size(); ++b) {
+      const QCPBars* bars = plot.barsFor(plot.executors()[b]);
+      const double offset = (b - (n - 1) / 2) * (bars->width() + 0.02);
+      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+        const double k = it->key + offset;
+        const QRectF bar(
+            QPointF(plot.xAxis->coordToPixel(k - bars->width() / 2),
+                    plot.yAxis->coordToPixel(it->value)),
+            QPointF(plot.xAxis->coordToPixel(k + bars->width() / 2), plot.yAxis->coordToPixel(0)));
+        QVERIFY2(!QRectF(legend).intersects(bar.normalized()),
+                 qPrintable(QStringLiteral("legend covers the bar at %1").arg(k)));
+        ++checked;
+      }
+    }
+    QCOMPARE(checked, 5);
+  }
+
+  // Before any sweep the Scaling tab says how to fill it; its button asks for the Sweep dialog.
+  void emptyScalingOffersASweep() {
+    PlotsPanel panel;
+    panel.resize(800, 500);
+    panel.show();
+    panel.showPlot(panel.scaling());
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QPushButton* button = panel.scaling()->sweepButton();
+    QVERIFY(button->isVisible());
+    QVERIFY(panel.scaling()->rect().contains(button->geometry()));
+    QSignalSpy asked(&panel, &PlotsPanel::sweepRequested);
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(asked.count(), 1);
+    ScalingData started;
+    started.param = QStringLiteral("N");  // a sweep under way, no point yet
+    panel.showScaling(started);
+    QVERIFY(!button->isVisible());
+    panel.clearResults();  // another lesson: empty again
+    QVERIFY(button->isVisible());
+  }
+
+  // The ops with the most self time get colours, the rest one grey; the legend has one entry
+  // per coloured op and one for the others.
+  void timelineColoursTheTopOps() {
+    TimelineData data;
+    // Op i takes i+1 ms, on thread 0 for i < 2, else 1 or 2; a loop on thread 0 encloses op 0..1
+    // (its self time is what is left: 20 - 1 - 2 = 17 ms, the largest).
+    data.events.push_back({100, "while", "while#100", 0, -1, 0.0, 20.0});
+    double t = 0;
+    for (int i = 0; i < 12; ++i) {
+      const QString op = QStringLiteral("op%1").arg(i, 2, 10, QLatin1Char('0'));
+      const int thread = i < 2 ? 0 : 1 + i % 2;
+      data.events.push_back({i, op, op, thread, -1, t, t + i + 1});
+      t += i + 1;
+    }
+    TimelinePlot plot;
+    plot.setTimeline(data);
+    QCOMPARE(plot.rowCount(), 3);
+    QCOMPARE(plot.selfMs(QStringLiteral("while")), 17.0);
+    QCOMPARE(plot.ops().size(), 13);
+    QCOMPARE(plot.ops().first(), QStringLiteral("while"));
+    QCOMPARE(plot.ops()[1], QStringLiteral("op11"));
+    int entries = 0;  // itemCount() counts the empty cells of the wrapped grid too
+    for (int i = 0; i < plot.legend->itemCount(); ++i) entries += plot.legend->item(i) ? 1 : 0;
+    QCOMPARE(entries, TimelinePlot::kColouredOps + 1);
+    QSet<QRgb> colours;
+    for (int i = 0; i < TimelinePlot::kColouredOps; ++i) {
+      QVERIFY(plot.isColoured(plot.ops()[i]));
+      colours.insert(plot.colorOfOp(plot.ops()[i]).rgb());
+    }
+    QCOMPARE(colours.size(), TimelinePlot::kColouredOps);
+    for (int i = TimelinePlot::kColouredOps; i < plot.ops().size(); ++i) {
+      QVERIFY(!plot.isColoured(plot.ops()[i]));
+      QCOMPARE(plot.colorOfOp(plot.ops()[i]), plot.otherColor());
+    }
+    QVERIFY(!colours.contains(plot.otherColor().rgb()));
+  }
+
+  // The window's trace export: the Timeline tab's events as Chrome trace JSON, one X event per
+  // engine timeline event, tid = the engine's thread.
+  void timelineExportsChromeTrace() {
+    auto d = plottest::runDecay(6, 4, 0.5, true);
+    PlotsPanel panel;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("trace.json"));
+    QSignalSpy failed(&panel, &PlotsPanel::exportFailed);
+    QVERIFY(!panel.exportTrace(path));  // nothing run yet
+    QCOMPARE(failed.count(), 1);
+    panel.showTimeline(d->run, &d->graph, QStringLiteral("decay"));
+    QString chosen;
+    panel.setTracePathChooser([&](const QString& suggested) {
+      chosen = suggested;
+      return path;
+    });
+    QSignalSpy exported(&panel, &PlotsPanel::exported);
+    panel.traceAction()->trigger();
+    QCOMPARE(exported.count(), 1);
+    QVERIFY(chosen.endsWith(QStringLiteral("trace.json")));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QVector<QJsonObject> xs;
+    QString process;
+    for (const QJsonValue& v : doc.object().value(QStringLiteral("traceEvents")).toArray()) {
+      const QJsonObject e = v.toObject();
+      if (e.value(QStringLiteral("ph")).toString() == QStringLiteral("X")) xs.push_back(e);
+      if (e.value(QStringLiteral("name")).toString() == QStringLiteral("process_name"))
+        process =
+            e.value(QStringLiteral("args")).toObject().value(QStringLiteral("name")).toString();
+    }
+    QCOMPARE(process, QStringLiteral("decay"));
+    QCOMPARE(xs.size(), qsizetype(d->run.timeline.size()));
+    for (size_t i = 0; i < d->run.timeline.size(); ++i) {
+      const gl::TimelineEvent& t = d->run.timeline[i];
+      const QJsonObject& e = xs[qsizetype(i)];
+      QCOMPARE(e.value(QStringLiteral("tid")).toInt(), t.thread);
+      QCOMPARE(e.value(QStringLiteral("name")).toString(),
+               QString::fromStdString(std::string(d->graph.node(t.node).opName())));
+      QVERIFY(std::abs(e.value(QStringLiteral("ts")).toDouble() - t.start * 1e6) < 0.01);
+      QVERIFY(std::abs(e.value(QStringLiteral("dur")).toDouble() - (t.end - t.start) * 1e6) < 0.01);
+    }
   }
 
   void scalingCurvesAndLogAxes() {
