@@ -3,9 +3,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGraphicsItem>
+#include <QGuiApplication>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QScreen>
 #include <QSvgGenerator>
 
 #include <cmath>
@@ -102,19 +104,24 @@ bool exportSvg(GraphScene& scene, const QString& path, QString* error) {
   return true;
 }
 
+// The items size their boxes with QFontMetricsF of point-size fonts, i.e. at the screen's
+// logical DPI. The PDF device gets that same resolution and is painted 1:1 in scene units, so
+// every label is set at the size its box was measured for. (At 300 dpi with a 4.2x scale the
+// fonts were converted at 300 dpi and scaled again: labels overflowed, clipped and garbled.)
 bool exportPdf(GraphScene& scene, const QString& path, QString* error) {
   const QRectF bounds = scene.graphBounds();
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  const int dpi = screen ? int(std::lround(screen->logicalDotsPerInchY())) : 96;
   QPdfWriter pdf(path);
   pdf.setTitle(QStringLiteral("GradLab graph"));
   pdf.setCreator(QStringLiteral("GradLab"));
-  // One page the size of the graph (scene units are points), so nothing is cut or shrunk.
-  pdf.setPageSize(QPageSize(bounds.size(), QPageSize::Point));
+  pdf.setResolution(dpi);
+  // One page the size of the graph, so nothing is cut or shrunk.
+  pdf.setPageSize(QPageSize(bounds.size() * (72.0 / dpi), QPageSize::Point));
   pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-  pdf.setResolution(300);
   QPainter p;
   if (!p.begin(&pdf)) return fail(error, QStringLiteral("cannot write %1").arg(path));
-  const double scale = pdf.resolution() / kSceneDpi;
-  renderWhole(scene, p, QRectF(0, 0, bounds.width() * scale, bounds.height() * scale));
+  renderWhole(scene, p, QRectF(QPointF(0, 0), bounds.size()));
   p.end();
   return true;
 }

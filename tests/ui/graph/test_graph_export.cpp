@@ -2,6 +2,8 @@
 // Graphviz reads back with the visible node count. Also writes /tmp/graph_sample.png to look at.
 #include <QFile>
 #include <QImage>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -122,6 +124,43 @@ class TestGraphExport : public QObject {
     const QByteArray pdf = readAll(path);
     QVERIFY(pdf.startsWith("%PDF"));
     QVERIFY(pdf.size() > 2000);
+  }
+
+  // The PDF is vector text, labels intact: pdftotext (poppler-utils) reads every node's title
+  // and every frame's title back. At 300 dpi with a scaled painter the labels came out
+  // overflowing and cut ("riable", "oat64[3]'x'").
+  void pdfTextHasEveryLabel() {
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (pdftotext.isEmpty())
+      QSKIP("pdftotext not found: install poppler-utils (scripts/deps.txt) to check PDF text");
+    const QString path = dir_.filePath(QStringLiteral("labels.pdf"));
+    QVERIFY(exportPdf(scene_, path));
+    QProcess p;
+    p.start(pdftotext, {path, QStringLiteral("-")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    // NFKC folds the ligatures PDF text extraction yields ("ﬂoat64"); spacing is layout.
+    auto squeeze = [](QString s) {
+      s = s.normalized(QString::NormalizationForm_KC);
+      s.remove(QRegularExpression(QStringLiteral("\\s")));
+      return s;
+    };
+    const QString text = squeeze(QString::fromUtf8(p.readAllStandardOutput()));
+    const VisibleGraph& g = scene_.visibleGraph();
+    QVERIFY(g.nodes.size() > 20);
+    for (const VisNode& n : g.nodes) {
+      const QString title = squeeze(QString::fromStdString(n.title));
+      QVERIFY2(text.contains(title),
+               qPrintable(QStringLiteral("node title '%1' missing").arg(title)));
+      if (!n.subtitle.empty())
+        QVERIFY2(text.contains(squeeze(QString::fromStdString(n.subtitle))),
+                 qPrintable(QStringLiteral("subtitle of '%1' missing").arg(title)));
+    }
+    for (const VisFrame& f : g.frames) {
+      const QString title = squeeze(QString::fromStdString(f.title));
+      QVERIFY2(text.contains(title),
+               qPrintable(QStringLiteral("frame title '%1' missing").arg(title)));
+    }
   }
 
   void dotReparses() {
