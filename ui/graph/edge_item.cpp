@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "ui/graph/gradient_scale.h"
+#include "ui/graph/graph_style.h"
 
 namespace gl::ui {
 
@@ -72,13 +73,15 @@ QPainterPath EdgeItem::shape() const {
 
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   p->setRenderHint(QPainter::Antialiasing);
-  QPen pen(color_, width_, edge_.structural ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap);
+  // Plain edges follow the palette at paint time; gradient colours come from the scale.
+  const QColor color = norm_ > 0 ? color_ : style::plainEdgeColor();
+  QPen pen(color, width_, edge_.structural ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap);
   if (edge_.structural) pen.setDashPattern({4, 3});
   p->setPen(pen);
   p->setBrush(Qt::NoBrush);
   p->drawPath(geo_.path);
   p->setPen(Qt::NoPen);
-  p->setBrush(color_);
+  p->setBrush(color);
   p->drawPolygon(arrowHead());
 }
 

@@ -39,7 +39,7 @@ void FrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   if (!isRegion()) {
     const QRectF button = foldButtonRect();
     p->setPen(QPen(style::frameBorder(frame_), 1));
-    p->setBrush(Qt::white);
+    p->setBrush(style::panelFill());
     p->drawRect(button);
     p->drawLine(QLineF(button.left() + 2.5, button.center().y(), button.right() - 2.5,
                        button.center().y()));
@@ -47,7 +47,7 @@ void FrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   }
   if (!style::readableAt(p->font(), option->levelOfDetailFromTransform(p->worldTransform())))
     return;
-  p->setPen(style::frameBorder(frame_).darker(150));
+  p->setPen(style::frameTitleColor(frame_));
   const QString title =
       fm.elidedText(QString::fromStdString(frame_.title), Qt::ElideRight, rect_.right() - x - 4);
   p->drawText(QPointF(x, rect_.top() + 4 + fm.ascent()), title);
@@ -65,7 +65,7 @@ void ColorBarItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* 
 void ColorBarItem::paintLegend(QPainter* p) const {
   p->setRenderHint(QPainter::Antialiasing);
   p->setFont(style::subtitleFont());
-  p->setPen(Qt::black);
+  p->setPen(style::panelText());
   p->drawText(QPointF(0, -6), QObject::tr("|gradient| (log)"));
   scale_->paintBar(p, QRectF(0, 0, 14, 150), Qt::Vertical);
 }

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_style.h"
 
 namespace gl::ui {
 
@@ -40,10 +41,15 @@ class SelectionHidden {
   QList<QGraphicsItem*> selected_;
 };
 
+// Figures are black on white whatever the window's palette.
 void renderWhole(GraphScene& scene, QPainter& p, const QRectF& target) {
   SelectionHidden hidden(scene);
+  const style::LightForExport light;
+  const QBrush background = scene.backgroundBrush();
+  scene.setBackgroundBrush(style::sceneBackground());
   p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   scene.render(&p, target, scene.graphBounds(), Qt::KeepAspectRatio);
+  scene.setBackgroundBrush(background);
 }
 
 }  // namespace

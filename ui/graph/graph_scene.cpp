@@ -20,7 +20,7 @@ GraphScene::GraphScene(QObject* parent)
     : QGraphicsScene(parent),
       layoutWorker_(new LayoutWorker(this)),
       scale_(std::make_shared<GradientScale>()) {
-  setBackgroundBrush(Qt::white);
+  setBackgroundBrush(style::sceneBackground());
   setItemIndexMethod(QGraphicsScene::BspTreeIndex);
   connect(layoutWorker_, &LayoutWorker::finished, this,
           [this](int ticket, std::shared_ptr<const GraphLayout> layout) {

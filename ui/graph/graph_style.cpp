@@ -10,7 +10,30 @@ namespace gl::ui::style {
 
 namespace {
 double gFontScale = 1;
+bool gDark = false;
+
+// A light tint's dark twin: the same hue, muted, dim; text on it is light.
+QColor dimmed(const QColor& light, double lightness) {
+  return QColor::fromHslF(std::max(0.0f, light.hslHueF()), light.hslSaturationF() * 0.55f,
+                          float(lightness));
+}
 }  // namespace
+
+void setDark(bool dark) { gDark = dark; }
+bool dark() { return gDark; }
+LightForExport::LightForExport() : was_(gDark) { gDark = false; }
+LightForExport::~LightForExport() { gDark = was_; }
+
+QColor sceneBackground() { return gDark ? QColor(30, 31, 34) : QColor(Qt::white); }
+QColor titleColor() { return gDark ? QColor(232, 232, 235) : QColor(20, 20, 20); }
+QColor subtitleColor() { return gDark ? QColor(170, 172, 178) : QColor(90, 90, 90); }
+QColor plainEdgeColor() { return gDark ? QColor(150, 152, 158) : QColor(95, 95, 95); }
+QColor panelFill() { return gDark ? QColor(45, 47, 52) : QColor(Qt::white); }
+QColor panelText() { return gDark ? QColor(220, 222, 226) : QColor(Qt::black); }
+QColor breakFill() { return gDark ? QColor(100, 30, 30) : QColor(255, 215, 215); }
+QColor frameTitleColor(const VisFrame& f) {
+  return gDark ? frameBorder(f).lighter(140) : frameBorder(f).darker(150);
+}
 
 void setFontScale(double scale) { gFontScale = scale > 0 ? scale : 1; }
 double fontScale() { return gFontScale; }
@@ -55,8 +78,10 @@ QFont frameFont() {
   return f;
 }
 
+namespace {
+
 // Forward kinds in light tints; the backward phase in violet so the two graphs separate at once.
-QColor nodeFill(const VisNode& n) {
+QColor lightNodeFill(const VisNode& n) {
   if (n.backward) {
     if (n.category == NodeCategory::ControlFlow) return QColor(214, 196, 240);
     if (n.category == NodeCategory::Param) return QColor(236, 230, 246);
@@ -75,7 +100,7 @@ QColor nodeFill(const VisNode& n) {
   return Qt::white;
 }
 
-QColor nodeBorder(const VisNode& n) {
+QColor lightNodeBorder(const VisNode& n) {
   if (n.backward) return QColor(110, 70, 170);
   switch (n.category) {
     case NodeCategory::Primitive:
@@ -90,10 +115,22 @@ QColor nodeBorder(const VisNode& n) {
   return Qt::black;
 }
 
+}  // namespace
+
+QColor nodeFill(const VisNode& n) {
+  const QColor light = lightNodeFill(n);
+  return gDark ? dimmed(light, n.category == NodeCategory::ControlFlow ? 0.30 : 0.25) : light;
+}
+
+QColor nodeBorder(const VisNode& n) {
+  return gDark ? lightNodeBorder(n).lighter(150) : lightNodeBorder(n);
+}
+
 QColor frameFill(const VisFrame& f, int depth) {
-  QColor c = f.backward ? QColor(246, 240, 252) : QColor(255, 248, 235);
-  if (f.region >= 0) c = QColor(252, 252, 252);
-  return c.darker(100 + 4 * depth);
+  const QColor c = f.region >= 0 ? QColor(252, 252, 252)
+                   : f.backward  ? QColor(246, 240, 252)
+                                 : QColor(255, 248, 235);
+  return gDark ? dimmed(c, 0.15 + 0.025 * depth) : c.darker(100 + 4 * depth);
 }
 
 QColor frameBorder(const VisFrame& f) {

@@ -14,6 +14,30 @@ namespace gl::ui::style {
 void setFontScale(double scale);
 double fontScale();
 
+// The dark palette (View > Dark Palette): the colour functions below answer for it. Exports
+// switch it off while they paint (LightForExport), so figures stay black on white.
+void setDark(bool dark);
+bool dark();
+class LightForExport {
+ public:
+  LightForExport();
+  ~LightForExport();
+  LightForExport(const LightForExport&) = delete;
+  LightForExport& operator=(const LightForExport&) = delete;
+
+ private:
+  bool was_;
+};
+
+QColor sceneBackground();
+QColor titleColor();      // a node's first line
+QColor subtitleColor();   // its dtype and shape
+QColor plainEdgeColor();  // an edge without a gradient on it
+QColor panelFill();       // fold buttons, the colour bar's box
+QColor panelText();
+QColor breakFill();  // the box of a node where the gradient chain breaks
+QColor frameTitleColor(const VisFrame& f);
+
 QFont titleFont();
 QFont subtitleFont();
 QFont frameFont();

@@ -12,6 +12,7 @@
 #include "ui/graph/frame_item.h"
 #include "ui/graph/graph_overview.h"
 #include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_style.h"
 #include "ui/graph/node_item.h"
 
 namespace gl::ui {
@@ -118,14 +119,22 @@ QRect GraphView::colorBarRect() const {
   return {QPoint(viewport()->width() - size.width() - 16, 12), size};
 }
 
+void GraphView::setDark(bool dark) {
+  style::setDark(dark);
+  scene_->setBackgroundBrush(style::sceneBackground());
+  scene_->update();  // items read the palette when they paint
+  viewport()->update();
+  if (overview_) overview_->update();
+}
+
 void GraphView::drawForeground(QPainter* painter, const QRectF& rect) {
   QGraphicsView::drawForeground(painter, rect);
   const QRect r = colorBarRect();
   if (r.isNull()) return;
   painter->save();
   painter->resetTransform();  // viewport pixels: the legend keeps its size and place
-  painter->setPen(QPen(QColor(200, 200, 200), 1));
-  painter->setBrush(Qt::white);  // opaque: edges passing behind never blur the legend
+  painter->setPen(QPen(style::dark() ? QColor(80, 82, 88) : QColor(200, 200, 200), 1));
+  painter->setBrush(style::panelFill());  // opaque: edges passing behind never blur the legend
   painter->drawRoundedRect(QRectF(r).adjusted(-6, -4, 4, 4), 6, 6);
   const QRectF local = scene_->colorBar()->boundingRect();
   painter->translate(QPointF(r.topLeft()) - local.topLeft());

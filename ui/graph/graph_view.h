@@ -23,6 +23,8 @@ class GraphView : public QGraphicsView {
   void zoomOut() { zoomBy(1 / 1.25); }
   void resetZoom() { setZoom(1); }
   void fitGraph();  // the whole graph in the viewport (never magnified past 1.5)
+  // The dark palette for the graph: background, boxes, text, plain edges (graph_style).
+  void setDark(bool dark);
   // Fit never zooms out below this (presentation mode: labels stay readable from the back of
   // the room); a graph that is still too big is shown from its top, the overview shows the rest.
   void setMinimumFitZoom(double zoom) { minFitZoom_ = zoom; }

@@ -73,7 +73,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     borderWidth = isSelected() ? 3.0 : 2.5;
   }
   QColor fill = style::nodeFill(node_);
-  if (isBreak()) fill = QColor(255, 215, 215);
+  if (isBreak()) fill = style::breakFill();
 
   p->setRenderHint(QPainter::Antialiasing);
   p->setPen(QPen(border, borderWidth));
@@ -96,14 +96,16 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
   }
   const QFontMetricsF titleMetrics(style::titleFont());
   p->setFont(style::titleFont());
-  p->setPen(isBreak() ? style::breakColor().darker(130) : QColor(20, 20, 20));
+  p->setPen(isBreak() ? (style::dark() ? style::breakColor().lighter(150)
+                                       : style::breakColor().darker(130))
+                      : style::titleColor());
   const Qt::Alignment align = Qt::AlignHCenter | Qt::AlignTop;
   p->drawText(QRectF(text.left(), text.top(), text.width(), titleMetrics.height()), align,
               titleMetrics.elidedText(QString::fromStdString(node_.title), Qt::ElideRight,
                                       text.width() + 1));
   if (!node_.subtitle.empty() && style::readableAt(style::subtitleFont(), lod)) {
     p->setFont(style::subtitleFont());
-    p->setPen(QColor(90, 90, 90));
+    p->setPen(style::subtitleColor());
     p->drawText(QRectF(text.left(), text.top() + titleMetrics.height(), text.width(),
                        text.height() - titleMetrics.height()),
                 align, QString::fromStdString(node_.subtitle));

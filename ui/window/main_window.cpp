@@ -297,6 +297,9 @@ void MainWindow::setDark(bool dark) {
   applyTheme(dark);
   editor_->setDarkScheme(dark);
   plots_->setDarkMode(dark);
+  graphView_->setDark(dark);
+  // Fusion's media icons are dark grey: on the dark palette the Run triangle disappeared.
+  runAct_->setIcon(themedIcon(QStyle::SP_MediaPlay));
 }
 
 void MainWindow::showSettings() {

@@ -1,6 +1,7 @@
 #include "ui/window/theme.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
@@ -42,5 +43,21 @@ void applyTheme(bool dark) {
 }
 
 bool isDarkTheme() { return gDark; }
+
+QIcon themedIcon(QStyle::StandardPixmap which) {
+  const QIcon base = QApplication::style()->standardIcon(which);
+  if (!gDark) return base;
+  QIcon icon;
+  for (int size : {16, 22, 24, 32, 48}) {
+    QPixmap pm = base.pixmap(size, size);
+    if (pm.isNull()) continue;
+    QPainter p(&pm);
+    p.setCompositionMode(QPainter::CompositionMode_SourceIn);  // keep the shape, new colour
+    p.fillRect(pm.rect(), QApplication::palette().color(QPalette::ButtonText));
+    p.end();
+    icon.addPixmap(pm);
+  }
+  return icon;
+}
 
 }  // namespace gl::ui

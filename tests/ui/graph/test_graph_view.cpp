@@ -3,6 +3,7 @@
 #include <QGraphicsSceneMouseEvent>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "engine/lab/gradient_view.h"
@@ -11,6 +12,7 @@
 #include "ui/graph/frame_item.h"
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/gradient_scale.h"
+#include "ui/graph/graph_export.h"
 #include "ui/graph/graph_overview.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_style.h"
@@ -415,6 +417,44 @@ class TestGraphView : public QObject {
       for (int x = 0; x < int(barInScene.width()); ++x)
         colored += qRed(image.pixel(x, y)) != qBlue(image.pixel(x, y));
     QVERIFY(colored > 100);
+  }
+
+  // The dark palette covers the view: dark background and boxes, light text; exports stay
+  // black on white.
+  void darkPaletteCoversTheGraph() {
+    auto s = gltest::makeSampleGraph();
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setGraph(s.graph);
+    QTRY_VERIFY(!scene.layoutPending());
+    view.resize(600, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto meanLightness = [](const QImage& image) {
+      double sum = 0;
+      int n = 0;
+      for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3, ++n) sum += image.pixelColor(x, y).lightnessF();
+      return sum / std::max(1, n);
+    };
+    const double light = meanLightness(view.viewport()->grab().toImage());
+    view.setDark(true);
+    QVERIFY(style::dark());
+    QVERIFY(scene.backgroundBrush().color().lightnessF() < 0.2);
+    const double dark = meanLightness(view.viewport()->grab().toImage());
+    QVERIFY2(light > 0.8 && dark < 0.3,
+             qPrintable(QStringLiteral("light %1, dark %2").arg(light).arg(dark)));
+    const VisNode& any = scene.visibleGraph().nodes.front();
+    QVERIFY(style::nodeFill(any).lightnessF() < 0.4);
+    QVERIFY(style::titleColor().lightnessF() > 0.8);  // readable on those boxes
+    QVERIFY(style::plainEdgeColor().lightnessF() > 0.5);
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("dark.png"));
+    QVERIFY(exportPngAtDpi(scene, png, 72));
+    QVERIFY(meanLightness(QImage(png)) > 0.8);  // figures stay light
+    QVERIFY(style::dark());                     // and the window stays dark
+    view.setDark(false);
+    QCOMPARE(scene.backgroundBrush().color(), QColor(Qt::white));
   }
 
   void overviewShowsAndMovesTheView() {
