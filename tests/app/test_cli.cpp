@@ -280,6 +280,49 @@ class TestCli : public QObject {
              2);
   }
 
+  // --format trace: the run's timeline as Chrome trace JSON, one X event per op execution,
+  // one process per variant; with the parallel executor the report says so.
+  void exportWritesAChromeTrace() {
+    QTemporaryDir out;
+    Result r = gradlab({"export", "ode_while_loop", "--out", out.path(), "--format", "trace",
+                        "--set", "batch=2", "--set", "dim=3", "--set", "steps=4", "--executor",
+                        "parallel", "--threads", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    QVERIFY(r.out.contains("[parallel executor]"));
+    QVERIFY(r.out.contains("trace.json"));
+    QVERIFY(!QFile::exists(out.filePath("report.txt")));  // only what was asked for
+    QFile file(out.filePath("trace.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QSet<int> pids;
+    QStringList processes;
+    int xs = 0;
+    for (const QJsonValue& v : doc.object().value("traceEvents").toArray()) {
+      const QJsonObject e = v.toObject();
+      if (e.value("ph").toString() == "X") {
+        ++xs;
+        pids.insert(e.value("pid").toInt());
+        QVERIFY(e.contains("tid") && e.value("dur").toDouble() >= 0);
+      }
+      if (e.value("name").toString() == "process_name")
+        processes << e.value("args").toObject().value("name").toString();
+    }
+    QVERIFY(xs > 10);
+    QCOMPARE(pids.size(), 3);
+    QCOMPARE(processes, (QStringList{"serial", "parallel", "vectorized"}));
+    // Traces and figures together; an unknown format is still a usage error.
+    QCOMPARE(gradlab({"export", "ode_while_loop", "--out", out.path(), "--format", "csv,trace",
+                      "--set", "steps=2"})
+                 .code,
+             0);
+    QVERIFY(QFile::exists(out.filePath("report.txt")));
+    QCOMPARE(
+        gradlab({"export", "ode_while_loop", "--out", out.path(), "--format", "trace,gif"}).code,
+        2);
+  }
+
   void runCheckAndExportReadBuiltInLessons() {
     const QStringList small{"--set", "batch=2", "--set", "dim=3", "--set", "steps=4"};
     for (const QString& name : {QString("ode_while_loop"), QString("ode_while_loop.gls"),

@@ -158,9 +158,11 @@ void TimelinePlot::setTimeline(const TimelineData& data) {
   });
   double total = 0;
   for (double t : selfMs_) total += std::max(0.0, t);
+  // "<1%" rather than a "0%" that reads as "never ran".
   auto share = [&](double ms) {
-    return total > 0 ? QStringLiteral(" %1%").arg(std::lround(100 * std::max(0.0, ms) / total))
-                     : QString();
+    if (!(total > 0)) return QString();
+    const long percent = std::lround(100 * std::max(0.0, ms) / total);
+    return percent < 1 ? QStringLiteral(" <1%") : QStringLiteral(" %1%").arg(percent);
   };
   double otherMs = 0;
   for (int i = kColouredOps; i < ops_.size(); ++i) otherMs += selfMs_.value(ops_[i]);

@@ -357,6 +357,18 @@ class TestMainWindow : public QObject {
     QCOMPARE(shownLanguage, QString());
     QCOMPARE(languageSetting(), QString("en"));
     QCOMPARE(isDarkTheme(), !wasDark);
+    // The Run triangle is drawn in the palette's text colour: light on the dark palette.
+    QAction* run = w.findChild<QAction*>("run");
+    QVERIFY(run);
+    if (isDarkTheme()) {
+      const QImage icon = run->icon().pixmap(16, 16).toImage();
+      double lightest = 0;
+      for (int y = 0; y < icon.height(); ++y)
+        for (int x = 0; x < icon.width(); ++x)
+          if (icon.pixelColor(x, y).alpha() > 200)
+            lightest = std::max(lightest, double(icon.pixelColor(x, y).lightnessF()));
+      QVERIFY2(lightest > 0.7, qPrintable(QString::number(lightest)));
+    }
     settings->trigger();  // and back
     QCOMPARE(answers.count(), 2);
     QCOMPARE(shownLanguage, QString("en"));
