@@ -101,10 +101,10 @@ struct CustomGradientObj : Object {
     const Val y = r.items()[0];
     const Val gradFn = r.items()[1];
     const std::vector<Value> vars = variablesRead(cx.b.graph(), firstNew, in.xs);
-    const bool withVariables = takesVariables(gradFn);
-    // TF's error (custom_gradient.py, graph mode): a function reading variables must let
-    // grad_fn say their gradients.
-    if (!vars.empty() && !withVariables)
+    // As TF (custom_gradient.py): grad_fn gets variables= only when f read some, and then
+    // must take it.
+    const bool withVariables = !vars.empty();
+    if (withVariables && !takesVariables(gradFn))
       cx.fail(args.loc, "tf.custom_gradient: the function reads tf.Variable '" +
                             cx.b.graph().node(vars[0]).name +
                             "', so grad_fn must take a keyword argument 'variables' and return "
