@@ -142,6 +142,9 @@ const std::vector<Lesson>& lessons() {
                      {"fix_python_list", "per_head_grads"},
                      {"fix_tensorarray", "per_head_grads"},
                      {"fix_vectorized", "per_head_grads"}}},
+      {.name = "rnn", .script = "rnn_bptt", .quick = {{"T", 40}}},
+      {.name = "checkpointing", .script = "checkpointing", .quick = {{"steps", 50}}},
+      {.name = "custom_gradients", .script = "custom_gradients", .quick = {{"n", 101}}},
       // Not a lesson: a scalar while_loop of 100000 steps with its gradient, all overhead.
       {.name = "op_overhead",
        .script = ":/bench/op_overhead.gls",

@@ -286,13 +286,6 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                         if (!a.none("func")) return a["func"];
                         return *lookupBuiltin("tf.function");
                       }};
-  // tf.recompute_grad(f): the same values and gradients; GradLab keeps f's saved values
-  // rather than recomputing them in the backward pass (README: deliberate differences).
-  t["tf.recompute_grad"] = {Signature::parse("f"), [](Bound& a) {
-                              if (a["f"].kind != Kind::Object || !a["f"].obj->callable())
-                                a.fail("f", "must be a function");
-                              return a["f"];
-                            }};
   // One batched graph (control/vectorize.cpp); parts that cannot be batched run in a loop.
   t["tf.vectorized_map"] = {
       Signature::parse("fn, elems, fallback_to_while_loop=True, parallel_iterations=None"),

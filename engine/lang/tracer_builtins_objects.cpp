@@ -1,6 +1,8 @@
 // Objects with state: tf.GradientTape (a `with` context whose queries return gradients or
 // None with the engine's explanation), tf.TensorArray (a value: write returns a new one),
 // tf.Variable, and the properties of tensors (x.shape, x.dtype).
+#include <map>
+
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
@@ -46,8 +48,16 @@ struct TensorArrayObj : Object {
   Value list;
   int64_t size = -1;  // static size; -1 when dynamic or unknown
   bool dynamic = false;
+  // infer_shape=False: entries of different shapes. GradLab keeps them while tracing, one graph
+  // value per Python int index (ordinary ops between them carry the gradient), not in `list`.
+  bool varyingShapes = false;
+  std::map<int64_t, Value> entries;
   std::string typeName() const override { return "TensorArray"; }
-  std::optional<Val> attr(Context&, const std::string& name) override {
+  std::optional<Val> attr(Context& cx, const std::string& name) override {
+    if (name == "_list" && varyingShapes)
+      cx.fail(cx.b.loc(),
+              "a TensorArray(infer_shape=False) cannot be carried by a tensor loop or branch in "
+              "GradLab: its entries are kept while tracing (use a Python for loop)");
     if (name == "_list") return Val::tensor(list);
     if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
     if (name == "dtype") return Val::dtype(dtype);
@@ -69,6 +79,36 @@ Val withList(const TensorArrayObj& like, Value list) {
   auto n = std::make_shared<TensorArrayObj>(like);
   n->list = list;
   return Val::object(n);
+}
+
+// ---- infer_shape=False ------------------------------------------------------------------------
+
+// The Python int index of a varying-shape TensorArray's write or read, in range.
+int64_t staticIndex(Bound& a, const TensorArrayObj& ta, const std::string& param) {
+  const Val& i = a[param];
+  if (i.kind != Kind::Int)
+    a.fail(param,
+           "must be a Python int for a TensorArray(infer_shape=False): GradLab keeps its "
+           "entries while tracing (write them in a Python for loop)");
+  if (i.i < 0 || (ta.size >= 0 && i.i >= ta.size))
+    a.fail(param, std::to_string(i.i) + " is out of range for a TensorArray of size " +
+                      std::to_string(ta.size));
+  return i.i;
+}
+
+// Entries 0..n-1 in order; every one must have been written.
+std::vector<Value> allEntries(Bound& a, const TensorArrayObj& ta) {
+  const int64_t n =
+      ta.size >= 0 ? ta.size : (ta.entries.empty() ? 0 : ta.entries.rbegin()->first + 1);
+  std::vector<Value> out;
+  for (int64_t i = 0; i < n; ++i) {
+    auto it = ta.entries.find(i);
+    if (it == ta.entries.end())
+      a.fail("name", "TensorArray index " + std::to_string(i) + " was never written");
+    out.push_back(it->second);
+  }
+  if (out.empty()) a.fail("name", "the TensorArray has no entries");
+  return out;
 }
 
 Unconnected unconnectedOf(Bound& a) {
@@ -280,6 +320,7 @@ void addTensorArrayBuiltins(BuiltinTable& t) {
           if (size < 0 || size > (int64_t(1) << 31)) a.fail("size", "is out of range");
         }
         ta->size = ta->dynamic ? -1 : size;
+        ta->varyingShapes = !a.boolean("infer_shape");
         Attrs attrs{{"dtype", std::string(dtypeName(ta->dtype))},
                     {"size", size},
                     {"dynamic_size", ta->dynamic}};
@@ -303,6 +344,15 @@ void addTensorArrayBuiltins(BuiltinTable& t) {
   t["TensorArray.write"] = {
       Signature::parse("index, value, name=None"), [](Bound& a) {
         TensorArrayObj& ta = taOf(a);
+        if (ta.varyingShapes) {
+          const int64_t i = staticIndex(a, ta, "index");
+          if (ta.entries.count(i))
+            a.fail("index", "could not write to TensorArray index " + std::to_string(i) +
+                                " because it has already been written to");
+          auto n = std::make_shared<TensorArrayObj>(ta);
+          n->entries[i] = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
+          return Val::object(n);
+        }
         const Val& i = a["index"];
         if (i.kind == Kind::Int && ta.size >= 0 && (i.i < 0 || i.i >= ta.size))
           a.fail("index", std::to_string(i.i) + " is out of range for a TensorArray of size " +
@@ -315,20 +365,42 @@ void addTensorArrayBuiltins(BuiltinTable& t) {
 }
 
 void addTensorArrayMethods(BuiltinTable& t) {
-  t["TensorArray.read"] = {Signature::parse("index, name=None"), [](Bound& a) {
-                             TensorArrayObj& ta = taOf(a);
-                             Value idx = a.cx.toTensor(a["index"], a.loc("index"), DType::I32);
-                             a.cx.at(a.callLoc);
-                             return Val::tensor(a.cx.b.op1("list_read", {ta.list, idx}));
-                           }};
+  t["TensorArray.read"] = {
+      Signature::parse("index, name=None"), [](Bound& a) {
+        TensorArrayObj& ta = taOf(a);
+        if (ta.varyingShapes) {
+          const int64_t i = staticIndex(a, ta, "index");
+          auto it = ta.entries.find(i);
+          if (it == ta.entries.end())
+            a.fail("index", "TensorArray index " + std::to_string(i) + " was never written");
+          return Val::tensor(it->second);
+        }
+        Value idx = a.cx.toTensor(a["index"], a.loc("index"), DType::I32);
+        a.cx.at(a.callLoc);
+        return Val::tensor(a.cx.b.op1("list_read", {ta.list, idx}));
+      }};
   t["TensorArray.stack"] = {Signature::parse("name=None"), [](Bound& a) {
                               TensorArrayObj& ta = taOf(a);
+                              a.cx.at(a.callLoc);
+                              if (ta.varyingShapes)
+                                return Val::tensor(o::stack(a.cx.b, allEntries(a, ta), 0));
                               Attrs attrs;
                               if (ta.size >= 0) attrs.set("size", ta.size);
                               return Val::tensor(a.cx.b.op1("list_stack", {ta.list}, attrs));
                             }};
   t["TensorArray.gather"] = {Signature::parse("indices, name=None"), [](Bound& a) {
                                TensorArrayObj& ta = taOf(a);
+                               if (ta.varyingShapes) {
+                                 const std::vector<Value> all = allEntries(a, ta);
+                                 std::vector<Value> picked;
+                                 for (int64_t i : a.ints("indices")) {
+                                   if (i < 0 || i >= int64_t(all.size()))
+                                     a.fail("indices", std::to_string(i) + " is out of range");
+                                   picked.push_back(all[size_t(i)]);
+                                 }
+                                 a.cx.at(a.callLoc);
+                                 return Val::tensor(o::stack(a.cx.b, picked, 0));
+                               }
                                Value idx =
                                    a.cx.toTensor(a["indices"], a.loc("indices"), DType::I32);
                                a.cx.at(a.callLoc);
@@ -342,6 +414,13 @@ void addTensorArrayMethods(BuiltinTable& t) {
         TensorArrayObj n = ta;
         const Shape& s = a.cx.b.type(v).shape;
         n.size = s.empty() || ta.dynamic ? -1 : s[0];
+        if (ta.varyingShapes) {
+          if (s.empty() || s[0] < 0) a.fail("value", "needs a first axis known while tracing");
+          n.entries.clear();
+          const std::vector<Value> rows = o::unstack(a.cx.b, v, 0);
+          for (size_t k = 0; k < rows.size(); ++k) n.entries[int64_t(k)] = rows[k];
+          return Val::object(std::make_shared<TensorArrayObj>(n));
+        }
         return withList(n, a.cx.b.op1("list_unstack", {v}, Attrs{{"dynamic_size", ta.dynamic}}));
       }};
   // scatter(indices, value): value[k] written at indices[k] (indices known while tracing), one
@@ -357,20 +436,30 @@ void addTensorArrayMethods(BuiltinTable& t) {
         a.cx.at(a.callLoc);
         const std::vector<Value> rows = o::unstack(a.cx.b, v, 0);
         Value list = ta.list;
+        auto varying = std::make_shared<TensorArrayObj>(ta);
         for (size_t k = 0; k < idx.size(); ++k) {
           if (idx[k] < 0 || (ta.size >= 0 && idx[k] >= ta.size))
             a.fail("indices", std::to_string(idx[k]) +
                                   " is out of range for a TensorArray of size " +
                                   std::to_string(ta.size));
+          if (ta.varyingShapes) {
+            if (!varying->entries.emplace(idx[k], rows[k]).second)
+              a.fail("indices", "could not write to TensorArray index " + std::to_string(idx[k]) +
+                                    " because it has already been written to");
+            continue;
+          }
           list =
               a.cx.b.op1("list_write", {list, a.cx.b.scalar(double(idx[k]), DType::I32), rows[k]});
         }
+        if (ta.varyingShapes) return Val::object(varying);
         return withList(ta, list);
       }};
   // concat(): the entries joined along their first axis (entries of one shape: stack, reshape).
   t["TensorArray.concat"] = {
       Signature::parse("name=None"), [](Bound& a) {
         TensorArrayObj& ta = taOf(a);
+        a.cx.at(a.callLoc);
+        if (ta.varyingShapes) return Val::tensor(o::concat(a.cx.b, allEntries(a, ta), 0));
         Attrs attrs;
         if (ta.size >= 0) attrs.set("size", ta.size);
         Value st = a.cx.b.op1("list_stack", {ta.list}, attrs);
@@ -383,7 +472,7 @@ void addTensorArrayMethods(BuiltinTable& t) {
         joined.insert(joined.end(), s.begin() + 2, s.end());
         return Val::tensor(o::reshape(a.cx.b, st, joined));
       }};
-  // split(value, lengths): equal lengths only (different ones need infer_shape=False).
+  // split(value, lengths): equal lengths, or any with infer_shape=False.
   t["TensorArray.split"] = {
       Signature::parse("value, lengths, name=None"), [](Bound& a) {
         TensorArrayObj& ta = taOf(a);
@@ -391,6 +480,28 @@ void addTensorArrayMethods(BuiltinTable& t) {
         const std::vector<int64_t> lengths = a.ints("lengths");
         const Shape& s = a.cx.b.type(v).shape;
         if (lengths.empty() || s.empty() || s[0] < 0) a.fail("value", "needs a known first axis");
+        if (ta.varyingShapes) {
+          // Pieces of any lengths: one slice each.
+          auto n = std::make_shared<TensorArrayObj>(ta);
+          n->size = ta.dynamic ? -1 : int64_t(lengths.size());
+          n->entries.clear();
+          int64_t at = 0;
+          a.cx.at(a.callLoc);
+          for (size_t k = 0; k < lengths.size(); ++k) {
+            if (lengths[k] < 0 || at + lengths[k] > s[0])
+              a.fail("lengths",
+                     "add up to more than the " + std::to_string(s[0]) + " rows of value");
+            std::vector<int64_t> begin(s.size(), 0), size(s.size(), -1);
+            begin[0] = at;
+            size[0] = lengths[k];
+            n->entries[int64_t(k)] = o::slice(a.cx.b, v, begin, size);
+            at += lengths[k];
+          }
+          if (at != s[0])
+            a.fail("lengths", "add up to " + std::to_string(at) + ", not the " +
+                                  std::to_string(s[0]) + " rows of value");
+          return Val::object(n);
+        }
         int64_t total = 0;
         for (int64_t l : lengths) {
           if (l != lengths[0])
@@ -411,6 +522,14 @@ void addTensorArrayMethods(BuiltinTable& t) {
                                       Attrs{{"dynamic_size", ta.dynamic}}));
       }};
   t["TensorArray.size"] = {Signature::parse("name=None"), [](Bound& a) {
+                             const TensorArrayObj& ta = taOf(a);
+                             if (ta.varyingShapes) {
+                               const int64_t n = ta.size >= 0 ? ta.size
+                                                 : ta.entries.empty()
+                                                     ? 0
+                                                     : ta.entries.rbegin()->first + 1;
+                               return Val::tensor(a.cx.b.scalar(double(n), DType::I32));
+                             }
                              return Val::tensor(a.cx.b.op1("list_size", {taOf(a).list}));
                            }};
 }

@@ -301,6 +301,10 @@ std::string Tracer::describe(Value v) const {
 void Tracer::checkRegion(Value v, const SourceLoc& loc) {
   const int vr = g_.node(v).region;
   if (g_.within(b_.currentRegion(), vr)) return;
+  // A reverse body (a custom gradient's grad_fn traced there) reads its forward body's values
+  // from what the forward loop saved (Builder::resolve).
+  for (int r = b_.currentRegion(); r > 0; r = g_.region(r).parent)
+    if (g_.region(r).forwardOf == vr) return;
   int r = vr;
   while (g_.region(r).parent >= 0 && !g_.within(b_.currentRegion(), g_.region(r).parent))
     r = g_.region(r).parent;
