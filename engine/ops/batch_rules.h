@@ -38,8 +38,8 @@ BatchRule rowwise();
 
 // TensorArray ops (batch_rules_list.cpp). A batched list holds entries that carry the batch axis
 // first: entry i of lane l is entry i's row l. Every list input of a rule is batched (the
-// transform makes an unbatched list batched before a write or an add of per-lane values);
-// reads and writes at a per-lane index are not handled (they throw).
+// transform makes an unbatched list batched before a write or an add of per-lane values), but
+// a shared list may be read at a per-lane index (a gather); writes at a per-lane index throw.
 // list_new / list_zeros: called with one batched input that only gives the batch size (the
 // ops have no inputs; the transform calls it when an unbatched list becomes batched).
 // `knownElem`: prefix the batch axis to elem_shape even when empty (zero-default lists read

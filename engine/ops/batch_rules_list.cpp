@@ -71,7 +71,12 @@ BatchRule listWrite() {
 
 BatchRule listRead() {
   return [](Emitter& b, const Primitive& p, const Values& in, const Axes& axes, const Attrs& a) {
-    requireBatchedList(axes, 0, "a read");
+    // A shared list read at a per-lane index: lane l reads entry i[l], a gather of the entries.
+    if (axes[0] < 0 && axes[1] >= 0) {
+      const Value i = batchFirst(b, in[1], axes[1]);
+      if (b.type(i).shape.size() != 1) cannot("a TensorArray read at a per-lane index of rank > 0");
+      return Values{b.op1("list_gather", {in[0], i})};
+    }
     requireSharedIndex(axes, 1, "a TensorArray read");
     return b.op(p.name, in, a);
   };

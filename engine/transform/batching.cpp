@@ -228,7 +228,9 @@ void Batcher::batchNode(const Node& n) {
   fallback(n, deps, reason);
 }
 
-Value Batcher::batchedList(Value list) {
+Value Batcher::batchedList(Value list) { return batchedList(list, b_.type(list).shape); }
+
+Value Batcher::batchedList(Value list, const Shape& elemHint) {
   if (auto it = batchedLists_.find(list); it != batchedLists_.end()) return it->second;
   const Node& p = b_.graph().node(list);
   if (!p.prim || !p.prim->batch)
@@ -240,7 +242,7 @@ Value Batcher::batchedList(Value list) {
   std::vector<int> axes;
   for (Value v : p.inputs) {
     const bool isList = b_.type(v).list;
-    in.push_back(isList ? batchedList(v) : v);
+    in.push_back(isList ? batchedList(v, elemHint) : v);
     axes.push_back(isList ? 0 : -1);
   }
   if (in.empty()) {
@@ -248,7 +250,11 @@ Value Batcher::batchedList(Value list) {
     axes.push_back(0);
   }
   const Primitive& prim = *p.prim;
-  const Attrs attrs = p.attrs;
+  Attrs attrs = p.attrs;
+  // A TensorArray made without element_shape learns it from its first write; its batched
+  // version needs it before, to broadcast shared writes: the list's type after them knows it.
+  if (p.inputs.empty() && attrs.ints("elem_shape").empty() && !elemHint.empty())
+    attrs.set("elem_shape", elemHint);
   b_.setLoc(p.loc);
   const Value out = prim.batch(b_, prim, in, axes, attrs).at(size_t(list.index));
   batchedLists_[list] = out;
@@ -257,10 +263,20 @@ Value Batcher::batchedList(Value list) {
 
 void Batcher::fallback(const Node& n, const std::vector<BatchedValue>& deps,
                        const std::string& reason) {
+  // A loop over the batch stacks tensors; a list in or out of it would need its lanes' entries
+  // stacked (and map_fn's VJP cannot return a captured list's adjoint): the whole map loops.
+  const std::string at = n.loc.known() ? " at line " + std::to_string(n.loc.line) : "";
   for (const TypeInfo& t : n.outputs)
     if (t.list)
-      throw EngineError(std::string(n.opName()) + " makes a TensorArray, which a loop over " +
-                            "the batch cannot stack (" + reason + ")",
+      throw EngineError(hooks_.displayName(n) + at +
+                            " makes a TensorArray, which a loop over the batch cannot stack (" +
+                            reason + ")",
+                        n.loc);
+  for (const BatchedValue& d : deps)
+    if (b_.type(d.v).list)
+      throw EngineError(hooks_.displayName(n) + at +
+                            " reads a TensorArray, which a loop over the batch cannot take (" +
+                            reason + ")",
                         n.loc);
   std::vector<Value> elems;
   std::vector<int> slot(deps.size(), -1);

@@ -73,6 +73,8 @@ class Batcher {
 
  private:
   void batchNode(const Node& n);
+  // elemHint: the entry shape of the list being converted, for a list_new made without one.
+  Value batchedList(Value list, const Shape& elemHint);
   void fallback(const Node& n, const std::vector<BatchedValue>& deps, const std::string& reason);
   BatchedValue get(Value v) const;
 
