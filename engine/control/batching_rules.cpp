@@ -40,6 +40,12 @@ Value batched(Builder& b, const BatchedValue& v, int64_t n) {
   return v.batched ? v.v : batch::broadcastBatch(b, v.v, n);
 }
 
+// The same for a value that may be a TensorArray: a shared list becomes a batched one.
+Value batchedVar(Builder& b, const BatchedValue& v, int64_t n, const RegionBatcher& rb) {
+  if (v.batched) return v.v;
+  return b.type(v.v).list ? rb.list(v.v) : batch::broadcastBatch(b, v.v, n);
+}
+
 std::vector<BatchedValue> batchCond(Builder& b, const Node& n,
                                     const std::vector<BatchedValue>& deps,
                                     const RegionBatcher& batchRegion) {
@@ -109,12 +115,15 @@ std::vector<BatchedValue> batchWhile(Builder& b, const Node& n,
   const int condR = n.regions[0], bodyR = n.regions[1];
   std::vector<bool> lane;
   const bool perLanePredicate = laneVariables(b.graph(), n, deps, lane);
+  // Lanes that stop early keep their values by a select, which a list cannot take; with one
+  // predicate for all lanes a per-lane list is just a batched one (entries gain the lane axis).
   for (size_t i = 0; i < vars.size(); ++i)
-    if (lane[i] && b.type(vars[i].v).list)
-      throw EngineError("a TensorArray loop variable that differs per lane");
+    if (perLanePredicate && b.type(vars[i].v).list)
+      throw EngineError(
+          "a TensorArray loop variable of a loop whose lanes stop at different steps");
   std::vector<Value> init;
   for (size_t i = 0; i < vars.size(); ++i)
-    init.push_back(lane[i] ? batched(b, vars[i], lanes) : vars[i].v);
+    init.push_back(lane[i] ? batchedVar(b, vars[i], lanes, batchRegion) : vars[i].v);
   auto asBatched = [&](const std::vector<Value>& vs) {
     std::vector<BatchedValue> out;
     for (size_t i = 0; i < vs.size(); ++i) out.push_back({vs[i], bool(lane[i])});
@@ -141,7 +150,7 @@ std::vector<BatchedValue> batchWhile(Builder& b, const Node& n,
     std::vector<Value> out;
     for (size_t i = 0; i < vs.size(); ++i) {
       if (!perLanePredicate) {
-        out.push_back(lane[i] ? batched(b, next[i], lanes) : next[i].v);
+        out.push_back(lane[i] ? batchedVar(b, next[i], lanes, batchRegion) : next[i].v);
         continue;
       }
       out.push_back(batched(b, select(b, keepGoing, next[i], {vs[i], true}), lanes));

@@ -7,15 +7,6 @@
 
 namespace gl {
 
-namespace {
-
-struct RowSlices {
-  Value rows;     // [k, rest...]
-  Value indices;  // int32 [k]
-};
-
-// The rows and indices of a part that is an axis-0 scatter_add or a pad of axis 0 only;
-// false for any other value (or shapes not known statically).
 bool asRowSlices(Builder& b, Value v, RowSlices& out) {
   const Graph& g = b.graph();
   const Node& n = g.node(v);
@@ -45,8 +36,6 @@ bool asRowSlices(Builder& b, Value v, RowSlices& out) {
   }
   return false;
 }
-
-}  // namespace
 
 std::vector<Value> mergeRowSlices(Builder& b, const std::vector<Value>& parts) {
   if (parts.size() < 2) return parts;

@@ -10,6 +10,15 @@
 
 namespace gl {
 
+struct RowSlices {
+  Value rows;     // [k, rest...]
+  Value indices;  // int32 [k]
+};
+
+// The rows and indices of v when it is an axis-0 scatter_add or a pad of axis 0 only (shapes
+// known statically); false for any other value.
+bool asRowSlices(Builder& b, Value v, RowSlices& out);
+
 // `parts` with the row-sparse ones of one shape and dtype merged into one scatter_add; the
 // others as they were. The sum is the same (up to the order of float additions).
 std::vector<Value> mergeRowSlices(Builder& b, const std::vector<Value>& parts);

@@ -7,6 +7,8 @@
 
 #include "engine/control/control_flow.h"
 #include "engine/control/kind.h"
+#include "engine/control/row_slices.h"
+#include "engine/ops/api.h"
 
 namespace gl {
 
@@ -273,9 +275,21 @@ struct SavedAdjoint {
 
 // One step of the reverse loop, carrying [k, adjoints of the float vars adjOf, accumulators of
 // the captures caps]: the body's VJP at forward iteration k.
+// A capture read by rows (weights[t] in the body): its adjoint per iteration is row-sparse, and
+// adding it to a dense accumulator would cost the whole capture every iteration. The reverse
+// loop writes the rows and their indices into two lists instead (O(rows) per iteration), and
+// one scatter_add after the loop makes them dense. `sparse` says, once the body is built,
+// whether its adjoint was row-sparse (the lists are used), `dense` whether a dense part was
+// added to the accumulator.
+struct SparseAccumulator {
+  bool sparse = false;
+  bool dense = false;
+};
+
 std::vector<Value> reverseStepBody(Builder& b, const BodyBackprop& backprop, int bodyR,
                                    const std::vector<int>& adjOf, const std::vector<Value>& caps,
                                    const std::vector<SavedAdjoint>& savedAdj,
+                                   std::vector<SparseAccumulator>& accs,
                                    const std::vector<Value>& p) {
   Region& rev = b.graph().region(b.currentRegion());
   rev.forwardOf = bodyR;
@@ -318,12 +332,41 @@ std::vector<Value> reverseStepBody(Builder& b, const BodyBackprop& backprop, int
     const Value a = total(fwd.params[size_t(adjOf[k])]);
     out.push_back(a.valid() ? a : b.zerosLike(p[1 + k]));
   }
+  std::vector<Value> lists;  // rows and indices per capture, after the accumulators
+  const size_t listBase = 1 + adjOf.size() + caps.size();
   for (size_t i = 0; i < caps.size(); ++i) {
     const Value a = total(caps[i]);
     const Value acc = p[1 + adjOf.size() + i];
-    out.push_back(a.valid() ? sumAll(b, {acc, a}) : acc);
+    Value rows = p[listBase + 2 * i], indices = p[listBase + 2 * i + 1];
+    RowSlices s;
+    if (a.valid() && asRowSlices(b, a, s)) {
+      accs[i].sparse = true;
+      rows = b.op1("list_write", {rows, p[0], s.rows});
+      indices = b.op1("list_write", {indices, p[0], s.indices});
+      out.push_back(acc);
+    } else {
+      accs[i].dense = accs[i].dense || a.valid();
+      out.push_back(a.valid() ? sumAll(b, {acc, a}) : acc);
+    }
+    lists.push_back(rows);
+    lists.push_back(indices);
   }
+  out.insert(out.end(), lists.begin(), lists.end());
   return out;
+}
+
+// The adjoint of capture cap from its reverse loop outputs: the dense accumulator, plus the
+// rows the loop listed, scattered once.
+Value captureAdjoint(Builder& b, Value cap, const SparseAccumulator& acc, Value dense,
+                     Value rowsList, Value indicesList) {
+  if (!acc.sparse) return dense;
+  const Shape& capShape = b.type(cap).shape;
+  Shape rowShape{-1};
+  rowShape.insert(rowShape.end(), capShape.begin() + 1, capShape.end());
+  const Value rows = ops::reshape(b, b.op1("list_stack", {rowsList}), rowShape);
+  const Value indices = ops::reshape(b, b.op1("list_stack", {indicesList}), {-1});
+  const Value scattered = ops::scatterAdd(b, rows, indices, 0, capShape);
+  return acc.dense ? ops::add(b, dense, scattered) : scattered;
 }
 
 // y = while_loop(cond, body, x)
@@ -345,6 +388,20 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
   for (int j : adjOf)
     init.push_back(c.gout[size_t(j)].valid() ? c.gout[size_t(j)] : b.zerosLike({wid, j}));
   for (Value cap : caps) init.push_back(b.zerosLike(cap));
+  // Empty lists for row-sparse adjoints (see SparseAccumulator); their entry shapes are learned
+  // from the first write. A capture that cannot have row-sparse adjoints passes them through.
+  for (Value cap : caps) {
+    const TypeInfo& t = b.type(cap);
+    const bool rowsPossible = !t.list && !t.shape.empty() && fullyKnown(t.shape);
+    const std::string dtype(dtypeName(t.dtype));
+    Attrs rows{{"dtype", dtype}, {"elem_shape", Shape{}}, {"size", int64_t(0)}};
+    Attrs indices{{"dtype", std::string("int32")}, {"elem_shape", Shape{}}, {"size", int64_t(0)}};
+    rows.set("dynamic_size", rowsPossible);
+    indices.set("dynamic_size", rowsPossible);
+    init.push_back(b.op1("list_new", {}, rows));
+    init.push_back(b.op1("list_new", {}, indices));
+  }
+  std::vector<SparseAccumulator> accs(caps.size());
   std::vector<SavedAdjoint> savedAdj;
   for (size_t i = 0; i < w.saved.size() && size_t(w.control.savedBase) + i < c.gout.size(); ++i) {
     const Value gs = c.gout[size_t(w.control.savedBase) + i];
@@ -355,7 +412,7 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
     return bb.op1("greater_equal", {p[0], bb.scalar(0, DType::I32)});
   };
   auto bodyFn = [&](Builder& bb, const std::vector<Value>& p) {
-    return reverseStepBody(bb, c.backprop, bodyR, adjOf, caps, savedAdj, p);
+    return reverseStepBody(bb, c.backprop, bodyR, adjOf, caps, savedAdj, accs, p);
   };
   WhileOptions opt;
   opt.parallelIterations = 1;
@@ -368,8 +425,14 @@ std::vector<Value> whileVjp(ControlVjpContext& c) {
   std::vector<Value> grads(numInputs + numCaptures);
   for (size_t k = 0; k < adjOf.size(); ++k) grads[size_t(adjOf[k])] = outs[1 + k];
   size_t ci = 0;
-  for (size_t i = 0; i < numCaptures; ++i)
-    if (c.needs[numInputs + i]) grads[numInputs + i] = outs[1 + adjOf.size() + ci++];
+  const size_t listBase = 1 + adjOf.size() + caps.size();
+  b.setLoc(w.loc);
+  for (size_t i = 0; i < numCaptures; ++i) {
+    if (!c.needs[numInputs + i]) continue;
+    grads[numInputs + i] = captureAdjoint(b, caps[ci], accs[ci], outs[1 + adjOf.size() + ci],
+                                          outs[listBase + 2 * ci], outs[listBase + 2 * ci + 1]);
+    ++ci;
+  }
   return grads;
 }
 

@@ -190,6 +190,21 @@ BatchRule gather() {
   };
 }
 
+BatchRule scatterAdd() {
+  return [](Emitter& b, const Primitive& p, const Values& in, const Axes& axes, const Attrs& a) {
+    if (axes[1] >= 0) cannot("scatter_add at indices that differ per lane");
+    Value updates = batchFirst(b, in[0], axes[0]);
+    const int64_t n = b.type(updates).shape[0];
+    if (n < 0) cannot("scatter_add needs a static batch size");
+    const Shape target = a.ints("shape");
+    Shape shape{n};
+    shape.insert(shape.end(), target.begin(), target.end());
+    Attrs out = a;
+    out.set("axis", int64_t(normAxis(a.i("axis"), int(target.size())) + 1)).set("shape", shape);
+    return apply(b, p, {updates, in[1]}, out);
+  };
+}
+
 BatchRule einsum() {
   return [](Emitter& b, const Primitive& p, const Values& in, const Axes& axes, const Attrs& a) {
     std::vector<int> ranks;

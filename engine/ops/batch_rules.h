@@ -23,6 +23,8 @@ BatchRule squeeze();
 // concat / stack: unbatched operands are broadcast along the batch first. `newAxis` for stack.
 BatchRule join(bool newAxis);
 BatchRule gather();
+// scatter_add(updates, indices) with batched updates and shared indices.
+BatchRule scatterAdd();
 BatchRule einsum();
 BatchRule matmul();
 BatchRule broadcastTo();
@@ -33,6 +35,24 @@ BatchRule pad();
 BatchRule sumTo();
 // softmax_cross_entropy(labels, logits): per row over the last axis.
 BatchRule rowwise();
+
+// TensorArray ops (batch_rules_list.cpp). A batched list holds entries that carry the batch axis
+// first: entry i of lane l is entry i's row l. Every list input of a rule is batched (the
+// transform makes an unbatched list batched before a write or an add of per-lane values), but
+// a shared list may be read at a per-lane index (a gather); writes at a per-lane index throw.
+// list_new / list_zeros: called with one batched input that only gives the batch size (the
+// ops have no inputs; the transform calls it when an unbatched list becomes batched).
+// `knownElem`: prefix the batch axis to elem_shape even when empty (zero-default lists read
+// unwritten entries as zeros of elem_shape, so [] means scalars there, not "unknown").
+BatchRule newList(bool knownElem);
+BatchRule listWrite();
+BatchRule listRead();
+BatchRule listStack();
+BatchRule listUnstack();
+BatchRule listGather();
+BatchRule listScatter();
+BatchRule listSize();
+BatchRule listAdd();
 
 // Helpers for rules written elsewhere.
 // v with its batch axis moved to 0 (v itself when axis is 0).

@@ -3,6 +3,7 @@
 // the adjoint of a list is a list whose unwritten entries read as zeros.
 #include <cstring>
 
+#include "engine/ops/batch_rules.h"
 #include "engine/ops/emitter.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/error.h"
@@ -100,6 +101,7 @@ void registerListOps(Registry& r) {
         l->resize(std::max<int64_t>(a.i("size"), 0));
         return {Datum(ListPtr(l))};
       },
+      .batch = batch::newList(false),
   });
 
   r.add({
@@ -115,6 +117,7 @@ void registerListOps(Registry& r) {
         l->dynamicSize = true;
         return {Datum(ListPtr(l))};
       },
+      .batch = batch::newList(true),
   });
 
   r.add({
@@ -167,6 +170,7 @@ void registerListOps(Registry& r) {
         if (c.needs[2]) g[2] = c.b.op1("list_read", {gl, c.in[1]});
         return g;
       },
+      .batch = batch::listWrite(),
       .noGradCheck = kRoundTrips,
   });
 
@@ -190,6 +194,7 @@ void registerListOps(Registry& r) {
         Value z = c.b.op1("list_zeros", {}, zerosAttrs(c.inType(0)));
         return {c.b.op1("list_write", {z, c.in[1], c.gout[0]}), Value{}};
       },
+      .batch = batch::listRead(),
       .noGradCheck = kRoundTrips,
   });
 
@@ -240,6 +245,7 @@ void registerListOps(Registry& r) {
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {c.b.op1("list_unstack", {c.gout[0]}, Attrs{{"zero_default", true}})};
       },
+      .batch = batch::listStack(),
       .noGradCheck = kRoundTrips,
   });
 
@@ -274,6 +280,7 @@ void registerListOps(Registry& r) {
         return {c.b.op1("list_stack", {c.goutOrZeros(0)},
                         Attrs{{"size", t.shape[0]}, {"min_size", t.shape[0]}})};
       },
+      .batch = batch::listUnstack(),
       .noGradCheck = kRoundTrips,
   });
 
@@ -305,6 +312,7 @@ void registerListOps(Registry& r) {
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {c.b.op1("list_scatter", {c.in[1], c.gout[0]}), Value{}};
       },
+      .batch = batch::listGather(),
       .noGradCheck = kRoundTrips,
   });
 
@@ -338,6 +346,7 @@ void registerListOps(Registry& r) {
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {Value{}, c.b.op1("list_gather", {c.gout[0], c.in[0]})};
       },
+      .batch = batch::listScatter(),
       .noGradCheck = kRoundTrips,
   });
 
@@ -353,6 +362,7 @@ void registerListOps(Registry& r) {
       .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
         return {Datum(Tensor::scalar(double(asList(in[0], "size").size()), DType::I32))};
       },
+      .batch = batch::listSize(),
   });
 
   // Sums the adjoints of a list that is used twice.
@@ -401,6 +411,7 @@ void registerListOps(Registry& r) {
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {c.gout[0], c.gout[0]};
       },
+      .batch = batch::listAdd(),
       .noGradCheck = kRoundTrips,
   });
 }

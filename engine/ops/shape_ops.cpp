@@ -1108,6 +1108,7 @@ void registerShapeOps(Registry& r) {
         if (c.needs[0]) g[0] = ops::gather(c.b, c.goutOrZeros(0), c.in[1], c.attrs().i("axis"));
         return g;
       },
+      .batch = batch::scatterAdd(),
       .gradChecks =
           [] {
             Rng rng(113);

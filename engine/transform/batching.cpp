@@ -176,6 +176,18 @@ void Batcher::batchNode(const Node& n) {
   std::string reason =
       stateful ? "a stateful op: each example needs its own draw or print" : "no batching rule";
   if (!stateful && n.prim && n.prim->batch) {
+    try {
+      // A list op that makes a list from per-lane values makes a per-lane list: every list it
+      // reads becomes batched first (a write of a batched value into a shared list).
+      bool makesList = false;
+      for (const TypeInfo& t : n.outputs) makesList = makesList || t.list;
+      for (size_t i = 0; makesList && i < deps.size(); ++i)
+        if (!deps[i].batched && b_.type(deps[i].v).list) deps[i] = {batchedList(deps[i].v), true};
+    } catch (const EngineError& e) {
+      b_.setCurrentRegion(region);
+      fallback(n, deps, e.message());
+      return;
+    }
     std::vector<Value> in;
     std::vector<int> axes;
     for (const BatchedValue& d : deps) {
@@ -196,9 +208,11 @@ void Batcher::batchNode(const Node& n) {
     }
   } else if (!stateful && !n.prim) {
     try {
-      RegionBatcher inner = [this](int r, const std::vector<BatchedValue>& params) {
+      RegionBatcher inner;
+      inner.region = [this](int r, const std::vector<BatchedValue>& params) {
         return run(r, params);
       };
+      inner.list = [this](Value list) { return batchedList(list); };
       if (auto outs = hooks_.controlRule(b_, n, deps, inner)) {
         bind(*outs);
         return;
@@ -214,12 +228,55 @@ void Batcher::batchNode(const Node& n) {
   fallback(n, deps, reason);
 }
 
+Value Batcher::batchedList(Value list) { return batchedList(list, b_.type(list).shape); }
+
+Value Batcher::batchedList(Value list, const Shape& elemHint) {
+  if (auto it = batchedLists_.find(list); it != batchedLists_.end()) return it->second;
+  const Node& p = b_.graph().node(list);
+  if (!p.prim || !p.prim->batch)
+    throw EngineError("a TensorArray from " + hooks_.displayName(p) +
+                      " is shared by all lanes and cannot take per-lane entries");
+  // p is a node of the batched graph with unbatched inputs: its lists become batched, its
+  // tensors stay shared (the rule broadcasts them), and a list_new gets the batch size.
+  std::vector<Value> in;
+  std::vector<int> axes;
+  for (Value v : p.inputs) {
+    const bool isList = b_.type(v).list;
+    in.push_back(isList ? batchedList(v, elemHint) : v);
+    axes.push_back(isList ? 0 : -1);
+  }
+  if (in.empty()) {
+    in.push_back(countElem_);
+    axes.push_back(0);
+  }
+  const Primitive& prim = *p.prim;
+  Attrs attrs = p.attrs;
+  // A TensorArray made without element_shape learns it from its first write; its batched
+  // version needs it before, to broadcast shared writes: the list's type after them knows it.
+  if (p.inputs.empty() && attrs.ints("elem_shape").empty() && !elemHint.empty())
+    attrs.set("elem_shape", elemHint);
+  b_.setLoc(p.loc);
+  const Value out = prim.batch(b_, prim, in, axes, attrs).at(size_t(list.index));
+  batchedLists_[list] = out;
+  return out;
+}
+
 void Batcher::fallback(const Node& n, const std::vector<BatchedValue>& deps,
                        const std::string& reason) {
+  // A loop over the batch stacks tensors; a list in or out of it would need its lanes' entries
+  // stacked (and map_fn's VJP cannot return a captured list's adjoint): the whole map loops.
+  const std::string at = n.loc.known() ? " at line " + std::to_string(n.loc.line) : "";
   for (const TypeInfo& t : n.outputs)
     if (t.list)
-      throw EngineError(std::string(n.opName()) + " makes a TensorArray, which a loop over " +
-                            "the batch cannot stack (" + reason + ")",
+      throw EngineError(hooks_.displayName(n) + at +
+                            " makes a TensorArray, which a loop over the batch cannot stack (" +
+                            reason + ")",
+                        n.loc);
+  for (const BatchedValue& d : deps)
+    if (b_.type(d.v).list)
+      throw EngineError(hooks_.displayName(n) + at +
+                            " reads a TensorArray, which a loop over the batch cannot take (" +
+                            reason + ")",
                         n.loc);
   std::vector<Value> elems;
   std::vector<int> slot(deps.size(), -1);

@@ -24,8 +24,16 @@ struct BatchedValue {
   bool batched = false;  // true: axis 0 is the batch axis
 };
 
-using RegionBatcher =
-    std::function<std::vector<BatchedValue>(int region, const std::vector<BatchedValue>& params)>;
+// What a control-flow kind's rule may ask of the transform: batch one of its regions, and make
+// an unbatched TensorArray batched (a loop variable that becomes per-lane in the body).
+struct RegionBatcher {
+  std::function<std::vector<BatchedValue>(int region, const std::vector<BatchedValue>& params)>
+      region;
+  std::function<Value(Value list)> list;
+  std::vector<BatchedValue> operator()(int r, const std::vector<BatchedValue>& params) const {
+    return region(r, params);
+  }
+};
 
 class BatchingHooks {
  public:
@@ -57,9 +65,16 @@ class Batcher {
   // from enclosing regions stand for themselves, unbatched, unless bound before.
   std::vector<BatchedValue> run(int region, const std::vector<BatchedValue>& params);
   const std::vector<BatchFallback>& fallbacks() const { return fallbacks_; }
+  // `list`, an unbatched list of the batched graph, as a batched one (entries gain the batch
+  // axis first): its producer, back to the list_new / list_zeros / unstack that made it, is
+  // emitted again by the producers' batching rules, shared values broadcast. Throws
+  // EngineError when a producer has no rule (a loop's output).
+  Value batchedList(Value list);
 
  private:
   void batchNode(const Node& n);
+  // elemHint: the entry shape of the list being converted, for a list_new made without one.
+  Value batchedList(Value list, const Shape& elemHint);
   void fallback(const Node& n, const std::vector<BatchedValue>& deps, const std::string& reason);
   BatchedValue get(Value v) const;
 
@@ -67,6 +82,7 @@ class Batcher {
   BatchingHooks& hooks_;
   Value countElem_;
   std::map<Value, BatchedValue> env_;
+  std::map<Value, Value> batchedLists_;
   std::vector<BatchFallback> fallbacks_;
 };
 

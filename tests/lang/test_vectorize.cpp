@@ -3,6 +3,7 @@
 // fallback report names the op and line of each part that could not be batched.
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -236,6 +237,19 @@ class TestVectorize : public QObject {
     QTest::newRow("while_loop")
         << "        _, y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, "
            "tf.tanh(tf.matmul(v, w[:, 0:1] * tf.ones([1, 4])))), [0, x])\n";
+    // The reverse pass reads the list twice (list_zeros + list_write, list_scatter, summed by
+    // list_add) and unstacks: every list op's rule runs on the batched cotangents.
+    QTest::newRow("TensorArray")
+        << "        ta = tf.TensorArray(tf.float32, size=3).unstack(tf.sin(x))\n"
+           "        y = tf.matmul(ta.gather([2, 0, 1]) * ta.read(0), w)\n";
+    // A reverse loop that carries the TensorArray's adjoint and reads w by rows.
+    QTest::newRow("TensorArray in a while_loop")
+        << "        ta = tf.TensorArray(tf.float32, size=3)\n"
+           "        v = x[0]\n"
+           "        for t in tf.range(3):\n"
+           "            v = v * w[t, 0] + x[t]\n"
+           "            ta = ta.write(t, v)\n"
+           "        y = ta.stack()\n";
   }
 
   void jacobianPforEqualsRowLoop() {
@@ -272,16 +286,94 @@ class TestVectorize : public QObject {
     QVERIFY(variantOf(r, "rows").vectorized.empty());
   }
 
-  // TensorArrays have no batching rule yet: the whole function loops, and the report says so.
-  void aTensorArrayBodyLoopsAsAWhole() {
-    ProgramRun r =
-        runAgreeing(script("    ta = tf.TensorArray(tf.float32, size=3)\n"
-                           "    for i in tf.range(3):\n"
-                           "        ta = ta.write(i, tf.reduce_sum(e[i]) * 2.0)\n"
-                           "    return ta.stack()\n"));
+  // TensorArray ops batch as lists whose entries carry the lane axis: each body gives map_fn's
+  // values and gradients with no fallback.
+  void tensorArraysBatch_data() {
+    QTest::addColumn<QString>("body");
+    QTest::newRow("write in a loop, stack")
+        << "    ta = tf.TensorArray(tf.float32, size=3)\n"
+           "    for i in tf.range(3):\n"
+           "        ta = ta.write(i, tf.reduce_sum(e[i]) * 2.0 + e[i] * e[i])\n"
+           "    return ta.stack()\n";
+    QTest::newRow("unstack, read, gather, size")
+        << "    ta = tf.TensorArray(tf.float32, size=3).unstack(e * 1.5)\n"
+           "    n = tf.cast(ta.size(), tf.float32)\n"
+           "    return ta.read(2) * n + tf.reduce_sum(ta.gather([2, 0]) * ta.read(1), axis=0)\n";
+    // A list made from shared values, then written with per-lane ones: it becomes per-lane.
+    QTest::newRow("shared list read at a per-lane index")
+        << "    ta = tf.TensorArray(tf.float32, size=2).write(0, w[:, 0]).write(1, w[:, 1])\n"
+           "    k = tf.cast(tf.reduce_sum(e) > 0.0, tf.int32)\n"
+           "    return e * ta.read(k)\n";
+    QTest::newRow("shared list, per-lane writes")
+        << "    ta = tf.TensorArray(tf.float32, size=3).write(0, w[:, 0] * 3.0)\n"
+           "    ta = ta.write(1, e[0]).write(2, e[1] * w[:, 1])\n"
+           "    return ta.stack() + ta.read(0)\n";
+  }
+
+  void tensorArraysBatch() {
+    QFETCH(QString, body);
+    ProgramRun r = runAgreeing(script(body.toStdString()));
+    const std::vector<BatchFallback> f = fallbacksOf(r);
+    QVERIFY2(f.empty(), qPrintable(describe(f)));
+  }
+
+  // A write at an index that differs per lane has no rule, and a loop over the batch cannot
+  // stack the list it makes: the whole function loops, and the report names the op and line.
+  void aTensorArrayWriteAtAPerLaneIndexLoopsTheWholeMap() {
+    const std::string src = script(
+        "    k = tf.cast(tf.reduce_sum(e) > 0.0, tf.int32)\n"
+        "    ta = tf.TensorArray(tf.float32, size=2).write(k, e[0])\n"  // line 6
+        "    return ta.write(1 - k, e[1] * 2.0).stack()\n");
+    ProgramRun r = runAgreeing(src);
     const std::vector<BatchFallback> f = fallbacksOf(r);
     QCOMPARE(int(f.size()), 1);
-    QVERIFY2(QString::fromStdString(f[0].reason).contains("TensorArray"), qPrintable(describe(f)));
+    QCOMPARE(f[0].loc.line, lineOf(src, "tf.vectorized_map"));
+    QVERIFY2(QString::fromStdString(f[0].reason).contains("list_write at line 6") ||
+                 QString::fromStdString(f[0].reason).contains("write at line 6"),
+             qPrintable(describe(f)));
+    QVERIFY2(QString::fromStdString(f[0].reason).contains("index that differs per lane"),
+             qPrintable(describe(f)));
+  }
+
+  // Seed-b: the jacobian of every step output with respect to every step weight is one
+  // batched reverse pass (the reverse loop carries a batched adjoint list), equal to the T
+  // backward passes and to the closed form d x_t / d w_k = x_t / w_k for k <= t, else 0.
+  void perStepJacobianIsOneBatchedPass() {
+    std::ifstream in(std::string(GRADLAB_SOURCE_DIR) + "/resources/lessons/per_step_gradients.gls");
+    std::stringstream src;
+    src << in.rdbuf();
+    const int steps = 6;
+    const double w = 1.25, x0 = 2.0;
+    TraceOptions opt;
+    opt.overrides = {{"steps", steps}, {"w", w}, {"x0", x0}};
+    TracedProgram p = traceProgram(src.str(), "per_step_gradients.gls", opt);
+    ProgramRun r = runProgram(p, RunSettings{});
+    const VariantRun& jac = variantOf(r, "jacobian");
+    QVERIFY2(jac.ok(), jac.error.c_str());
+    QCOMPARE(int(jac.vectorized.size()), 1);
+    QVERIFY2(jac.vectorized[0].fallbacks.empty(),
+             qPrintable(describe(jac.vectorized[0].fallbacks)));
+    bool compared = false;
+    for (const Agreement& a : r.agreement)
+      if (a.output == "dx_dw" && (a.other == "jacobian" || a.reference == "jacobian")) {
+        QVERIFY2(a.agree(), std::to_string(a.maxAbsDiff).c_str());
+        compared = true;
+      }
+    QVERIFY(compared);
+    const Tensor* j = nullptr;
+    for (const OutputResult& o : jac.outputs)
+      if (o.name == "dx_dw") j = &o.entries.at(0).value.t;
+    QVERIFY(j);
+    QCOMPARE(j->shape(), (Shape{steps, steps}));
+    for (int t = 0; t < steps; ++t)
+      for (int k = 0; k < steps; ++k) {
+        const double xt = x0 * std::pow(w, t + 1);
+        const double want = k <= t ? xt / w : 0.0;
+        QVERIFY2(
+            std::abs(j->at(t * steps + k) - want) < 1e-5 * std::max(1.0, std::abs(want)),
+            qPrintable(
+                QString("t %1 k %2: %3 vs %4").arg(t).arg(k).arg(j->at(t * steps + k)).arg(want)));
+      }
   }
 };
 
