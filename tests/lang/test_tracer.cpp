@@ -977,7 +977,12 @@ r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
         {"r = tf.range(2**25)\n",
          "test.gls:1:5: tf.range: this needs 128.0 MiB, over the memory budget of 64.0 MiB "},
     };
-    for (const auto& c : cases) QCOMPARE(traceError(c.src, small), std::string(c.where) + raise);
+    for (const auto& c : cases) {
+      resetPeakMemory();
+      QCOMPARE(traceError(c.src, small), std::string(c.where) + raise);
+      // Refused before the allocation: tensor memory never came near the constant's size.
+      QVERIFY2(memoryStats().peak < size_t(16) << 20, c.src);
+    }
   }
 };
 
