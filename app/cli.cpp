@@ -19,6 +19,7 @@ lang::TraceOptions traceOptions(const args::Parsed& args) {
   trace.memoryBudget = size_t(args.bytes("--memory-budget", int64_t(trace.memoryBudget)));
   trace.maxUnroll = args.integer("--max-unroll", trace.maxUnroll);
   trace.maxNodes = args.integer("--max-nodes", trace.maxNodes);
+  trace.maxItems = args.integer("--max-items", trace.maxItems);
   return trace;
 }
 
@@ -30,6 +31,7 @@ lab::RunSettings runSettings(const args::Parsed& args) {
   run.flushDenormals = !args.flag("--no-ftz");
   run.checkNumerics = !args.flag("--no-check-numerics");
   run.memoryBudget = size_t(args.bytes("--memory-budget", int64_t(run.memoryBudget)));
+  run.maxOps = args.integer("--max-ops", run.maxOps);
   return run;
 }
 

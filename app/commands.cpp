@@ -61,7 +61,17 @@ std::vector<Option> limitOptions() {
                         "Python loop iterations unrolled while tracing, in total")
               .byDefault(std::to_string(defaults.maxUnroll)),
           args::integer("--max-nodes", "N", 1, INT64_MAX, "nodes the traced graph may have")
-              .byDefault(std::to_string(defaults.maxNodes))};
+              .byDefault(std::to_string(defaults.maxNodes)),
+          args::integer("--max-items", "N", 1, INT64_MAX,
+                        "items of a Python list or characters of a string while tracing")
+              .byDefault(std::to_string(defaults.maxItems))};
+}
+
+// The limit of commands that run the script (lab::RunSettings::maxOps).
+Option maxOpsOption() {
+  return args::integer("--max-ops", "N", 1, INT64_MAX,
+                       "primitive ops a run may execute, every loop iteration counted")
+      .byDefault(std::to_string(kDefaultMaxOps));
 }
 
 // options followed by the limit options.
@@ -97,7 +107,7 @@ std::vector<Command> declare() {
        {scriptArg(true)},
        withLimits({variantOption("run only variant V").byDefault("all"), executorOption(),
                    threadsOption(), ftzOption(), numericsOption(), presetOption("seed"), setParam(),
-                   args::flag("--json", "print the report as one JSON document")})},
+                   args::flag("--json", "print the report as one JSON document"), maxOpsOption()})},
       {"check",
        "Parse and trace a script: node counts, loops, tapes, params.",
        {scriptArg(true)},
@@ -110,7 +120,7 @@ std::vector<Command> declare() {
                        .byDefault(kExportFormats),
                    presetOption("seed"), setParam(), stepOption(),
                    variantOption("export only variant V").byDefault("all"), executorOption(),
-                   threadsOption(), ftzOption(), numericsOption()})},
+                   threadsOption(), ftzOption(), numericsOption(), maxOpsOption()})},
       {"ode",
        "The ODE lesson built from the engine's C++ API: gradients and timings.",
        {},

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "engine/ops/registry.h"
+#include "engine/tensor/limits.h"
 
 namespace gl {
 
@@ -12,15 +13,6 @@ Builder::Builder(Graph& g, size_t memoryBudget) : g_(g), budget_(memoryBudget) {
 void Builder::popTape(TapeHook* t) {
   auto it = std::find(tapes_.begin(), tapes_.end(), t);
   if (it != tapes_.end()) tapes_.erase(it);
-}
-
-static std::string humanBytes(double b) {
-  const char* u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int i = 0;
-  while (b >= 1024 && i < 5) b /= 1024, ++i;
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.1f %s", b, u[i]);
-  return buf;
 }
 
 void Builder::checkBudget(size_t bytes, const std::string& op) const {

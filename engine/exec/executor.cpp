@@ -9,6 +9,7 @@
 #include "engine/exec/numerics_check.h"
 #include "engine/exec/parallel_for.h"
 #include "engine/exec/plan.h"
+#include "engine/exec/planned_memory.h"
 #include "engine/exec/print_format.h"
 #include "engine/exec/recorder.h"
 #include "engine/exec/timeline.h"
@@ -86,7 +87,14 @@ struct Executor::Impl {
       for (int li : rp.freeAfter[p]) f.slots[size_t(li)].clear();
     }
     // One atomic add per region run, not per op: concurrent bodies would fight over the line.
-    primitiveOps.fetch_add(f.primitives, std::memory_order_relaxed);
+    // The ops limit is checked there too, so a loop stops within an iteration of passing it.
+    const int64_t total =
+        primitiveOps.fetch_add(f.primitives, std::memory_order_relaxed) + f.primitives;
+    if (total > opt.maxOps) throw EngineError(overOpsLimit());
+  }
+
+  std::string overOpsLimit() const {
+    return "the run executed more than " + std::to_string(opt.maxOps) + " ops" + kRaiseOps;
   }
 
   // Runs region r in a child frame of f; the node's used saved values are read before the
@@ -114,6 +122,11 @@ struct Executor::Impl {
     const double start = timed ? timeline.now() : 0;
     auto op = [&n] { return std::string(n.opName()); };  // only when something went wrong
     if (n.is(NodeKind::Primitive)) checkBudgetBefore(n);
+    // The top level runs once: its ops count one by one (loops count per iteration above).
+    if (f.parent == nullptr &&
+        primitiveOps.load(std::memory_order_relaxed) + f.primitives >= opt.maxOps &&
+        n.is(NodeKind::Primitive))
+      throw EngineError(overOpsLimit(), n.loc, op());
     try {
       execKind(f, n);
     } catch (const CancelledError&) {
@@ -164,6 +177,7 @@ struct Executor::Impl {
 
   RunResult run(const std::vector<Value>& fetches) {
     plan = std::make_unique<ExecutionPlan>(g, fetches);
+    checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     primitiveOps = 0;
     threads = opt.parallel ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
     resetPeakMemory();

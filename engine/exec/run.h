@@ -37,6 +37,7 @@ struct RunOptions {
   // Flush-to-zero / denormals-are-zero on the run's threads (exec/float_env.h).
   bool flushDenormals = true;
   size_t memoryBudget = kDefaultMemoryBudget;
+  int64_t maxOps = kDefaultMaxOps;  // primitive ops executed, every loop iteration counted
   size_t recordBudget = kDefaultRecordBudget;  // bytes of per-iteration records
   int64_t smallTensor = kSmallTensorElements;  // records keep whole tensors up to this size
   std::map<int, Tensor> feeds;                 // placeholder node id -> value

@@ -50,6 +50,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   opt.valueRecords = s.valueRecords;
   opt.flushDenormals = s.flushDenormals;
   opt.memoryBudget = s.memoryBudget;
+  opt.maxOps = s.maxOps;
   opt.checkNumerics = s.checkNumerics;
   opt.monitor = s.monitor;
   try {

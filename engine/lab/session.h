@@ -18,7 +18,8 @@ struct RunSettings {
   bool valueRecords = true;    // summaries of top-level values (the inspector, gradient overlay)
   bool flushDenormals = true;  // FTZ/DAZ, as TensorFlow on CPU; off: IEEE denormals
   size_t memoryBudget = kDefaultMemoryBudget;
-  bool checkNumerics = true;  // report the first NaN/Inf (VariantRun::run.numerics)
+  int64_t maxOps = kDefaultMaxOps;  // primitive ops a run may execute (RunOptions::maxOps)
+  bool checkNumerics = true;        // report the first NaN/Inf (VariantRun::run.numerics)
   RunMonitor* monitor = nullptr;
 };
 

@@ -65,8 +65,9 @@ struct TracedProgram {
 struct TraceOptions {
   ParamPreset preset = ParamPreset::Seed;      // params without `class N` keep their value
   std::map<std::string, double> overrides;     // --set name=value, applied after the preset
-  int64_t maxUnroll = 100000;                  // Python loop iterations traced in total
-  int64_t maxNodes = 2000000;                  // graph size limit
+  int64_t maxUnroll = kDefaultMaxUnroll;       // Python loop iterations traced in total
+  int64_t maxNodes = kDefaultMaxNodes;         // graph size limit
+  int64_t maxItems = kDefaultMaxItems;         // items of a Python list, characters of a string
   size_t memoryBudget = kDefaultMemoryBudget;  // checked before running (static shapes)
 };
 

@@ -192,17 +192,16 @@ void Tracer::fail(const SourceLoc& loc, const std::string& msg) const {
 
 void Tracer::checkLimits(const SourceLoc& loc) {
   if (g_.numNodes() > opt_.maxNodes)
-    fail(loc, "the graph grew past " + std::to_string(opt_.maxNodes) +
-                  " nodes (the maxNodes limit, --max-nodes); a Python loop unrolling a large body "
-                  "is the usual "
-                  "cause: use tf.range to build one while_loop instead");
+    fail(loc, "the graph grew past " + std::to_string(opt_.maxNodes) + " nodes" + kRaiseNodes +
+                  "; a Python loop unrolling a large body is the usual cause: use tf.range to "
+                  "build one while_loop instead");
 }
 
 void Tracer::countUnroll(const SourceLoc& loc) {
   if (++prog_.unrolledCopies > opt_.maxUnroll)
     fail(loc, "Python loops ran more than " + std::to_string(opt_.maxUnroll) +
-                  " iterations while tracing (the maxUnroll limit, --max-unroll); use tf.range or "
-                  "tf.while_loop to make a graph loop");
+                  " iterations while tracing" + kRaiseUnroll +
+                  "; use tf.range or tf.while_loop to make a graph loop");
   checkLimits(loc);
 }
 

@@ -11,8 +11,6 @@ namespace gl::lang::trace {
 
 namespace {
 
-constexpr int64_t kMaxItems = kMaxPythonItems;
-
 // range(...) stays lazy so that `for i in range(10**12)` stops at maxUnroll, not in malloc.
 struct RangeObj : Object {
   int64_t start = 0, stop = 0, step = 1;
@@ -41,7 +39,9 @@ std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
     return out;
   }
   if (auto r = v.as<RangeObj>()) {
-    if (r->size() > kMaxItems) cx.fail(loc, "this range has too many items to make a list");
+    if (r->size() > maxPythonItems())
+      cx.fail(loc, "this range has more than " + std::to_string(maxPythonItems()) +
+                       " items to make a list" + kRaiseItems);
     std::vector<Val> out;
     for (int64_t i = 0; i < r->size(); ++i) out.push_back(Val::integer(r->start + i * r->step));
     return out;
@@ -51,7 +51,9 @@ std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
     if (s.empty() || s[0] < 0)
       cx.fail(loc, "cannot iterate over a tensor of shape " + shapeStr(s) +
                        " while tracing: it needs a known first dimension");
-    if (s[0] > kMaxItems) cx.fail(loc, "this tensor has too many rows to iterate over");
+    if (s[0] > maxPythonItems())
+      cx.fail(loc, "this tensor has more than " + std::to_string(maxPythonItems()) +
+                       " rows to iterate over" + kRaiseItems);
     std::vector<Val> out;
     if (s[0] == 0) return out;
     cx.at(loc);
@@ -270,10 +272,11 @@ void addListMethods(BuiltinTable& t) {
   // list methods
   t["list.append"] = {Signature::parse("x"), [](Bound& a) {
                         listMethodSelf(a).list->items.push_back(a["x"]);
+                        if (int64_t(a.self.list->items.size()) > maxPythonItems())
+                          a.cx.fail(a.callLoc, "this list grew past " +
+                                                   std::to_string(maxPythonItems()) + " items" +
+                                                   kRaiseItems);
                         a.self.list->noteChild(a["x"]);
-                        if (a.self.list->items.size() > size_t(kMaxItems))
-                          a.cx.fail(a.callLoc,
-                                    "this list grew past " + std::to_string(kMaxItems) + " items");
                         return Val::none();
                       }};
   t["list.extend"] = {Signature::parse("iterable"), [](Bound& a) {

@@ -228,6 +228,7 @@ TracedProgram traceProgram(const std::string& source, const std::string& fileNam
   prog.params = collectParams(m, fileName, options);
   {
     trace::Tracer tracer(fileName, options, prog);
+    trace::PythonItemLimit items(options.maxItems);
     char stackMarker = 0;
     tracer.limitStack(&stackMarker, threadStackSize());
     try {

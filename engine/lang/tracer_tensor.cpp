@@ -155,8 +155,9 @@ Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const Source
 
 Val repeat(Tracer& t, const Val& seq, int64_t n, const SourceLoc& loc) {
   const int64_t len = seq.kind == Kind::Str ? int64_t(seq.s.size()) : int64_t(seq.items().size());
-  if (n > 0 && len > 0 && n > kMaxPythonItems / len)
-    t.fail(loc, "this repetition makes more than " + std::to_string(kMaxPythonItems) + " items");
+  if (n > 0 && len > 0 && n > maxPythonItems() / len)
+    t.fail(loc, "this repetition makes more than " + std::to_string(maxPythonItems()) + " items" +
+                    kRaiseItems);
   if (seq.kind == Kind::Str) {
     std::string s;
     for (int64_t k = 0; k < n; ++k) s += seq.s;
@@ -185,9 +186,9 @@ std::optional<Val> pythonSequences(Tracer& t, BinaryOp op, const Val& l, const V
   // Concatenation is bounded like repetition: `s = s + s` forty times would need 2^40 items
   // (it used to run for a minute and take 4 GB before failing without a location).
   auto checkLength = [&](size_t a, size_t b, const char* what) {
-    if (a + b > size_t(kMaxPythonItems))
+    if (a + b > size_t(maxPythonItems()))
       t.fail(loc, std::string("this concatenation makes more than ") +
-                      std::to_string(kMaxPythonItems) + " " + what);
+                      std::to_string(maxPythonItems()) + " " + what + kRaiseItems);
   };
   if (op == BinaryOp::Add && l.kind == Kind::Str && r.kind == Kind::Str) {
     checkLength(l.s.size(), r.s.size(), "characters");

@@ -33,9 +33,22 @@ std::string typeName(const Val& v) {
   return "?";
 }
 
+namespace {
+thread_local int64_t tracingItemLimit = kDefaultMaxItems;
+}
+
+int64_t maxPythonItems() { return tracingItemLimit; }
+
+PythonItemLimit::PythonItemLimit(int64_t items) : previous_(tracingItemLimit) {
+  tracingItemLimit = items;
+}
+
+PythonItemLimit::~PythonItemLimit() { tracingItemLimit = previous_; }
+
 void ListObj::noteChild(const Val& v) {
-  if (int64_t(items.size()) > kMaxPythonItems)
-    throw EngineError("a list grew past " + std::to_string(kMaxPythonItems) + " items");
+  if (int64_t(items.size()) > maxPythonItems())
+    throw EngineError("a list grew past " + std::to_string(maxPythonItems()) + " items" +
+                      kRaiseItems);
   if (!v.isSeq()) return;
   depth = std::max(depth, v.list->depth + 1);
   if (depth > kMaxListNesting)

@@ -35,8 +35,21 @@ struct ListObj {
 
 // Lists may nest this deep (and no deeper): printing, comparing and flattening recurse.
 constexpr int kMaxListNesting = 100;
-// Python lists and strings may hold this many items while tracing.
-constexpr int64_t kMaxPythonItems = 1'000'000;
+// Python lists and strings may hold this many items while tracing (TraceOptions::maxItems).
+// Lists grow in places that never see the tracer's options (ListObj::noteChild), so the
+// tracer publishes its limit for its own thread while it runs; a thread that is not tracing
+// sees the default.
+int64_t maxPythonItems();
+class PythonItemLimit {
+ public:
+  explicit PythonItemLimit(int64_t items);
+  ~PythonItemLimit();
+  PythonItemLimit(const PythonItemLimit&) = delete;
+  PythonItemLimit& operator=(const PythonItemLimit&) = delete;
+
+ private:
+  int64_t previous_;
+};
 
 // tf.range(start, limit, delta): remembered so that `for i in tf.range(n)` becomes one
 // while_loop instead of a tensor that is iterated over.

@@ -374,12 +374,16 @@ class TestArgs : public QObject {
     QCOMPARE(findCommand("ode")->option("--executor")->choices,
              std::vector<std::string>({"serial", "parallel", "both"}));
     // check: --preset, --set and the limits, which every command that traces takes alike.
-    QCOMPARE(findCommand("check")->options.size(), size_t(5));
+    QCOMPARE(findCommand("check")->options.size(), size_t(6));
     for (const char* name : {"run", "check", "export"}) {
       QCOMPARE(findCommand(name)->option("--memory-budget")->kind, args::Kind::Bytes);
       QCOMPARE(findCommand(name)->option("--max-unroll")->kind, args::Kind::Int);
       QCOMPARE(findCommand(name)->option("--max-nodes")->kind, args::Kind::Int);
+      QCOMPARE(findCommand(name)->option("--max-items")->kind, args::Kind::Int);
     }
+    QCOMPARE(findCommand("run")->option("--max-ops")->kind, args::Kind::Int);
+    QCOMPARE(findCommand("export")->option("--max-ops")->kind, args::Kind::Int);
+    QVERIFY(findCommand("check")->option("--max-ops") == nullptr);  // check runs nothing
     QVERIFY(findCommand("export")->option("--out")->required);
   }
 

@@ -210,7 +210,36 @@ class TestCli : public QObject {
     const QString loop = write("loop.gls", "x = 0\nfor i in range(50):\n    x += 1\n");
     Result u = gradlab({"check", loop, "--max-unroll", "10"});
     QCOMPARE(u.code, 1);
-    QVERIFY2(u.err.contains("(the maxUnroll limit, --max-unroll)"), qPrintable(u.err));
+    QVERIFY2(u.err.contains("(the maxUnroll limit, --max-unroll or in Settings)"),
+             qPrintable(u.err));
+  }
+
+  // The list/string size and the ops a run may execute are settings like the budget: the
+  // error names the line and the option, and raising the option lets the script through.
+  void itemAndOpLimitsAreOptions() {
+    const QString list = write("list.gls",
+                               "xs = []\nfor i in range(30):\n    xs.append(i)\n"
+                               "n = tf.constant(float(len(xs)))\n");
+    QCOMPARE(gradlab({"check", list}).code, 0);
+    Result c = gradlab({"check", list, "--max-items", "20"});
+    QCOMPARE(c.code, 1);
+    QCOMPARE(firstLine(c), list +
+                               ":3:5: this list grew past 20 items (the maxItems limit, "
+                               "--max-items or in Settings)");
+    Result bad = gradlab({"check", list, "--max-items", "0"});
+    QCOMPARE(bad.code, 2);
+    const QString loop = write("spin.gls",
+                               "n = tf.while_loop(lambda i: i < 100000, lambda i: "
+                               "i + 1, [tf.constant(0)])\n");
+    Result r = gradlab({"run", loop, "--max-ops", "500"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(loop + ":1:5: while: the run executed more than 500 ops (the maxOps "
+                                   "limit, --max-ops or in Settings)"),
+             qPrintable(r.err));
+    Result ok = gradlab({"run", loop, "--max-ops", "1000000"});
+    QCOMPARE(ok.code, 0);
+    QVERIFY2(ok.out.contains("100000"), qPrintable(ok.out));
+    QCOMPARE(gradlab({"check", loop, "--max-ops", "5"}).code, 2);  // check runs nothing
   }
 
   // Only regular files are read, and their size is checked before reading: a FIFO would block
@@ -495,15 +524,16 @@ class TestCli : public QObject {
           "--plot NAME", "--screenshot PNG"}},
         {"run",
          {"--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
-          "--no-check-numerics", "--preset seed|class", "--set NAME=VALUE", "--json",
-          "--memory-budget SIZE", "--max-unroll N", "--max-nodes N"}},
+          "--no-check-numerics", "--preset seed|class", "--set NAME=VALUE", "--json", "--max-ops N",
+          "--memory-budget SIZE", "--max-unroll N", "--max-nodes N", "--max-items N"}},
         {"check",
          {"--preset seed|class", "--set NAME=VALUE", "--memory-budget SIZE", "--max-unroll N",
-          "--max-nodes N"}},
+          "--max-nodes N", "--max-items N"}},
         {"export",
          {"--out DIR", "--format LIST", "--preset seed|class", "--set NAME=VALUE", "--step T",
           "--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
-          "--no-check-numerics", "--memory-budget SIZE", "--max-unroll N", "--max-nodes N"}},
+          "--no-check-numerics", "--max-ops N", "--memory-budget SIZE", "--max-unroll N",
+          "--max-nodes N", "--max-items N"}},
         {"ode",
          {"--steps N", "--batch B", "--dim D", "--dt DT", "--executor serial|parallel|both",
           "--threads N", "--variant serial|parallel|vectorized|all"}},

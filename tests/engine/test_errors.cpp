@@ -137,6 +137,74 @@ class TestErrors : public QObject {
                         "MiB (set a larger one with --memory-budget or in Settings)"));
   }
 
+  // The plan knows which top-level tensors are alive together: three [30000,30000] float32
+  // draws (3.4 GiB each, all read by the sum) cannot fit in 8 GiB, and the run says so before
+  // its first kernel allocates anything.
+  void plannedMemoryFailsBeforeTheFirstKernel() {
+    Graph g;
+    Builder b(g);  // 8 GiB: each draw alone fits, so tracing accepts them
+    std::vector<Value> draws;
+    for (int line = 1; line <= 3; ++line) {
+      b.setLoc({"a.gls", line, 5});
+      draws.push_back(o::randomNormal(b, {30000, 30000}, 0, 1, DType::F32, line));
+    }
+    b.setLoc({"a.gls", 4, 5});
+    Value sum = o::add(b, o::add(b, draws[0], draws[1]), draws[2]);
+    const size_t liveBefore = memoryStats().live;
+    resetPeakMemory();
+    QString e = errorOf([&] { evaluate(g, {sum}); });
+    QCOMPARE(e, QString("a.gls:3:5: random_normal: the tensors alive at once at this point of the "
+                        "run need 10.1 GiB, over the memory budget of 8.0 GiB (set a larger one "
+                        "with --memory-budget or in Settings)"));
+    QVERIFY2(memoryStats().peak < liveBefore + (size_t(1) << 20),
+             qPrintable(QString::number(memoryStats().peak)));
+    // Two of them fit: the same check lets a run through that stays under the budget.
+    RunOptions small;
+    small.memoryBudget = size_t(50) << 20;  // two [2000,2000] draws and their sum: 45.8 MiB
+    Graph g2;
+    Builder b2(g2);
+    Value a = o::randomNormal(b2, {2000, 2000}, 0, 1, DType::F32, 1);
+    Value c = o::randomNormal(b2, {2000, 2000}, 0, 1, DType::F32, 2);
+    QCOMPARE(evaluate(g2, {o::add(b2, a, c)}, small)[0].shape(), (Shape{2000, 2000}));
+  }
+
+  // A run stops after RunOptions::maxOps primitive ops, every loop iteration counted, at the
+  // loop's line and naming the setting; the same loop under a larger limit finishes.
+  void opsLimitStopsAnEndlessLoopAtItsLine() {
+    Graph g;
+    Builder b(g);
+    b.setLoc({"a.gls", 2, 9});
+    Value n = b.scalar(100000, DType::I32);
+    auto outs = whileLoop(
+        b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+        [](Builder& bb, const std::vector<Value>& v) {
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32))};
+        },
+        {b.scalar(0, DType::I32)});
+    for (bool parallel : {false, true}) {
+      RunOptions opt;
+      opt.parallel = parallel;
+      opt.maxOps = 1000;
+      QCOMPARE(errorOf([&] { evaluate(g, {outs[0]}, opt); }),
+               QString("a.gls:2:9: while: the run executed more than 1000 ops (the maxOps limit, "
+                       "--max-ops or in Settings)"));
+    }
+    RunOptions enough;
+    enough.maxOps = 300000;  // a compare and an add per iteration
+    QCOMPARE(evaluate(g, {outs[0]}, enough)[0].item(), 100000.0);
+    // Top-level ops count one by one.
+    Graph flat;
+    Builder fb(flat);
+    fb.setLoc({"a.gls", 7, 1});
+    Value x = fb.scalar(1.0, DType::F32);
+    for (int i = 0; i < 10; ++i) x = o::add(fb, x, x);
+    RunOptions three;
+    three.maxOps = 3;
+    QCOMPARE(errorOf([&] { evaluate(flat, {x}, three); }),
+             QString("a.gls:7:1: add: the run executed more than 3 ops (the maxOps limit, "
+                     "--max-ops or in Settings)"));
+  }
+
   void matmulInnerDims() {
     Graph g;
     Builder b(g);

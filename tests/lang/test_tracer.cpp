@@ -930,6 +930,33 @@ r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
             std::string::npos);
   }
 
+  // TraceOptions::maxItems bounds every way a list or string grows, each error at its line and
+  // naming the setting; the default (10^6) lets the same scripts through.
+  void item_limit_is_an_option() {
+    TraceOptions o;
+    o.maxItems = 10;
+    const std::string raise = " (the maxItems limit, --max-items or in Settings)";
+    const struct {
+      const char* src;
+      const char* error;
+    } cases[] = {
+        {"xs = []\nfor i in range(12):\n    xs.append(i)\n",
+         "test.gls:3:5: this list grew past 10 items"},
+        {"s = 'abc' * 4\n", "test.gls:1:5: this repetition makes more than 10 items"},
+        {"s = 'abcdef'\nt = s + s\n",
+         "test.gls:2:5: this concatenation makes more than 10 characters"},
+        {"xs = [1, 2, 3, 4, 5, 6]\nys = xs + xs\n",
+         "test.gls:2:6: this concatenation makes more than 10 items"},
+        {"xs = list(range(11))\n",
+         "test.gls:1:11: this range has more than 10 items to make a list"},
+    };
+    for (const auto& c : cases) {
+      QCOMPARE(QString::fromStdString(traceError(c.src, o)),
+               QString::fromStdString(std::string(c.error) + raise));
+      trace(c.src);  // fine under the default
+    }
+  }
+
   // Trace-time constants are checked against the budget before they are allocated (a Dense
   // kernel of 30000000 units took 12 GB first); the error names the line and the setting.
   void trace_time_constants_fit_the_budget_before_allocating() {
@@ -950,7 +977,12 @@ r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
         {"r = tf.range(2**25)\n",
          "test.gls:1:5: tf.range: this needs 128.0 MiB, over the memory budget of 64.0 MiB "},
     };
-    for (const auto& c : cases) QCOMPARE(traceError(c.src, small), std::string(c.where) + raise);
+    for (const auto& c : cases) {
+      resetPeakMemory();
+      QCOMPARE(traceError(c.src, small), std::string(c.where) + raise);
+      // Refused before the allocation: tensor memory never came near the constant's size.
+      QVERIFY2(memoryStats().peak < size_t(16) << 20, c.src);
+    }
   }
 };
 

@@ -1,6 +1,7 @@
 #include "ui/document/script_file.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QStringDecoder>
 
@@ -13,6 +14,8 @@ constexpr qint64 kMaxScriptBytes = qint64(4) << 20;
 LoadResult loadScript(const QString& path) {
   QFile f(path);
   if (!f.exists()) return {{}, QObject::tr("%1 does not exist").arg(path)};
+  // Opening a FIFO would block the GUI thread until a writer came; a folder has no text.
+  if (!QFileInfo(path).isFile()) return {{}, QObject::tr("%1 is not a regular file").arg(path)};
   if (f.size() > kMaxScriptBytes)
     return {{},
             QObject::tr("%1 is larger than 4 MiB; GradLab scripts are small text files").arg(path)};

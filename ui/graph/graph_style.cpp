@@ -139,6 +139,8 @@ QColor frameBorder(const VisFrame& f) {
 }
 
 QColor breakColor() { return QColor(215, 30, 30); }
+
+QColor numericsColor() { return QColor(200, 0, 200); }
 QColor selectionColor() { return QColor(30, 120, 255); }
 
 QString badgeText(const VisNode& n) {

@@ -46,7 +46,8 @@ QColor nodeFill(const VisNode& n);
 QColor nodeBorder(const VisNode& n);
 QColor frameFill(const VisFrame& f, int depth);
 QColor frameBorder(const VisFrame& f);
-QColor breakColor();  // a None gradient
+QColor breakColor();     // a None gradient
+QColor numericsColor();  // the first NaN/Inf of a run
 QColor selectionColor();
 
 // Room for the title and subtitle lines plus padding (and the badge of folded nodes).

@@ -37,6 +37,12 @@ void NodeItem::setBreak(const QString& why) {
   update();
 }
 
+void NodeItem::setNumericsFault(const QString& why) {
+  numericsText_ = why;
+  setBreak(breakText_);  // the tooltip without the fault, and a repaint
+  if (!why.isEmpty()) setToolTip(style::wrapText(why) + QLatin1Char('\n') + toolTip());
+}
+
 void NodeItem::setHighlighted(bool on) {
   highlighted_ = on;
   update();
@@ -84,6 +90,11 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->drawRoundedRect(box_.translated(3, 3), radius, radius);
   }
   p->drawRoundedRect(box_, radius, radius);
+  if (isNumericsFault()) {
+    p->setPen(QPen(style::numericsColor(), 3.0, Qt::DashLine));
+    p->setBrush(Qt::NoBrush);
+    p->drawRoundedRect(box_.adjusted(-3.5, -3.5, 3.5, 3.5), radius + 3, radius + 3);
+  }
   // Unreadable text is left out (it also keeps big graphs fluid); the badge goes with the title.
   if (!style::readableAt(style::titleFont(), lod)) return;
 

@@ -25,6 +25,10 @@ class NodeItem : public QGraphicsItem {
   void setBreak(const QString& why);
   bool isBreak() const { return !breakText_.isEmpty(); }
   const QString& breakText() const { return breakText_; }
+  // The first NaN/Inf of the shown run was made here (or inside this folded frame): a thick
+  // dashed outline, with `why` first in the tooltip. Empty clears it.
+  void setNumericsFault(const QString& why);
+  bool isNumericsFault() const { return !numericsText_.isEmpty(); }
   // Highlight without selection (nodes of a script line).
   void setHighlighted(bool on);
   bool isHighlighted() const { return highlighted_; }
@@ -41,6 +45,7 @@ class NodeItem : public QGraphicsItem {
   SourceLoc loc_;
   QRectF box_;  // local, centred on (0, 0)
   QString breakText_;
+  QString numericsText_;
   bool highlighted_ = false;
 };
 

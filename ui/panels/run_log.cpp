@@ -40,6 +40,10 @@ void RunLog::appendError(const QString& text, const QString& file, int line, int
   appendLine(Kind::Error, text, formatLocation(file, line, col));
 }
 
+void RunLog::appendWarning(const QString& text, const QString& file, int line, int col) {
+  appendLine(Kind::Warning, text, line > 0 ? formatLocation(file, line, col) : QString());
+}
+
 QString RunLog::formatLocation(const QString& file, int line, int col) {
   const QString lineCol = QStringLiteral("%1:%2").arg(line).arg(col);
   return file.isEmpty() ? lineCol : file + u':' + lineCol;
@@ -64,6 +68,9 @@ void RunLog::appendLine(Kind kind, const QString& text, const QString& location)
       break;
     case Kind::Print:
       body.setForeground(palette().color(QPalette::Text));
+      break;
+    case Kind::Warning:
+      body.setForeground(darkBase ? QColor(0xff, 0xb3, 0x47) : QColor(0xa8, 0x5a, 0x00));
       break;
     case Kind::Error:
       body.setForeground(darkBase ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28));

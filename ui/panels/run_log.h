@@ -31,6 +31,8 @@ class RunLog : public QPlainTextEdit {
   // has that prefix turned into the link.
   void appendError(const QString& text, const QString& location = {});
   void appendError(const QString& text, const QString& file, int line, int col);
+  // A warning (amber) with its location as a link, e.g. where the first NaN appeared.
+  void appendWarning(const QString& text, const QString& file, int line, int col);
 
   // "file:line:col" -> its parts; nullopt if the text is not a location.
   static std::optional<LogLocation> parseLocation(const QString& text);
@@ -49,7 +51,7 @@ class RunLog : public QPlainTextEdit {
   void mouseMoveEvent(QMouseEvent* event) override;
 
  private:
-  enum class Kind { Info, Print, Error };
+  enum class Kind { Info, Print, Warning, Error };
   void appendLine(Kind kind, const QString& text, const QString& location);
 };
 

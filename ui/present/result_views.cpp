@@ -142,7 +142,10 @@ void logRun(RunLog& log, const RunOutcome& outcome) {
        lab::buildReport(*outcome.program, *outcome.run, outcome.settings)) {
     const QString text = QString(e.indent, QLatin1Char(' ')) + QString::fromStdString(e.text);
     if (e.kind == lab::ReportKind::RunPrint) continue;  // already streamed while running
-    if (e.severity != lab::Severity::Error) {
+    if (e.kind == lab::ReportKind::Numerics) {
+      log.appendWarning(QString::fromStdString(e.text), QString::fromStdString(e.loc.file),
+                        e.loc.line, e.loc.col);
+    } else if (e.severity != lab::Severity::Error) {
       log.appendInfo(text);
     } else if (e.kind == lab::ReportKind::RunError) {
       log.appendError(QString::fromStdString(e.text));  // links its leading location

@@ -58,6 +58,12 @@ void LessonController::setPreset(lang::ParamPreset preset) {
   traceTimer_.start();
 }
 
+void LessonController::setLimits(const RunLimits& limits) {
+  if (limits == limits_) return;
+  limits_ = limits;
+  if (!source_.isEmpty()) traceTimer_.start();  // a script refused before may fit now
+}
+
 void LessonController::startOver(lang::ParamPreset preset) {
   traceTimer_.stop();
   preset_ = preset;
@@ -82,12 +88,14 @@ bool LessonController::sweep(const QString& param, const QVector<double>& values
   lab::RunSettings s;
   s.parallel = parallel;
   s.threads = threads;
+  limits_.applyTo(s);
   return worker_.startSweep(source_, fileName_, traceOptions(), param, values, s);
 }
 
 lang::TraceOptions LessonController::traceOptions() const {
   lang::TraceOptions opt;
   opt.preset = preset_;
+  limits_.applyTo(opt);
   // Only params the script still declares: a knob left over from a deleted line must not
   // turn into an "unknown param" error.
   std::set<std::string> declared;
@@ -121,6 +129,7 @@ bool LessonController::run(const QString& variant, bool parallel, int threads) {
   s.variant = variant.toStdString();
   s.parallel = parallel;
   s.threads = threads;
+  limits_.applyTo(s);
   return worker_.start(program_, s);
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "ui/run/run_limits.h"
 #include "ui/run/run_worker.h"
 
 namespace gl::ui {
@@ -36,6 +37,9 @@ class LessonController : public QObject {
   // A trace was asked for and its result is not in yet: a run now would use the old program.
   bool tracePending() const { return traceTimer_.isActive() || awaitingTrace_; }
   void setTraceDelay(int ms) { traceTimer_.setInterval(ms); }
+  // The limits of every later trace, run and sweep; re-traces when they change.
+  void setLimits(const RunLimits& limits);
+  const RunLimits& limits() const { return limits_; }
   void traceNow();
 
   // Runs the current program (the last successful trace). Returns false when there is none
@@ -75,6 +79,7 @@ class LessonController : public QObject {
   QString source_, fileName_;
   QMap<QString, double> params_;
   lang::ParamPreset preset_ = lang::ParamPreset::Classroom;
+  RunLimits limits_;
   bool awaitingTrace_ = false;
   int lesson_ = 0;     // counts startOver() calls
   int runLesson_ = 0;  // lesson_ when the current run or sweep started

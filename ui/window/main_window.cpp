@@ -283,6 +283,7 @@ void MainWindow::readSettings() {
   darkAct_->setChecked(dark);
   setDark(dark);
   runOptions_->setExecutorIndex(s.value(QStringLiteral("executor"), 0).toInt());
+  controller_->setLimits(RunLimits::load(s));
 }
 
 void MainWindow::writeSettings() {
@@ -306,7 +307,13 @@ void MainWindow::showSettings() {
   SettingsDialog dialog(this);
   dialog.setLanguage(languageSetting());
   dialog.setDarkPalette(darkAct_->isChecked());
+  dialog.setLimits(controller_->limits());
   if (dialog.exec() != QDialog::Accepted) return;
+  {
+    QSettings s;  // saved now, not at close: a crash must not lose them
+    dialog.limits().save(s);
+  }
+  controller_->setLimits(dialog.limits());
   setLanguageSetting(dialog.language());
   installLanguage(dialog.language());
   darkAct_->setChecked(dialog.darkPalette());

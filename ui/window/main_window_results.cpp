@@ -15,6 +15,7 @@
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
+#include "ui/present/numerics_fault.h"
 #include "ui/present/result_views.h"
 #include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
@@ -94,6 +95,12 @@ void MainWindow::connectPanels() {
               log_->appendError(why);
             }
           });
+  // The first NaN/Inf stays outlined through relayouts (folding, a variant switch).
+  connect(graphView_->graphScene(), &GraphScene::layoutChanged, this, [this] {
+    const lab::VariantRun* v = shownRun();
+    const bool shown = v && graphView_->graphScene()->graph() == lastRun_.program->graph.get();
+    markNumericsFault(*graphView_->graphScene(), shown ? v->run.numerics : NumericsFault{});
+  });
   connect(steps_, &StepControls::stepChanged, this, &MainWindow::onStep);
   connect(runOptions_, &RunOptions::variantChanged, this, [this] {
     if (auto program = controller_->program())
@@ -182,6 +189,15 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
     status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
                             : tr("Run finished"));
   showVariantResults();
+  // Where the shown variant first went NaN/Inf: the step-through goes to that iteration.
+  if (const lab::VariantRun* v = shownRun(); v && v->ok() && v->run.numerics.found()) {
+    status_->setText(
+        tr("Run finished; the first NaN/Inf appeared at line %1").arg(v->run.numerics.loc.line));
+    if (auto at = numericsStep(*outcome.program->graph, v->run)) {
+      steps_->selectLoop(at->loopNode);
+      steps_->setStep(at->step);
+    }
+  }
   QStringList scriptOrder;
   for (const lang::Variant& v : outcome.program->variants)
     scriptOrder << QString::fromStdString(v.name);
@@ -232,6 +248,7 @@ void MainWindow::showVariantResults() {
   auto run = std::shared_ptr<const RunResult>(lastRun_.run, &v->run);
   inspector_->setContext(graph, run);
   showRunOnGraph(*graphView_, *graph, *run, steps_->step(), false);
+  markNumericsFault(*graphView_->graphScene(), v->run.numerics);
   steps_->setLoops(loopChoices(*graph, *run));
   showRunOnPlots(*plots_, *graph, *v);
 }

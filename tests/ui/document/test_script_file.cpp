@@ -1,7 +1,11 @@
 // Loading refuses what is not a script with a reason; saving is all-or-nothing.
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 #include "ui/document/script_file.h"
 
@@ -33,6 +37,20 @@ class TestScriptFile : public QObject {
     QVERIFY(loadScript(write("nul.gls", QByteArray("x = 1\0y", 7))).error.contains("NUL"));
     QVERIFY(loadScript(write("latin1.gls", "x = \xff\xfe\n")).error.contains("UTF-8"));
     QVERIFY(loadScript(write("big.gls", QByteArray(5 << 20, 'x'))).error.contains("4 MiB"));
+  }
+
+  // Tests run as root, which reads any file whatever its mode: unreadable scripts are made of
+  // what no one can read as text. A FIFO used to block the open until a writer came.
+  void refusesWhatIsNotARegularFile() {
+    QVERIFY(QDir(dir_.path()).mkdir("folder.gls"));
+    QCOMPARE(loadScript(dir_.filePath("folder.gls")).error,
+             dir_.filePath("folder.gls") + " is not a regular file");
+    const QString fifo = dir_.filePath("pipe.gls");
+    QVERIFY(mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    QElapsedTimer t;
+    t.start();
+    QCOMPARE(loadScript(fifo).error, fifo + " is not a regular file");
+    QVERIFY(t.elapsed() < 5000);
   }
 
   void savesAtomically() {

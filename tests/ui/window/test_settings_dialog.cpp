@@ -2,7 +2,9 @@
 // OK is clicked (Cancel leaves the caller's values alone).
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QtTest>
 
 #include "ui/window/settings_dialog.h"
@@ -74,6 +76,45 @@ class TestSettingsDialog : public QObject {
     QVERIFY(!d.isVisible());
     QCOMPARE(d.language(), QString("zh_CN"));
     QVERIFY(d.darkPalette());
+  }
+
+  // Settings > Limits shows the limits it is given (the budget in MiB) and hands back what
+  // the boxes hold; Restore Defaults puts back the engine's defaults.
+  void limitsRoundTrip() {
+    SettingsDialog d;
+    QCOMPARE(d.limits(), RunLimits{});
+    QCOMPARE(d.memoryBudgetBox()->value(), 8192.0);  // 8 GiB
+    RunLimits mine;
+    mine.memoryBudget = qint64(1536) << 20;
+    mine.maxUnroll = 50;
+    mine.maxNodes = 4000;
+    mine.maxItems = 12;
+    mine.maxOps = 3000000000;  // past int: the boxes hold int64 limits
+    d.setLimits(mine);
+    QCOMPARE(d.memoryBudgetBox()->value(), 1536.0);
+    QCOMPARE(d.limits(), mine);
+    d.maxNodesBox()->setValue(0);  // below the minimum: clamped to 1, never 0
+    QCOMPARE(d.limits().maxNodes, qint64(1));
+    QPushButton* defaults = button(d, QDialogButtonBox::RestoreDefaults);
+    QVERIFY(defaults);
+    defaults->click();
+    QCOMPARE(d.limits(), RunLimits{});
+  }
+
+  // Limits read from QSettings: missing or unusable values are the defaults.
+  void limitsPersistInSettings() {
+    QSettings s(QSettings::IniFormat, QSettings::UserScope, "GradLabTest", "limits");
+    s.clear();
+    QCOMPARE(RunLimits::load(s), RunLimits{});
+    RunLimits mine;
+    mine.maxItems = 77;
+    mine.maxOps = 5;
+    mine.save(s);
+    QCOMPARE(RunLimits::load(s), mine);
+    s.setValue("limits/max-items", "lots");
+    s.setValue("limits/max-ops", -3);
+    QCOMPARE(RunLimits::load(s).maxItems, RunLimits{}.maxItems);
+    QCOMPARE(RunLimits::load(s).maxOps, RunLimits{}.maxOps);
   }
 
   void cancelRejects() {
