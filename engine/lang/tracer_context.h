@@ -57,6 +57,13 @@ class Context {
   // A tape recording from the next node on, owned by the tracer (tapes die before the builder).
   GradientTape& openTape(bool persistent, bool watchVariables);
 
+  // Variables as state (Tracer's functions of the same names say what each does).
+  Val fresh(const Val& v) const;
+  void registerVariable(const std::shared_ptr<VarState>& var);
+  void assignVariable(const Val& v, Value value, const SourceLoc& loc, const std::string& what);
+  std::vector<Value> variableSources(const VarState& var, const GradientTape& tape) const;
+  std::vector<std::shared_ptr<VarState>> variablesAssignedBy(const Val& fn);
+
  private:
   Tracer& t_;
 };

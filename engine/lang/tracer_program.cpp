@@ -26,6 +26,7 @@ const BuiltinTable& builtins() {
     addKerasBuiltins(t);
     addGuideOpBuiltins(t);
     addCustomGradientBuiltins(t);
+    addOptimizerBuiltins(t);
     return t;
   }();
   return table;
@@ -40,8 +41,9 @@ bool outputEntries(const Graph& g, const Val& v, std::vector<OutputEntry>& out, 
   if (depth > kMaxListNesting) return false;
   gradient = gradient || v.fromGradient;
   if (v.isTensor()) {
-    if (g.node(v.t).region != 0 || g.type(v.t).list) return false;
-    out.push_back({v.t, "", -1, {}});
+    const Value t = v.var ? v.var->current : v.t;  // a variable: its value at the end
+    if (g.node(t).region != 0 || g.type(t).list) return false;
+    out.push_back({t, "", -1, {}});
     return true;
   }
   if (v.isNone() && v.why) {
