@@ -156,7 +156,7 @@ struct Tracer::TensorIf {
         snap(*tr.scope_, ns),
         afterTrue(ns.size()),
         afterFalse(ns.size()),
-        vars(tr, assignedVariables(tr, st)) {}
+        vars(tr.cx_, assignedVariables(tr, st)) {}
   static std::vector<std::shared_ptr<VarState>> assignedVariables(Tracer& tr, const Stmt::If& st) {
     std::vector<std::shared_ptr<VarState>> vs = tr.variablesAssignedIn(st.body);
     for (const auto& v : tr.variablesAssignedIn(st.orelse))

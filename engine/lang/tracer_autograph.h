@@ -21,20 +21,6 @@ bool flattenable(const Val& v, int depth = 0);
 // test as a scalar bool tensor for `what` ("an if", "a while loop").
 Value scalarPredicate(Context& cx, const Val& test, const SourceLoc& loc, const char* what);
 
-// Variables a tensor loop or branch may assign, carried through it as extra values (AutoGraph
-// adds them to the loop variables). Making one reads each variable (recording tapes watch it).
-struct CarriedVariables {
-  std::vector<std::shared_ptr<VarState>> vars;
-  std::vector<Value> before;  // their values before the loop or branch
-  std::vector<int> regions;   // where each could be assigned before
-  CarriedVariables(Tracer& t, std::vector<std::shared_ptr<VarState>> vs);
-  // Inside the body (region): the variables are vals[pos...] and may be assigned there.
-  void enter(const std::vector<Value>& vals, size_t pos, int region) const;
-  // After the loop or cond: the variables are its outputs vals[pos...].
-  void exit(const std::vector<Value>& vals, size_t pos) const;
-  std::vector<Value> currents() const;
-};
-
 // Saves and restores the local bindings of some names around a traced branch or body.
 struct Snapshot {
   std::vector<std::string> names;

@@ -44,6 +44,7 @@ GradientTape& Context::openTape(bool persistent, bool watchVariables) {
 }
 
 Val Context::fresh(const Val& v) const { return t_.fresh(v); }
+Val Context::readVariable(const Val& v) { return t_.readVariable(v); }
 void Context::registerVariable(const std::shared_ptr<VarState>& var) { t_.registerVariable(var); }
 void Context::assignVariable(const Val& v, Value value, const SourceLoc& loc,
                              const std::string& what) {

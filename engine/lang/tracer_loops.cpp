@@ -121,7 +121,7 @@ Flow Tracer::execWhile(const Stmt::While& s, const SourceLoc& loc) {
   const Snapshot snap(*scope_, assigned);
   TensorLoop lv{*this, loc, "the while loop"};
   lv.collect(body, {});
-  const CarriedVariables vars(*this, variablesAssignedIn(body));
+  const CarriedVariables vars(cx_, variablesAssignedIn(body));
   if (lv.names.empty() && vars.vars.empty())
     fail(loc,
          "this while loop on a tensor changes no variable defined before it, so it would "
@@ -200,7 +200,7 @@ Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc&
   const Snapshot snap(*scope_, assigned);
   TensorLoop lv{*this, loc, "the tf.range loop"};
   lv.collect(body, targets);
-  const CarriedVariables vars(*this, variablesAssignedIn(body));
+  const CarriedVariables vars(cx_, variablesAssignedIn(body));
   at(loc);
   Value start = toTensor(r.start, s.iter->loc, DType::I32);
   Value limit = toTensor(r.limit, s.iter->loc, DType::I32);
