@@ -118,7 +118,13 @@ void PlotsPanel::syncActionsToCurrentPlot() {
 }
 
 void PlotsPanel::showLoopGradients(const LoopRecord& loop, const Graph* graph) {
+  gradientLines_->setValueLabel(tr("‖gradient‖₂ (L2 norm)"));
   gradientLines_->setSeries(gradientNormSeries(loop, graph));
+}
+
+void PlotsPanel::showPerStepValues(const QVector<SeriesData>& series) {
+  gradientLines_->setValueLabel(tr("value per step (script outputs)"));
+  gradientLines_->setSeries(series);
 }
 
 void PlotsPanel::showJacobian(const Tensor& matrix) {

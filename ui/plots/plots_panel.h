@@ -44,6 +44,9 @@ class PlotsPanel : public QWidget {
   // Feeding: each fills one plot from engine results through the plot_data adapters.
   void showLoopGradients(const LoopRecord& loop, const Graph* graph);
   void showJacobian(const Tensor& matrix);  // d x_t / d w_k, [T, T]
+  // Values the script recorded once per loop step (a training loop's loss and gradient norm,
+  // stacked from TensorArrays), on the per-step tab when no loop has gradients to show.
+  void showPerStepValues(const QVector<SeriesData>& series);
   void showTimings(const QVector<TimingData>& timings);
   void showScaling(const ScalingData& scaling);
   void showTimeline(const RunResult& run, const Graph* graph);
