@@ -21,6 +21,9 @@
 //   - A tensor loop's variables are the names its body assigns that exist before the loop;
 //     names first assigned inside the body do not exist after it. Same for a tensor if: a
 //     name assigned in only one branch does not exist after it.
+//   - tf.Variables are state (tracer_variables.cpp): v.assign(x) makes stop_gradient(x) their
+//     current value; tensor loops and ifs carry the variables their bodies assign. break and
+//     continue in tensor loops become flags (tracer_jumps.cpp).
 //   - TensorArrays are values: `ta = ta.write(i, v)`. A discarded `ta.write(...)` is an error,
 //     as TF2 graph code would silently lose the write.
 //   - `print` runs while tracing (once, even in a tf.range body); `tf.print` runs in the graph.
