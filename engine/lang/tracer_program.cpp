@@ -118,15 +118,22 @@ Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
   ScopePtr own = newScope(globals_);
   own->variantBlock = true;
   scope_ = own;
+  // Top-level variables too: each variant starts from their state before it.
+  std::vector<std::pair<std::shared_ptr<VarState>, VarState>> state;
+  for (const auto& v : variables_)
+    if (auto var = v.lock()) state.emplace_back(var, *var);
+  auto leave = [&] {
+    scope_ = globals_;
+    variant_ = nullptr;
+    for (auto& [var, before] : state) *var = before;
+  };
   try {
     execBlock(w.body);
   } catch (...) {
-    scope_ = globals_;
-    variant_ = nullptr;
+    leave();
     throw;
   }
-  scope_ = globals_;
-  variant_ = nullptr;
+  leave();
   Variant& v = prog_.variants[index];
   v.outputs = collectOutputs(g_, *own);
   v.loops = controlFlowNodes(g_, firstNode);
