@@ -106,7 +106,7 @@ bool parseFlat(const std::string& s, std::map<std::string, std::string>& strings
 }  // namespace
 
 const std::vector<Lesson>& lessons() {
-  // --quick sizes: small enough that all four lessons, both executors and three runs take a
+  // --quick sizes: small enough that all the lessons, both executors and three runs take a
   // few seconds on two cores, and equal to torch_seeds.py --quick where that is cheap (ODE
   // 2000 steps at [10,5000], 200 per-step gradients, 64x64 images).
   static const std::vector<Lesson> table = {
@@ -145,6 +145,8 @@ const std::vector<Lesson>& lessons() {
       {.name = "rnn", .script = "rnn_bptt", .quick = {{"T", 40}}},
       {.name = "checkpointing", .script = "checkpointing", .quick = {{"steps", 50}}},
       {.name = "custom_gradients", .script = "custom_gradients", .quick = {{"n", 101}}},
+      // No PyTorch peer: the tensor-loop variants against the unrolled Python loop.
+      {.name = "training", .script = "training_loop", .quick = {{"epochs", 50}}},
       // Not a lesson: a scalar while_loop of 100000 steps with its gradient, all overhead.
       {.name = "op_overhead",
        .script = ":/bench/op_overhead.gls",

@@ -23,7 +23,7 @@ struct Lesson {
   bool perOp = false;  // the table shows microseconds per executed primitive op
 };
 
-// The four lessons, in the order bench runs them, then the per-op overhead case.
+// The lessons, in the order bench runs them, then the per-op overhead case.
 const std::vector<Lesson>& lessons();
 const Lesson* findLesson(const std::string& name);
 

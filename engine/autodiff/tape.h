@@ -41,6 +41,7 @@ class GradientTape : public TapeHook {
   // first seen.
   std::vector<Value> watchedVariables() const;
   bool recording() const { return active_ && stopDepth_ == 0; }
+  bool watchesVariables() const { return watchVariables_; }  // watch_accessed_variables
   void watch(Value v);
 
   GradResult gradient(Value target, const std::vector<Value>& sources,

@@ -21,6 +21,9 @@
 //   - A tensor loop's variables are the names its body assigns that exist before the loop;
 //     names first assigned inside the body do not exist after it. Same for a tensor if: a
 //     name assigned in only one branch does not exist after it.
+//   - tf.Variables are state (tracer_variables.cpp): v.assign(x) makes stop_gradient(x) their
+//     current value; tensor loops and ifs carry the variables their bodies assign. break and
+//     continue in tensor loops become flags (tracer_jumps.cpp).
 //   - TensorArrays are values: `ta = ta.write(i, v)`. A discarded `ta.write(...)` is an error,
 //     as TF2 graph code would silently lose the write.
 //   - `print` runs while tracing (once, even in a tf.range body); `tf.print` runs in the graph.
@@ -113,6 +116,18 @@ class Tracer {
   int nextLayerIndex(const std::string& kind);
   GradientTape& openTape(bool persistent, bool watchVariables);
 
+  // Variables as state (tracer_variables.cpp). fresh: the variable's current value, no read
+  // recorded; readVariable: a read, which recording tapes watch (watch_accessed_variables).
+  Val fresh(const Val& v) const;
+  Val readVariable(const Val& v);
+  void registerVariable(const std::shared_ptr<VarState>& var);
+  // v.assign(value) and friends: value becomes current; state stops gradients, as in TF.
+  void assignVariable(const Val& v, Value value, const SourceLoc& loc, const std::string& what);
+  // What tape's gradient by v is taken with respect to: the values it saw read (visible here).
+  std::vector<Value> variableSources(const VarState& var, const GradientTape& tape) const;
+  // The variables a script function (or lambda) may assign when called.
+  std::vector<std::shared_ptr<VarState>> variablesAssignedBy(const Val& fn);
+
  private:
   class DepthGuard;
   struct EvalExpr;  // one function per expression kind (tracer_exprs.cpp)
@@ -152,6 +167,13 @@ class Tracer {
   Flow forPythonRange(const Stmt::For& s, const Val& range, const SourceLoc& loc);
   std::vector<Val> tensorRows(Value x, const SourceLoc& iterLoc);
   Flow forItems(const Stmt::For& s, const std::vector<Val>& items, const SourceLoc& loc);
+  // Variables a loop body or branch may assign: each one named before `.assign*`, or every
+  // live variable when the body assigns through something else (an optimizer, a list item).
+  std::vector<std::shared_ptr<VarState>> variablesAssignedIn(const Block& body);
+  std::vector<std::shared_ptr<VarState>> liveVariables() const;
+  // `break`/`continue` in a tensor loop body, rewritten as AutoGraph does into flags
+  // (tracer_jumps.cpp). Returns the body to trace; breakFlag names the flag the loop test ands.
+  const Block& rewriteJumps(const Block& body, std::string& breakFlag);
   // In a variant block, copies top-level bindings of these names into the block's scope, so a
   // tensor loop or branch there treats them as defined before it.
   void materialize(const std::vector<std::string>& names);
@@ -191,6 +213,9 @@ class Tracer {
   // are gone: the unknown-name error says so.
   std::map<std::string, std::string> vanished_;
   std::vector<std::weak_ptr<Scope>> allScopes_;
+  std::vector<std::weak_ptr<VarState>> variables_;  // every tf.Variable made, in order
+  std::vector<std::unique_ptr<Block>> rewritten_;   // loop bodies with break/continue rewritten
+  int jumpFlags_ = 0;                               // numbers the rewrites' flag names
 };
 
 // Guards native stack use so no script exhausts it (deep recursion, deep expressions).

@@ -103,8 +103,9 @@ void Tracer::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc
                      const std::string& what, int depth) {
   if (depth > kMaxListNesting) fail(loc, what + " is nested too deeply");
   if (v.isTensor()) {
-    checkRegion(v.t, loc);
-    out.push_back(v.t);
+    const Value t = fresh(v).t;
+    checkRegion(t, loc);
+    out.push_back(t);
   } else if (v.isNumber()) {
     out.push_back(toTensor(v, loc));
   } else if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray") {
@@ -145,6 +146,7 @@ struct Tracer::TensorIf {
   std::vector<Val> structure;   // their values after the true branch (for unflattening)
   std::vector<std::vector<TypeInfo>> types;  // their flattened types
   std::vector<bool> dropped;                 // not set by the false branch
+  const CarriedVariables vars;               // tf.Variables a branch may assign
 
   TensorIf(Tracer& tr, const Stmt::If& st, const SourceLoc& l, const std::vector<std::string>& ns)
       : t(tr),
@@ -153,7 +155,14 @@ struct Tracer::TensorIf {
         names(ns),
         snap(*tr.scope_, ns),
         afterTrue(ns.size()),
-        afterFalse(ns.size()) {}
+        afterFalse(ns.size()),
+        vars(tr.cx_, assignedVariables(tr, st)) {}
+  static std::vector<std::shared_ptr<VarState>> assignedVariables(Tracer& tr, const Stmt::If& st) {
+    std::vector<std::shared_ptr<VarState>> vs = tr.variablesAssignedIn(st.body);
+    for (const auto& v : tr.variablesAssignedIn(st.orelse))
+      if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
+    return vs;
+  }
   std::vector<Value> trueBranch();
   std::vector<Value> falseBranch();
   // Carried name k after the false branch, checked against the true branch's types.
@@ -187,6 +196,7 @@ Flow Tracer::execIf(const Stmt::If& s, const SourceLoc& loc) {
 
 std::vector<Value> Tracer::TensorIf::trueBranch() {
   snap.restore(*t.scope_);
+  vars.enter(vars.before, 0, t.b_.currentRegion());
   t.execBlock(s.body);
   std::vector<Value> out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -200,15 +210,20 @@ std::vector<Value> Tracer::TensorIf::trueBranch() {
     types.emplace_back();
     for (size_t j = before; j < out.size(); ++j) types.back().push_back(t.b_.type(out[j]));
   }
+  const std::vector<Value> now = vars.currents();
+  out.insert(out.end(), now.begin(), now.end());
   return out;
 }
 
 std::vector<Value> Tracer::TensorIf::falseBranch() {
   snap.restore(*t.scope_);
+  vars.enter(vars.before, 0, t.b_.currentRegion());
   t.execBlock(s.orelse);
   std::vector<Value> out;
   for (size_t i = 0; i < names.size(); ++i) afterFalse[i] = snap.current(*t.scope_, i);
   for (size_t k = 0; k < carried.size(); ++k) falseResult(k, out);
+  const std::vector<Value> now = vars.currents();
+  out.insert(out.end(), now.begin(), now.end());
   return out;
 }
 
@@ -257,6 +272,7 @@ void Tracer::TensorIf::bindResults(const std::vector<Value>& outs) {
   }
   for (size_t i = 0; i < names.size(); ++i)
     if (!done[i]) bindUncarried(i);
+  vars.exit(outs, pos);
 }
 
 void Tracer::TensorIf::bindUncarried(size_t i) {

@@ -51,6 +51,7 @@ void addObjectBuiltins(BuiltinTable& t);
 void addKerasBuiltins(BuiltinTable& t);
 void addGuideOpBuiltins(BuiltinTable& t);
 void addCustomGradientBuiltins(BuiltinTable& t);
+void addOptimizerBuiltins(BuiltinTable& t);
 
 // Arguments bound to a builtin's signature, with typed accessors whose errors name the
 // builtin, the parameter and the argument's location.

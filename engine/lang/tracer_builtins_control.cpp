@@ -160,21 +160,31 @@ Val whileLoopBuiltin(Bound& a) {
   applyShapeInvariants(a, lv);
   const Val condFn = a["cond"], bodyFn = a["body"];
   const SourceLoc loc = a.callLoc;
-  auto cond = [&](Builder&, const std::vector<Value>& p) {
+  // tf.Variables the body assigns are carried as extra loop variables, after the script's.
+  const CarriedVariables vars(cx, cx.variablesAssignedBy(bodyFn));
+  std::vector<Value> init = lv.init;
+  init.insert(init.end(), vars.before.begin(), vars.before.end());
+  auto cond = [&](Builder& bb, const std::vector<Value>& p) {
+    vars.enter(p, lv.init.size(), bb.currentRegion());
     Val r = cx.callSimple(condFn, rebuild(cx, lv, p), loc, "cond");
     return predicateOf(cx, r, loc, "the while_loop cond");
   };
-  auto body = [&](Builder&, const std::vector<Value>& p) {
+  auto body = [&](Builder& bb, const std::vector<Value>& p) {
+    vars.enter(p, lv.init.size(), bb.currentRegion());
     Val r = cx.callSimple(bodyFn, rebuild(cx, lv, p), loc, "body");
     const std::vector<Val> results = bodyResults(cx, lv, r, loc);
     std::vector<Value> out;
     size_t pos = 0;
     for (size_t i = 0; i < results.size(); ++i) flattenResult(cx, lv, results[i], i, pos, loc, out);
+    const std::vector<Value> now = vars.currents();
+    out.insert(out.end(), now.begin(), now.end());
     return out;
   };
   const WhileOptions opt = whileOptionsOf(a);
   cx.at(loc);
-  std::vector<Value> outs = whileLoop(cx.b, cond, body, lv.init, opt);
+  std::vector<Value> outs = whileLoop(cx.b, cond, body, init, opt);
+  vars.exit(outs, lv.init.size());
+  outs.resize(lv.init.size());
   // back_prop=False: as in TF's graph mode, no gradient flows back through the loop.
   if (!a.boolean("back_prop"))
     for (Value& v : outs)

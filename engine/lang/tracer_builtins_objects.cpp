@@ -1,6 +1,7 @@
 // Objects with state: tf.GradientTape (a `with` context whose queries return gradients or
 // None with the engine's explanation), tf.TensorArray (a value: write returns a new one),
 // tf.Variable, and the properties of tensors (x.shape, x.dtype).
+#include <algorithm>
 #include <map>
 
 #include "engine/exec/executor.h"
@@ -121,15 +122,25 @@ Unconnected unconnectedOf(Bound& a) {
   a.fail("unconnected_gradients", "must be tf.UnconnectedGradients.ZERO/NONE or 'zero'/'none'");
 }
 
-// Sources as written: one tensor, or a (nested one level) list of them.
-std::vector<Value> sourcesOf(Bound& a, const char* name) {
+// Sources as written (one tensor, or a list nested one level, or a dict's values), one group
+// of graph values each: a variable's group is every value of it `tape` saw read (its gradient
+// sums over them, as TF's sums over the reads of one handle); a tensor's is itself.
+struct Sources {
+  std::vector<Value> flat;
+  std::vector<size_t> sizes;
+};
+
+Sources sourcesOf(Bound& a, const char* name, const GradientTape* tape = nullptr) {
   const Val& v = a[name];
-  std::vector<Value> out;
+  Sources out;
   auto one = [&](const Val& x) {
     if (!x.isTensor())
       a.fail(name, "must be tensors or variables, got " + article(typeName(x)) +
                        (x.isNone() ? " (a gradient that is None?)" : ""));
-    out.push_back(x.t);
+    const std::vector<Value> values =
+        x.var && tape ? a.cx.variableSources(*x.var, *tape) : std::vector<Value>{a.cx.fresh(x).t};
+    out.flat.insert(out.flat.end(), values.begin(), values.end());
+    out.sizes.push_back(values.size());
   };
   if (auto d = v.as<DictObj>()) {
     for (const Val& x : d->values) one(x);  // {name: tensor}: the tensors, in order
@@ -144,6 +155,34 @@ std::vector<Value> sourcesOf(Bound& a, const char* name) {
     one(v);
   }
   return out;
+}
+
+// One result per source group: the sum of the group's gradients that exist.
+GradResult merged(Context& cx, const GradResult& r, const Sources& s) {
+  GradResult out;
+  size_t k = 0;
+  for (size_t n : s.sizes) {
+    Value sum;
+    GradDiagnostic why = r.why.at(k);
+    for (size_t j = 0; j < n; ++j, ++k)
+      if (r.grads[k].valid()) sum = sum.valid() ? o::add(cx.b, sum, r.grads[k]) : r.grads[k];
+    out.grads.push_back(sum);
+    out.why.push_back(sum.valid() ? GradDiagnostic{} : why);
+  }
+  return out;
+}
+
+// tape.watch(v) on variables: every later read of them is watched, whatever the tape's
+// watch_accessed_variables; the value now counts as read.
+void watchVariables(const Val& v, const GradientTape& tape, int depth = 0) {
+  if (v.var) {
+    v.var->watchedBy.insert(&tape);
+    const std::pair<const GradientTape*, Value> read{&tape, v.var->current};
+    if (std::find(v.var->reads.begin(), v.var->reads.end(), read) == v.var->reads.end())
+      v.var->reads.push_back(read);
+  }
+  if (v.isSeq() && depth < 2)
+    for (const Val& x : v.items()) watchVariables(x, tape, depth + 1);
 }
 
 // Gradient results in the sources' structure, marked as gradients; None carries the why.
@@ -226,7 +265,8 @@ void addTapeBuiltins(BuiltinTable& t) {
                           }};
   t["GradientTape.watch"] = {Signature::parse("tensor"), [](Bound& a) {
                                TapeObj& tp = tapeOf(a);
-                               for (Value v : sourcesOf(a, "tensor")) tp.tape->watch(v);
+                               for (Value v : sourcesOf(a, "tensor").flat) tp.tape->watch(v);
+                               watchVariables(a["tensor"], *tp.tape);
                                return Val::none();
                              }};
   t["GradientTape.gradient"] = {
@@ -235,7 +275,8 @@ void addTapeBuiltins(BuiltinTable& t) {
         TapeObj& tp = tapeOf(a);
         // A list of targets: TF sums their gradients, each seeded by its output_gradients.
         const bool many = a["target"].isSeq() || a["target"].as<DictObj>();
-        const std::vector<Value> targets = many ? sourcesOf(a, "target") : std::vector{targetOf(a)};
+        const std::vector<Value> targets =
+            many ? sourcesOf(a, "target").flat : std::vector{targetOf(a)};
         for (Value t : targets) a.cx.checkRegion(t, a.loc("target"));
         std::vector<Value> seeds;
         if (!a.none("output_gradients")) {
@@ -254,7 +295,9 @@ void addTapeBuiltins(BuiltinTable& t) {
           }
         }
         a.cx.at(a.callLoc);
-        GradResult r = tp.tape->gradient(targets, sourcesOf(a, "sources"), unconnectedOf(a), seeds);
+        const Sources src = sourcesOf(a, "sources", tp.tape);
+        GradResult r =
+            merged(a.cx, tp.tape->gradient(targets, src.flat, unconnectedOf(a), seeds), src);
         size_t k = 0;
         return gradResults(a["sources"], r, k);
       }};
@@ -266,8 +309,9 @@ void addTapeBuiltins(BuiltinTable& t) {
         Value target = targetOf(a);
         const int par = parallelIterationsOf(a);
         a.cx.at(a.callLoc);
-        GradResult r =
-            tp.tape->jacobian(target, sourcesOf(a, "sources"), unconnectedOf(a), par, usePforOf(a));
+        const Sources src = sourcesOf(a, "sources", tp.tape);
+        GradResult r = merged(
+            a.cx, tp.tape->jacobian(target, src.flat, unconnectedOf(a), par, usePforOf(a)), src);
         size_t k = 0;
         return gradResults(a["sources"], r, k);
       }};
@@ -565,13 +609,37 @@ void addVariableBuiltins(BuiltinTable& t) {
             a.boolean("trainable") ? a.cx.b.variable(value, name) : a.cx.b.constant(value, name);
         // Node::name follows the script's assignments; Variable.name keeps TF's own.
         a.cx.b.graph().node(v).attrs.set("tf_name", name.empty() ? "Variable" : name);
-        return Val::tensor(v);
+        auto var = std::make_shared<VarState>();
+        var->handle = var->current = v;
+        var->trainable = a.boolean("trainable");
+        a.cx.registerVariable(var);
+        Val out = Val::tensor(v);
+        out.var = var;
+        return out;
       }};
+  // v.assign(x), v.assign_add(x), v.assign_sub(x): x (or v + x, v - x) becomes v's value.
+  // Like TF's, they return the variable.
   for (const char* m : {"Tensor.assign", "Tensor.assign_add", "Tensor.assign_sub"})
-    t[m] = {Signature::parse("value"), [](Bound& a) -> Val {
-              a.cx.fail(a.callLoc,
-                        "variables are read-only in GradLab scripts: the graph is traced once, "
-                        "so compute a new tensor instead of assigning");
+    t[m] = {Signature::parse("value, use_locking=None, name=None, read_value=True"), [m](Bound& a) {
+              const std::string what = std::string("v.") + (m + 7) + "()";
+              if (!a.self.var)
+                a.cx.fail(a.callLoc, what +
+                                         " needs a tf.Variable; this is a tensor, which is "
+                                         "immutable: compute a new tensor instead");
+              const Value now = a.self.var->current;
+              Value x = a.cx.toTensor(a["value"], a.loc("value"), a.cx.b.type(now).dtype);
+              // TF asks for the variable's own shape (no broadcasting, even for assign_add).
+              const Shape& want = a.cx.b.type(now).shape;
+              if (!compatible(a.cx.b.type(x).shape, want))
+                a.fail("value", "has shape " + shapeStr(a.cx.b.type(x).shape) +
+                                    " but the variable's shape is " + shapeStr(want) +
+                                    " (TF: shapes must be equal)");
+              a.cx.at(a.callLoc);
+              const std::string op = m + 7;
+              if (op == "assign_add") x = o::add(a.cx.b, now, x);
+              if (op == "assign_sub") x = o::sub(a.cx.b, now, x);
+              a.cx.assignVariable(a.self, x, a.callLoc, what);
+              return a.cx.fresh(a.self);
             }};
   t["Tensor.numpy"] = {Signature::parse(""), [](Bound& a) -> Val {
                          a.cx.fail(

@@ -43,6 +43,20 @@ GradientTape& Context::openTape(bool persistent, bool watchVariables) {
   return t_.openTape(persistent, watchVariables);
 }
 
+Val Context::fresh(const Val& v) const { return t_.fresh(v); }
+Val Context::readVariable(const Val& v) { return t_.readVariable(v); }
+void Context::registerVariable(const std::shared_ptr<VarState>& var) { t_.registerVariable(var); }
+void Context::assignVariable(const Val& v, Value value, const SourceLoc& loc,
+                             const std::string& what) {
+  t_.assignVariable(v, value, loc, what);
+}
+std::vector<Value> Context::variableSources(const VarState& var, const GradientTape& tape) const {
+  return t_.variableSources(var, tape);
+}
+std::vector<std::shared_ptr<VarState>> Context::variablesAssignedBy(const Val& fn) {
+  return t_.variablesAssignedBy(fn);
+}
+
 // The Tracer's side ---------------------------------------------------------------------------
 
 void Tracer::log(const std::string& line) { prog_.traceLog.push_back(line); }

@@ -57,8 +57,30 @@ class Context {
   // A tape recording from the next node on, owned by the tracer (tapes die before the builder).
   GradientTape& openTape(bool persistent, bool watchVariables);
 
+  // Variables as state (Tracer's functions of the same names say what each does).
+  Val fresh(const Val& v) const;
+  Val readVariable(const Val& v);
+  void registerVariable(const std::shared_ptr<VarState>& var);
+  void assignVariable(const Val& v, Value value, const SourceLoc& loc, const std::string& what);
+  std::vector<Value> variableSources(const VarState& var, const GradientTape& tape) const;
+  std::vector<std::shared_ptr<VarState>> variablesAssignedBy(const Val& fn);
+
  private:
   Tracer& t_;
+};
+
+// Variables a tensor loop or branch may assign, carried through it as extra values (AutoGraph
+// adds them to the loop variables). Making one reads each variable (recording tapes watch it).
+struct CarriedVariables {
+  std::vector<std::shared_ptr<VarState>> vars;
+  std::vector<Value> before;  // their values before the loop or branch
+  std::vector<int> regions;   // where each could be assigned before
+  CarriedVariables(Context& cx, std::vector<std::shared_ptr<VarState>> vs);
+  // Inside the body (region): the variables are vals[pos...] and may be assigned there.
+  void enter(const std::vector<Value>& vals, size_t pos, int region) const;
+  // After the loop or cond: the variables are its outputs vals[pos...].
+  void exit(const std::vector<Value>& vals, size_t pos) const;
+  std::vector<Value> currents() const;
 };
 
 }  // namespace gl::lang::trace

@@ -42,7 +42,7 @@ Val Tracer::eval(const Expr& e) {
 }
 
 Val Tracer::EvalExpr::operator()(const Expr::Name& n) const {
-  if (auto bnd = t.lookup(n.id)) return bnd->v;
+  if (auto bnd = t.lookup(n.id)) return bnd->v.var ? t.readVariable(bnd->v) : bnd->v;
   if (auto v = lookupBuiltin(n.id)) return *v;
   if (auto it = t.vanished_.find(n.id); it != t.vanished_.end()) t.fail(loc, it->second);
   t.fail(loc, "unknown name '" + n.id + "'" + suggest(n.id, t.namesInScope()));

@@ -109,36 +109,49 @@ void Tracer::TensorLoop::noteBodyLocals(const Snapshot& snap, const std::string&
 Flow Tracer::execWhile(const Stmt::While& s, const SourceLoc& loc) {
   Val test = eval(*s.test);
   if (!test.isTensor()) return pythonWhile(s, test, loc);
-  if (const Stmt* j = findJump(s.body, true))
+  if (const Stmt* j = findJump(s.body, false))
     fail(j->loc,
-         std::string("'") + jumpWord(*j) +
-             "' is not supported in a while loop on a tensor (it becomes one tf.while_loop); "
-             "fold the condition into the loop test instead");
+         "'return' is not supported in a while loop on a tensor (it becomes one "
+         "tf.while_loop); fold the condition into the loop test instead");
+  std::string breakFlag;
+  const Block& body = rewriteJumps(s.body, breakFlag);
   std::vector<std::string> assigned;
-  assignedNames(s.body, assigned);
+  assignedNames(body, assigned);
   materialize(assigned);
   const Snapshot snap(*scope_, assigned);
   TensorLoop lv{*this, loc, "the while loop"};
-  lv.collect(s.body, {});
-  if (lv.names.empty())
+  lv.collect(body, {});
+  const CarriedVariables vars(cx_, variablesAssignedIn(body));
+  if (lv.names.empty() && vars.vars.empty())
     fail(loc,
          "this while loop on a tensor changes no variable defined before it, so it would "
          "never end");
-  auto condFn = [&](Builder&, const std::vector<Value>& params) {
+  std::vector<Value> init = lv.flat;
+  init.insert(init.end(), vars.before.begin(), vars.before.end());
+  auto condFn = [&](Builder& bb, const std::vector<Value>& params) {
     lv.bind(params, 0);
-    return scalarPredicate(cx_, eval(*s.test), s.test->loc, "a while loop");
+    vars.enter(params, lv.flat.size(), bb.currentRegion());
+    Value p = scalarPredicate(cx_, eval(*s.test), s.test->loc, "a while loop");
+    if (breakFlag.empty()) return p;
+    at(loc);
+    return o::logicalAnd(bb, p, o::logicalNot(bb, toTensor(lookup(breakFlag)->v, loc)));
   };
-  auto bodyFn = [&](Builder&, const std::vector<Value>& params) {
+  auto bodyFn = [&](Builder& bb, const std::vector<Value>& params) {
     lv.bind(params, 0);
-    execBlock(s.body);
-    return lv.results();
+    vars.enter(params, lv.flat.size(), bb.currentRegion());
+    execBlock(body);
+    std::vector<Value> out = lv.results();
+    const std::vector<Value> now = vars.currents();
+    out.insert(out.end(), now.begin(), now.end());
+    return out;
   };
   at(loc);
   std::vector<Value> outs =
-      whileLoop(b_, condFn, bodyFn, lv.flat, WhileOptions{kDefaultParallelIterations, -1, "while"});
+      whileLoop(b_, condFn, bodyFn, init, WhileOptions{kDefaultParallelIterations, -1, "while"});
   snap.restore(*scope_);
   lv.noteBodyLocals(snap, "while loop");
   lv.bind(outs, 0);
+  vars.exit(outs, lv.flat.size());
   return Flow::Normal;
 }
 
@@ -172,19 +185,22 @@ Flow Tracer::execFor(const Stmt::For& s, const SourceLoc& loc) {
 
 // for i in tf.range(...): one while_loop over a counter.
 Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc& loc) {
-  if (const Stmt* j = findJump(s.body, true))
-    fail(j->loc, std::string("'") + jumpWord(*j) +
-                     "' is not supported in a tf.range loop (its body becomes one "
-                     "tf.while_loop); use a Python range to unroll, or a condition instead");
+  if (const Stmt* j = findJump(s.body, false))
+    fail(j->loc,
+         "'return' is not supported in a tf.range loop (its body becomes one "
+         "tf.while_loop); use a Python range to unroll, or break out of the loop instead");
+  std::string breakFlag;
+  const Block& body = rewriteJumps(s.body, breakFlag);
   std::vector<std::string> targets;
   std::vector<std::string> assigned;
   targetNames(*s.target, targets);
-  assignedNames(s.body, assigned);
+  assignedNames(body, assigned);
   assigned.insert(assigned.end(), targets.begin(), targets.end());
   materialize(assigned);
   const Snapshot snap(*scope_, assigned);
   TensorLoop lv{*this, loc, "the tf.range loop"};
-  lv.collect(s.body, targets);
+  lv.collect(body, targets);
+  const CarriedVariables vars(cx_, variablesAssignedIn(body));
   at(loc);
   Value start = toTensor(r.start, s.iter->loc, DType::I32);
   Value limit = toTensor(r.limit, s.iter->loc, DType::I32);
@@ -192,14 +208,23 @@ Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc&
   const bool down = r.delta.kind == Kind::Int && r.delta.i < 0;
   std::vector<Value> init{start};
   init.insert(init.end(), lv.flat.begin(), lv.flat.end());
+  init.insert(init.end(), vars.before.begin(), vars.before.end());
+  // The break flag's place among the loop variables (AutoGraph ands it into the test).
+  size_t breakAt = 0;
+  for (size_t k = 0, pos = 1; k < lv.names.size(); pos += lv.counts[k], ++k)
+    if (lv.names[k] == breakFlag) breakAt = pos;
   auto condFn = [&](Builder& bb, const std::vector<Value>& p) {
-    return down ? o::greater(bb, p[0], limit) : o::less(bb, p[0], limit);
+    Value more = down ? o::greater(bb, p[0], limit) : o::less(bb, p[0], limit);
+    return breakAt ? o::logicalAnd(bb, more, o::logicalNot(bb, p[breakAt])) : more;
   };
   auto bodyFn = [&](Builder& bb, const std::vector<Value>& p) {
     lv.bind(p, 1);
+    vars.enter(p, 1 + lv.flat.size(), bb.currentRegion());
     assign(*s.target, Val::tensor(p[0]));
-    execBlock(s.body);
+    execBlock(body);
     std::vector<Value> out = lv.results();
+    const std::vector<Value> now = vars.currents();
+    out.insert(out.end(), now.begin(), now.end());
     at(loc);
     out.insert(out.begin(), o::add(bb, p[0], delta));
     return out;
@@ -210,6 +235,7 @@ Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc&
   snap.restore(*scope_);
   lv.noteBodyLocals(snap, "tf.range loop");
   lv.bind(outs, 1);
+  vars.exit(outs, 1 + lv.flat.size());
   return Flow::Normal;
 }
 

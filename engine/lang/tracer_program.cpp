@@ -26,6 +26,7 @@ const BuiltinTable& builtins() {
     addKerasBuiltins(t);
     addGuideOpBuiltins(t);
     addCustomGradientBuiltins(t);
+    addOptimizerBuiltins(t);
     return t;
   }();
   return table;
@@ -40,8 +41,9 @@ bool outputEntries(const Graph& g, const Val& v, std::vector<OutputEntry>& out, 
   if (depth > kMaxListNesting) return false;
   gradient = gradient || v.fromGradient;
   if (v.isTensor()) {
-    if (g.node(v.t).region != 0 || g.type(v.t).list) return false;
-    out.push_back({v.t, "", -1, {}});
+    const Value t = v.var ? v.var->current : v.t;  // a variable: its value at the end
+    if (g.node(t).region != 0 || g.type(t).list) return false;
+    out.push_back({t, "", -1, {}});
     return true;
   }
   if (v.isNone() && v.why) {
@@ -116,15 +118,22 @@ Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
   ScopePtr own = newScope(globals_);
   own->variantBlock = true;
   scope_ = own;
+  // Top-level variables too: each variant starts from their state before it.
+  std::vector<std::pair<std::shared_ptr<VarState>, VarState>> state;
+  for (const auto& v : variables_)
+    if (auto var = v.lock()) state.emplace_back(var, *var);
+  auto leave = [&] {
+    scope_ = globals_;
+    variant_ = nullptr;
+    for (auto& [var, before] : state) *var = before;
+  };
   try {
     execBlock(w.body);
   } catch (...) {
-    scope_ = globals_;
-    variant_ = nullptr;
+    leave();
     throw;
   }
-  scope_ = globals_;
-  variant_ = nullptr;
+  leave();
   Variant& v = prog_.variants[index];
   v.outputs = collectOutputs(g_, *own);
   v.loops = controlFlowNodes(g_, firstNode);

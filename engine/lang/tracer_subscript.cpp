@@ -92,17 +92,22 @@ std::optional<Value> Tracer::readStacked(Value x, const Val& index, const Source
 }
 
 Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
-  if (v.isSeq() || v.kind == Kind::Str) return indexSequence(cx_, v, index, loc);
+  if (v.isSeq() || v.kind == Kind::Str) {
+    Val item = indexSequence(cx_, v, index, loc);
+    return item.var ? readVariable(item) : item;
+  }
   if (auto d = v.as<DictObj>()) {
     const int at = d->find(index);
     if (at < 0) fail(loc, "KeyError: " + repr(g_, index) + " is not a key of this dict");
-    return d->values[size_t(at)];
+    const Val& item = d->values[size_t(at)];
+    return item.var ? readVariable(item) : item;
   }
   if (!v.isTensor()) {
     if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray")
       fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");
     fail(loc, "'" + typeName(v) + "' object is not subscriptable");
   }
+  if (v.var) return subscript(Val::tensor(v.var->current), index, loc);  // its value now
   checkRegion(v.t, loc);
   const std::vector<Val> parts =
       index.kind == Kind::Tuple ? index.items() : std::vector<Val>{index};

@@ -357,9 +357,11 @@ bool Tracer::tensorish(const Val& v, int depth) const {
 
 Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> like) {
   switch (v.kind) {
-    case Kind::Tensor:
-      checkRegion(v.t, loc);
-      return v.t;
+    case Kind::Tensor: {
+      const Value t = v.var ? v.var->current : v.t;  // a variable held in a list: its value now
+      checkRegion(t, loc);
+      return t;
+    }
     case Kind::Bool:
       return b_.constant(Tensor::scalar(v.b, DType::Bool));
     case Kind::Int: {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,20 @@ class PythonItemLimit {
   int64_t previous_;
 };
 
+// A tf.Variable's state. The graph is SSA, so a variable is a binding from its handle (the
+// Variable node tf.Variable made) to its current tensor: assign makes a new tensor current, reads
+// see the current one, and AutoGraph carries it through tensor loops (tracer_variables.cpp).
+struct VarState {
+  Value handle;
+  Value current;
+  int region = 0;  // where it may be assigned: its own, or the body of a loop carrying it
+  bool trainable = true;
+  // What each tape saw read (a tape's gradient by the variable sums over these, as TF's does
+  // over the reads of one handle) and the tapes that watch it whatever their settings.
+  std::vector<std::pair<const GradientTape*, Value>> reads;
+  std::set<const GradientTape*> watchedBy;
+};
+
 // tf.range(start, limit, delta): remembered so that `for i in tf.range(n)` becomes one
 // while_loop instead of a tensor that is iterated over.
 struct RangeInfo;
@@ -88,6 +103,8 @@ struct Val {
   bool fromGradient = false;                  // a result of tape.gradient/jacobian
   std::shared_ptr<const GradDiagnostic> why;  // None returned by a tape: why
   std::shared_ptr<const RangeInfo> range;     // a tf.range result
+  // A tf.Variable: t is its value when this Val was read; var->current is its value now.
+  std::shared_ptr<VarState> var;
 
   static Val none() { return {}; }
   static Val boolean(bool v) {

@@ -221,7 +221,7 @@ class TestBench : public QObject {
   // Every --quick override names a param of its lesson, lies in the param's range and is
   // smaller than its default; torch sizes and modes name real params and variants.
   void quickSizesFitTheLessons() {
-    QCOMPARE(lessons().size(), size_t(8));
+    QCOMPARE(lessons().size(), size_t(9));
     QCOMPARE(lessons().back().name, std::string("op_overhead"));
     QVERIFY(lessons().back().perOp);
     QCOMPARE(lessons()[0].name, std::string("ode"));

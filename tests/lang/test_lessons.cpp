@@ -150,6 +150,44 @@ class TestLessons : public QObject {
     QVERIFY(einsums >= 3 + 1 + 1);
   }
 
+  // Linear regression on x evenly spaced in [-1, 1] (mean 0, mean(x^2) = m2) from w = b = 0: the
+  // updates decouple, w_k - slope = (1 - 2 lr m2)^k (-slope), b_k - intercept =
+  // (1 - 2 lr)^k (-intercept), loss_k = m2 (w_k - slope)^2 + (b_k - intercept)^2 and the first
+  // gradient is (-2 slope m2, -2 intercept). Every variant gives these numbers.
+  void trainingLoopMatchesClosedForm() {
+    const int epochs = 12, n = 9;
+    const double lr = 0.2, slope = 3.0, intercept = -1.0;
+    TracedProgram p = traceLesson("training_loop.gls", {{"epochs", epochs},
+                                                        {"points", n},
+                                                        {"learning_rate", lr},
+                                                        {"slope", slope},
+                                                        {"intercept", intercept}});
+    QCOMPARE(int(p.variants.size()), 4);
+    ProgramRun r = runAndCompare(p);
+    const double m2 = (n + 1.0) / (3.0 * (n - 1.0));
+    for (const VariantRun& v : r.variants) {
+      const Tensor& loss = output(v, "loss_curve")->entries.at(0).value.t;
+      const Tensor& norm = output(v, "gradient_norm")->entries.at(0).value.t;
+      QCOMPARE(loss.shape(), (Shape{epochs}));
+      for (int k = 0; k < epochs; ++k) {
+        const double ew = -slope * std::pow(1 - 2 * lr * m2, k);
+        const double eb = -intercept * std::pow(1 - 2 * lr, k);
+        const double want = m2 * ew * ew + eb * eb;
+        QVERIFY2(std::abs(loss.at(k) - want) < 1e-4 * std::max(1.0, want), v.name.c_str());
+        const double g = std::hypot(2 * m2 * ew, 2 * eb);
+        QVERIFY2(std::abs(norm.at(k) - g) < 1e-4 * std::max(1.0, g), v.name.c_str());
+        if (k > 0) QVERIFY2(loss.at(k) < loss.at(k - 1), v.name.c_str());  // small lr: falls
+      }
+      const double w = output(v, "w")->entries.at(0).value.t.at(0);
+      QVERIFY(std::abs(w - (slope - slope * std::pow(1 - 2 * lr * m2, epochs))) < 1e-4);
+    }
+    // The tensor-loop variants keep one loop; the Python loop unrolls into the graph.
+    int loops = 0;
+    for (const Node& n : p.graph->nodes())
+      loops += n.is(NodeKind::While) && n.phase == Phase::Forward;
+    QCOMPARE(loops, 3);
+  }
+
   void gradientNoneLessonExplainsAndFixes() {
     const std::string src = readFile(lessonPath("gradient_none.gls"));
     TracedProgram p = traceLesson("gradient_none.gls", {{"batch", 2}, {"size", 8}, {"classes", 4}});
@@ -281,7 +319,8 @@ class TestLessons : public QObject {
     QTest::addColumn<QString>("lesson");
     for (const char* name :
          {"ode_while_loop.gls", "per_step_gradients.gls", "parallel_layers.gls",
-          "gradient_none.gls", "rnn_bptt.gls", "checkpointing.gls", "custom_gradients.gls"})
+          "gradient_none.gls", "rnn_bptt.gls", "checkpointing.gls", "custom_gradients.gls",
+          "training_loop.gls"})
       QTest::newRow(name) << QString(name);
   }
   void classroomPresetStaysWithinBudget() {

@@ -475,6 +475,46 @@ with variant("b"):
     QCOMPARE(run(q, {"y"}, "b")[0].toVector(), (std::vector<double>{8, 16}));
   }
 
+  // Variables are state: each variant starts from the top level's state; a loop that assigns
+  // a variable carries it (one while node, the variable among its loop variables); a read
+  // after assign is a new leaf, and a variable's final value is its output.
+  void variablesAsState() {
+    const char* src = R"(
+w = tf.Variable(1.0)
+with variant("a"):
+    for i in tf.range(3):
+        w.assign_add(1.0)
+    out = w * 1.0
+with variant("b"):
+    w.assign_sub(0.5)
+    out = w * 1.0
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(run(p, {"out"}, "a")[0].toVector(), (std::vector<double>{4}));
+    QCOMPARE(run(p, {"out"}, "b")[0].toVector(), (std::vector<double>{0.5}));
+    const Node& loop = p.graph->node(p.variants[0].loops.at(0));
+    QCOMPARE(loop.inputs.size(), size_t(2));  // the counter and w
+    const char* top = R"(
+v = tf.Variable([1.0, 2.0])
+x = tf.Variable(3.0)
+with tf.GradientTape(persistent=True) as tape:
+    y = x * 2.0
+    v.assign(tf.stack([y, y]))
+    z = tf.reduce_sum(v * v)
+g = tape.gradient(z, x)
+gv = tape.gradient(z, v)
+)";
+    // No TF run: state stops gradients (autodiff guide), so dz/dx is None, dz/dv = 2 v = 12.
+    TracedProgram q = trace(top);
+    const Output& g = output(q, "g");
+    QVERIFY(!g.entries.at(0).value.valid());
+    QVERIFY2(QString::fromStdString(g.entries.at(0).whyNone).contains("stop_gradient") ||
+                 QString::fromStdString(g.entries.at(0).whyNone).contains("does not depend"),
+             g.entries.at(0).whyNone.c_str());
+    QCOMPARE(run(q, {"gv", "v"})[0].toVector(), (std::vector<double>{12, 12}));
+    QCOMPARE(run(q, {"v"})[0].toVector(), (std::vector<double>{6, 6}));
+  }
+
   // Seed-b: x_t = x_{t-1} * w_t, per-step weights as one [T] variable outside the loop:
   // d x_T / d w_k = x_T / w_k.
   void perStepProduct() {

@@ -129,7 +129,15 @@ void PlotsPanel::syncActionsToCurrentPlot() {
 }
 
 void PlotsPanel::showLoopGradients(const LoopRecord& loop, const Graph* graph) {
+  gradientLines_->setPlotTitle(tr("Gradient norm per step"));
+  gradientLines_->setValueLabel(tr("‖gradient‖₂ (L2 norm)"));
   gradientLines_->setSeries(gradientNormSeries(loop, graph));
+}
+
+void PlotsPanel::showPerStepValues(const QVector<SeriesData>& series) {
+  gradientLines_->setPlotTitle(tr("Values per step"));
+  gradientLines_->setValueLabel(tr("value per step (script outputs)"));
+  gradientLines_->setSeries(series);
 }
 
 void PlotsPanel::showJacobian(const Tensor& matrix, const QString& name) {

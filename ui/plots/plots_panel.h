@@ -45,6 +45,9 @@ class PlotsPanel : public QWidget {
   void showLoopGradients(const LoopRecord& loop, const Graph* graph);
   // A rank-2 gradient, titled with its script name and shape.
   void showJacobian(const Tensor& matrix, const QString& name = {});
+  // Values the script recorded once per loop step (a training loop's loss and gradient norm,
+  // stacked from TensorArrays), on the per-step tab when no loop has gradients to show.
+  void showPerStepValues(const QVector<SeriesData>& series);
   void showTimings(const QVector<TimingData>& timings, const QStringList& scriptOrder = {});
   void showScaling(const ScalingData& scaling);
   void showTimeline(const RunResult& run, const Graph* graph, const QString& variant = {});

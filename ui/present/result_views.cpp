@@ -109,6 +109,31 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
   return out;
 }
 
+namespace {
+
+// The script's 1-D float outputs with one value per iteration of a forward loop (a training
+// loop's losses, stacked from a TensorArray): one series each, step t on x.
+QVector<SeriesData> perStepOutputs(const Graph& graph, const lab::VariantRun& run) {
+  std::set<int64_t> lengths;
+  for (const auto& [node, rec] : run.run.loops)
+    if (graph.node(node).phase == Phase::Forward && rec.iterations > 1)
+      lengths.insert(rec.iterations);
+  QVector<SeriesData> out;
+  for (const lab::OutputResult& o : run.outputs) {
+    if (o.isList || o.entries.size() != 1 || o.entries[0].none()) continue;
+    const Datum& d = o.entries[0].value;
+    if (d.isList() || d.t.rank() != 1 || !isFloat(d.t.dtype()) || !lengths.count(d.t.numel()))
+      continue;
+    SeriesData s{QString::fromStdString(o.name), {}, {}};
+    const std::vector<double> v = d.t.toVector();
+    for (size_t t = 0; t < v.size(); ++t) s.x.push_back(double(t)), s.y.push_back(v[t]);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace
+
 void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run) {
   bool gradients = false;
   for (const auto& [node, rec] : run.run.loops)
@@ -117,6 +142,13 @@ void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun
       gradients = true;
       break;
     }
+  if (!gradients) {
+    const QVector<SeriesData> perStep = perStepOutputs(graph, run);
+    if (!perStep.isEmpty()) {
+      plots.showPerStepValues(perStep);
+      gradients = true;
+    }
+  }
   // Nothing per step to show: the timings say more than an empty plot.
   if (!gradients && plots.currentPlot() == plots.gradientLines())
     plots.showPlot(plots.timingBars());

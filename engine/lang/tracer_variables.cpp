@@ -1,0 +1,247 @@
+// Variables as state. TF's variables are resources that assign ops mutate; GradLab's graph is
+// SSA, so a tf.Variable is a tracer-level binding from its handle to its current tensor:
+//   - a read sees the current tensor, and recording tapes watch it (watch_accessed_variables);
+//   - v.assign(x) makes stop_gradient(x) current: "state stops gradients" (TF's autodiff guide,
+//     "Took gradients through a stateful object"), as Assign has no gradient in TF;
+//   - a tape's gradient by v sums its gradients by every value of v the tape saw read, as TF's
+//     does over the reads of one handle;
+//   - tensor loops and branches whose body may assign v carry it as an extra loop variable
+//     (AutoGraph adds it to the loop vars) — see variablesAssignedIn and CarriedVariables.
+// Also the statement scan behind that, and tf.keras.optimizers.SGD.
+#include <algorithm>
+
+#include "engine/lang/tracer_autograph.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+Val Tracer::fresh(const Val& v) const {
+  if (!v.var) return v;
+  Val r = v;
+  r.t = v.var->current;
+  return r;
+}
+
+Val Tracer::readVariable(const Val& v) {
+  Val r = fresh(v);
+  VarState& var = *v.var;
+  for (const auto& tape : tapes_) {
+    if (!tape->recording()) continue;
+    if (!(var.trainable && tape->watchesVariables()) && !var.watchedBy.count(tape.get())) continue;
+    tape->watch(var.current);
+    const std::pair<const GradientTape*, Value> read{tape.get(), var.current};
+    if (std::find(var.reads.begin(), var.reads.end(), read) == var.reads.end())
+      var.reads.push_back(read);
+  }
+  return r;
+}
+
+void Tracer::registerVariable(const std::shared_ptr<VarState>& var) {
+  var->region = b_.currentRegion();
+  variables_.push_back(var);
+}
+
+std::vector<std::shared_ptr<VarState>> Tracer::liveVariables() const {
+  std::vector<std::shared_ptr<VarState>> out;
+  for (const auto& w : variables_)
+    if (auto v = w.lock())
+      if (g_.within(b_.currentRegion(), g_.node(v->current).region)) out.push_back(v);
+  return out;
+}
+
+namespace {
+
+std::string variableName(const Graph& g, const VarState& var) {
+  const Node& n = g.node(var.handle);
+  return n.name.empty() ? "the variable" : "'" + n.name + "'";
+}
+
+}  // namespace
+
+void Tracer::assignVariable(const Val& v, Value value, const SourceLoc& loc,
+                            const std::string& what) {
+  if (!v.var)
+    fail(loc, what + " needs a tf.Variable, got " + article(typeName(v)) +
+                  " (layer weights and plain tensors cannot be assigned in GradLab scripts)");
+  VarState& var = *v.var;
+  const std::string name = variableName(g_, var);
+  if (b_.currentRegion() != var.region)
+    fail(loc, what + " assigns " + name +
+                  " inside a loop body or branch that does not carry it (a tf.cond/map_fn "
+                  "function, or a function GradLab could not see into); assign it in the "
+                  "body of a `for ... in tf.range`, a while loop, an if on a tensor, or a "
+                  "tf.while_loop body, which carry the variables they assign");
+  const TypeInfo& have = b_.type(var.current);
+  const TypeInfo& got = b_.type(value);
+  if (have.dtype != got.dtype)
+    fail(loc, what + " gives " + name + " a " + dtypeName(got.dtype) + " value, but it is " +
+                  dtypeName(have.dtype));
+  if (!compatible(have.shape, got.shape))
+    fail(loc, what + " gives " + name + " a value of shape " + shapeStr(got.shape) +
+                  ", but its shape is " + shapeStr(have.shape));
+  at(loc);
+  // State stops gradients: a later read is a new leaf, not the assigned expression.
+  Value next = o::stopGradient(b_, value);
+  g_.node(next).name = g_.node(var.handle).name;
+  var.current = next;
+}
+
+std::vector<Value> Tracer::variableSources(const VarState& var, const GradientTape& tape) const {
+  std::vector<Value> out;
+  for (const auto& [t, v] : var.reads)
+    if (t == &tape && g_.within(b_.currentRegion(), g_.node(v).region)) out.push_back(v);
+  if (out.empty()) out.push_back(var.current);
+  return out;
+}
+
+// Scanning a body for assignments ------------------------------------------------------------
+
+namespace {
+
+bool isAssignMethod(const std::string& m) {
+  return m == "assign" || m == "assign_add" || m == "assign_sub";
+}
+
+// What a body may assign: the names before `.assign*(...)`, and whether it assigns through
+// something else (an optimizer, a list item), when every live variable must be carried.
+struct AssignScan {
+  std::vector<std::string> names;
+  bool opaque = false;
+  std::vector<const FunctionObj*> seen;  // script functions already scanned
+  std::function<const FunctionObj*(const std::string&)> functionNamed;
+
+  void expr(const Expr& e) {
+    if (auto c = e.as<Expr::Call>()) {
+      if (auto a = c->func->as<Expr::Attribute>()) {
+        if (isAssignMethod(a->attr)) {
+          if (auto n = a->value->as<Expr::Name>())
+            names.push_back(n->id);
+          else
+            opaque = true;
+        }
+        if (a->attr == "apply_gradients" || a->attr == "minimize") opaque = true;
+      }
+      if (auto n = c->func->as<Expr::Name>())
+        if (const FunctionObj* f = functionNamed(n->id)) function(*f);
+    }
+    forEachChild(e, [this](const Expr& x) { expr(x); });
+  }
+  void function(const FunctionObj& f) {
+    if (std::find(seen.begin(), seen.end(), &f) != seen.end()) return;
+    seen.push_back(&f);
+    if (f.body) block(*f.body);
+    if (f.lambdaBody) expr(*f.lambdaBody);
+  }
+  void block(const Block& b) {
+    for (const auto& s : b) stmt(*s);
+  }
+  void stmt(const Stmt& s) {
+    auto e = [this](const ExprPtr& x) {
+      if (x) expr(*x);
+    };
+    std::visit(Overloaded{[&](const Stmt::ExprStmt& x) { e(x.value); },
+                          [&](const Stmt::Assign& x) {
+                            for (const auto& t : x.targets) e(t);
+                            e(x.value);
+                          },
+                          [&](const Stmt::AugAssign& x) { e(x.target), e(x.value); },
+                          [&](const Stmt::If& x) { e(x.test), block(x.body), block(x.orelse); },
+                          [&](const Stmt::While& x) { e(x.test), block(x.body); },
+                          [&](const Stmt::For& x) { e(x.iter), block(x.body); },
+                          [&](const Stmt::Def& x) { block(x.body); },
+                          [&](const Stmt::Return& x) { e(x.value); },
+                          [&](const Stmt::With& x) {
+                            for (const auto& i : x.items) e(i.context);
+                            block(x.body);
+                          },
+                          [](const Stmt::Pass&) {}, [](const Stmt::Break&) {},
+                          [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {}},
+               s.node);
+  }
+};
+
+}  // namespace
+
+namespace {
+
+std::vector<std::shared_ptr<VarState>> scanned(
+    AssignScan& scan, const std::function<const Binding*(const std::string&)>& lookup,
+    const std::vector<std::shared_ptr<VarState>>& live) {
+  if (scan.opaque) return live;
+  std::vector<std::shared_ptr<VarState>> out;
+  for (const auto& n : scan.names)
+    if (const Binding* b = lookup(n); b && b->v.var)
+      if (std::find(out.begin(), out.end(), b->v.var) == out.end() &&
+          std::find(live.begin(), live.end(), b->v.var) != live.end())
+        out.push_back(b->v.var);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedIn(const Block& body) {
+  if (variables_.empty()) return {};
+  AssignScan scan;
+  scan.functionNamed = [this](const std::string& n) -> const FunctionObj* {
+    const Binding* b = lookup(n);
+    return b ? b->v.as<FunctionObj>() : nullptr;
+  };
+  scan.block(body);
+  return scanned(
+      scan, [this](const std::string& n) { return lookup(n); }, liveVariables());
+}
+
+std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedBy(const Val& fn) {
+  const FunctionObj* f = fn.as<FunctionObj>();
+  if (!f || variables_.empty()) return {};
+  // Names inside f resolve in its closure (its parameters may shadow them: carrying one
+  // variable too many is harmless).
+  auto inClosure = [f](const std::string& n) -> const Binding* {
+    for (const Scope* s = f->closure.get(); s; s = s->parent.get())
+      if (auto it = s->vars.find(n); it != s->vars.end()) return &it->second;
+    return nullptr;
+  };
+  AssignScan scan;
+  scan.functionNamed = [&](const std::string& n) -> const FunctionObj* {
+    const Binding* b = inClosure(n);
+    return b ? b->v.as<FunctionObj>() : nullptr;
+  };
+  scan.function(*f);
+  return scanned(scan, inClosure, liveVariables());
+}
+
+// CarriedVariables -----------------------------------------------------------------------------
+
+CarriedVariables::CarriedVariables(Context& cx, std::vector<std::shared_ptr<VarState>> vs)
+    : vars(std::move(vs)) {
+  for (const auto& v : vars) {
+    Val x = Val::tensor(v->current);
+    x.var = v;
+    before.push_back(cx.readVariable(x).t);  // the loop reads it, on every recording tape
+    regions.push_back(v->region);
+  }
+}
+
+void CarriedVariables::enter(const std::vector<Value>& vals, size_t pos, int region) const {
+  for (size_t k = 0; k < vars.size(); ++k) {
+    vars[k]->current = vals.at(pos + k);
+    vars[k]->region = region;
+  }
+}
+
+void CarriedVariables::exit(const std::vector<Value>& vals, size_t pos) const {
+  for (size_t k = 0; k < vars.size(); ++k) {
+    vars[k]->current = vals.at(pos + k);
+    vars[k]->region = regions[k];
+  }
+}
+
+std::vector<Value> CarriedVariables::currents() const {
+  std::vector<Value> out;
+  for (const auto& v : vars) out.push_back(v->current);
+  return out;
+}
+
+}  // namespace gl::lang::trace
