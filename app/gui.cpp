@@ -2,6 +2,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QMap>
 #include <QSettings>
@@ -16,8 +18,11 @@
 #include "engine/lab/session.h"
 #include "scripts.h"
 #include "ui/about.h"
+#include "ui/export/handout.h"
 #include "ui/export/lesson_export.h"
+#include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
+#include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
@@ -100,6 +105,10 @@ int runWindow(const args::Parsed& args, int& argc, char** argv) {
     if (run)
       QObject::connect(controller, &ui::LessonController::runFinished, &window, [=, &window] {
         if (step >= 0) window.stepControls()->setStep(step);
+        // "--plot log" fronts the run log (its dock shares the plots' tab bar).
+        if (plot.compare(QStringLiteral("log"), Qt::CaseInsensitive) == 0)
+          if (auto* dock = qobject_cast<QDockWidget*>(window.runLog()->parentWidget()))
+            dock->raise();
         QTabWidget* tabs = window.plots()->tabs();
         for (int t = 0; t < tabs->count(); ++t)
           if (!plot.isEmpty() &&
@@ -129,7 +138,11 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
   ui::initResources();
   ui::LessonExportOptions opt;
   QString error;
-  if (!ui::parseExportFormats(QString::fromStdString(formats), &opt.formats, &error)) {
+  // "handout" is one PDF (DIR/handout.pdf), not a format of each figure.
+  QStringList figureFormats = QString::fromStdString(formats).split(',', Qt::SkipEmptyParts);
+  const bool handout = figureFormats.removeAll(QStringLiteral("handout")) > 0;
+  if ((!handout || !figureFormats.isEmpty()) &&
+      !ui::parseExportFormats(figureFormats.join(','), &opt.formats, &error)) {
     std::fprintf(stderr, "gradlab: --format: %s\n", qPrintable(error));
     return 2;
   }
@@ -142,8 +155,23 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
     const lang::TracedProgram program = lang::traceProgram(source, name, trace);
     const lab::ProgramRun result = lab::runProgram(program, run);
     std::cout << lab::reportText(program, result, run);
-    const ui::LessonExportReport report =
-        ui::exportLesson(program, result, QString::fromStdString(out), opt);
+    ui::LessonExportReport report;
+    if (!figureFormats.isEmpty())
+      report = ui::exportLesson(program, result, QString::fromStdString(out), opt);
+    if (handout) {
+      const QString dir = QString::fromStdString(out), path = QDir(dir).filePath("handout.pdf");
+      const ui::HandoutResult h =
+          QDir().mkpath(dir)
+              ? ui::exportHandout(
+                    program, result,
+                    ui::LessonBrowser::lessonTitle(QString::fromStdString(locateScript(file))),
+                    QString::fromStdString(source), path)
+              : ui::HandoutResult{false, QStringLiteral("cannot create the folder %1").arg(dir)};
+      if (h.ok)
+        report.written << path;
+      else
+        report.errors << h.error;
+    }
     for (const QString& f : report.written) std::cout << "wrote " << f.toStdString() << "\n";
     for (const QString& e : report.errors) std::fprintf(stderr, "gradlab: %s\n", qPrintable(e));
     return report.ok() && result.ok() ? 0 : 1;
