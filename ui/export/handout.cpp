@@ -2,12 +2,14 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QPicture>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
 #include <algorithm>
 #include <map>
 #include <memory>
 
 #include "ui/export/handout_page.h"
+#include "ui/graph/graph_export.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/i18n/diagnostic_text.h"
 #include "ui/plots/gradient_lines_plot.h"
@@ -54,28 +56,20 @@ QString variantName(const std::string& name) {
   return name.empty() ? tx("(main)") : QString::fromStdString(name);
 }
 
-// A QCustomPlot as vectors: recorded into a QPicture at 96-dpi pixels, replayed in points.
-void drawPlot(QPainter& p, const QRectF& r, PlotWidget& plot) {
-  constexpr double kPoint = 0.75;  // one 96-dpi pixel in points
-  const int w = int(r.width() / kPoint), h = int(r.height() / kPoint);
+// A QCustomPlot drawn into the PDF as vectors, laid out at the box's size in points.
+void drawPlot(QCPPainter& p, const QRectF& r, PlotWidget& plot) {
+  const int w = int(r.width()), h = int(r.height());
   plot.resize(w, h);
   plot.replot();
-  QPicture picture;
-  {
-    QCPPainter painter(&picture);
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNoCaching);
-    painter.setMode(QCPPainter::pmNonCosmetic);
-    plot.toPainter(&painter, w, h);
-  }
   p.translate(r.topLeft());
-  p.scale(kPoint, kPoint);
-  p.drawPicture(0, 0, picture);
+  p.setClipRect(QRectF(0, 0, w, h));
+  plot.toPainter(&p, w, h);
 }
 
 void plotBox(HandoutPage& page, const QString& heading, PlotWidget& plot) {
+  page.keepTogether(330);  // the heading stays with its plot
   page.subheading(heading);
-  page.box(300, [&](QPainter& p, const QRectF& r) { drawPlot(p, r, plot); });
+  page.box(300, [&](QCPPainter& p, const QRectF& r) { drawPlot(p, r, plot); });
 }
 
 void scriptSection(HandoutPage& page, const QString& script) {
@@ -99,9 +93,15 @@ void graphSection(HandoutPage& page, const lang::TracedProgram& program,
     if (bounds.isEmpty()) continue;
     // As tall as the aspect asks, at most a page: a long chain shrinks to fit.
     const double height = std::min(page.width() * bounds.height() / bounds.width(), 640.0);
-    page.box(std::max(height, 60.0), [&](QPainter& p, const QRectF& r) {
-      scene.clearSelection();
-      scene.render(&p, r, bounds, Qt::KeepAspectRatio);
+    // Through the graph's own SVG export: drawn at its natural size there, so the labels the
+    // view hides below a readable size on screen are all in the SVG, and stay vectors here.
+    QTemporaryDir tmp;
+    const QString svg = tmp.filePath(QStringLiteral("graph.svg"));
+    QSvgRenderer renderer;
+    if (!tmp.isValid() || !exportSvg(scene, svg) || !renderer.load(svg)) continue;
+    page.box(std::max(height, 60.0), [&](QCPPainter& p, const QRectF& r) {
+      renderer.setAspectRatioMode(Qt::KeepAspectRatio);
+      renderer.render(&p, r);
     });
   }
 }

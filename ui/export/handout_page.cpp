@@ -10,8 +10,8 @@
 namespace gl::ui {
 
 namespace {
-// Fonts are sized in pixels and the painter maps one unit to one point, so a pixel size is a
-// point size on paper whatever resolution the PDF has, and metrics need no device.
+// Fonts are sized in pixels; at the PDF's 72 dpi a pixel is a point, and pixel-sized metrics
+// need no device.
 QFont sized(QFont f, double points, bool bold = false) {
   f.setPixelSize(int(points));
   f.setBold(bold);
@@ -30,10 +30,13 @@ HandoutPage::HandoutPage(const QString& path, const QString& title) : pdf_(path)
   pdf_.setCreator(QStringLiteral("GradLab"));
   pdf_.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
                                  QMarginsF(50, 50, 50, 50), QPageLayout::Point));
-  pdf_.setResolution(300);
+  // 72 dpi: one device unit is one point, so point-sized fonts of the graph's items and the
+  // plots come out at their size with no painter scaling (coordinates stay real numbers).
+  pdf_.setResolution(72);
   if (!painter_.begin(&pdf_)) return;
   painter_.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-  painter_.scale(pdf_.resolution() / 72.0, pdf_.resolution() / 72.0);
+  painter_.setMode(QCPPainter::pmVectorized);
+  painter_.setMode(QCPPainter::pmNoCaching);
   pages_ = 1;
 }
 
@@ -133,7 +136,7 @@ void HandoutPage::code(const QString& source) {
   y_ += 6;
 }
 
-void HandoutPage::box(double height, const std::function<void(QPainter&, const QRectF&)>& draw) {
+void HandoutPage::box(double height, const std::function<void(QCPPainter&, const QRectF&)>& draw) {
   height = std::min(height, kHeight);
   ensure(height);
   painter_.save();

@@ -6,9 +6,10 @@
 #include <memory>
 
 #include <QFont>
-#include <QPainter>
 #include <QPdfWriter>
 #include <QString>
+
+#include <qcustomplot.h>
 
 namespace gl::ui {
 
@@ -31,12 +32,14 @@ class HandoutPage {
   // Source code: line numbers in a gutter, long lines wrapped under their text.
   void code(const QString& source);
   // A box of `height` points drawn by `draw(painter, rect)`; starts a new page when it does not
-  // fit below the cursor.
-  void box(double height, const std::function<void(QPainter&, const QRectF&)>& draw);
+  // fit below the cursor. (A QCPPainter, so plots draw straight into the PDF as vectors.)
+  void box(double height, const std::function<void(QCPPainter&, const QRectF&)>& draw);
   // A table with a header row; columns share the width by `weights`.
   void table(const QStringList& header, const QList<QStringList>& rows,
              const QList<double>& weights);
   void space(double points) { y_ += points; }
+  // Starts a new page unless `height` points fit below the cursor.
+  void keepTogether(double height) { ensure(height); }
   void finish();
 
   static QFont bodyFont();
@@ -50,7 +53,7 @@ class HandoutPage {
   double lineHeight(const QFont& font) const;
 
   QPdfWriter pdf_;
-  QPainter painter_;
+  QCPPainter painter_;
   double y_ = 0;
   double titleBottom_ = 0;  // the first section shares page 1 with the title
   int pages_ = 0;
