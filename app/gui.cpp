@@ -8,6 +8,7 @@
 #include <QMap>
 #include <QSettings>
 #include <QTabWidget>
+#include <QTextCursor>
 #include <QTimer>
 #include <cstdio>
 #include <iostream>
@@ -105,10 +106,14 @@ int runWindow(const args::Parsed& args, int& argc, char** argv) {
     if (run)
       QObject::connect(controller, &ui::LessonController::runFinished, &window, [=, &window] {
         if (step >= 0) window.stepControls()->setStep(step);
-        // "--plot log" fronts the run log (its dock shares the plots' tab bar).
+        // "--plot log" fronts the run log (its dock shares the plots' tab bar), scrolled to its
+        // start: the first variant's outputs and why-None explanations.
         if (plot.compare(QStringLiteral("log"), Qt::CaseInsensitive) == 0)
-          if (auto* dock = qobject_cast<QDockWidget*>(window.runLog()->parentWidget()))
+          if (auto* dock = qobject_cast<QDockWidget*>(window.runLog()->parentWidget())) {
             dock->raise();
+            window.runLog()->moveCursor(QTextCursor::Start);
+            window.runLog()->ensureCursorVisible();
+          }
         QTabWidget* tabs = window.plots()->tabs();
         for (int t = 0; t < tabs->count(); ++t)
           if (!plot.isEmpty() &&
