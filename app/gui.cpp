@@ -2,10 +2,13 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QMap>
 #include <QSettings>
 #include <QTabWidget>
+#include <QTextCursor>
 #include <QTimer>
 #include <cstdio>
 #include <iostream>
@@ -17,8 +20,11 @@
 #include "scripts.h"
 #include "trace_export.h"
 #include "ui/about.h"
+#include "ui/export/handout.h"
 #include "ui/export/lesson_export.h"
+#include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
+#include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
@@ -101,6 +107,14 @@ int runWindow(const args::Parsed& args, int& argc, char** argv) {
     if (run)
       QObject::connect(controller, &ui::LessonController::runFinished, &window, [=, &window] {
         if (step >= 0) window.stepControls()->setStep(step);
+        // "--plot log" fronts the run log (its dock shares the plots' tab bar), scrolled to its
+        // start: the first variant's outputs and why-None explanations.
+        if (plot.compare(QStringLiteral("log"), Qt::CaseInsensitive) == 0)
+          if (auto* dock = qobject_cast<QDockWidget*>(window.runLog()->parentWidget())) {
+            dock->raise();
+            window.runLog()->moveCursor(QTextCursor::Start);
+            window.runLog()->ensureCursorVisible();
+          }
         QTabWidget* tabs = window.plots()->tabs();
         for (int t = 0; t < tabs->count(); ++t)
           if (!plot.isEmpty() &&
@@ -131,8 +145,11 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
   ui::initResources();
   ui::LessonExportOptions opt;
   QString error;
-  if ((!wantsTrace || !formats.empty()) &&
-      !ui::parseExportFormats(QString::fromStdString(formats), &opt.formats, &error)) {
+  // "handout" is one PDF (DIR/handout.pdf), not a format of each figure.
+  QStringList figureFormats = QString::fromStdString(formats).split(',', Qt::SkipEmptyParts);
+  const bool handout = figureFormats.removeAll(QStringLiteral("handout")) > 0;
+  if (((!wantsTrace && !handout) || !figureFormats.isEmpty()) &&
+      !ui::parseExportFormats(figureFormats.join(','), &opt.formats, &error)) {
     std::fprintf(stderr, "gradlab: --format: %s\n", qPrintable(error));
     return 2;
   }
@@ -146,8 +163,22 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
     const lab::ProgramRun result = lab::runProgram(program, run);
     std::cout << lab::reportText(program, result, run);
     ui::LessonExportReport report;
-    if (!formats.empty())
+    if (!figureFormats.isEmpty())
       report = ui::exportLesson(program, result, QString::fromStdString(out), opt);
+    if (handout) {
+      const QString dir = QString::fromStdString(out), path = QDir(dir).filePath("handout.pdf");
+      const ui::HandoutResult h =
+          QDir().mkpath(dir)
+              ? ui::exportHandout(
+                    program, result,
+                    ui::LessonBrowser::lessonTitle(QString::fromStdString(locateScript(file))),
+                    QString::fromStdString(source), path)
+              : ui::HandoutResult{false, QStringLiteral("cannot create the folder %1").arg(dir)};
+      if (h.ok)
+        report.written << path;
+      else
+        report.errors << h.error;
+    }
     for (const QString& f : report.written) std::cout << "wrote " << f.toStdString() << "\n";
     for (const QString& e : report.errors) std::fprintf(stderr, "gradlab: %s\n", qPrintable(e));
     std::string tracePath, traceError;

@@ -6,6 +6,7 @@
 #include "engine/control/control_flow.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
+#include "engine/tensor/diagnostic.h"
 
 namespace gl {
 
@@ -108,6 +109,25 @@ std::string describe(const Node& n) {
   return s;
 }
 
+DiagNode diagNode(const Node& n) { return {n.name, std::string(n.opName()), n.loc.line}; }
+
+// The code for nondiffReason's sentence, with its arguments. A primitive that names why it has
+// no gradient is a random draw (stateful), an integer result (argmax), or, when it is marked
+// differentiable and still blocks, tf.stop_gradient, the only op that blocks on purpose.
+Diagnostic nondiffDiag(const Node& n) {
+  const std::string op(n.opName());
+  const bool intResult = !n.outputs.empty() && !isFloat(n.outputs[0].dtype);
+  const std::string dtype = n.outputs.empty() ? "" : std::string(dtypeName(n.outputs[0].dtype));
+  if (n.prim && !n.prim->noGradient.empty()) {
+    if (n.prim->stateful) return {DiagCode::ChainRandomDraw, {}, {op}};
+    if (intResult) return {DiagCode::ChainIntegerResult, {}, {op, dtype}};
+    if (n.prim->differentiable) return {DiagCode::ChainStopGradient, {}, {op}};
+    return {DiagCode::ChainNoGradient, {}, {op}};
+  }
+  if (intResult) return {DiagCode::ChainIntegerResult, {}, {op, dtype}};
+  return {DiagCode::ChainNoGradient, {}, {op}};
+}
+
 std::string nondiffReason(const Node& n) {
   const std::string op(n.opName());
   if (n.prim && !n.prim->noGradient.empty()) return n.prim->noGradient;
@@ -123,13 +143,17 @@ std::string nondiffReason(const Node& n) {
 
 // Why a source created inside a loop or branch body that the target lies outside of has no
 // gradient there.
-std::string sourceInsideBody(const Graph& g, const Node& sn, const Node& tn) {
+std::string sourceInsideBody(const Graph& g, const Node& sn, const Node& tn, Diagnostic& diag) {
   const std::string src = describe(sn);
   int r = sn.region;
   while (g.region(r).parent >= 0 && !g.within(tn.region, g.region(r).parent))
     r = g.region(r).parent;
   const Region& body = g.region(r);
   const std::string where = body.owner >= 0 ? describe(g.node(body.owner)) : "a body";
+  const DiagNode owner = body.owner >= 0 ? diagNode(g.node(body.owner)) : DiagNode{};
+  diag = {isLoopBody(body.kind) ? DiagCode::SourceInLoopBody : DiagCode::SourceInBranch,
+          {diagNode(sn), owner},
+          {}};
   if (isLoopBody(body.kind))
     return "the source " + src + " was created inside the body of " + where +
            ": the body runs once per iteration and makes a new leaf each time, so the value "
@@ -149,16 +173,24 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
   GradDiagnostic d;
   d.node = sn.id;
   d.loc = sn.loc;
+  Diagnostic diag;  // the sentence's structure, recorded with it (engine/tensor/diagnostic.h)
+  auto done = [&] {
+    d.text = diagnosed(std::move(d.text), std::move(diag));
+    return d;
+  };
   const std::string src = describe(sn);
   if (!isFloat(g.type(source).dtype)) {
     d.text = "the source " + src + " is " + dtypeName(g.type(source).dtype) +
              ": integer and bool tensors carry no gradient";
-    return d;
+    diag = {DiagCode::SourceIntegerDtype,
+            {diagNode(sn)},
+            {std::string(dtypeName(g.type(source).dtype))}};
+    return done();
   }
   // A source defined inside a loop/branch body that the target lies outside of.
   if (!g.within(tn.region, sn.region)) {
-    d.text = sourceInsideBody(g, sn, tn);
-    return d;
+    d.text = sourceInsideBody(g, sn, tn, diag);
+    return done();
   }
   // The same analysis backprop ran, for this source alone.
   BackpropRequest req;
@@ -169,14 +201,18 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
   if (!paths.connected.count(target)) {
     d.text = "the target " + describe(tn) + " does not depend on " + src +
              " at all: no chain of operations leads from it to the target";
-    return d;
+    diag = {DiagCode::TargetNotDependent, {diagNode(sn), diagNode(tn)}, {}};
+    return done();
   }
   if (!isTraced(source)) {
     d.text = "the source " + src +
              " was never watched: a plain tensor (unlike a tf.Variable) is recorded only after "
              "tape.watch(" +
              (sn.name.empty() ? std::string("x") : sn.name) + ") inside the tape";
-    return d;
+    diag = {DiagCode::SourceNeverWatched,
+            {diagNode(sn)},
+            {sn.name.empty() ? std::string("x") : sn.name}};
+    return done();
   }
   // A non-differentiable op on the path (a comparison feeding a cond's predicate, a cast to
   // int) only explains the None when no later node breaks a chain that was still alive.
@@ -189,26 +225,34 @@ GradDiagnostic GradientTape::explain(Value target, Value source) const {
   if (!stop && !paths.stops.empty()) stop = &paths.stops.front();
   if (!stop) {
     d.text = "the target " + describe(tn) + " is not connected to " + src + " on this tape";
-    return d;
+    diag = {DiagCode::TargetNotOnTape, {diagNode(sn), diagNode(tn)}, {}};
+    return done();
   }
   const int id = stop->node;
   const Node& n = g.node(id);
   d.node = id;
   d.loc = n.loc;
   const std::string breaks = "the chain from " + src + " to the target breaks at " + describe(n);
-  if (stop->reason == StopReason::NoGradient)
+  if (stop->reason == StopReason::NoGradient) {
     d.text = breaks + ": it passes through " + nondiffReason(n);
-  else if (stop->reason == StopReason::RecordingStopped)
+    diag = nondiffDiag(n);
+  } else if (stop->reason == StopReason::RecordingStopped) {
     d.text = breaks + ", which was computed inside tape.stop_recording()";
-  else if (closedAt_ >= 0 && id >= closedAt_)
+    diag.code = DiagCode::ChainRecordingStopped;
+  } else if (closedAt_ >= 0 && id >= closedAt_) {
     d.text = breaks +
              ": it was computed after the tape stopped recording (outside the `with "
              "tf.GradientTape()` block), so the tape never saw it. Compute it inside the block";
-  else if (id < openedAt_)
+    diag.code = DiagCode::ChainAfterTapeClosed;
+  } else if (id < openedAt_) {
     d.text = breaks + ": it was computed before the tape started recording";
-  else
+    diag.code = DiagCode::ChainBeforeTapeOpened;
+  } else {
     d.text = breaks + ": this tape did not record it";
-  return d;
+    diag.code = DiagCode::ChainNotRecorded;
+  }
+  diag.nodes = {diagNode(sn), diagNode(n)};
+  return done();
 }
 
 GradResult GradientTape::gradient(Value target, const std::vector<Value>& sources,

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "engine/ops/registry.h"
+#include "engine/tensor/diagnostic.h"
 #include "engine/tensor/limits.h"
 
 namespace gl {
@@ -17,9 +18,13 @@ void Builder::popTape(TapeHook* t) {
 
 void Builder::checkBudget(size_t bytes, const std::string& op) const {
   if (bytes > budget_)
-    throw EngineError("this needs " + humanBytes(double(bytes)) + ", over the memory budget of " +
-                          humanBytes(double(budget_)) + kRaiseBudget,
-                      loc_, op);
+    throw EngineError(
+        diagnosed("this needs " + humanBytes(double(bytes)) + ", over the memory budget of " +
+                      humanBytes(double(budget_)) + kRaiseBudget,
+                  {DiagCode::OverMemoryBudget,
+                   {},
+                   {humanBytes(double(bytes)), humanBytes(double(budget_))}}),
+        loc_, op);
 }
 
 static size_t typeBytes(const TypeInfo& t) {

@@ -14,6 +14,7 @@
 #include "engine/exec/recorder.h"
 #include "engine/exec/timeline.h"
 #include "engine/ops/registry.h"
+#include "engine/tensor/diagnostic.h"
 
 namespace gl {
 
@@ -162,10 +163,15 @@ struct Executor::Impl {
       bytes += elements * double(dtypeSize(t.dtype));
     }
     if (double(memoryStats().live) + bytes > double(opt.memoryBudget))
-      throw EngineError("this needs " + std::to_string(int64_t(bytes / (1 << 20))) +
-                            " MiB more, over the memory budget of " +
-                            std::to_string(opt.memoryBudget >> 20) + " MiB" + kRaiseBudget,
-                        n.loc, std::string(n.opName()));
+      throw EngineError(
+          diagnosed("this needs " + std::to_string(int64_t(bytes / (1 << 20))) +
+                        " MiB more, over the memory budget of " +
+                        std::to_string(opt.memoryBudget >> 20) + " MiB" + kRaiseBudget,
+                    {DiagCode::OverMemoryBudget,
+                     {},
+                     {std::to_string(int64_t(bytes / (1 << 20))) + " MiB",
+                      std::to_string(opt.memoryBudget >> 20) + " MiB"}}),
+          n.loc, std::string(n.opName()));
   }
 
   void execKind(Frame& f, const Node& n);

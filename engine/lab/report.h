@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/lab/session.h"
+#include "engine/tensor/diagnostic.h"
 
 namespace gl::lab {
 
@@ -37,6 +38,8 @@ struct ReportEntry {
   int indent = 0;  // spaces before the text when printed
   std::string text;
   SourceLoc loc;  // known for run errors and None explanations
+  // text as a code and arguments; for WhyNone and RunError the explanation's or error's own.
+  Diagnostic diag;
 };
 
 std::vector<ReportEntry> buildReport(const lang::TracedProgram& program, const ProgramRun& run,

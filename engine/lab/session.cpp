@@ -61,6 +61,8 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   } catch (const EngineError& e) {
     vr.error = e.what();
     vr.errorLoc = e.loc();
+    // The located error keeps its message's structure, for the window's translated log.
+    diagnosed(vr.error, diagnosticOf(vr.error, e.message()));
   } catch (const std::exception& e) {
     vr.error = std::string("internal error: ") + e.what();
   }
@@ -249,24 +251,27 @@ void vectorizedJson(std::ostream& os, const VariantRun& v) {
 std::vector<ReportEntry> buildReport(const TracedProgram& program, const ProgramRun& run,
                                      const RunSettings& /*settings*/) {
   std::vector<ReportEntry> out;
-  auto add = [&](ReportKind k, Severity s, int indent, std::string text, SourceLoc loc = {}) {
-    out.push_back({k, s, indent, std::move(text), std::move(loc)});
+  auto add = [&](ReportKind k, Severity s, int indent, std::string text, SourceLoc loc = {},
+                 Diagnostic diag = {}) {
+    out.push_back({k, s, indent, std::move(text), std::move(loc), std::move(diag)});
   };
   for (const std::string& line : program.traceLog)
     add(ReportKind::TracePrint, Severity::Print, 0, "print: " + line);
   for (const VariantRun& v : run.variants) {
     add(ReportKind::Variant, Severity::Info, 0,
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
-            executorName(v.parallel) + " executor]");
+            executorName(v.parallel) + " executor]",
+        {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v.parallel)}});
     addVectorizedEntries(v, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (v.cancelled) {
-      add(ReportKind::RunCancelled, Severity::Info, 2, "cancelled");
+      add(ReportKind::RunCancelled, Severity::Info, 2, "cancelled", {},
+          {DiagCode::ReportCancelled, {}, {}});
       continue;
     }
     if (!v.ok()) {
-      add(ReportKind::RunError, Severity::Error, 2, v.error, v.errorLoc);
+      add(ReportKind::RunError, Severity::Error, 2, v.error, v.errorLoc, diagnosticOf(v.error));
       continue;
     }
     for (const OutputResult& o : v.outputs) {
@@ -278,7 +283,8 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
           for (size_t k = 3; k + 2 < n; ++k) none += o.entries[k].none();
           std::string text = "... " + std::to_string(n - 5) + " more entries of " + o.name;
           if (none) text += " (" + std::to_string(none) + " None)";
-          add(ReportKind::Elided, none ? Severity::Warning : Severity::Info, 2, text);
+          add(ReportKind::Elided, none ? Severity::Warning : Severity::Info, 2, text, {},
+              {DiagCode::ReportElided, {}, {std::to_string(n - 5), o.name, std::to_string(none)}});
           i = n - 2;
         }
         const EntryResult& e = o.entries[i];
@@ -286,8 +292,10 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
         if (o.isList) name += "[" + std::to_string(i) + "]";
         const std::string head = (o.isGradient ? "grad " : "out  ") + name + ": ";
         if (e.none()) {
-          add(ReportKind::NoneGradient, Severity::Warning, 2, head + "None");
-          add(ReportKind::WhyNone, Severity::Warning, 6, "why: " + e.whyNone, e.whyLoc);
+          add(ReportKind::NoneGradient, Severity::Warning, 2, head + "None", {},
+              {DiagCode::ReportNoneGradient, {}, {name}});
+          add(ReportKind::WhyNone, Severity::Warning, 6, "why: " + e.whyNone, e.whyLoc,
+              diagnosticOf(e.whyNone));
           continue;
         }
         const TensorRecord& r = e.record;
@@ -298,8 +306,17 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
         // min and max skip NaN: without the counts a tensor holding NaN would look finite.
         if (r.nanCount) text += "  NaN " + std::to_string(r.nanCount);
         if (r.infCount) text += "  Inf " + std::to_string(r.infCount);
+        Diagnostic diag{DiagCode::ReportValue,
+                        {},
+                        {o.isGradient ? "grad" : "out", name,
+                         std::string(dtypeName(r.dtype)) + shapeText(r.shape)}};
+        if (!e.value.isList())
+          diag.args.insert(diag.args.end(), {fmt(r.min), fmt(r.max), fmt(r.mean), fmt(r.l2)});
+        // NaN/Inf counts keep the English form: no code for them yet.
+        if (r.nanCount || r.infCount) diag.code = DiagCode::None;
         add(o.isGradient ? ReportKind::Gradient : ReportKind::Output,
-            r.nanCount || r.infCount ? Severity::Warning : Severity::Info, 2, text);
+            r.nanCount || r.infCount ? Severity::Warning : Severity::Info, 2, text, {},
+            std::move(diag));
       }
     }
     if (const NumericsFault& nf = v.run.numerics; nf.found()) {
@@ -316,27 +333,44 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
     add(ReportKind::Resources, Severity::Info, 2,
         "time " + fmt(v.run.seconds) + " s   peak memory " +
             fmt(double(v.run.peakBytes) / (1 << 20)) + " MiB   saved for reverse " +
-            fmt(double(v.run.savedBytes) / (1 << 20)) + " MiB");
+            fmt(double(v.run.savedBytes) / (1 << 20)) + " MiB",
+        {},
+        {DiagCode::ReportResources,
+         {},
+         {fmt(v.run.seconds), fmt(double(v.run.peakBytes) / (1 << 20)),
+          fmt(double(v.run.savedBytes) / (1 << 20))}});
   }
   if (!run.agreement.empty()) {
-    add(ReportKind::AgreementHeader, Severity::Info, 0, "agreement:");
+    add(ReportKind::AgreementHeader, Severity::Info, 0, "agreement:", {},
+        {DiagCode::ReportAgreementHeader, {}, {}});
     for (const Agreement& a : run.agreement) {
       std::string text = a.output + ": '" + a.other + "' vs '" + a.reference + "': ";
-      if (!a.shapesMatch)
+      Diagnostic diag{DiagCode::None, {}, {a.output, a.other, a.reference}};
+      if (!a.shapesMatch) {
         text += "DIFFERENT SHAPES";
-      else if (!a.noneMatch)
+        diag.code = DiagCode::ReportDifferentShapes;
+      } else if (!a.noneMatch) {
         text += "DIFFER (None in one variant only)";
-      else
+        diag.code = DiagCode::ReportNoneInOne;
+      } else {
         text += std::string(a.agree() ? "agree" : "DIFFER") + " (max abs diff " +
                 fmt(a.maxAbsDiff) + ")";
-      add(ReportKind::Agreement, a.agree() ? Severity::Info : Severity::Error, 2, text);
+        diag.code = a.agree() ? DiagCode::ReportAgree : DiagCode::ReportDiffer;
+        diag.args.push_back(fmt(a.maxAbsDiff));
+      }
+      add(ReportKind::Agreement, a.agree() ? Severity::Info : Severity::Error, 2, text, {},
+          std::move(diag));
     }
   }
   if (run.variants.size() > 1) {
     std::string text = "time per variant:";
-    for (const VariantRun& v : run.variants)
+    Diagnostic diag{DiagCode::ReportTiming, {}, {}};
+    for (const VariantRun& v : run.variants) {
       text += "  " + v.name + " " + (v.ok() ? fmt(v.run.seconds) + " s" : "failed");
-    add(ReportKind::Timing, Severity::Info, 0, text);
+      diag.args.push_back(v.name);
+      diag.args.push_back(v.ok() ? fmt(v.run.seconds) : std::string());
+    }
+    add(ReportKind::Timing, Severity::Info, 0, text, {}, std::move(diag));
   }
   return out;
 }

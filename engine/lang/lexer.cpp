@@ -549,6 +549,28 @@ const char* spelling(Tok kind) {
   return "";
 }
 
+std::string tokenClass(const Token& t) {
+  switch (t.kind) {
+    case Tok::Name:
+      return "name";
+    case Tok::Int:
+    case Tok::Float:
+      return "number";
+    case Tok::String:
+      return "string";
+    case Tok::Newline:
+      return "newline";
+    case Tok::Indent:
+      return "indent";
+    case Tok::Dedent:
+      return "dedent";
+    case Tok::End:
+      return "end";
+    default:
+      return "symbol";
+  }
+}
+
 std::string describe(const Token& t) {
   switch (t.kind) {
     case Tok::Name:

@@ -48,6 +48,8 @@ std::vector<Token> tokenize(const std::string& source);
 
 // For messages: "')'", "'if'", "name 'x'", "number '1.5'", "string", "end of line", ...
 std::string describe(const Token& token);
+// The token's class for diagnostics: name, number, string, newline, indent, dedent, end, symbol.
+std::string tokenClass(const Token& token);
 
 // The spelling of a keyword or operator kind, e.g. "**=" (empty for Name, Int, ...).
 const char* spelling(Tok kind);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/lang/lexer.h"
+#include "engine/tensor/diagnostic.h"
 
 namespace gl::lang {
 namespace {
@@ -119,8 +120,15 @@ class Parser {
   }
 
   SourceLoc loc(const Token& t) const { return SourceLoc{file_, t.line, t.col}; }
-  [[noreturn]] void fail(const Token& t, const std::string& message) const {
-    throw EngineError(message, loc(t));
+  [[noreturn]] void fail(const Token& t, const std::string& message, Diagnostic diag = {}) const {
+    throw EngineError(diagnosed(message, std::move(diag)), loc(t));
+  }
+  // A token as diagnostic arguments: its class (tokenClass) and its text.
+  static std::vector<std::string> tokenArgs(const Token& t) {
+    return {tokenClass(t), t.kind == Tok::Name || t.kind == Tok::Int || t.kind == Tok::Float ||
+                                   t.kind == Tok::Reserved
+                               ? t.text
+                               : std::string(spelling(t.kind))};
   }
   [[noreturn]] void fail(const SourceLoc& l, const std::string& message) const {
     throw EngineError(message, l);
@@ -138,7 +146,7 @@ class Parser {
       if (isOpener(toks_[i].kind)) ++depth;
       if (isCloser(toks_[i].kind) && --depth == 0) fail(t, message);
     }
-    fail(open, "'" + open.text + "' was never closed");
+    fail(open, "'" + open.text + "' was never closed", {DiagCode::NeverClosed, {}, {open.text}});
   }
 
   struct NestGuard {
@@ -208,7 +216,9 @@ class Parser {
     do {
       out.push_back(parseSimple());
     } while (accept(Tok::Semicolon) && !at(Tok::Newline));
-    if (!at(Tok::Newline)) fail(peek(), "unexpected " + describe(peek()));
+    if (!at(Tok::Newline))
+      fail(peek(), "unexpected " + describe(peek()),
+           {DiagCode::UnexpectedToken, {}, tokenArgs(peek())});
     advance();
   }
 
@@ -340,7 +350,9 @@ class Parser {
       parseSimpleLine(body);
     } else {
       advance();
-      if (!at(Tok::Indent)) fail(peek(), std::string("expected an indented block after ") + after);
+      if (!at(Tok::Indent))
+        fail(peek(), std::string("expected an indented block after ") + after,
+             {DiagCode::ExpectedIndentedBlock, {}, {after}});
       advance();
       while (!at(Tok::Dedent) && !at(Tok::End)) parseStatement(body);
       accept(Tok::Dedent);
@@ -738,9 +750,10 @@ class Parser {
       case Tok::Newline:
       case Tok::Dedent:
       case Tok::End:
-        fail(t, "expected an expression, found " + describe(t));
+        fail(t, "expected an expression, found " + describe(t),
+             {DiagCode::ExpectedExpression, {}, tokenArgs(t)});
       default:
-        fail(t, "unexpected " + describe(t));
+        fail(t, "unexpected " + describe(t), {DiagCode::UnexpectedToken, {}, tokenArgs(t)});
     }
   }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "engine/lang/name_suggest.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 
@@ -228,6 +229,11 @@ Tracer::DepthGuard::DepthGuard(Tracer& t, const SourceLoc& loc) : t_(t) {
 }
 
 std::string suggest(const std::string& name, const std::vector<std::string>& candidates) {
+  const std::string best = closestName(name, candidates);
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+std::string closestName(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
   int bestD = 1 << 30;
   const int limit = std::max<int>(1, int(name.size()) / 3);
@@ -237,7 +243,7 @@ std::string suggest(const std::string& name, const std::vector<std::string>& can
     if (d < bestD || (d == bestD && c < best)) bestD = d, best = c;
   }
   if (best.empty() || bestD > limit) return "";
-  return " (did you mean '" + best + "'?)";
+  return best;
 }
 
 std::vector<std::string> Tracer::namesInScope() const {

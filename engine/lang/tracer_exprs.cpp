@@ -1,7 +1,9 @@
 // Expressions: one function per Expr kind, dispatched by std::visit, so a new kind of
 // expression does not compile until the tracer evaluates it.
+#include "engine/lang/name_suggest.h"
 #include "engine/lang/tracer.h"
 #include "engine/ops/api.h"
+#include "engine/tensor/diagnostic.h"
 
 namespace gl::lang::trace {
 
@@ -45,7 +47,10 @@ Val Tracer::EvalExpr::operator()(const Expr::Name& n) const {
   if (auto bnd = t.lookup(n.id)) return bnd->v.var ? t.readVariable(bnd->v) : bnd->v;
   if (auto v = lookupBuiltin(n.id)) return *v;
   if (auto it = t.vanished_.find(n.id); it != t.vanished_.end()) t.fail(loc, it->second);
-  t.fail(loc, "unknown name '" + n.id + "'" + suggest(n.id, t.namesInScope()));
+  const std::string closest = closestName(n.id, t.namesInScope());
+  t.fail(loc, diagnosed("unknown name '" + n.id + "'" +
+                            (closest.empty() ? "" : " (did you mean '" + closest + "'?)"),
+                        {DiagCode::UnknownName, {}, {n.id, closest}}));
 }
 
 Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {

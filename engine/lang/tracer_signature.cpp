@@ -4,6 +4,7 @@
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/ops/registry.h"
+#include "engine/tensor/diagnostic.h"
 
 namespace gl::lang::trace {
 
@@ -121,9 +122,13 @@ Bound::Bound(Context& context, std::string fnName, const Signature& sig, CallArg
     } else if (varargs) {
       rest.push_back(args.pos[i]);
     } else {
-      cx.fail(args.pos[i].loc, f + " takes at most " + std::to_string(positional) +
-                                   " positional argument" + (positional == 1 ? "" : "s") + " (" +
-                                   std::to_string(args.pos.size()) + " given)");
+      cx.fail(args.pos[i].loc,
+              diagnosed(f + " takes at most " + std::to_string(positional) +
+                            " positional argument" + (positional == 1 ? "" : "s") + " (" +
+                            std::to_string(args.pos.size()) + " given)",
+                        {DiagCode::TooManyPositional,
+                         {},
+                         {f, std::to_string(positional), std::to_string(args.pos.size())}}));
     }
   }
   for (auto& [k, a] : args.kw) {
@@ -134,7 +139,9 @@ Bound::Bound(Context& context, std::string fnName, const Signature& sig, CallArg
         extra.push_back({k, a});
         continue;
       }
-      cx.fail(a.loc, f + " got an unexpected keyword argument '" + k + "'" + suggest(k, names_));
+      cx.fail(a.loc,
+              diagnosed(f + " got an unexpected keyword argument '" + k + "'" + suggest(k, names_),
+                        {DiagCode::UnexpectedKeyword, {}, {f, k}}));
     }
     if (given_[i]) cx.fail(a.loc, f + " got multiple values for argument '" + k + "'");
     slots_[i] = a;
@@ -144,7 +151,8 @@ Bound::Bound(Context& context, std::string fnName, const Signature& sig, CallArg
   for (const auto& p : sig.params) {
     if (p.varargs || p.varkw) continue;
     if (!given_[k] && !p.hasDefault)
-      cx.fail(args.loc, f + " missing required argument '" + p.name + "'");
+      cx.fail(args.loc, diagnosed(f + " missing required argument '" + p.name + "'",
+                                  {DiagCode::MissingArgument, {}, {f, p.name}}));
     ++k;
   }
 }

@@ -6,6 +6,7 @@
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_index.h"
 #include "engine/ops/registry.h"
+#include "engine/tensor/diagnostic.h"
 
 namespace gl::lang::trace {
 
@@ -70,8 +71,10 @@ int64_t wrapIndex(Context& cx, int64_t i, int64_t n, const SourceLoc& loc,
                   const std::string& what) {
   const int64_t j = i < 0 ? i + n : i;
   if (j < 0 || j >= n)
-    cx.fail(loc, "index " + std::to_string(i) + " is out of range for " + what + " of size " +
-                     std::to_string(n));
+    cx.fail(loc,
+            diagnosed("index " + std::to_string(i) + " is out of range for " + what + " of size " +
+                          std::to_string(n),
+                      {DiagCode::IndexOutOfRange, {}, {std::to_string(i), std::to_string(n)}}));
   return j;
 }
 

@@ -19,6 +19,7 @@
 #include "engine/ops/einsum.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
+#include "engine/tensor/diagnostic.h"
 #include "engine/tensor/rng.h"
 
 namespace gl {
@@ -87,9 +88,10 @@ MatmulDims matmulDims(const Shape& a, const Shape& b, bool ta, bool tb) {
   d.N = tb ? b[rb - 2] : b[rb - 1];
   const int64_t ka = ta ? a[ra - 2] : a[ra - 1], kb = tb ? b[rb - 1] : b[rb - 2];
   if (ka >= 0 && kb >= 0 && ka != kb)
-    throw ShapeError("matmul inner dimensions do not match: " + operandStr(a, ta) + " @ " +
-                     operandStr(b, tb) + " (" + std::to_string(ka) + " != " + std::to_string(kb) +
-                     ")");
+    throw ShapeError(diagnosed(
+        "matmul inner dimensions do not match: " + operandStr(a, ta) + " @ " + operandStr(b, tb) +
+            " (" + std::to_string(ka) + " != " + std::to_string(kb) + ")",
+        {DiagCode::MatmulInnerMismatch, {}, {operandStr(a, ta), operandStr(b, tb)}}));
   d.K = ka >= 0 ? ka : kb;
   try {
     d.batch = broadcastShapes(d.aBatch, d.bBatch);

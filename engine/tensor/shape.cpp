@@ -1,5 +1,6 @@
 #include "engine/tensor/shape.h"
 
+#include "engine/tensor/diagnostic.h"
 #include "engine/tensor/error.h"
 
 namespace gl {
@@ -45,8 +46,9 @@ Shape broadcastShapes(const Shape& a, const Shape& b) {
     else if (db < 0)
       out[i] = da;
     else
-      throw ShapeError("shapes " + shapeStr(a) + " and " + shapeStr(b) +
-                       " cannot be broadcast together");
+      throw ShapeError(diagnosed(
+          "shapes " + shapeStr(a) + " and " + shapeStr(b) + " cannot be broadcast together",
+          {DiagCode::BroadcastMismatch, {}, {shapeStr(a), shapeStr(b)}}));
   }
   return out;
 }
@@ -64,8 +66,9 @@ std::vector<int64_t> stridesOf(const Shape& s) {
 int normAxis(int64_t axis, int rank) {
   int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= rank)
-    throw ShapeError("axis " + std::to_string(axis) + " is out of range for rank " +
-                     std::to_string(rank));
+    throw ShapeError(diagnosed(
+        "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank),
+        {DiagCode::AxisOutOfRange, {}, {std::to_string(axis), std::to_string(rank)}}));
   return static_cast<int>(a);
 }
 

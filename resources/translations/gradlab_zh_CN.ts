@@ -40,34 +40,34 @@
         <translation>保存 %1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="51"/>
-        <location filename="../../ui/export/lesson_export.cpp" line="73"/>
-        <location filename="../../ui/export/lesson_export.cpp" line="82"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="52"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="74"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="83"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="91"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="92"/>
         <source>cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="108"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="109"/>
         <source>unknown format &apos;%1&apos; (formats: %2)</source>
         <translation>未知格式“%1”（可用格式：%2）</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="115"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="116"/>
         <source>no formats given</source>
         <translation>未指定任何格式</translation>
     </message>
     <message>
-        <location filename="../../ui/export/lesson_export.cpp" line="125"/>
+        <location filename="../../ui/export/lesson_export.cpp" line="126"/>
         <source>cannot create the folder %1</source>
         <translation>无法创建文件夹 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="16"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="20"/>
         <source>TensorArray of %1</source>
         <translation>TensorArray（元素为 %1）</translation>
     </message>
@@ -82,17 +82,17 @@
         <translation>前几项：%1 …</translation>
     </message>
     <message>
-        <location filename="../../ui/window/result_views.cpp" line="82"/>
+        <location filename="../../ui/present/result_views.cpp" line="54"/>
         <source>This graph has %1 nodes (%2 even with loops folded and the backward pass hidden): too many to draw. Lower the lesson&apos;s params to see it.</source>
         <translation>此计算图有 %1 个节点（即使折叠循环并隐藏反向传播，仍有 %2 个），节点过多，无法绘制。请调小课程的参数后再查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/result_views.cpp" line="149"/>
+        <location filename="../../ui/present/result_views.cpp" line="106"/>
         <source>%1 at line %2</source>
         <translation>第 %2 行的 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/result_views.cpp" line="150"/>
+        <location filename="../../ui/present/result_views.cpp" line="107"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
     </message>
@@ -102,12 +102,12 @@
         <translation>|梯度| = %1</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/frame_item.cpp" line="16"/>
+        <location filename="../../ui/graph/frame_item.cpp" line="17"/>
         <source>click [–] or double-click to fold</source>
         <translation>点击 [–] 或双击以折叠</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/frame_item.cpp" line="61"/>
+        <location filename="../../ui/graph/frame_item.cpp" line="69"/>
         <source>|gradient| (log)</source>
         <translation>|梯度|（对数）</translation>
     </message>
@@ -122,12 +122,12 @@
         <translation>，第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/node_item.cpp" line="27"/>
+        <location filename="../../ui/graph/node_item.cpp" line="28"/>
         <source>double-click to unfold</source>
         <translation>双击以展开</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/node_item.cpp" line="33"/>
+        <location filename="../../ui/graph/node_item.cpp" line="35"/>
         <source>Gradient is None here:</source>
         <translation>此处梯度为 None：</translation>
     </message>
@@ -135,62 +135,62 @@
 <context>
     <name>ScriptTemplates</name>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="61"/>
+        <location filename="../../ui/editor/templates.cpp" line="71"/>
         <source>tf.while_loop</source>
         <translation>tf.while_loop</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="62"/>
+        <location filename="../../ui/editor/templates.cpp" line="74"/>
         <source>tf.cond</source>
         <translation>tf.cond</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="63"/>
+        <location filename="../../ui/editor/templates.cpp" line="75"/>
         <source>tf.map_fn</source>
         <translation>tf.map_fn</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="64"/>
+        <location filename="../../ui/editor/templates.cpp" line="77"/>
         <source>tf.vectorized_map</source>
         <translation>tf.vectorized_map</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="65"/>
+        <location filename="../../ui/editor/templates.cpp" line="81"/>
         <source>GradientTape block</source>
         <translation>GradientTape 代码块</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="66"/>
+        <location filename="../../ui/editor/templates.cpp" line="85"/>
         <source>TensorArray write loop</source>
         <translation>TensorArray 写入循环</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="68"/>
+        <location filename="../../ui/editor/templates.cpp" line="88"/>
         <source>Variant block</source>
         <translation>变体代码块</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="69"/>
+        <location filename="../../ui/editor/templates.cpp" line="89"/>
         <source>Param line</source>
         <translation>参数行</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="79"/>
+        <location filename="../../ui/editor/templates.cpp" line="99"/>
         <source>Two ways to compute the sum of squares of n numbers and its gradient:</source>
         <translation>用两种方法计算 n 个数的平方和及其梯度：</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="81"/>
+        <location filename="../../ui/editor/templates.cpp" line="101"/>
         <source>a tf.while_loop that adds one square per step, and one vectorized sum.</source>
         <translation>一个每步累加一个平方项的 tf.while_loop，以及一次向量化求和。</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="83"/>
+        <location filename="../../ui/editor/templates.cpp" line="103"/>
         <source>GradLab runs both, checks that they agree and times them side by side.</source>
         <translation>GradLab 会运行这两种方法，检查结果是否一致，并并排比较它们的耗时。</translation>
     </message>
     <message>
-        <location filename="../../ui/editor/templates.cpp" line="85"/>
+        <location filename="../../ui/editor/templates.cpp" line="105"/>
         <source>Move the n slider to see how the loop&apos;s cost grows with its length.</source>
         <translation>拖动 n 滑块，观察循环的开销如何随其长度增长。</translation>
     </message>
@@ -201,31 +201,471 @@
     </message>
 </context>
 <context>
+    <name>gl::ui::Diagnostic</name>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="20"/>
+        <source>%1 at line %2</source>
+        <translation>%1（第 %2 行）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="29"/>
+        <source>name &apos;%1&apos;</source>
+        <translation>名称 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="31"/>
+        <source>number &apos;%1&apos;</source>
+        <translation>数字 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="32"/>
+        <source>string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="33"/>
+        <source>end of line</source>
+        <translation>行尾</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="34"/>
+        <source>indent</source>
+        <translation>缩进</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="35"/>
+        <source>unindent</source>
+        <translation>取消缩进</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="36"/>
+        <source>end of file</source>
+        <translation>文件末尾</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="45"/>
+        <source>the chain from %1 to the target breaks at %2: it passes through tf.stop_gradient, which blocks the gradient on purpose</source>
+        <translation>从 %1 到目标的链在 %2 处断开：它经过 tf.stop_gradient，该运算有意阻断梯度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="51"/>
+        <source>the chain from %1 to the target breaks at %2: it passes through %3, a random draw, which has no gradient</source>
+        <translation>从 %1 到目标的链在 %2 处断开：它经过 %3，这是一次随机采样，没有梯度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="57"/>
+        <source>the chain from %1 to the target breaks at %2: it passes through %3, whose %4 result has no gradient (integer and bool tensors carry none)</source>
+        <translation>从 %1 到目标的链在 %2 处断开：它经过 %3，其 %4 结果没有梯度（整数和布尔张量不携带梯度）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="63"/>
+        <source>the chain from %1 to the target breaks at %2: it passes through %3, which has no gradient</source>
+        <translation>从 %1 到目标的链在 %2 处断开：它经过 %3，该运算没有梯度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="69"/>
+        <source>the chain from %1 to the target breaks at %2, which was computed inside tape.stop_recording()</source>
+        <translation>从 %1 到目标的链在 %2 处断开：它是在 tape.stop_recording() 内计算的</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="75"/>
+        <source>the chain from %1 to the target breaks at %2: it was computed after the tape stopped recording (outside the `with tf.GradientTape()` block), so the tape never saw it. Compute it inside the block</source>
+        <translation>从 %1 到目标的链在 %2 处断开：它是在 tape 停止记录之后（`with tf.GradientTape()` 代码块之外）计算的，所以 tape 从未见过它。请在代码块内计算它</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="82"/>
+        <source>the chain from %1 to the target breaks at %2: it was computed before the tape started recording</source>
+        <translation>从 %1 到目标的链在 %2 处断开：它是在 tape 开始记录之前计算的</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="88"/>
+        <source>the chain from %1 to the target breaks at %2: this tape did not record it</source>
+        <translation>从 %1 到目标的链在 %2 处断开：这个 tape 没有记录它</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="100"/>
+        <source>the source %1 is %2: integer and bool tensors carry no gradient</source>
+        <translation>源 %1 的类型是 %2：整数和布尔张量不携带梯度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="105"/>
+        <source>the source %1 was created inside the body of %2: the body runs once per iteration and makes a new leaf each time, so the value the loop used is not the one you asked about. Create it once, outside the loop (for per-step weights: a list of variables, or one [T] variable indexed by the step)</source>
+        <translation>源 %1 是在 %2 的循环体内创建的：循环体每次迭代运行一次，每次都创建一个新的叶子节点，所以循环用到的值并不是你求导的那个。请在循环外只创建一次（逐步权重可以用变量列表，或一个按步索引的 [T] 变量）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="114"/>
+        <source>the source %1 only exists inside a branch of %2; differentiate with respect to a value created outside the cond</source>
+        <translation>源 %1 只存在于 %2 的某个分支内；请对在 cond 之外创建的值求导</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="120"/>
+        <source>the target %2 does not depend on %1 at all: no chain of operations leads from it to the target</source>
+        <translation>目标 %2 完全不依赖 %1：没有任何运算链从它通向目标</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="126"/>
+        <source>the source %1 was never watched: a plain tensor (unlike a tf.Variable) is recorded only after tape.watch(%2) inside the tape</source>
+        <translation>源 %1 从未被监视：普通张量（与 tf.Variable 不同）只有在 tape 内调用 tape.watch(%2) 之后才会被记录</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="132"/>
+        <source>the target %2 is not connected to %1 on this tape</source>
+        <translation>在这个 tape 上，目标 %2 与 %1 没有连接</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="144"/>
+        <source>unknown name &apos;%1&apos;</source>
+        <translation>未知的名称 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="146"/>
+        <source>unknown name &apos;%1&apos; (did you mean &apos;%2&apos;?)</source>
+        <translation>未知的名称 &apos;%1&apos;（你是想写 &apos;%2&apos; 吗？）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="150"/>
+        <source>shapes %1 and %2 cannot be broadcast together</source>
+        <translation>形状 %1 和 %2 无法广播到一起</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="154"/>
+        <source>matmul inner dimensions do not match: %1 @ %2</source>
+        <translation>矩阵乘法的内维不匹配：%1 @ %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="158"/>
+        <source>%1 takes at most %2 positional arguments (%3 given)</source>
+        <translation>%1 最多接受 %2 个位置参数（给出了 %3 个）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="162"/>
+        <source>%1 got an unexpected keyword argument &apos;%2&apos;</source>
+        <translation>%1 收到了意外的关键字参数 &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="166"/>
+        <source>%1 missing required argument &apos;%2&apos;</source>
+        <translation>%1 缺少必需的参数 &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="169"/>
+        <source>index %1 is out of range for size %2</source>
+        <translation>索引 %1 超出范围（大小为 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="173"/>
+        <source>axis %1 is out of range for rank %2</source>
+        <translation>轴 %1 超出范围（秩为 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="177"/>
+        <source>this needs %1, over the memory budget of %2 (set a larger one with --memory-budget or in Settings)</source>
+        <translation>这需要 %1，超出了 %2 的内存预算（可用 --memory-budget 或在“设置”中调大）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="183"/>
+        <source>unexpected %1</source>
+        <translation>意外的%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="185"/>
+        <source>expected an expression, found %1</source>
+        <translation>这里需要一个表达式，却遇到了%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="188"/>
+        <source>&apos;%1&apos; was never closed</source>
+        <translation>&apos;%1&apos; 没有闭合</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="191"/>
+        <source>expected an indented block after %1</source>
+        <translation>%1 之后需要一个缩进的代码块</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="200"/>
+        <source>%1: &apos;%2&apos; vs &apos;%3&apos;: </source>
+        <translation>%1：&apos;%2&apos; 与 &apos;%3&apos;：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="204"/>
+        <source>agree (max abs diff %1)</source>
+        <translation>一致（最大绝对差 %1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="207"/>
+        <source>DIFFER (max abs diff %1)</source>
+        <translation>不一致（最大绝对差 %1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="210"/>
+        <source>DIFFERENT SHAPES</source>
+        <translation>形状不同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="213"/>
+        <source>DIFFER (None in one variant only)</source>
+        <translation>不一致（只有一个变体中为 None）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="223"/>
+        <source>(main)</source>
+        <translation>（主程序）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="225"/>
+        <source>variant %1  [%2 executor]</source>
+        <translation>变体 %1  [%2执行器]</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="229"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="231"/>
+        <source>grad %1: None</source>
+        <translation>梯度 %1：None</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="234"/>
+        <source>... %1 more entries of %2</source>
+        <translation>…… %2 还有 %1 个条目</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="236"/>
+        <source>... %1 more entries of %2 (%3 None)</source>
+        <translation>…… %2 还有 %1 个条目（其中 %3 个为 None）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="241"/>
+        <source>grad %1: %2</source>
+        <translation>梯度 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="242"/>
+        <source>out  %1: %2</source>
+        <translation>输出 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="245"/>
+        <source>  min %1  max %2  mean %3  l2 %4</source>
+        <translation>  最小 %1  最大 %2  均值 %3  L2 范数 %4</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="250"/>
+        <source>time %1 s   peak memory %2 MiB   saved for reverse %3 MiB</source>
+        <translation>用时 %1 秒   峰值内存 %2 MiB   为反向保存 %3 MiB</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="254"/>
+        <source>agreement:</source>
+        <translation>一致性：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="256"/>
+        <source>time per variant:</source>
+        <translation>各变体用时：</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="260"/>
+        <source>%1 failed</source>
+        <translation>%1 失败</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="261"/>
+        <source>%1 %2 s</source>
+        <translation>%1 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="273"/>
+        <source>serial</source>
+        <translation>串行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="274"/>
+        <source>parallel</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="282"/>
+        <source>en</source>
+        <comment>the diagnostics&apos; language: en keeps the engine&apos;s text</comment>
+        <translation>zh</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="319"/>
+        <source>why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+</context>
+<context>
     <name>gl::ui::GradientLinesPlot</name>
     <message>
-        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="6"/>
+        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="10"/>
         <source>Gradient norm per step</source>
         <translation>每步的梯度范数</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="7"/>
+        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="11"/>
         <source>step t (iteration)</source>
         <translation>步 t（迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="7"/>
+        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="11"/>
         <source>‖gradient‖₂ (L2 norm)</source>
         <translation>‖梯度‖₂（L2 范数）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="53"/>
+        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="77"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="53"/>
+        <location filename="../../ui/plots/gradient_lines_plot.cpp" line="77"/>
         <source>norm</source>
         <translation>范数</translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::GraphOverview</name>
+    <message>
+        <location filename="../../ui/graph/graph_overview.cpp" line="21"/>
+        <source>Overview: click or drag to move the view</source>
+        <translation>概览：单击或拖动以移动视图</translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::GraphScene</name>
+    <message numerus="yes">
+        <location filename="../../ui/graph/graph_scene.cpp" line="244"/>
+        <source>Laying out %n node(s)…</source>
+        <translation>
+            <numerusform>正在布局 %n 个节点…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gl::ui::Handout</name>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="28"/>
+        <source>Script</source>
+        <translation>脚本</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="29"/>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="30"/>
+        <source>Plots</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="31"/>
+        <source>Variant agreement</source>
+        <translation>变体一致性</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="32"/>
+        <source>Why gradients are None</source>
+        <translation>梯度为什么是 None</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="33"/>
+        <source>Gradient norm per step</source>
+        <translation>每步的梯度范数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="34"/>
+        <source>Jacobian</source>
+        <translation>雅可比矩阵</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="35"/>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="36"/>
+        <source>Time per variant</source>
+        <translation>各变体用时</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="37"/>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="38"/>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="39"/>
+        <source>reference</source>
+        <translation>参照</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="40"/>
+        <source>result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="41"/>
+        <source>max abs diff</source>
+        <translation>最大绝对差</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="42"/>
+        <source>agree</source>
+        <translation>一致</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="43"/>
+        <source>DIFFER</source>
+        <translation>不一致</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="44"/>
+        <source>different shapes</source>
+        <translation>形状不同</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="45"/>
+        <source>None in one variant only</source>
+        <translation>只有一个变体中为 None</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="46"/>
+        <source>(main)</source>
+        <translation>（主程序）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="47"/>
+        <source>The lesson was not run: no plots.</source>
+        <translation>课程尚未运行：没有图表。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="48"/>
+        <source>Fewer than two variants ran: nothing to compare.</source>
+        <translation>运行的变体少于两个：没有可比较的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="49"/>
+        <source>Every gradient exists: none is None.</source>
+        <translation>所有梯度都存在：没有 None。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="50"/>
+        <source>This variant failed: %1</source>
+        <translation>该变体运行失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/export/handout.cpp" line="216"/>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
@@ -239,157 +679,198 @@
 <context>
     <name>gl::ui::InspectorPanel</name>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="27"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="31"/>
         <source>Property</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="27"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="31"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="58"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="88"/>
         <source>Select a node in the graph or a loop step to inspect it.</source>
         <translation>在计算图中选择一个节点或一个循环步以进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="74"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="104"/>
         <source>values</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="74"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="104"/>
         <source>head</source>
         <translation>前几项</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="90"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="121"/>
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="91"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="122"/>
         <source>op</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="92"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="126"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="128"/>
+        <source>math</source>
+        <translation>数学</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="131"/>
+        <source>gradient is None</source>
+        <translation>梯度为 None</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="131"/>
+        <source>the chain breaks here</source>
+        <translation>链在这里断开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="132"/>
+        <source>why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="135"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="93"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="136"/>
         <source>phase</source>
         <translation>阶段</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="93"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="136"/>
         <source>backward (gradient)</source>
         <translation>反向（梯度）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="93"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="136"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="95"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
         <source>script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="104"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="147"/>
         <source>inside</source>
         <translation>所在区域</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="105"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="148"/>
         <source> of node %1</source>
         <translation>（属于节点 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="109"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="162"/>
         <source>output %1</source>
         <translation>输出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="109"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="162"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="113"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="166"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="118"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="171"/>
         <source>gradient %1</source>
         <translation>梯度 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="118"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="171"/>
         <source>gradient</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="122"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="175"/>
         <source>not computed in this run</source>
         <translation>本次运行未计算</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="128"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="153"/>
         <source>iterations</source>
         <translation>迭代次数</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="139"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="198"/>
+        <source>at step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="200"/>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="203"/>
+        <source>%1, adjoint of var %2</source>
+        <translation>%1，变量 %2 的伴随值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="204"/>
+        <source>%1, var %2</source>
+        <translation>%1，变量 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="219"/>
         <source>loop node</source>
         <translation>循环节点</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="224"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="224"/>
         <source>%1 of %2 (%3)</source>
         <translation>第 %1 步，共 %2 次迭代（%3）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="147"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="227"/>
         <source>adjoints, backward pass</source>
         <translation>伴随值，反向传播</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="147"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="227"/>
         <source>carried values</source>
         <translation>循环携带值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
         <source>record</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
         <source>not recorded: the record budget ran out</source>
         <translation>未记录：记录预算已用完</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="150"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="230"/>
         <source>no record for this step</source>
         <translation>此步没有记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="155"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="235"/>
         <source>adjoint of var %1</source>
         <translation>变量 %1 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="155"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="235"/>
         <source>var %1</source>
         <translation>变量 %1</translation>
     </message>
@@ -397,32 +878,38 @@
 <context>
     <name>gl::ui::LessonBrowser</name>
     <message>
-        <location filename="../../ui/panels/lesson_browser.cpp" line="23"/>
+        <location filename="../../ui/panels/lesson_browser.cpp" line="24"/>
         <source>Built-in lessons</source>
         <translation>内置课程</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/lesson_browser.cpp" line="24"/>
+        <location filename="../../ui/panels/lesson_browser.cpp" line="25"/>
         <source>Recent files</source>
         <translation>最近的文件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/lesson_browser.cpp" line="73"/>
+        <location filename="../../ui/panels/lesson_browser.cpp" line="72"/>
+        <source>en</source>
+        <comment>the language of lesson titles: en, or zh for the Chinese title line</comment>
+        <translation>zh</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels/lesson_browser.cpp" line="108"/>
         <source>%1 (file not found)</source>
         <translation>%1（找不到文件）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/lesson_browser.cpp" line="85"/>
+        <location filename="../../ui/panels/lesson_browser.cpp" line="122"/>
         <source>(no lessons found)</source>
         <translation>（未找到课程）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/lesson_browser.cpp" line="140"/>
+        <location filename="../../ui/panels/lesson_browser.cpp" line="179"/>
         <source>Remove from recent files</source>
         <translation>从最近的文件中移除</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/lesson_browser.cpp" line="144"/>
+        <location filename="../../ui/panels/lesson_browser.cpp" line="183"/>
         <source>Clear recent files</source>
         <translation>清除最近的文件</translation>
     </message>
@@ -430,459 +917,526 @@
 <context>
     <name>gl::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="64"/>
+        <location filename="../../ui/window/main_window.cpp" line="67"/>
         <source>&amp;New Lesson</source>
         <translation>新建课程(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="65"/>
+        <location filename="../../ui/window/main_window.cpp" line="68"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="66"/>
+        <location filename="../../ui/window/main_window.cpp" line="69"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="67"/>
+        <location filename="../../ui/window/main_window.cpp" line="70"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="69"/>
+        <location filename="../../ui/window/main_window.cpp" line="72"/>
         <source>&amp;Export Lesson…</source>
         <translation>导出课程(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="69"/>
+        <location filename="../../ui/window/main_window.cpp" line="72"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="71"/>
+        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <source>Export &amp;Handout…</source>
+        <translation>导出讲义(&amp;H)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="75"/>
         <source>Export &amp;Graph…</source>
         <translation>导出计算图(&amp;G)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="71"/>
+        <location filename="../../ui/window/main_window.cpp" line="75"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="72"/>
+        <location filename="../../ui/window/main_window.cpp" line="76"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
-        <location filename="../../ui/window/main_window.cpp" line="140"/>
+        <location filename="../../ui/window/main_window.cpp" line="77"/>
+        <location filename="../../ui/window/main_window.cpp" line="148"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
-        <location filename="../../ui/window/main_window.cpp" line="74"/>
+        <location filename="../../ui/window/main_window.cpp" line="77"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>Ctrl+R</source>
         <translation>Ctrl+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="80"/>
         <source>Run the chosen variant (Ctrl+R, F5)</source>
         <translation>运行所选变体（Ctrl+R、F5）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="82"/>
         <source>Run &amp;All Variants</source>
         <translation>运行全部变体(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="82"/>
         <source>Ctrl+Shift+R</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="79"/>
+        <location filename="../../ui/window/main_window.cpp" line="83"/>
         <source>Run every variant and compare their results</source>
         <translation>运行每个变体并比较它们的结果</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="81"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="87"/>
         <source>S&amp;weep a Param…</source>
         <translation>参数扫描(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="84"/>
+        <location filename="../../ui/window/main_window.cpp" line="88"/>
         <source>Time every variant over several values of a param (scaling plot)</source>
         <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="89"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="89"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="86"/>
+        <location filename="../../ui/window/main_window.cpp" line="90"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="87"/>
+        <location filename="../../ui/window/main_window.cpp" line="91"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="92"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="90"/>
+        <location filename="../../ui/window/main_window.cpp" line="94"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="91"/>
+        <location filename="../../ui/window/main_window.cpp" line="95"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="95"/>
+        <location filename="../../ui/window/main_window.cpp" line="99"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="99"/>
+        <location filename="../../ui/window/main_window.cpp" line="103"/>
+        <source>&amp;Presentation</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window.cpp" line="106"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="101"/>
+        <location filename="../../ui/window/main_window.cpp" line="108"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="102"/>
+        <location filename="../../ui/window/main_window.cpp" line="109"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="103"/>
+        <location filename="../../ui/window/main_window.cpp" line="110"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="104"/>
+        <location filename="../../ui/window/main_window.cpp" line="111"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="117"/>
+        <location filename="../../ui/window/main_window.cpp" line="124"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="125"/>
+        <location filename="../../ui/window/main_window.cpp" line="133"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="126"/>
+        <location filename="../../ui/window/main_window.cpp" line="134"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="127"/>
+        <location filename="../../ui/window/main_window.cpp" line="135"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="133"/>
+        <location filename="../../ui/window/main_window.cpp" line="141"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="145"/>
+        <location filename="../../ui/window/main_window.cpp" line="153"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="153"/>
+        <location filename="../../ui/window/main_window.cpp" line="162"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="162"/>
-        <location filename="../../ui/window/main_window.cpp" line="166"/>
+        <location filename="../../ui/window/main_window.cpp" line="171"/>
+        <location filename="../../ui/window/main_window.cpp" line="175"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="163"/>
+        <location filename="../../ui/window/main_window.cpp" line="172"/>
         <source>Run All Variants</source>
         <translation>运行全部变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="164"/>
+        <location filename="../../ui/window/main_window.cpp" line="173"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="165"/>
+        <location filename="../../ui/window/main_window.cpp" line="174"/>
         <source>Fit Graph</source>
         <translation>计算图适合窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="179"/>
+        <location filename="../../ui/window/main_window.cpp" line="188"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="182"/>
+        <location filename="../../ui/window/main_window.cpp" line="191"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="185"/>
+        <location filename="../../ui/window/main_window.cpp" line="194"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="188"/>
+        <location filename="../../ui/window/main_window.cpp" line="197"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="218"/>
+        <location filename="../../ui/window/main_window.cpp" line="227"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="220"/>
+        <location filename="../../ui/window/main_window.cpp" line="229"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="225"/>
+        <location filename="../../ui/window/main_window.cpp" line="236"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="227"/>
+        <location filename="../../ui/window/main_window.cpp" line="238"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="231"/>
+        <location filename="../../ui/window/main_window.cpp" line="243"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="233"/>
+        <location filename="../../ui/window/main_window.cpp" line="245"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="234"/>
+        <location filename="../../ui/window/main_window.cpp" line="246"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="160"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="28"/>
+        <location filename="../../ui/window/main_window.cpp" line="169"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="46"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="34"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="61"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="100"/>
         <source>Recover</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="35"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="52"/>
         <source>An autosaved copy of %1 has changes that were not saved. Recover them?</source>
         <translation>%1 的自动保存副本中有尚未保存的更改。要恢复这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="48"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="67"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="161"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="170"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="117"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="81"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="122"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="96"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
         <source>Save Lesson</source>
         <translation>保存课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="96"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
         <source>GradLab scripts (*.gls)</source>
         <translation>GradLab 脚本 (*.gls)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="102"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="143"/>
         <source>Open Lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="103"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="144"/>
         <source>GradLab scripts (*.gls);;All files (*)</source>
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="118"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="173"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="119"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="174"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="53"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="54"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="59"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="78"/>
         <source>an untitled script</source>
         <translation>一个未命名的脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="62"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="82"/>
         <source>GradLab found work in %1 that was never saved (autosaved %2). Recover it?</source>
         <translation>GradLab 发现 %1 中有从未保存的内容（自动保存于 %2）。要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="67"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="88"/>
         <source>Recovered unsaved work of %1</source>
         <translation>已恢复 %1 中未保存的内容</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../ui/window/main_window_files.cpp" line="106"/>
+        <source>Recovering changes %n line(s):</source>
+        <translation>
+            <numerusform>恢复将改动 %n 行：</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="183"/>
+        <source>%1[*] — GradLab</source>
+        <translation>%1[*] — GradLab 梯度实验室</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="192"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="193"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="145"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="200"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="148"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="203"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="154"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="209"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="158"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="213"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="159"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="164"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="67"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="219"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="75"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="166"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="221"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="41"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="226"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
+        <source>Export Handout</source>
+        <translation>导出讲义</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="227"/>
+        <source>Run the lesson first: the handout shows its graph, plots and agreement table.</source>
+        <translation>请先运行课程：讲义包含它的计算图、图表和一致性表。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
+        <source>_handout.pdf</source>
+        <translation>_讲义.pdf</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="234"/>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="244"/>
+        <source>Exported the handout (%1 pages) to %2</source>
+        <translation>已将讲义（%1 页）导出到 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="245"/>
+        <source>Exported the handout to %1</source>
+        <translation>已将讲义导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="42"/>
         <source>Running variant &apos;%1&apos;…</source>
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="103"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="65"/>
+        <source>Seed sizes: the question&apos;s own params (runs take longer)</source>
+        <translation>原始规模：题目本身的参数（运行较慢）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="66"/>
+        <source>Classroom sizes: small params for a first look</source>
+        <translation>课堂规模：用于初步观察的小参数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="111"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="105"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="113"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="133"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="148"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="135"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="150"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="136"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="151"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="161"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="179"/>
+        <source>Run cancelled</source>
+        <translation>运行已取消</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="181"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="162"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="182"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="170"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="190"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="182"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="202"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="191"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="211"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="192"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="212"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
@@ -890,32 +1444,57 @@
 <context>
     <name>gl::ui::ParamsPanel</name>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="97"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="99"/>
         <source>This script declares no params. Add one with &quot;param steps = 100 in 1..1000&quot; (Insert menu, Param line).</source>
         <translation>此脚本未声明任何参数。可以用“param steps = 100 in 1..1000”添加一个（插入菜单 → 参数行）。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="103"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="105"/>
         <source>Reset to script values</source>
         <translation>重置为脚本中的值</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="104"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="106"/>
         <source>Forget the values set here and use those written in the script</source>
         <translation>放弃在此处设置的值，改用脚本中写明的值</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="225"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="118"/>
+        <source>Classroom</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels/params_panel.cpp" line="118"/>
+        <source>Seed size</source>
+        <translation>原始规模</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels/params_panel.cpp" line="125"/>
+        <source>Small sizes for a first look (the script&apos;s &quot;class&quot; values)</source>
+        <translation>用于初步观察的小规模（脚本中的 &quot;class&quot; 值）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels/params_panel.cpp" line="126"/>
+        <source>The sizes of the original question (the script&apos;s own values)</source>
+        <translation>原始题目的规模（脚本本身的值）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels/params_panel.cpp" line="307"/>
         <source>%1 = %2 in %3..%4</source>
         <translation>%1 = %2 in %3..%4</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="231"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="312"/>
+        <source> class %1</source>
+        <translation> 课堂 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels/params_panel.cpp" line="314"/>
         <source> (line %1)</source>
         <translation>（第 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="232"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="315"/>
         <source>In the script: %1%2</source>
         <translation>脚本中：%1%2</translation>
     </message>
@@ -953,42 +1532,42 @@
         <translation>将图表导出为 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="65"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="70"/>
         <source>Fit</source>
         <translation>适合窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="66"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="71"/>
         <source>Fit the axes to the data (undo zoom and pan)</source>
         <translation>使坐标轴适合数据范围（撤销缩放和平移）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="74"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="79"/>
         <source>Log y</source>
         <translation>对数 y</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="76"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="81"/>
         <source>Logarithmic y axis (gradients that vanish or explode)</source>
         <translation>对数 y 轴（便于观察消失或爆炸的梯度）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="81"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="86"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="86"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="91"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="87"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="92"/>
         <source>Export the current plot as PNG, SVG, PDF or its data as CSV</source>
         <translation>将当前图表导出为 PNG、SVG、PDF，或将其数据导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="162"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="178"/>
         <source>Could not export %1: %2</source>
         <translation>无法导出 %1：%2</translation>
     </message>
@@ -1066,17 +1645,17 @@
 <context>
     <name>gl::ui::RunWorker</name>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="99"/>
+        <location filename="../../ui/run/run_worker.cpp" line="101"/>
         <source>%1 at %2 = %3</source>
         <translation>%1（%2 = %3）</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="118"/>
+        <location filename="../../ui/run/run_worker.cpp" line="122"/>
         <source>the sweep was cancelled</source>
         <translation>扫描已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="154"/>
+        <location filename="../../ui/run/run_worker.cpp" line="158"/>
         <source>no variant named &apos;%1&apos;</source>
         <translation>没有名为“%1”的变体</translation>
     </message>
@@ -1098,7 +1677,7 @@
         <location filename="../../ui/plots/scaling_plot.cpp" line="17"/>
         <location filename="../../ui/plots/scaling_plot.cpp" line="63"/>
         <source>seconds</source>
-        <translation>秒</translation>
+        <translation>时间 (秒)</translation>
     </message>
 </context>
 <context>
@@ -1165,62 +1744,72 @@
 <context>
     <name>gl::ui::StepControls</name>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="17"/>
+        <location filename="../../ui/step/step_controls.cpp" line="19"/>
         <source>Loop to step through</source>
         <translation>要单步执行的循环</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="19"/>
+        <location filename="../../ui/step/step_controls.cpp" line="21"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="19"/>
+        <location filename="../../ui/step/step_controls.cpp" line="21"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="20"/>
+        <location filename="../../ui/step/step_controls.cpp" line="22"/>
         <source>Forward pass: loop-carried values; backward pass: their adjoints</source>
         <translation>前向传播：循环携带的值；反向传播：它们的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="28"/>
+        <location filename="../../ui/step/step_controls.cpp" line="30"/>
         <source>First iteration</source>
         <translation>第一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="29"/>
+        <location filename="../../ui/step/step_controls.cpp" line="31"/>
         <source>Previous iteration</source>
         <translation>上一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="30"/>
+        <location filename="../../ui/step/step_controls.cpp" line="32"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="32"/>
+        <location filename="../../ui/step/step_controls.cpp" line="34"/>
         <source>Next iteration</source>
         <translation>下一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="33"/>
+        <location filename="../../ui/step/step_controls.cpp" line="35"/>
         <source>Last iteration</source>
         <translation>最后一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="75"/>
+        <location filename="../../ui/step/step_controls.cpp" line="37"/>
+        <source>Play speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message>
+        <location filename="../../ui/step/step_controls.cpp" line="39"/>
+        <source>%1 steps/s</source>
+        <translation>每秒 %1 步</translation>
+    </message>
+    <message>
+        <location filename="../../ui/step/step_controls.cpp" line="84"/>
         <source>%1 (%2 iterations)</source>
         <translation>%1（%2 次迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="133"/>
+        <location filename="../../ui/step/step_controls.cpp" line="168"/>
         <source>/ %1</source>
         <translation>/ %1</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="133"/>
+        <location filename="../../ui/step/step_controls.cpp" line="168"/>
         <source>no loop</source>
         <translation>无循环</translation>
     </message>
@@ -1228,37 +1817,37 @@
 <context>
     <name>gl::ui::SweepDialog</name>
     <message>
-        <location filename="../../ui/window/sweep_dialog.cpp" line="18"/>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="19"/>
         <source>Sweep a Param</source>
         <translation>参数扫描</translation>
     </message>
     <message>
-        <location filename="../../ui/window/sweep_dialog.cpp" line="23"/>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="24"/>
         <source>Param</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/sweep_dialog.cpp" line="24"/>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="25"/>
         <source>Values</source>
         <translation>取值</translation>
     </message>
     <message>
-        <location filename="../../ui/window/sweep_dialog.cpp" line="42"/>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="45"/>
         <source>%1 takes values in %2..%3</source>
         <translation>%1 的取值范围为 %2..%3</translation>
     </message>
     <message>
-        <location filename="../../ui/window/sweep_dialog.cpp" line="75"/>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="78"/>
         <source>&apos;%1&apos; is not a number</source>
         <translation>“%1”不是数字</translation>
     </message>
     <message>
-        <location filename="../../ui/window/sweep_dialog.cpp" line="79"/>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="82"/>
         <source>%1 is outside %2..%3</source>
         <translation>%1 超出范围 %2..%3</translation>
     </message>
     <message>
-        <location filename="../../ui/window/sweep_dialog.cpp" line="84"/>
+        <location filename="../../ui/window/sweep_dialog.cpp" line="87"/>
         <source>give at least one value</source>
         <translation>请至少给出一个值</translation>
     </message>
@@ -1303,19 +1892,19 @@ iteration %1</source>
 <context>
     <name>gl::ui::TimingBarsPlot</name>
     <message>
-        <location filename="../../ui/plots/timing_bars_plot.cpp" line="13"/>
+        <location filename="../../ui/plots/timing_bars_plot.cpp" line="15"/>
         <source>Time per variant</source>
         <translation>各变体耗时</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timing_bars_plot.cpp" line="14"/>
+        <location filename="../../ui/plots/timing_bars_plot.cpp" line="16"/>
         <source>variant</source>
         <translation>变体</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timing_bars_plot.cpp" line="14"/>
+        <location filename="../../ui/plots/timing_bars_plot.cpp" line="16"/>
         <source>seconds</source>
-        <translation>秒</translation>
+        <translation>时间 (秒)</translation>
     </message>
 </context>
 </TS>

@@ -13,6 +13,7 @@
 #include "ui/graph/graphviz_graph.h"
 #include "ui/graph/layout_worker.h"
 #include "ui/graph/node_item.h"
+#include "ui/i18n/diagnostic_text.h"
 
 namespace gl::ui {
 
@@ -152,7 +153,7 @@ void GraphScene::refreshGradientStyle() {
 void GraphScene::setBreaks(const std::vector<GradDiagnostic>& breaks) {
   breaks_.clear();
   for (const GradDiagnostic& d : breaks)
-    if (d.node >= 0 && !d.text.empty()) breaks_[d.node] = QString::fromStdString(d.text);
+    if (d.node >= 0 && !d.text.empty()) breaks_[d.node] = whyNoneText(d);
   applyBreaks();
 }
 

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "engine/ops/registry.h"
+#include "ui/i18n/diagnostic_text.h"
 #include "ui/inspect/tensor_text.h"
 
 namespace gl::ui {
@@ -77,7 +78,7 @@ void InspectorPanel::setContext(std::shared_ptr<const Graph> graph,
 void InspectorPanel::setBreaks(const std::vector<GradDiagnostic>& breaks) {
   breaks_.clear();
   for (const GradDiagnostic& d : breaks)
-    if (d.node >= 0 && !d.text.empty()) breaks_[d.node] = d.text;
+    if (d.node >= 0 && !d.text.empty()) breaks_[d.node] = whyNoneText(d).toStdString();
   if (node_ >= 0 && graph_) showNode(node_);
 }
 

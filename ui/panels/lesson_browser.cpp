@@ -8,6 +8,7 @@
 #include <QMenu>
 #include <QSettings>
 #include <QTextStream>
+#include <algorithm>
 
 namespace gl::ui {
 
@@ -46,11 +47,35 @@ void LessonBrowser::refresh() {
   fillRecent();
 }
 
+namespace {
+// Tall enough for both group headers and a few entries of each: a dock squeezed to four rows
+// hid "Recent files" below the built-in lessons.
+void fitRows(QTreeWidget& tree) {
+  int rows = tree.topLevelItemCount();
+  for (int i = 0; i < tree.topLevelItemCount(); ++i)
+    rows += std::min(4, tree.topLevelItem(i)->childCount());
+  const int rowHeight = std::max(tree.fontMetrics().height() + 4, 18);
+  tree.setMinimumHeight(rows * rowHeight + 2 * tree.frameWidth() + 4);
+}
+
+bool hasHan(const QString& s) {
+  for (QChar c : s)
+    if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+  return false;
+}
+}  // namespace
+
 QString LessonBrowser::lessonTitle(const QString& path) {
+  // The translation says which title line to show: lessons give an English title and, on the
+  // next comment line, a Chinese one.
+  const bool chinese =
+      tr("en", "the language of lesson titles: en, or zh for the Chinese title line") ==
+      QLatin1String("zh");
   QFile file(path);
+  QString first;
   if (file.open(QIODevice::ReadOnly | QIODevice::Text)) {
     QTextStream in(&file);
-    // Only the comment block at the top counts: a comment further down is not a title.
+    // Only the first paragraph of the comment block at the top counts.
     for (int lines = 0; lines < 50 && !in.atEnd(); ++lines) {
       const QString line = in.readLine().trimmed();
       if (line.isEmpty()) continue;
@@ -58,10 +83,16 @@ QString LessonBrowser::lessonTitle(const QString& path) {
       QString title = line;
       while (title.startsWith(u'#')) title.remove(0, 1);
       title = title.trimmed();
-      if (!title.isEmpty()) return title;
+      if (title.isEmpty()) {
+        if (first.isEmpty()) continue;
+        break;
+      }
+      if (first.isEmpty()) first = title;
+      if (hasHan(title) == chinese) return title;
+      if (!chinese) break;  // the English title is the first line
     }
   }
-  return QFileInfo(path).completeBaseName();
+  return first.isEmpty() ? QFileInfo(path).completeBaseName() : first;
 }
 
 QTreeWidgetItem* LessonBrowser::addFileItem(QTreeWidgetItem* parent, const QString& path) {
@@ -92,12 +123,14 @@ void LessonBrowser::fillBuiltIn() {
     none->setFlags(Qt::NoItemFlags);
   }
   builtIn_->setExpanded(true);
+  fitRows(*this);
 }
 
 void LessonBrowser::fillRecent() {
   qDeleteAll(recent_->takeChildren());
   for (const QString& path : recentFiles()) addFileItem(recent_, path);
   recent_->setExpanded(true);
+  fitRows(*this);
 }
 
 std::unique_ptr<QSettings> LessonBrowser::openSettings() const {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ui/i18n/diagnostic_text.h"
+
 namespace gl::ui {
 
 namespace {
@@ -49,7 +51,7 @@ void TimingBarsPlot::setTimings(const QVector<TimingData>& timings,
   const double barWidth = (kGroupWidth - (n - 1) * kBarSpacing) / n;
   for (const QString& executor : executors_) {
     auto* bars = new QCPBars(xAxis, yAxis);
-    bars->setName(executor);
+    bars->setName(executorDisplayName(executor.toStdString()));
     bars->setWidth(barWidth);
     bars->setBarsGroup(group_);
     QVector<double> keys, values;

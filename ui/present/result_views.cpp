@@ -12,6 +12,7 @@
 #include "ui/graph/graph_model.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/i18n/diagnostic_text.h"
 #include "ui/panels/run_log.h"
 #include "ui/plots/gradient_lines_plot.h"
 #include "ui/plots/plots_panel.h"
@@ -172,7 +173,7 @@ QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {
 void logRun(RunLog& log, const RunOutcome& outcome) {
   for (const lab::ReportEntry& e :
        lab::buildReport(*outcome.program, *outcome.run, outcome.settings)) {
-    const QString text = QString(e.indent, QLatin1Char(' ')) + QString::fromStdString(e.text);
+    const QString text = QString(e.indent, QLatin1Char(' ')) + reportEntryText(e);
     if (e.kind == lab::ReportKind::RunPrint) continue;  // already streamed while running
     if (e.kind == lab::ReportKind::Numerics) {
       log.appendWarning(QString::fromStdString(e.text), QString::fromStdString(e.loc.file),
@@ -180,7 +181,7 @@ void logRun(RunLog& log, const RunOutcome& outcome) {
     } else if (e.severity != lab::Severity::Error) {
       log.appendInfo(text);
     } else if (e.kind == lab::ReportKind::RunError) {
-      log.appendError(QString::fromStdString(e.text));  // links its leading location
+      log.appendError(reportEntryText(e));  // links its leading location
     } else {
       log.appendError(text);
     }

@@ -3,6 +3,8 @@
 #include <QElapsedTimer>
 #include <QMetaObject>
 
+#include "ui/i18n/diagnostic_text.h"
+
 namespace gl::ui {
 
 // Relays engine callbacks (on the worker thread) as queued signals, throttled so a loop of
@@ -71,7 +73,7 @@ void RunWorker::trace(const QString& source, const QString& fileName, lang::Trac
       emit traced(program, QString(), 0, 0);
     } catch (const EngineError& e) {
       if (generation != traceGeneration_) return;
-      emit traced(nullptr, QString::fromStdString(e.what()), e.loc().line, e.loc().col);
+      emit traced(nullptr, errorText(e), e.loc().line, e.loc().col);
     } catch (const std::exception& e) {
       emit traced(nullptr, QString::fromStdString(e.what()), 0, 0);
     }
@@ -110,7 +112,7 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
             if (vr.ok())
               emit sweepPoint(name, value, vr.run.seconds);
             else if (error.isEmpty())
-              error = QString::fromStdString(vr.error);
+              error = variantErrorText(vr);
         }
       }
     } catch (const std::exception& e) {

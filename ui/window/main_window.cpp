@@ -70,6 +70,7 @@ void MainWindow::createActions() {
   saveAsAct_ = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
   exportAct_ =
       make(tr("&Export Lesson…"), QKeySequence(tr("Ctrl+E")), [this] { exportLessonDialog(); });
+  exportHandoutAct_ = make(tr("Export &Handout…"), {}, [this] { exportHandoutDialog(); });
   exportGraphAct_ =
       make(tr("Export &Graph…"), QKeySequence(tr("Ctrl+Shift+E")), [this] { exportGraphDialog(); });
   quitAct_ = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
@@ -125,6 +126,7 @@ void MainWindow::createMenus() {
   file->addSeparator();
   file->addAction(exportAct_);
   file->addAction(exportGraphAct_);
+  file->addAction(exportHandoutAct_);
   file->addSeparator();
   file->addAction(quitAct_);
 

@@ -100,6 +100,7 @@ class MainWindow : public QMainWindow {
   void startOver();
   QString dialogFolder() const;
   void exportLessonDialog();
+  void exportHandoutDialog();
   void exportGraphDialog();
 
   // Runs and what comes back (main_window_results.cpp).
@@ -128,6 +129,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
 
   QAction *newAct_, *openAct_, *saveAct_, *saveAsAct_, *exportAct_, *exportGraphAct_, *quitAct_;
+  QAction* exportHandoutAct_ = nullptr;
   QAction *runAct_, *runAllAct_, *cancelAct_, *sweepAct_;
   QAction *fitAct_, *zoomInAct_, *zoomOutAct_, *foldAllAct_, *unfoldAllAct_;
   QAction *showForwardAct_, *showBackwardAct_, *darkAct_, *settingsAct_, *aboutAct_;

@@ -13,6 +13,7 @@
 #include "ui/document/text_diff.h"
 #include "ui/editor/script_editor.h"
 #include "ui/editor/templates.h"
+#include "ui/export/handout.h"
 #include "ui/export/lesson_export.h"
 #include "ui/graph/graph_export.h"
 #include "ui/graph/graph_view.h"
@@ -179,7 +180,7 @@ bool MainWindow::maybeSave() {
 
 void MainWindow::updateTitle() {
   // Qt shows "[*]" as "*" while the window is modified (and warns without the placeholder).
-  setWindowTitle(QStringLiteral("%1[*] — GradLab").arg(document_->fileName()));
+  setWindowTitle(tr("%1[*] — GradLab").arg(document_->fileName()));
   setWindowModified(document_->isDirty());
 }
 
@@ -220,6 +221,30 @@ void MainWindow::exportLessonDialog() {
   for (const QString& f : report.written) log_->appendInfo(tr("Exported %1").arg(f));
   for (const QString& e : report.errors) log_->appendError(e);
   statusBar()->showMessage(tr("Exported %1 files to %2").arg(report.written.size()).arg(dir), 5000);
+}
+
+void MainWindow::exportHandoutDialog() {
+  if (!lastRun_.run || !lastRun_.program) {
+    QMessageBox::information(this, tr("Export Handout"),
+                             tr("Run the lesson first: the handout shows its graph, plots and "
+                                "agreement table."));
+    return;
+  }
+  const QString base = QFileInfo(document_->fileName()).completeBaseName();
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Handout"), QDir(dialogFolder()).filePath(base + tr("_handout.pdf")),
+      tr("PDF document (*.pdf)"));
+  if (path.isEmpty()) return;
+  const QString title = document_->isUntitled() ? document_->fileName()
+                                                : LessonBrowser::lessonTitle(document_->path());
+  const HandoutResult r =
+      exportHandout(*lastRun_.program, *lastRun_.run, title, document_->text(), path);
+  if (!r.ok) {
+    log_->appendError(r.error);
+    return;
+  }
+  log_->appendInfo(tr("Exported the handout (%1 pages) to %2").arg(r.pages).arg(path));
+  statusBar()->showMessage(tr("Exported the handout to %1").arg(path), 5000);
 }
 
 }  // namespace gl::ui

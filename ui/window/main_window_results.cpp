@@ -8,6 +8,7 @@
 #include "ui/graph/gradient_flow.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/i18n/diagnostic_text.h"
 #include "ui/inspect/inspector_panel.h"
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
@@ -180,8 +181,7 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
     if (v.ok() || v.cancelled) continue;
     ++failed;
     if (v.errorLoc.line > 0)
-      editor_->setErrors(
-          {{v.errorLoc.line, std::max(1, v.errorLoc.col), QString::fromStdString(v.error), 0}});
+      editor_->setErrors({{v.errorLoc.line, std::max(1, v.errorLoc.col), variantErrorText(v), 0}});
   }
   if (cancelled)
     status_->setText(tr("Run cancelled"));

@@ -10,10 +10,14 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "engine/lab/report.h"
+#include "engine/lang/program.h"
 #include "support/isolated_settings.h"
 #include "ui/about.h"
 #include "ui/document/script_document.h"
 #include "ui/editor/templates.h"
+#include "ui/i18n/diagnostic_text.h"
+#include "ui/panels/lesson_browser.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/run/run_options.h"
 #include "ui/step/step_controls.h"
@@ -66,6 +70,40 @@ QStringList tags(const QString& s) {
     out << m.captured();
   return out;
 }
+
+bool hasHan(const QString& s) {
+  for (QChar c : s)
+    if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+  return false;
+}
+
+// Three English words in a row: a sentence the translation left in English. (Identifiers such
+// as tape.watch(x), op names and shapes are single words.)
+QString englishLeft(const QString& s) {
+  return QRegularExpression(QStringLiteral("[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}"))
+      .match(s)
+      .captured();
+}
+
+// Each kind of why-None explanation the tape gives, one gradient each.
+const char* const kNoneScript = R"(x = tf.constant([1.0, 2.0])
+w = tf.Variable(3.0)
+v = tf.Variable(2.0)
+with tf.GradientTape(persistent=True) as tape:
+    y = x * w
+    s = tf.stop_gradient(v) * 2.0
+    k = tf.cast(w * 2.0, tf.int32)
+    kf = tf.cast(k, tf.float32)
+    with tape.stop_recording():
+        r = v * 5.0
+z = w * 4.0
+g_unwatched = tape.gradient(y, x)
+g_stop = tape.gradient(s, v)
+g_int = tape.gradient(kf, w)
+g_after = tape.gradient(z, w)
+g_unrelated = tape.gradient(y, v)
+g_stopped = tape.gradient(r, v)
+)";
 
 // "&File" has an accelerator; "&&" is a literal ampersand.
 bool hasAccelerator(QString s) { return s.remove(QStringLiteral("&&")).contains(QLatin1Char('&')); }
@@ -148,6 +186,116 @@ class TestTranslations : public QObject {
              qPrintable(tabTexts(tabs).join('|')));
   }
 
+  // The engine's why-None explanations, rendered from their codes: Chinese, no English sentence
+  // left, and each names the script's variable.
+  void whyNoneRendersInChinese() {
+    const gl::lang::TracedProgram p = gl::lang::traceProgram(kNoneScript, "none.gls", {});
+    QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    QStringList seen;
+    for (const gl::lang::Variant& v : p.variants)
+      for (const gl::lang::Output& o : v.outputs)
+        for (const gl::lang::OutputEntry& e : o.entries) {
+          if (e.value.valid()) continue;
+          const gl::GradDiagnostic why{e.whyNone, e.whyNode, e.whyLoc};
+          QVERIFY2(gl::diagnosticOf(e.whyNone).known(), e.whyNone.c_str());
+          const QString zh = whyNoneText(why);
+          QVERIFY2(hasHan(zh), qPrintable(zh));
+          QVERIFY2(englishLeft(zh).isEmpty(), qPrintable(englishLeft(zh) + " in " + zh));
+          seen << QString::fromStdString(o.name) + ": " + zh;
+        }
+    QCOMPARE(seen.size(), 6);
+    const QString all = seen.join('\n');
+    QVERIFY2(all.contains(QStringLiteral("从未被监视")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("tf.stop_gradient")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("tape.watch(x)")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("int32")), qPrintable(all));
+    // English stays the engine's own text.
+    installLanguage(QStringLiteral("en"));
+    for (const gl::lang::Output& o : p.variants[0].outputs)
+      if (!o.entries[0].value.valid()) {
+        const gl::GradDiagnostic why{o.entries[0].whyNone, -1, {}};
+        QCOMPARE(whyNoneText(why), QString::fromStdString(o.entries[0].whyNone));
+      }
+  }
+
+  // The errors users hit most: Chinese after the engine's "file:line:col: " location.
+  void errorsRenderInChinese_data() {
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<QString>("chinese");
+    QTest::newRow("unknown name") << "y = undefined_nam + 1.0\n"
+                                  << "未知的名称";
+    QTest::newRow("suggestion") << "value = 1.0\ny = valu + 1.0\n"
+                                << "你是想写 'value' 吗";
+    QTest::newRow("broadcast") << "y = tf.ones([2, 3]) + tf.ones([4])\n"
+                               << "无法广播";
+    QTest::newRow("matmul") << "y = tf.matmul(tf.ones([2, 3]), tf.ones([4, 2]))\n"
+                            << "内维不匹配";
+    QTest::newRow("arity") << "y = tf.ones([2], tf.float32, 3, 4, 5)\n"
+                           << "个位置参数";
+    QTest::newRow("keyword") << "y = tf.ones([2], colour=1)\n"
+                             << "意外的关键字参数";
+    QTest::newRow("index") << "a = [1.0, 2.0]\ny = a[5]\n"
+                           << "超出";
+    QTest::newRow("never closed") << "y = (1.0 + 2.0\n"
+                                  << "没有闭合";
+    QTest::newRow("unexpected") << "y = 1.0 2.0\n"
+                                << "意外的数字 '2.0'";
+  }
+  void errorsRenderInChinese() {
+    QFETCH(QString, script);
+    QFETCH(QString, chinese);
+    QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    try {
+      gl::lang::traceProgram(script.toStdString(), "bad.gls", {});
+      QFAIL("the script traced");
+    } catch (const gl::EngineError& e) {
+      const QString zh = errorText(e);
+      QVERIFY2(zh.contains(chinese), qPrintable(zh + " / " + e.what()));
+      QVERIFY2(englishLeft(zh).isEmpty(), qPrintable(zh));
+      QVERIFY2(zh.startsWith(QStringLiteral("bad.gls:%1:%2: ").arg(e.loc().line).arg(e.loc().col)),
+               qPrintable(zh));
+    }
+  }
+
+  // The run log's body: every entry of a run report (prints aside) in Chinese.
+  void runReportRendersInChinese() {
+    const char* script = R"(x = tf.constant([1.0, 2.0])
+w = tf.Variable(3.0)
+with variant("a"):
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * w
+    g = tape.gradient(y, w)
+    n = tape.gradient(y, x)
+with variant("b"):
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * w * 1.0
+    g = tape.gradient(y, w)
+    n = tape.gradient(y, x)
+)";
+    const gl::lang::TracedProgram p = gl::lang::traceProgram(script, "run.gls", {});
+    const gl::lab::ProgramRun run = gl::lab::runProgram(p, {});
+    QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    int entries = 0;
+    for (const gl::lab::ReportEntry& e : gl::lab::buildReport(p, run, {})) {
+      const QString zh = reportEntryText(e);
+      QVERIFY2(hasHan(zh), qPrintable(zh));
+      QVERIFY2(englishLeft(zh).isEmpty(), qPrintable(zh));
+      ++entries;
+    }
+    QVERIFY2(entries >= 12, qPrintable(QString::number(entries)));
+    QCOMPARE(executorDisplayName("parallel"), QStringLiteral("并行"));
+  }
+
+  // Lesson titles: the header's Chinese line in Chinese, the first line in English.
+  void lessonTitlesFollowTheLanguage() {
+    const QString lesson = QStringLiteral(":/lessons/gradient_none.gls");
+    QVERIFY(QFile::exists(lesson));
+    QVERIFY(LessonBrowser::lessonTitle(lesson).startsWith(QStringLiteral("Why is the gradient")));
+    QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
+    QVERIFY2(LessonBrowser::lessonTitle(lesson).startsWith(QStringLiteral("为什么梯度是 None")),
+             qPrintable(LessonBrowser::lessonTitle(lesson)));
+  }
+
   void englishRestores() {
     QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
     QCOMPARE(installLanguage(QStringLiteral("en")), QStringLiteral("en"));
@@ -186,7 +334,8 @@ class TestTranslations : public QObject {
         source = xml.readElementText();
       } else if (name == QLatin1String("translation")) {
         type = xml.attributes().value(QLatin1String("type")).toString();
-        translation = xml.readElementText();
+        // Plural messages (%n) hold their text in <numerusform> children.
+        translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);
         if (type == QLatin1String("vanished") || type == QLatin1String("obsolete")) continue;
         ++messages;
         const QString where = context + QStringLiteral(": ") + source;
