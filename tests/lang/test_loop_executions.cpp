@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "engine/exec/executor.h"
 #include "engine/lab/session.h"
 #include "engine/lang/program.h"
 
@@ -100,6 +101,69 @@ g = tape.gradient(y, x)
     QVERIFY(rec.at.empty());
     QCOMPARE(rec.carried.size(), size_t(5));
     QCOMPARE(rec.adjoints.at(2).at(1).full.at(0), 0.25);
+  }
+
+  // Nested loops: the inner loop runs once per outer iteration, one record each; under a small
+  // budget the records (rows and the executions themselves) stay within it and say truncated.
+  void nestedLoopRecordsStayUnderTheBudget() {
+    const char* src = R"(
+x = tf.constant(1.0, dtype=tf.float64)
+
+def inner(v):
+    _, w = tf.while_loop(lambda j, w: tf.less(j, 30), lambda j, w: (j + 1, w * 1.01), [tf.constant(0), v])
+    return w
+
+_, y = tf.while_loop(lambda i, v: tf.less(i, 40), lambda i, v: (i + 1, inner(v)), [tf.constant(0), x])
+)";
+    const lang::TracedProgram p = lang::traceProgram(src, "test.gls", {});
+    Value y;
+    for (const lang::Output& o : p.variants.at(0).outputs)
+      if (o.name == "y") y = o.entries.at(0).value;
+    QVERIFY(y.valid());
+    auto recordBytes = [](const LoopRecord& r) {
+      size_t bytes = sizeof(LoopRecord);
+      for (const auto& row : r.carried)
+        for (const TensorRecord& t : row) bytes += t.bytes();
+      return bytes;
+    };
+    {  // the default budget: every execution, each placed at its outer iteration
+      Executor ex(*p.graph);
+      const RunResult r = ex.run({y});
+      QCOMPARE(r.values.at(0).t.at(0), std::pow(1.01, 30 * 40));
+      QCOMPARE(r.loops.size(), size_t(2));
+      QCOMPARE(r.loopExecutions.size(), size_t(1));
+      const int innerLoop = r.loopExecutions.begin()->first;
+      const LoopExecutions& more = r.loopExecutions.begin()->second;
+      QCOMPARE(more.count(), size_t(40));
+      for (size_t k = 0; k < 40; ++k) {
+        const LoopRecord rec = loopExecution(r.loops.at(innerLoop), &more, k);
+        QCOMPARE(rec.at, std::vector<int64_t>{int64_t(k)});
+        QCOMPARE(rec.carried.size(), size_t(31));
+        QCOMPARE(rec.carried[5][1].full.at(0), std::pow(1.01, 30 * double(k) + 5));
+      }
+    }
+    RunOptions small;
+    small.recordBudget = 16 << 10;
+    Executor ex(*p.graph, small);
+    const RunResult r = ex.run({y});
+    QCOMPARE(r.values.at(0).t.at(0), std::pow(1.01, 30 * 40));  // records never change results
+    size_t bytes = 0, executions = 0;
+    bool truncated = false;
+    for (const auto& [node, first] : r.loops) {
+      bytes += recordBytes(first);
+      ++executions;
+      truncated = truncated || first.truncated;
+      if (auto it = r.loopExecutions.find(node); it != r.loopExecutions.end())
+        for (const LoopRecord& rec : it->second.later) {
+          bytes += recordBytes(rec);
+          ++executions;
+          truncated = truncated || rec.truncated;
+        }
+    }
+    QVERIFY2(bytes <= small.recordBudget, qPrintable(QString::number(bytes)));
+    QVERIFY(executions < 41);
+    QVERIFY(executions >= 2);
+    QVERIFY(truncated);
   }
 
   // Records off: nothing recorded however often the loop runs.
