@@ -44,3 +44,18 @@ TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
 }
 
 }  // namespace gl
+
+namespace gl {
+
+LoopRecord loopExecution(const LoopRecord& first, const LoopExecutions* more, size_t k) {
+  if (k == 0 || !more || k > more->later.size()) return first;
+  LoopRecord r = more->later[k - 1];
+  if (r.sharesCarried) {
+    r.carried = first.carried;
+    r.iterations = first.iterations;
+    r.truncated = r.truncated || first.truncated;
+  }
+  return r;
+}
+
+}  // namespace gl

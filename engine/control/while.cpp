@@ -121,7 +121,7 @@ class WhileRecorder {
     std::vector<TensorRecord> adj;
     if (!rt_.recordRow(*rec_, reverseAdjoints(n_, vars), adj)) return;
     const auto& adjOf = n_.control.adjointOf;
-    std::vector<TensorRecord> row(rec_->carried.empty() ? adjOf.size() : rec_->carried[0].size());
+    std::vector<TensorRecord> row(rec_->width);
     for (size_t j = 0; j < adjOf.size() && size_t(adjOf[j]) < row.size(); ++j)
       row[size_t(adjOf[j])] = std::move(adj[j]);
     rec_->adjoints[size_t(k)] = std::move(row);

@@ -174,6 +174,24 @@ struct Executor::Impl {
           n.loc, std::string(n.opName()));
   }
 
+  // Where a loop runs in frame f: the iterations of the enclosing loop bodies and map elements,
+  // outermost first. A reverse body names the forward iteration it differentiates, so a loop's
+  // gradient finds the execution it belongs to.
+  std::vector<int64_t> placeOf(const Frame& f) const {
+    std::vector<int64_t> at;
+    for (const Frame* fr = &f; fr && fr->parent; fr = fr->parent) {
+      const Region& r = g.region(fr->region);
+      if (r.kind != RegionKind::WhileBody && r.kind != RegionKind::MapBody) continue;
+      int64_t iteration = fr->iteration;
+      if (r.forwardOf >= 0 && r.iterationIndex.valid()) {
+        const Datum& index = get(*fr, r.iterationIndex);
+        if (index.t.defined()) iteration = int64_t(index.t.at(0));
+      }
+      at.insert(at.begin(), iteration);
+    }
+    return at;
+  }
+
   void execKind(Frame& f, const Node& n);
   void execPrimitive(Frame& f, const Node& n);
   void execPlaceholder(Frame& f, const Node& n);
@@ -201,7 +219,7 @@ struct Executor::Impl {
     result.savedBytes = peakSaved;
     for (Value v : fetches) result.values.push_back(get(top, v));
     result.timeline = timeline.take(result.timelineTruncated);
-    result.loops = recorder.takeLoops();
+    recorder.takeLoops(result.loops, result.loopExecutions);
     result.valueRecords = recorder.takeValues();
     result.log = std::move(log);
     result.numerics = numerics.take();
@@ -234,7 +252,7 @@ class Executor::Impl::FrameRuntime final : public ControlRuntime {
     if (ex_.opt.monitor && f_.parent == nullptr && omp_get_thread_num() == 0)
       ex_.opt.monitor->onProgress(n_.id, done, total);
   }
-  LoopRecord* beginRecord(const Node& n) override { return ex_.recorder.begin(n); }
+  LoopRecord* beginRecord(const Node& n) override { return ex_.recorder.begin(n, ex_.placeOf(f_)); }
   bool recordRow(LoopRecord& rec, const std::vector<Datum>& values,
                  std::vector<TensorRecord>& row) override {
     return ex_.recorder.row(rec, values, row);

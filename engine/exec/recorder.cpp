@@ -1,20 +1,55 @@
 #include "engine/exec/recorder.h"
 
+#include <algorithm>
+
 namespace gl {
 
-LoopRecord* Recorder::begin(const Node& n) {
+namespace {
+
+bool isPrefix(const std::vector<int64_t>& prefix, const std::vector<int64_t>& of) {
+  return prefix.size() < of.size() && std::equal(prefix.begin(), prefix.end(), of.begin());
+}
+
+}  // namespace
+
+LoopRecord* Recorder::begin(const Node& n, const std::vector<int64_t>& at) {
   if (!loops_) return nullptr;
   std::lock_guard<std::mutex> lock(mu_);
-  if (n.forwardNode >= 0) {
-    auto it = loopRecords_.find(n.forwardNode);
-    if (it == loopRecords_.end() || !it->second.adjoints.empty()) return nullptr;
-    it->second.adjoints.resize(it->second.carried.size());
-    return &it->second;
+  // Each execution costs its record even when empty: a loop nested in a 20000-step loop
+  // stops getting new records once the budget is spent.
+  if (used_.load() + sizeof(LoopRecord) > budget_) return nullptr;
+  used_ += sizeof(LoopRecord);
+  if (n.forwardNode < 0) {
+    auto [it, fresh] = forward_[n.id].try_emplace(at);
+    if (!fresh) return nullptr;  // one execution per place
+    LoopRecord& r = it->second;
+    r.loopNode = n.id;
+    r.width = size_t(n.control.numVars);
+    r.at = at;
+    return &r;
   }
-  if (loopRecords_.count(n.id)) return nullptr;
-  LoopRecord& r = loopRecords_[n.id];
-  r.loopNode = n.id;
-  return &r;
+  auto fw = forward_.find(n.forwardNode);
+  if (fw == forward_.end()) return nullptr;
+  if (auto same = fw->second.find(at); same != fw->second.end()) {
+    LoopRecord& r = same->second;
+    if (!r.adjoints.empty()) return nullptr;  // a second gradient of the same execution
+    r.adjoints.resize(r.carried.size());      // adjoints[t]: at forward iteration t
+    return &r;
+  }
+  // The forward loop ran once, outside the map this reverse loop runs in (a jacobian's rows).
+  for (const auto& [place, forward] : fw->second) {
+    if (!isPrefix(place, at)) continue;
+    auto [it, fresh] = reverseOnly_[n.forwardNode].try_emplace(at);
+    if (!fresh) return nullptr;
+    LoopRecord& r = it->second;
+    r.loopNode = n.forwardNode;
+    r.width = forward.width;
+    r.at = at;
+    r.sharesCarried = true;
+    r.adjoints.resize(forward.carried.size());
+    return &r;
+  }
+  return nullptr;
 }
 
 bool Recorder::row(LoopRecord& rec, const std::vector<Datum>& values,
@@ -37,6 +72,33 @@ void Recorder::value(Value v, const Datum& d) {
   TensorRecord r = TensorRecord::of(d, smallTensor_);
   std::lock_guard<std::mutex> lock(mu_);
   values_[v] = std::move(r);
+}
+
+void Recorder::takeLoops(std::map<int, LoopRecord>& first, std::map<int, LoopExecutions>& later) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [node, executions] : forward_) {
+    std::vector<LoopRecord> all;
+    auto rev = reverseOnly_.find(node);
+    if (rev != reverseOnly_.end() && !rev->second.empty() && executions.size() == 1) {
+      // A jacobian's rows: one execution per row; the first row completes the forward record.
+      LoopRecord base = std::move(executions.begin()->second);
+      auto row = rev->second.begin();
+      base.adjoints = std::move(row->second.adjoints);
+      base.at = row->first;
+      base.truncated = base.truncated || row->second.truncated;
+      all.push_back(std::move(base));
+      for (++row; row != rev->second.end(); ++row) all.push_back(std::move(row->second));
+    } else {
+      for (auto& [place, rec] : executions) all.push_back(std::move(rec));
+    }
+    if (all.empty()) continue;
+    first[node] = std::move(all.front());
+    if (all.size() > 1)
+      later[node].later.assign(std::make_move_iterator(all.begin() + 1),
+                               std::make_move_iterator(all.end()));
+  }
+  forward_.clear();
+  reverseOnly_.clear();
 }
 
 }  // namespace gl

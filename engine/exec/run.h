@@ -69,9 +69,10 @@ struct TimelineEvent {
 };
 
 struct RunResult {
-  std::vector<Datum> values;  // one per fetch
-  std::map<int, LoopRecord> loops;
-  std::map<Value, TensorRecord> valueRecords;  // top-level values, see RunOptions
+  std::vector<Datum> values;                     // one per fetch
+  std::map<int, LoopRecord> loops;               // the first execution of each loop
+  std::map<int, LoopExecutions> loopExecutions;  // loops that ran more than once: the others
+  std::map<Value, TensorRecord> valueRecords;    // top-level values, see RunOptions
   std::vector<TimelineEvent> timeline;
   bool timelineTruncated = false;  // RunOptions::timelineLimit events were kept, later ones not
   std::vector<std::string> log;    // tf.print lines
