@@ -6,6 +6,7 @@
 
 #include "engine/control/kind.h"
 #include "engine/exec/float_env.h"
+#include "engine/exec/fused_executor.h"
 #include "engine/exec/numerics_check.h"
 #include "engine/exec/parallel_for.h"
 #include "engine/exec/plan.h"
@@ -49,6 +50,7 @@ struct Executor::Impl {
   RunOptions opt;
   int threads = 1;
   std::unique_ptr<ExecutionPlan> plan;
+  std::unique_ptr<FusedExecution> fused;  // the fusing executor's schedule (RunOptions::fused)
   Recorder recorder;
   Timeline timeline;
   NumericsCheck numerics;
@@ -82,6 +84,7 @@ struct Executor::Impl {
   }
 
   void execRegion(Frame& f) {
+    if (fused) return execFusedRegion(f);
     const RegionPlan& rp = plan->region(f.region);
     for (size_t p = 0; p < rp.order.size(); ++p) {
       execNode(f, g.node(rp.order[p]));
@@ -96,6 +99,62 @@ struct Executor::Impl {
 
   std::string overOpsLimit() const {
     return "the run executed more than " + std::to_string(opt.maxOps) + " ops" + kRaiseOps;
+  }
+
+  // The fusing executor's order: single nodes as above, fused groups as one unit each.
+  void execFusedRegion(Frame& f) {
+    const FusedSchedule& fs = fused->schedule(f.region);
+    for (size_t u = 0; u < fs.units.size(); ++u) {
+      const FusedUnit& unit = fs.units[u];
+      if (unit.group >= 0)
+        execGroup(f, unit.group);
+      else
+        execNode(f, g.node(unit.node));
+      for (int li : fs.freeAfter[u]) f.slots[size_t(li)].clear();
+    }
+    primitiveOps.fetch_add(f.primitives, std::memory_order_relaxed);
+  }
+
+  void execGroup(Frame& f, int gi) {
+    const FusedProgram& p = fused->group(gi);
+    const Node& last = g.node(p.lastMember());
+    if (opt.monitor && f.parent == nullptr && opt.monitor->cancelled()) throw CancelledError();
+    const bool timed = timeline.wanted();
+    const double start = timed ? timeline.now() : 0;
+    std::vector<const Tensor*> in;
+    in.reserve(p.inputs.size());
+    bool usable = true;
+    for (const FusedInput& fi : p.inputs) {
+      const Datum& d = get(f, fi.value);
+      usable = usable && d.defined() && !d.isList();
+      in.push_back(&d.t);
+    }
+    bool nonFinite = false;
+    std::vector<Tensor> out;
+    if (usable) {
+      try {
+        out = fused->runGroup(gi, in, nonFinite);
+      } catch (const std::bad_alloc&) {
+        throw EngineError("out of memory", last.loc, std::string(last.opName()));
+      }
+    }
+    // A missing input, or a NaN/Inf to locate: the members one by one say where, as the
+    // serial executor would.
+    if (!usable || nonFinite) {
+      for (int id : p.members) execNode(f, g.node(id));
+      return;
+    }
+    for (size_t k = 0; k < out.size(); ++k) {
+      const Value v = p.outputs[k].value;
+      auto& s = slot(f, v.node);
+      if (s.size() <= size_t(v.index)) s.resize(size_t(v.index) + 1);
+      s[size_t(v.index)] = Datum(std::move(out[k]));
+      if (opt.valueRecords && f.parent == nullptr) recorder.value(v, s[size_t(v.index)]);
+    }
+    f.primitives += int64_t(p.members.size());
+    if (memoryStats().live > opt.memoryBudget)
+      throw EngineError("the run exceeded the memory budget", last.loc, std::string(last.opName()));
+    if (timed) timeline.add(last.id, f.iteration, start, timeline.now());
   }
 
   // Runs region r in a child frame of f; the node's used saved values are read before the
@@ -203,7 +262,8 @@ struct Executor::Impl {
     plan = std::make_unique<ExecutionPlan>(g, fetches);
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     primitiveOps = 0;
-    threads = opt.parallel ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
+    threads = opt.parallel || opt.fused ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
+    if (opt.fused) fused = std::make_unique<FusedExecution>(g, *plan, fetches, opt, threads);
     resetPeakMemory();
     timeline.start();
     Frame top = newFrame(nullptr, 0, -1);
@@ -223,6 +283,11 @@ struct Executor::Impl {
     result.valueRecords = recorder.takeValues();
     result.log = std::move(log);
     result.numerics = numerics.take();
+    if (fused) {
+      result.fusedGroups = fused->numGroups();
+      result.fusedNodes = fused->numFusedNodes();
+      result.loopFusion = fused->takeLoopNotes();
+    }
     return result;
   }
 };
@@ -333,7 +398,7 @@ void Executor::Impl::execPrint(Frame& f, const Node& n) {
 
 void Executor::Impl::execControl(Frame& f, const Node& n) {
   FrameRuntime rt(*this, f, n);
-  controlKind(n.kind).execute(rt, n);
+  if (!fused || !fused->runLoop(rt, n)) controlKind(n.kind).execute(rt, n);
   std::lock_guard<std::mutex> lock(mu);
   peakSaved = std::max(peakSaved, savedBytes.load());
 }

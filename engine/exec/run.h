@@ -30,7 +30,11 @@ class CancelledError : public EngineError {
 
 struct RunOptions {
   bool parallel = false;  // false: the serial reference executor
-  int threads = 0;        // parallel executor threads; 0 = all cores
+  // The fusing executor (exec/fused_executor.h): elementwise chains run as fused programs and
+  // while loops whose body is elementwise over their carried values run element-major. Its
+  // kernels and element-major blocks use `threads` threads, as the parallel executor's do.
+  bool fused = false;
+  int threads = 0;  // parallel executor threads; 0 = all cores
   bool timeline = true;
   size_t timelineLimit = 200000;  // events kept; a 20000-step loop would otherwise log millions
   bool records = true;
@@ -61,6 +65,14 @@ struct NumericsFault {
   bool found() const { return node >= 0; }
 };
 
+// What the fusing executor did with a while loop: ran it element-major, or why not.
+struct LoopFusion {
+  int node = -1;
+  bool elementMajor = false;
+  std::string reason;      // why it ran the normal way (empty when element-major)
+  int64_t iterations = 0;  // element-major: the trip count
+};
+
 struct TimelineEvent {
   int node = -1;
   int64_t iteration = -1;  // innermost loop/map iteration, -1 at the top level
@@ -81,6 +93,10 @@ struct RunResult {
   size_t peakBytes = 0;      // tensor memory high-water mark during the run
   size_t savedBytes = 0;     // bytes kept by loops for reverse mode (peak over the run)
   NumericsFault numerics;    // the first NaN/Inf, when RunOptions::checkNumerics
+  // The fusing executor: fused groups and the primitives in them (each run of a group counts
+  // its members in primitiveOps), and each while loop it met, once.
+  int fusedGroups = 0, fusedNodes = 0;
+  std::vector<LoopFusion> loopFusion;
 };
 
 }  // namespace gl

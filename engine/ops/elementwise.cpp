@@ -5,6 +5,7 @@
 
 #include "engine/ops/api.h"
 #include "engine/ops/batch_rules.h"
+#include "engine/ops/block_kernels.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
@@ -261,6 +262,7 @@ void registerUnary(Registry& r) {
           [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; }),
       .vjp = unaryVjp([](VjpContext&, Value g) { return g; }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::copy(),
       .gradChecks = unaryChecks(101, uniformGen(-2, 2)),
   });
   // tf.custom_gradient's node: inputs [x..., y...] (attr "inputs" = how many x), outputs y.
@@ -295,6 +297,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return -x; })),
       .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::neg(c.b, g); }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return -x; }),
       .gradChecks = unaryChecks(102, uniformGen(-2, 2)),
   });
   r.add({
@@ -305,6 +308,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.exp(); })),
       .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, c.out[0]); }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.exp(); }),
       .gradChecks = unaryChecks(103, uniformGen(-1, 1)),
   });
   r.add({
@@ -315,6 +319,7 @@ void registerUnary(Registry& r) {
       .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) { return x.log(); })),
       .vjp = unaryVjp([](VjpContext& c, Value g) { return ops::div(c.b, g, c.in[0]); }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.log(); }),
       .gradChecks = unaryChecks(104, uniformGen(0.5, 2)),
   });
   r.add({
@@ -326,6 +331,7 @@ void registerUnary(Registry& r) {
       .vjp =
           unaryVjp([](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::cos(c.b, c.in[0])); }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.sin(); }),
       .gradChecks = unaryChecks(105, uniformGen(-2, 2)),
   });
   r.add({
@@ -338,6 +344,7 @@ void registerUnary(Registry& r) {
         return ops::neg(c.b, ops::mul(c.b, g, ops::sin(c.b, c.in[0])));
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.cos(); }),
       .gradChecks = unaryChecks(106, uniformGen(-2, 2)),
   });
   r.add({
@@ -352,6 +359,7 @@ void registerUnary(Registry& r) {
         return ops::mul(b, g, ops::sub(b, scalarLike(b, y, 1.0), ops::square(b, y)));
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.tanh(); }),
       .gradChecks = unaryChecks(107, uniformGen(-2, 2)),
   });
   r.add({
@@ -367,6 +375,7 @@ void registerUnary(Registry& r) {
         return ops::mul(b, g, dydx);
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.logistic(); }),
       .gradChecks = unaryChecks(108, uniformGen(-3, 3)),
   });
   r.add({
@@ -385,6 +394,10 @@ void registerUnary(Registry& r) {
         return ops::where(b, ops::greater(b, c.out[0], zero), g, zero);
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) {
+        using T = typename std::decay_t<decltype(x)>::Scalar;
+        return x.max(T(0));
+      }),
       .gradChecks = unaryChecks(109, awayGen(0.2, 1.5)),
   });
   r.add({
@@ -396,6 +409,7 @@ void registerUnary(Registry& r) {
       .vjp = unaryVjp(
           [](VjpContext& c, Value g) { return ops::div(c.b, ops::scale(c.b, g, 0.5), c.out[0]); }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.sqrt(); }),
       .gradChecks = unaryChecks(110, uniformGen(0.5, 2)),
   });
   r.add({
@@ -407,6 +421,7 @@ void registerUnary(Registry& r) {
       .vjp = unaryVjp(
           [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::sign(c.b, c.in[0])); }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.abs(); }),
       .gradChecks = unaryChecks(111, awayGen(0.2, 1.5)),
   });
   r.add({
@@ -418,6 +433,7 @@ void registerUnary(Registry& r) {
       .vjp = unaryVjp(
           [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::scale(c.b, c.in[0], 2.0)); }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.square(); }),
       .gradChecks = unaryChecks(112, uniformGen(-2, 2)),
   });
   r.add({
@@ -428,6 +444,7 @@ void registerUnary(Registry& r) {
       .shape = sameTypeRule(kNumeric),
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.sign(); })),
       .batch = batch::elementwise(),
+      .elementwise = blocks::array([](const auto& x) { return x.sign(); }),
   });
   r.add({
       .name = "round",
@@ -440,6 +457,9 @@ void registerUnary(Registry& r) {
         // nearbyint under the default rounding mode rounds half to even, as TF does.
         return x.unaryExpr([](auto v) { return decltype(v)(std::nearbyint(v)); });
       })),
+      .elementwise = blocks::array([](const auto& x) {
+        return x.unaryExpr([](auto v) { return decltype(v)(std::nearbyint(v)); });
+      }),
   });
   r.add({
       .name = "logical_not",
@@ -459,6 +479,7 @@ void registerUnary(Registry& r) {
         return {out};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::unary([](auto x) { return x == 0 ? decltype(x)(1) : decltype(x)(0); }),
   });
 }
 
@@ -473,6 +494,7 @@ void registerBinary(Registry& r) {
         return {g, g};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::binary([](auto x, auto y) { return x + y; }),
       .gradChecks = binaryChecks(201, uniformGen(-2, 2), uniformGen(-2, 2)),
   });
   r.add({
@@ -485,6 +507,7 @@ void registerBinary(Registry& r) {
         return {g, c.needs[1] ? ops::neg(c.b, g) : Value{}};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::binary([](auto x, auto y) { return x - y; }),
       .gradChecks = binaryChecks(202, uniformGen(-2, 2), uniformGen(-2, 2)),
   });
   r.add({
@@ -498,6 +521,7 @@ void registerBinary(Registry& r) {
                 c.needs[1] ? ops::mul(c.b, g, c.in[0]) : Value{}};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::binary([](auto x, auto y) { return x * y; }),
       .gradChecks = binaryChecks(203, uniformGen(-2, 2), uniformGen(-2, 2)),
   });
   r.add({
@@ -512,6 +536,7 @@ void registerBinary(Registry& r) {
                 c.needs[1] ? ops::neg(b, ops::div(b, ops::mul(b, g, c.out[0]), c.in[1])) : Value{}};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::binary([](auto x, auto y) { return divide(x, y); }),
       .gradChecks = binaryChecks(204, uniformGen(-2, 2), awayGen(0.5, 2)),
   });
   r.add({
@@ -541,6 +566,7 @@ void registerBinary(Registry& r) {
         return r;
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::binary([](auto x, auto y) { return std::pow(x, y); }),
       .gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5)),
   });
   r.add({
@@ -559,6 +585,7 @@ void registerBinary(Registry& r) {
                 c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::binary([](auto x, auto y) { return maxOf(x, y); }),
       .gradChecks = distinctChecks(206),
   });
   r.add({
@@ -577,6 +604,7 @@ void registerBinary(Registry& r) {
                 c.needs[1] ? ops::where(b, xWins, zero, g) : Value{}};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::binary([](auto x, auto y) { return minOf(x, y); }),
       .gradChecks = distinctChecks(207),
   });
 }
@@ -592,6 +620,7 @@ void addPredicate(Registry& r, const char* name, const char* math, F f) {
       .shape = broadcastRule(kMask, true),
       .forward = tensorKernel(binaryKernel<kMask, true>(f)),
       .batch = batch::elementwise(),
+      .elementwise = blocks::compare(f),
   });
 }
 
@@ -648,6 +677,7 @@ void registerSelectAndCast(Registry& r) {
                 c.needs[2] ? ops::where(b, c.in[0], zero, g) : Value{}};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::where(),
       .gradChecks =
           [] {
             Rng rng(301);
@@ -698,6 +728,7 @@ void registerSelectAndCast(Registry& r) {
           [](const Tensors& in, const Attrs&) -> Tensors { return {in.at(0).clone()}; }),
       .vjp = [](VjpContext&) -> Values { return {Value{}}; },
       .batch = batch::elementwise(),
+      .elementwise = blocks::copy(),
       .noGradCheck = "finite differences see the identity; the rule says zero on purpose",
   });
   r.add({
@@ -710,6 +741,7 @@ void registerSelectAndCast(Registry& r) {
         return {Tensor::zeros(in.at(0).dtype(), in[0].shape())};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::unary([](auto x) { return decltype(x)(0); }),
   });
   r.add({
       .name = "ones_like",
@@ -721,6 +753,7 @@ void registerSelectAndCast(Registry& r) {
         return {Tensor::full(in.at(0).dtype(), in[0].shape(), 1.0)};
       }),
       .batch = batch::elementwise(),
+      .elementwise = blocks::unary([](auto x) { return decltype(x)(1); }),
   });
 }
 

@@ -80,6 +80,19 @@ Kernel tensorKernel(F f) {
 using BatchRule = std::function<std::vector<Value>(
     Emitter&, const Primitive&, const std::vector<Value>&, const std::vector<int>&, const Attrs&)>;
 
+// How the fusing executor (exec/fused_*) evaluates an elementwise entry: out[i] = f(in[0][i],
+// in[1][i], ...) for i < n, every operand a block of n values of the compute type (a scalar
+// input already broadcast into its block), a bool value as 0 or 1 of that type. An entry with
+// these functions is elementwise: transform/fusion.h fuses it with its neighbours.
+template <class T>
+using BlockFn = void (*)(T* out, const T* const* in, int n);
+struct ElementwiseBlock {
+  BlockFn<float> f32 = nullptr;
+  BlockFn<double> f64 = nullptr;
+  bool boolOut = false;  // the output is bool (comparisons, logic), held as 0/1 in the block
+  bool defined() const { return f32 != nullptr && f64 != nullptr; }
+};
+
 struct GradCheckCase {
   Tensors inputs;
   Attrs attrs;
@@ -104,6 +117,8 @@ struct Primitive {
   std::function<std::vector<Value>(VjpContext&)> vjp;
   // How vectorized_map runs it on a batch (transform/batching.h); empty = a loop per example.
   BatchRule batch;
+  // Set for elementwise entries (see ElementwiseBlock); empty = never fused.
+  ElementwiseBlock elementwise;
   // Points where the registry-walking test checks the VJP against finite differences:
   // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)
   // and attrs. Every differentiable primitive lists at least one case, or says why not:

@@ -11,6 +11,7 @@
 
 #include "engine/ops/api.h"
 #include "engine/ops/batch_rules.h"
+#include "engine/ops/block_kernels.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
@@ -790,6 +791,9 @@ void registerShapeOps(Registry& r) {
         return {c.b.op1("sum_to", {g}, {{"shape", s}})};
       },
       .batch = batch::broadcastTo(),
+      // A copy of each element when x is a scalar or already has the shape: the only uses the
+      // fusion pass fuses (it fuses an input only if it is one value or the full shape).
+      .elementwise = blocks::copy(),
       .gradChecks =
           [] {
             Rng rng(106);
