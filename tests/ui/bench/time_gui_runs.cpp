@@ -46,6 +46,9 @@ class TimeGuiRuns : public QObject {
     QSignalSpy traced(w.controller(), &LessonController::traced);
     QVERIFY(w.openFile(":/lessons/" + lesson));
     QTRY_VERIFY_WITH_TIMEOUT(traced.count() >= 1, 120000);
+    w.controller()->setPreset(lang::ParamPreset::Seed);  // the window opens at classroom size
+    w.controller()->traceNow();
+    QTRY_VERIFY_WITH_TIMEOUT(traced.count() >= 2, 120000);
     QTRY_VERIFY_WITH_TIMEOUT(!w.graphView()->graphScene()->layoutPending(), 120000);
     auto program = w.controller()->program();
     QVERIFY(program);
