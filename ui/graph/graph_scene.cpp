@@ -2,6 +2,7 @@
 
 #include <QGraphicsSceneMouseEvent>
 #include <QGraphicsTextItem>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -225,6 +226,8 @@ void GraphScene::rebuild() {
   visible_ = {};
   layout_ = {};
   pendingTicket_ = -1;
+  applying_ = false;
+  ++applyGeneration_;
   layoutWorker_->cancel();
   if (!graph_) return;
   visible_ = buildVisibleGraph(*graph_, filter_);
@@ -256,23 +259,49 @@ void GraphScene::applyLayout(std::shared_ptr<const GraphLayout> layout) {
     emit layoutFailed(QString::fromStdString(layout_.error));
     return afterLayout();
   }
-  for (size_t i = 0; i < visible_.frames.size(); ++i) {
-    if (layout_.frames[i].isNull()) continue;
-    int depth = 0;
-    for (int p = visible_.frames[i].parent; p >= 0; p = visible_.frames[size_t(p)].parent) ++depth;
-    frameItems_.push_back(new FrameItem(visible_.frames[i], layout_.frames[i], depth));
-    addItem(frameItems_.back());
+  applyCursor_ = 0;
+  itemBatches_ = 0;
+  applying_ = true;
+  addItemBatch(++applyGeneration_);
+}
+
+// Creates up to kItemsPerTurn items, then yields to the event loop until all are in.
+void GraphScene::addItemBatch(int generation) {
+  if (generation != applyGeneration_ || !applying_) return;  // a newer rebuild took over
+  const size_t frames = visible_.frames.size(), edges = visible_.edges.size();
+  const size_t total = frames + edges + visible_.nodes.size();
+  const size_t end = asyncLayout_ ? std::min(total, applyCursor_ + kItemsPerTurn) : total;
+  ++itemBatches_;
+  for (; applyCursor_ < end; ++applyCursor_) {
+    const size_t i = applyCursor_;
+    if (i < frames) {
+      if (layout_.frames[i].isNull()) continue;
+      int depth = 0;
+      for (int p = visible_.frames[i].parent; p >= 0; p = visible_.frames[size_t(p)].parent)
+        ++depth;
+      frameItems_.push_back(new FrameItem(visible_.frames[i], layout_.frames[i], depth));
+      addItem(frameItems_.back());
+    } else if (i < frames + edges) {
+      const size_t e = i - frames;
+      if (visible_.edges[e].layoutOnly) continue;
+      edgeItems_.push_back(new EdgeItem(visible_.edges[e], layout_.edges[e]));
+      addItem(edgeItems_.back());
+    } else {
+      const VisNode& n = visible_.nodes[i - frames - edges];
+      nodeItems_.push_back(
+          new NodeItem(n, layout_.nodes[i - frames - edges], graph_->node(n.node).loc));
+      addItem(nodeItems_.back());
+    }
   }
-  for (size_t i = 0; i < visible_.edges.size(); ++i) {
-    if (visible_.edges[i].layoutOnly) continue;
-    edgeItems_.push_back(new EdgeItem(visible_.edges[i], layout_.edges[i]));
-    addItem(edgeItems_.back());
+  if (applyCursor_ < total) {
+    QTimer::singleShot(0, this, [this, generation] { addItemBatch(generation); });
+    return;
   }
-  for (size_t i = 0; i < visible_.nodes.size(); ++i) {
-    const VisNode& n = visible_.nodes[i];
-    nodeItems_.push_back(new NodeItem(n, layout_.nodes[i], graph_->node(n.node).loc));
-    addItem(nodeItems_.back());
-  }
+  finishLayout();
+}
+
+void GraphScene::finishLayout() {
+  applying_ = false;
   colorBar_ = new ColorBarItem(scale_.get());
   addItem(colorBar_);
   colorBar_->setPos(layout_.bounds.right() + 28, layout_.bounds.top() + 24);

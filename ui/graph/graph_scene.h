@@ -63,7 +63,13 @@ class GraphScene : public QGraphicsScene {
 
   // Layout on a worker thread (the items appear on layoutChanged) instead of in the call.
   void setAsyncLayout(bool on) { asyncLayout_ = on; }
-  bool layoutPending() const { return pendingTicket_ >= 0; }
+  // True until the layout has arrived and all its items are in the scene.
+  bool layoutPending() const { return pendingTicket_ >= 0 || applying_; }
+  // Items created per event-loop turn when a layout lands: a 34,000-node unfolded graph goes
+  // in over many turns, so the GUI thread answers in between. Smaller graphs, and scenes
+  // without async layout (export, tests), go in at once.
+  static constexpr size_t kItemsPerTurn = 2000;
+  int lastItemBatches() const { return itemBatches_; }  // event-loop turns the last layout took
   // Layouts taken from the cache so far (a test and a status line read it).
   int cachedLayoutsUsed() const { return cacheHits_; }
 
@@ -128,6 +134,8 @@ class GraphScene : public QGraphicsScene {
  private:
   void rebuild();
   void applyLayout(std::shared_ptr<const GraphLayout> layout);
+  void addItemBatch(int generation);
+  void finishLayout();
   void afterLayout();
   void recomputeRepeats(std::shared_ptr<const RepeatGroups> known = nullptr);
   void toggleFold(int owner, bool folded);
@@ -146,6 +154,12 @@ class GraphScene : public QGraphicsScene {
   LayoutWorker* layoutWorker_;
   bool asyncLayout_ = false;
   int pendingTicket_ = -1;
+  // Items of the landed layout go in batches: the next item to create (frames, then edges,
+  // then nodes) and the rebuild they belong to (a newer rebuild drops the rest).
+  bool applying_ = false;
+  size_t applyCursor_ = 0;
+  int applyGeneration_ = 0;
+  int itemBatches_ = 0;
   int cacheHits_ = 0;
   std::string pendingKey_;
   // A fold toggled while its layout runs: where it was, to report once the layout lands.

@@ -17,6 +17,7 @@
 #include "ui/plots/gradient_lines_plot.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/timing_bars_plot.h"
+#include "ui/step/execution_view.h"
 
 namespace gl::ui {
 
@@ -101,6 +102,8 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
     c.node = node;
     c.iterations = rec.iterations;
     c.hasAdjoints = !rec.adjoints.empty();
+    c.executions = executionLabels(run, node);
+    c.executionIterations = executionIterations(run, node);
     QString what = QString::fromStdString(std::string(displayName(n)));
     if (!n.name.empty()) what += QStringLiteral(" '%1'").arg(QString::fromStdString(n.name));
     c.label = n.loc.known() ? QObject::tr("%1 at line %2").arg(what).arg(n.loc.line)

@@ -17,6 +17,9 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
   loops_ = new QComboBox(this);
   loops_->setMinimumContentsLength(16);
   loops_->setToolTip(tr("Loop to step through"));
+  executions_ = new QComboBox(this);
+  executions_->setToolTip(tr("Which execution of the loop to step through"));
+  executions_->setVisible(false);
   phase_ = new QComboBox(this);
   phase_->addItems({tr("Forward"), tr("Backward")});
   phase_->setToolTip(tr("Forward pass: loop-carried values; backward pass: their adjoints"));
@@ -46,10 +49,11 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(4, 2, 4, 2);
-  for (QWidget* w : std::initializer_list<QWidget*>{loops_, phase_, first_, prev_, play_, next_,
-                                                    last_, speedBox_, slider_, spin_, total_})
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{loops_, executions_, phase_, first_, prev_, play_, next_,
+                                       last_, speedBox_, slider_, spin_, total_})
     layout->addWidget(w);
-  layout->setStretch(8, 1);
+  layout->setStretch(9, 1);
 
   connect(first_, &QToolButton::clicked, this, &StepControls::first);
   connect(prev_, &QToolButton::clicked, this, &StepControls::previous);
@@ -68,7 +72,14 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
   });
   connect(loops_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
     if (updating_) return;
+    refreshExecutions();
     refreshRange();
+    announce();
+  });
+  connect(executions_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+    if (updating_ || currentLoop() < 0) return;
+    refreshRange();
+    emit executionChanged(currentLoop(), execution());
     announce();
   });
   connect(phase_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { announce(); });
@@ -85,8 +96,29 @@ void StepControls::setLoops(const QVector<LoopChoice>& loops) {
   const int idx = loops_->findData(keep);
   loops_->setCurrentIndex(idx >= 0 ? idx : (loops.isEmpty() ? -1 : 0));
   updating_ = false;
+  refreshExecutions();
   refreshRange();
   if (!loops.isEmpty()) announce();
+}
+
+// The chosen loop's executions; the first is chosen again (a new run, another loop).
+void StepControls::refreshExecutions() {
+  const int idx = loops_->currentIndex();
+  const QStringList labels =
+      idx >= 0 && idx < choices_.size() ? choices_[idx].executions : QStringList();
+  updating_ = true;
+  executions_->clear();
+  executions_->addItems(labels);
+  executions_->setCurrentIndex(labels.isEmpty() ? -1 : 0);
+  executions_->setVisible(labels.size() > 1);
+  updating_ = false;
+}
+
+int StepControls::execution() const { return std::max(0, executions_->currentIndex()); }
+int StepControls::executionCount() const { return std::max(1, executions_->count()); }
+
+void StepControls::selectExecution(int k) {
+  if (k >= 0 && k < executions_->count()) executions_->setCurrentIndex(k);
 }
 
 int StepControls::currentLoop() const {
@@ -155,7 +187,9 @@ void StepControls::setBackward(bool on) { phase_->setCurrentIndex(on ? 1 : 0); }
 void StepControls::refreshRange() {
   const int idx = loops_->currentIndex();
   // Records hold iterations + 1 rows: the value before each iteration and the final one.
-  const qint64 n = idx >= 0 && idx < choices_.size() ? choices_[idx].iterations : 0;
+  qint64 n = idx >= 0 && idx < choices_.size() ? choices_[idx].iterations : 0;
+  if (idx >= 0 && idx < choices_.size() && execution() < choices_[idx].executionIterations.size())
+    n = choices_[idx].executionIterations[execution()];
   const bool on = idx >= 0;
   for (QWidget* w :
        std::initializer_list<QWidget*>{phase_, first_, prev_, play_, next_, last_, slider_, spin_})

@@ -3,7 +3,9 @@
 // slider over its iterations, with a forward/backward phase switch and a play speed. Play runs
 // the way the pass does: forward from the first step to the last, backward from the last to the
 // first (the backward pass visits the iterations in reverse). Emits stepChanged; the window
-// forwards it to the graph view, the inspector and every plot's cursor.
+// forwards it to the graph view, the inspector and every plot's cursor. A loop that ran more
+// than once (inside a map_fn, a jacobian's rows, another loop) offers its executions in a
+// second box; the step then belongs to the chosen execution.
 #include <QVector>
 #include <QWidget>
 
@@ -21,6 +23,10 @@ struct LoopChoice {
   QString label;  // e.g. "while at line 31"
   qint64 iterations = 0;
   bool hasAdjoints = false;
+  // More than one when the loop ran several times: per execution, its label ("jacobian row 17",
+  // "execution 3 of 10 (at 2)") and its iteration count.
+  QStringList executions;
+  QVector<qint64> executionIterations;
 };
 
 class StepControls : public QWidget {
@@ -33,6 +39,9 @@ class StepControls : public QWidget {
   qint64 step() const;
   bool backward() const;
   bool playing() const;
+  int execution() const;  // 0-based; 0 when the loop ran once
+  int executionCount() const;
+  QComboBox* executionBox() const { return executions_; }
 
   // Play speed in steps per second. The timer never ticks faster than kMinTickMs: faster
   // speeds advance several steps per tick.
@@ -44,6 +53,7 @@ class StepControls : public QWidget {
 
  public slots:
   void selectLoop(int node);
+  void selectExecution(int k);
   void setStep(qint64 t);
   void first();
   void previous();
@@ -54,13 +64,17 @@ class StepControls : public QWidget {
 
  signals:
   void stepChanged(int loopNode, qint64 step, bool backward);
+  // Another execution of the loop was chosen; stepChanged follows with its step.
+  void executionChanged(int loopNode, int execution);
 
  private:
+  void refreshExecutions();
   void refreshRange();
   void announce();
   void tick();
 
   QComboBox* loops_;
+  QComboBox* executions_;
   QComboBox* phase_;
   QComboBox* speedBox_;
   double speed_ = 10;

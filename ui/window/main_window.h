@@ -107,6 +107,7 @@ class MainWindow : public QMainWindow {
   void onTraced(std::shared_ptr<const lang::TracedProgram> program);
   void onTraceFailed(const QString& message, int line, int col);
   void onRunFinished(const RunOutcome& outcome);
+  void onExecutionChanged(int loopNode, int execution);
   void sweepDialog();
   void onSweepFinished(const QString& param, const QString& error);
   void showVariantResults();
@@ -139,6 +140,8 @@ class MainWindow : public QMainWindow {
   QMenu* viewMenu_ = nullptr;
 
   RunOutcome lastRun_;
+  // The shown variant's records as the step-through shows them (the chosen loop execution).
+  std::shared_ptr<const RunResult> shownRecords_;
   std::unique_ptr<ScalingData> sweep_;
   lang::ParamPreset openingPreset_ = lang::ParamPreset::Classroom;
   bool pendingRunAfterTrace_ = false;

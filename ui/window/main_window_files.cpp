@@ -157,6 +157,7 @@ void MainWindow::newLesson() {
 // One lesson at a time: nothing the user set for the previous one carries over.
 void MainWindow::startOver() {
   lastRun_ = {};
+  shownRecords_.reset();
   sweep_.reset();
   plots_->clearResults();
   plots_->setExportFolder(dialogFolder());

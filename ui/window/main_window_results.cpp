@@ -20,6 +20,7 @@
 #include "ui/present/result_views.h"
 #include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
+#include "ui/step/execution_view.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 #include "ui/window/sweep_dialog.h"
@@ -103,6 +104,7 @@ void MainWindow::connectPanels() {
     markNumericsFault(*graphView_->graphScene(), shown ? v->run.numerics : NumericsFault{});
   });
   connect(steps_, &StepControls::stepChanged, this, &MainWindow::onStep);
+  connect(steps_, &StepControls::executionChanged, this, &MainWindow::onExecutionChanged);
   connect(runOptions_, &RunOptions::variantChanged, this, [this] {
     if (auto program = controller_->program())
       showProgramGraph(*graphView_, program, runOptions_->variant().toStdString());
@@ -246,6 +248,7 @@ void MainWindow::showVariantResults() {
   auto graph = lastRun_.program->graph;
   // The inspector and overlay keep the record alive through shared ownership.
   auto run = std::shared_ptr<const RunResult>(lastRun_.run, &v->run);
+  shownRecords_ = run;
   inspector_->setContext(graph, run);
   showRunOnGraph(*graphView_, *graph, *run, steps_->step(), false);
   markNumericsFault(*graphView_->graphScene(), v->run.numerics);
@@ -258,7 +261,22 @@ void MainWindow::onStep(int loopNode, qint64 step, bool backward) {
   if (!v || !lastRun_.program) return;
   inspector_->showLoopStep(loopNode, step, backward);
   plots_->setStepCursor(double(step));
-  showRunOnGraph(*graphView_, *lastRun_.program->graph, v->run, step, false);
+  showRunOnGraph(*graphView_, *lastRun_.program->graph, shownRecords_ ? *shownRecords_ : v->run,
+                 step, false);
+}
+
+// Another execution of a loop: the inspector, the gradient plot and (at the next step) the
+// graph read that execution's records.
+void MainWindow::onExecutionChanged(int loopNode, int execution) {
+  const lab::VariantRun* v = shownRun();
+  if (!v || !lastRun_.program) return;
+  auto graph = lastRun_.program->graph;
+  shownRecords_ =
+      withExecution(std::shared_ptr<const RunResult>(lastRun_.run, &v->run), loopNode, execution);
+  inspector_->setContext(graph, shownRecords_);
+  if (auto it = shownRecords_->loops.find(loopNode);
+      it != shownRecords_->loops.end() && !it->second.adjoints.empty())
+    plots_->showLoopGradients(it->second, graph.get());
 }
 
 }  // namespace gl::ui

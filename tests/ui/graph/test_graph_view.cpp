@@ -294,6 +294,34 @@ class TestGraphView : public QObject {
     QVERIFY2(QLineF(top, at).length() < 60, "the unfolded frame jumped away");
   }
 
+  // A big graph's items go into the scene over several event-loop turns, never one long
+  // stall: the layout arrives from the worker, then kItemsPerTurn items per turn.
+  void bigGraphItemsArriveInBatches() {
+    auto g = gltest::makeChain(3000);
+    GraphView view;
+    GraphScene& scene = *view.graphScene();
+    scene.setLayoutOptions({LayoutOptions::Edges::Straight});
+    scene.setGraph(g);
+    QTRY_VERIFY_WITH_TIMEOUT(!scene.layoutPending(), 120000);
+    QCOMPARE(int(scene.nodeItems().size()), g->numNodes());
+    const size_t items = scene.nodeItems().size() + scene.edgeItems().size();
+    QVERIFY(items > 2 * GraphScene::kItemsPerTurn);
+    QVERIFY2(size_t(scene.lastItemBatches()) >= items / GraphScene::kItemsPerTurn,
+             qPrintable(QString::number(scene.lastItemBatches())));
+    // Every item is placed where the layout put it, batches or not.
+    for (const gl::Node& n : g->nodes()) QVERIFY(scene.nodeItem(n.id));
+    // A rebuild while batches are pending drops the rest: the new layout's items only. The
+    // cached layout puts its first batch in at once, the rest would follow on later turns.
+    scene.setGraph(g);
+    QVERIFY(scene.layoutPending());
+    QCOMPARE(scene.lastItemBatches(), 1);
+    scene.setGraph(gltest::makeChain(5));
+    QTRY_VERIFY(!scene.layoutPending());
+    QCOMPARE(int(scene.nodeItems().size()), 5);
+    QTest::qWait(20);
+    QCOMPARE(int(scene.nodeItems().size()), 5);
+  }
+
   void repeatGroupFoldsAndUnfoldsInPlace() {
     const RepeatedLayers r = makeRepeatedLayers(60);
     GraphView view;

@@ -375,6 +375,65 @@ class TestMainWindow : public QObject {
     QCOMPARE(isDarkTheme(), wasDark);
   }
 
+  // A loop inside a map_fn of 5 elements ran 5 times: the step controls offer the executions
+  // and choosing one shows its values in the inspector and its adjoints on the gradient plot.
+  void choosingALoopExecutionShowsItsValues() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("loop_in_map.gls");
+    QCOMPARE(saveScript(path, R"(xs = tf.constant([1.0, 1.1, 1.2, 1.3, 1.4], dtype=tf.float64)
+
+def squarings(x):
+    def cond(i, v):
+        return tf.less(i, 3)
+    def body(i, v):
+        return i + 1, v * v
+    _, last = tf.while_loop(cond, body, loop_vars=[tf.constant(0), x])
+    return last
+
+with tf.GradientTape() as tape:
+    tape.watch(xs)
+    total = tf.reduce_sum(tf.map_fn(squarings, xs))
+d_xs = tape.gradient(total, xs)
+)"),
+             QString());
+    MainWindow w;
+    w.show();
+    QSignalSpy traced(w.controller(), &LessonController::traced);
+    QVERIFY(w.openFile(path));
+    QTRY_VERIFY_WITH_TIMEOUT(traced.count() >= 1, 20000);
+    runAll(w);
+    const lab::VariantRun* v = w.shownRun();
+    QVERIFY(v && v->ok());
+    StepControls* steps = w.stepControls();
+    QVERIFY(steps->currentLoop() >= 0);
+    QCOMPARE(steps->executionCount(), 5);
+    QVERIFY(steps->executionBox()->isVisibleTo(steps));
+    QCOMPARE(steps->executionBox()->itemText(3), QString("execution 4 of 5 (at 3)"));
+    const int loop = steps->currentLoop();
+    const LoopRecord third =
+        loopExecution(v->run.loops.at(loop), &v->run.loopExecutions.at(loop), 3);
+    QCOMPARE(third.carried.at(2).at(1).full.at(0), std::pow(1.3, 4));
+    steps->selectExecution(3);
+    QCOMPARE(steps->execution(), 3);
+    steps->setStep(2);
+    const QString text = w.inspector()->text();
+    const QString mine = recordSummary(third.carried.at(2).at(1));
+    const QString first = recordSummary(v->run.loops.at(loop).carried.at(2).at(1));
+    QVERIFY(mine != first);
+    QVERIFY2(text.contains(mine), qPrintable(text));
+    QVERIFY2(!text.contains(first), qPrintable(text));
+    // The gradient plot shows execution 4's adjoints: d v_3 / d v_0 = 8 * 1.3^7.
+    GradientLinesPlot* lines = w.plots()->gradientLines();
+    QVERIFY(lines->graphCount() >= 1);
+    bool found = false;
+    const double norm0 = third.adjoints.at(0).at(1).l2;
+    QVERIFY(std::abs(norm0 - 8 * std::pow(1.3, 7)) < 1e-9);
+    for (int g = 0; g < lines->graphCount(); ++g)
+      for (auto it = lines->graph(g)->data()->begin(); it != lines->graph(g)->data()->end(); ++it)
+        if (it->key == 0 && std::abs(it->value - norm0) <= 1e-6 * norm0) found = true;
+    QVERIFY(found);
+  }
+
   void odeLessonRunsAndStepsThrough() {
     MainWindow w;
     w.show();

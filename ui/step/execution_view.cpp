@@ -1,0 +1,64 @@
+#include "ui/step/execution_view.h"
+
+#include <QObject>
+
+namespace gl::ui {
+
+namespace {
+
+const LoopExecutions* laterOf(const RunResult& run, int loop) {
+  auto it = run.loopExecutions.find(loop);
+  return it == run.loopExecutions.end() ? nullptr : &it->second;
+}
+
+QString place(const std::vector<int64_t>& at) {
+  QStringList parts;
+  for (int64_t i : at) parts << QString::number(i);
+  return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+std::shared_ptr<const RunResult> withExecution(std::shared_ptr<const RunResult> run, int loop,
+                                               int execution) {
+  if (!run || execution <= 0) return run;
+  const LoopExecutions* more = laterOf(*run, loop);
+  auto first = run->loops.find(loop);
+  if (!more || first == run->loops.end() || size_t(execution) >= more->count()) return run;
+  auto view = std::make_shared<RunResult>(*run);
+  view->loops[loop] = loopExecution(first->second, more, size_t(execution));
+  return view;
+}
+
+QStringList executionLabels(const RunResult& run, int loop) {
+  const LoopExecutions* more = laterOf(run, loop);
+  auto first = run.loops.find(loop);
+  if (!more || first == run.loops.end()) return {};
+  QStringList out;
+  const size_t n = more->count();
+  for (size_t k = 0; k < n; ++k) {
+    const LoopRecord& rec = k == 0 ? first->second : more->later[k - 1];
+    // A jacobian's rows share the forward values: the row is what differs.
+    const bool row = k == 0 ? n > 1 && more->later[0].sharesCarried : rec.sharesCarried;
+    if (row && !rec.at.empty())
+      out << QObject::tr("jacobian row %1").arg(rec.at.front());
+    else if (rec.at.empty())
+      out << QObject::tr("execution %1 of %2").arg(k + 1).arg(n);
+    else
+      out << QObject::tr("execution %1 of %2 (at %3)").arg(k + 1).arg(n).arg(place(rec.at));
+  }
+  return out;
+}
+
+QVector<qint64> executionIterations(const RunResult& run, int loop) {
+  QVector<qint64> out;
+  const LoopExecutions* more = laterOf(run, loop);
+  auto first = run.loops.find(loop);
+  if (!more || first == run.loops.end()) return out;
+  out << first->second.iterations;
+  for (const LoopRecord& rec : more->later)
+    out << (rec.sharesCarried ? first->second.iterations : rec.iterations);
+  return out;
+}
+
+}  // namespace gl::ui
