@@ -1,5 +1,7 @@
 #include "ui/window/main_window.h"
 
+#include <QDir>
+
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -228,9 +230,11 @@ void MainWindow::createDocks() {
   QDockWidget* editor =
       dock(editor_, tr("Script"), QStringLiteral("ScriptDock"), Qt::LeftDockWidgetArea);
   splitDockWidget(lessons, editor, Qt::Vertical);
-  // Tall enough for the four lessons, the "Recent files" header and three recent files.
+  // Tall enough for every built-in lesson, the "Recent files" header and three recent files.
   const int row = lessons_->fontMetrics().height() + 6;
-  resizeDocks({lessons, editor}, {row * 10, 600}, Qt::Vertical);
+  const int builtIn =
+      int(QDir(QStringLiteral(":/lessons")).entryList({QStringLiteral("*.gls")}).size());
+  resizeDocks({lessons, editor}, {row * (builtIn + 6), 600}, Qt::Vertical);
   resizeDocks({editor}, {560}, Qt::Horizontal);
   QDockWidget* params =
       dock(params_, tr("Params"), QStringLiteral("ParamsDock"), Qt::RightDockWidgetArea);
