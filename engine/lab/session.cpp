@@ -43,6 +43,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
       if (e.value.valid()) fetches.push_back(e.value);
   RunOptions opt;
   opt.parallel = s.parallel;
+  opt.fused = s.fused;
   opt.threads = s.threads;
   opt.timeline = s.timeline;
   opt.records = s.records;
@@ -151,7 +152,9 @@ std::string jsonString(const std::string& s) {
 
 std::string jsonNumber(double v) { return std::isfinite(v) ? fmt(v) : "null"; }
 
-std::string executorName(const RunSettings& s) { return s.parallel ? "parallel" : "serial"; }
+std::string executorName(const RunSettings& s) {
+  return s.fused ? "fused" : s.parallel ? "parallel" : "serial";
+}
 
 }  // namespace
 
@@ -218,6 +221,25 @@ void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
   }
 }
 
+// The fusing executor: how much it fused, and each while loop run element-major or why not.
+void addFusionEntries(const Graph& g, const VariantRun& v, const RunSettings& s,
+                      std::vector<ReportEntry>& out) {
+  if (!s.fused) return;
+  out.push_back({ReportKind::Fusion, Severity::Info, 2,
+                 "fused: " + std::to_string(v.run.fusedNodes) + " elementwise ops in " +
+                     std::to_string(v.run.fusedGroups) + " fused groups"});
+  for (const LoopFusion& l : v.run.loopFusion) {
+    const Node& n = g.node(l.node);
+    const std::string where = std::string(n.forwardNode >= 0 ? "reverse " : "") +
+                              "while_loop at line " + std::to_string(n.loc.line);
+    out.push_back({ReportKind::Fusion, Severity::Info, 2,
+                   l.elementMajor ? where + ": element-major, " + std::to_string(l.iterations) +
+                                        " iterations per block of elements"
+                                  : where + ": fallback: runs step by step (" + l.reason + ")",
+                   n.loc});
+  }
+}
+
 // The same as JSON: [{"what", "line", "fallbacks": [{"op", "line", "col", "reason"}]}].
 void vectorizedJson(std::ostream& os, const VariantRun& v) {
   os << "[";
@@ -250,6 +272,7 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
             executorName(settings) + " executor]");
     addVectorizedEntries(v, out);
+    addFusionEntries(*program.graph, v, settings, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (v.cancelled) {
@@ -368,6 +391,8 @@ std::string_view reportKindName(ReportKind k) {
       return "fallback";
     case ReportKind::Numerics:
       return "numerics";
+    case ReportKind::Fusion:
+      return "fusion";
   }
   return "?";
 }

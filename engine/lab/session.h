@@ -9,9 +9,17 @@
 
 namespace gl::lab {
 
+// Which executor runs a variant (RunSettings::parallel / fused).
+enum class ExecutorKind : int { Serial, Parallel, Fused };
+
 struct RunSettings {
   std::string variant;  // empty: all variants
   bool parallel = false;
+  bool fused = false;  // the fusing executor (RunOptions::fused)
+  void setExecutor(ExecutorKind k) {
+    parallel = k == ExecutorKind::Parallel;
+    fused = k == ExecutorKind::Fused;
+  }
   int threads = 0;
   bool timeline = true;
   bool records = true;         // per-iteration loop records (the step-through)
