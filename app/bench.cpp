@@ -117,7 +117,7 @@ class Bench {
       for (const lang::Variant& v : t.program.variants) variants.push_back(v.name);
       if (!traceError.empty()) variants = {"trace"};
       for (const std::string& variant : variants)
-        for (const char* executor : {"serial", "parallel"}) {
+        for (const char* executor : {"serial", "parallel", "fused"}) {
           Case c;
           c.name = bench::caseName(lesson.name, variant, executor);
           c.lesson = lesson.name;
@@ -211,6 +211,7 @@ class Bench {
     lab::RunSettings settings;
     settings.variant = c.variant;
     settings.parallel = c.executor == "parallel";
+    settings.fused = c.executor == "fused";
     settings.threads = threads_;
     settings.timeline = false;
     settings.records = false;

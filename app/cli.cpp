@@ -27,6 +27,7 @@ lab::RunSettings runSettings(const args::Parsed& args) {
   lab::RunSettings run;
   run.variant = args.text("--variant");
   run.parallel = args.text("--executor") == "parallel";
+  run.fused = args.text("--executor") == "fused";
   run.threads = int(args.integer("--threads", run.threads));
   run.flushDenormals = !args.flag("--no-ftz");
   run.checkNumerics = !args.flag("--no-check-numerics");

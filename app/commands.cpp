@@ -33,7 +33,7 @@ Option presetOption(const char* fallback) {
 Option variantOption(std::string help) { return args::text("--variant", "V", std::move(help)); }
 
 Option executorOption() {
-  return args::choice("--executor", {"serial", "parallel"}, "the executor to run on")
+  return args::choice("--executor", {"serial", "parallel", "fused"}, "the executor to run on")
       .byDefault("serial");
 }
 
@@ -136,7 +136,7 @@ std::vector<Command> declare() {
                      "the variants to time")
             .byDefault(ode.variant)}},
       {"bench",
-       "Time the four lessons' variants on both executors against the yardsticks.",
+       "Time the four lessons' variants on each executor against the yardsticks.",
        {},
        {args::flag("--quick", "small sizes (a few seconds) instead of the lessons' own"),
         args::integer("--runs", "N", 1, 1000, "runs of every case, interleaved").byDefault("3"),

@@ -154,7 +154,9 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
     return 2;
   }
   opt.step = step;
-  opt.executorLabel = run.parallel ? QStringLiteral("parallel") : QStringLiteral("serial");
+  opt.executorLabel = run.fused      ? QStringLiteral("fused")
+                      : run.parallel ? QStringLiteral("parallel")
+                                     : QStringLiteral("serial");
   try {
     const std::string source = readScript(file);
     const std::string name =

@@ -28,6 +28,7 @@ enum class ReportKind : uint8_t {
   Vectorized,       // a tf.vectorized_map that became one batched graph
   Fallback,         // a part of a vectorized_map that runs in a loop; loc: that part
   Numerics,         // the first NaN/Inf of a variant; loc: the node's script line
+  Fusion,           // the fusing executor: fused groups, a loop run element-major or why not
 };
 
 enum class Severity : uint8_t { Info, Print, Warning, Error };

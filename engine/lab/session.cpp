@@ -37,6 +37,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   VariantRun vr;
   vr.name = v.name;
   vr.parallel = s.parallel;
+  vr.fused = s.fused;
   vr.vectorized = v.vectorized;
   std::vector<Value> fetches;
   for (const Output& o : v.outputs)
@@ -44,6 +45,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
       if (e.value.valid()) fetches.push_back(e.value);
   RunOptions opt;
   opt.parallel = s.parallel;
+  opt.fused = s.fused;
   opt.threads = s.threads;
   opt.timeline = s.timeline;
   opt.records = s.records;
@@ -155,12 +157,16 @@ std::string jsonString(const std::string& s) {
 
 std::string jsonNumber(double v) { return std::isfinite(v) ? fmt(v) : "null"; }
 
-std::string executorName(bool parallel) { return parallel ? "parallel" : "serial"; }
+std::string executorName(bool parallel, bool fused) {
+  return fused ? "fused" : parallel ? "parallel" : "serial";
+}
+std::string executorName(const VariantRun& v) { return executorName(v.parallel, v.fused); }
 
 // The executor the run used: its variants record it, so a report written later (the window's
 // export, report.txt) names it whatever settings the writer passes.
-bool ranParallel(const ProgramRun& run, const RunSettings& settings) {
-  return run.variants.empty() ? settings.parallel : run.variants.front().parallel;
+std::string ranExecutor(const ProgramRun& run, const RunSettings& settings) {
+  return run.variants.empty() ? executorName(settings.parallel, settings.fused)
+                              : executorName(run.variants.front());
 }
 
 }  // namespace
@@ -228,6 +234,25 @@ void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
   }
 }
 
+// The fusing executor: how much it fused, and each while loop run element-major or why not.
+void addFusionEntries(const Graph& g, const VariantRun& v, const RunSettings& s,
+                      std::vector<ReportEntry>& out) {
+  if (!s.fused) return;
+  out.push_back({ReportKind::Fusion, Severity::Info, 2,
+                 "fused: " + std::to_string(v.run.fusedNodes) + " elementwise ops in " +
+                     std::to_string(v.run.fusedGroups) + " fused groups"});
+  for (const LoopFusion& l : v.run.loopFusion) {
+    const Node& n = g.node(l.node);
+    const std::string where = std::string(n.forwardNode >= 0 ? "reverse " : "") +
+                              "while_loop at line " + std::to_string(n.loc.line);
+    out.push_back({ReportKind::Fusion, Severity::Info, 2,
+                   l.elementMajor ? where + ": element-major, " + std::to_string(l.iterations) +
+                                        " iterations per block of elements"
+                                  : where + ": fallback: runs step by step (" + l.reason + ")",
+                   n.loc});
+  }
+}
+
 // The same as JSON: [{"what", "line", "fallbacks": [{"op", "line", "col", "reason"}]}].
 void vectorizedJson(std::ostream& os, const VariantRun& v) {
   os << "[";
@@ -260,9 +285,10 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
   for (const VariantRun& v : run.variants) {
     add(ReportKind::Variant, Severity::Info, 0,
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
-            executorName(v.parallel) + " executor]",
-        {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v.parallel)}});
+            executorName(v) + " executor]",
+        {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v)}});
     addVectorizedEntries(v, out);
+    addFusionEntries(*program.graph, v, settings, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (v.cancelled) {
@@ -411,6 +437,8 @@ std::string_view reportKindName(ReportKind k) {
       return "fallback";
     case ReportKind::Numerics:
       return "numerics";
+    case ReportKind::Fusion:
+      return "fusion";
   }
   return "?";
 }
@@ -441,7 +469,7 @@ std::string reportText(const TracedProgram& program, const ProgramRun& run,
 std::string reportJson(const TracedProgram& program, const ProgramRun& run,
                        const RunSettings& settings) {
   std::ostringstream os;
-  os << "{\"executor\":" << jsonString(executorName(ranParallel(run, settings))) << ",\"params\":{";
+  os << "{\"executor\":" << jsonString(ranExecutor(run, settings)) << ",\"params\":{";
   for (size_t i = 0; i < program.params.size(); ++i)
     os << (i ? "," : "") << jsonString(program.params[i].name) << ":"
        << jsonNumber(program.params[i].value);

@@ -9,9 +9,17 @@
 
 namespace gl::lab {
 
+// Which executor runs a variant (RunSettings::parallel / fused).
+enum class ExecutorKind : int { Serial, Parallel, Fused };
+
 struct RunSettings {
   std::string variant;  // empty: all variants
   bool parallel = false;
+  bool fused = false;  // the fusing executor (RunOptions::fused)
+  void setExecutor(ExecutorKind k) {
+    parallel = k == ExecutorKind::Parallel;
+    fused = k == ExecutorKind::Fused;
+  }
   int threads = 0;
   bool timeline = true;
   bool records = true;         // per-iteration loop records (the step-through)
@@ -49,7 +57,9 @@ struct VariantRun {
   std::string error;  // "file:line:col: ..." when the run failed
   SourceLoc errorLoc;
   bool cancelled = false;
-  bool parallel = false;  // the executor it ran on: the parallel one, else the serial reference
+  // The executor it ran on: the parallel or the fused one, else the serial reference.
+  bool parallel = false;
+  bool fused = false;
   bool ok() const { return error.empty() && !cancelled; }
 };
 

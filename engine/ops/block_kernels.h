@@ -13,31 +13,33 @@ void arrayUnary(T* out, const T* const* in, int n) {
   kern::ArrayMap<T>(out, n) = F{}(kern::ConstArrayMap<T>(in[0], n));
 }
 
+// Fused programs never write a register they read (transform/fusion.h), so outputs do not
+// alias inputs: the loops vectorise without run-time overlap checks.
 template <class T, class F>
-void scalarUnary(T* out, const T* const* in, int n) {
-  const T* a = in[0];
+void scalarUnary(T* __restrict out, const T* const* in, int n) {
+  const T* __restrict a = in[0];
   for (int i = 0; i < n; ++i) out[i] = F{}(a[i]);
 }
 
 template <class T, class F>
-void scalarBinary(T* out, const T* const* in, int n) {
-  const T* a = in[0];
-  const T* b = in[1];
+void scalarBinary(T* __restrict out, const T* const* in, int n) {
+  const T* __restrict a = in[0];
+  const T* __restrict b = in[1];
   for (int i = 0; i < n; ++i) out[i] = F{}(a[i], b[i]);
 }
 
 template <class T, class F>
-void predicate(T* out, const T* const* in, int n) {
-  const T* a = in[0];
-  const T* b = in[1];
+void predicate(T* __restrict out, const T* const* in, int n) {
+  const T* __restrict a = in[0];
+  const T* __restrict b = in[1];
   for (int i = 0; i < n; ++i) out[i] = F{}(a[i], b[i]) ? T(1) : T(0);
 }
 
 template <class T>
-void select(T* out, const T* const* in, int n) {
-  const T* c = in[0];
-  const T* a = in[1];
-  const T* b = in[2];
+void select(T* __restrict out, const T* const* in, int n) {
+  const T* __restrict c = in[0];
+  const T* __restrict a = in[1];
+  const T* __restrict b = in[2];
   for (int i = 0; i < n; ++i) out[i] = c[i] != T(0) ? a[i] : b[i];
 }
 

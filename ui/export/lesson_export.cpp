@@ -176,6 +176,7 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::P
   }
   lab::RunSettings settings;
   settings.parallel = options.executorLabel == QStringLiteral("parallel");
+  settings.fused = options.executorLabel == QStringLiteral("fused");
   out.text(QStringLiteral("report.txt"),
            QString::fromStdString(lab::reportText(program, run, settings)));
   return report;

@@ -28,8 +28,9 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
       for (const lab::VariantRun& v : out.run->variants)
         if (v.ok())
           timings_[{QString::fromStdString(v.name),
-                    out.settings.parallel ? QStringLiteral("parallel")
-                                          : QStringLiteral("serial")}] = v.run.seconds;
+                    out.settings.fused      ? QStringLiteral("fused")
+                    : out.settings.parallel ? QStringLiteral("parallel")
+                                            : QStringLiteral("serial")}] = v.run.seconds;
     emit runFinished(out);
   });
 }
@@ -81,12 +82,12 @@ void LessonController::traceNow() {
   worker_.trace(source_, fileName_, traceOptions());
 }
 
-bool LessonController::sweep(const QString& param, const QVector<double>& values, bool parallel,
-                             int threads) {
+bool LessonController::sweep(const QString& param, const QVector<double>& values,
+                             lab::ExecutorKind executor, int threads) {
   if (worker_.busy() || values.isEmpty()) return false;
   runLesson_ = lesson_;
   lab::RunSettings s;
-  s.parallel = parallel;
+  s.setExecutor(executor);
   s.threads = threads;
   limits_.applyTo(s);
   return worker_.startSweep(source_, fileName_, traceOptions(), param, values, s);
@@ -122,12 +123,12 @@ void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> progr
   }
 }
 
-bool LessonController::run(const QString& variant, bool parallel, int threads) {
+bool LessonController::run(const QString& variant, lab::ExecutorKind executor, int threads) {
   if (!program_ || worker_.busy()) return false;
   runLesson_ = lesson_;
   lab::RunSettings s;
   s.variant = variant.toStdString();
-  s.parallel = parallel;
+  s.setExecutor(executor);
   s.threads = threads;
   limits_.applyTo(s);
   return worker_.start(program_, s);

@@ -44,9 +44,10 @@ class LessonController : public QObject {
 
   // Runs the current program (the last successful trace). Returns false when there is none
   // or a run is going on.
-  bool run(const QString& variant, bool parallel, int threads = 0);
+  bool run(const QString& variant, lab::ExecutorKind executor, int threads = 0);
   // Times every variant at each value of a param (for the scaling plot).
-  bool sweep(const QString& param, const QVector<double>& values, bool parallel, int threads = 0);
+  bool sweep(const QString& param, const QVector<double>& values, lab::ExecutorKind executor,
+             int threads = 0);
   void cancel();
   bool running() const { return worker_.busy(); }
   bool waitForRun(int msecs) { return worker_.wait(msecs); }

@@ -7,6 +7,8 @@
 #include <QSpinBox>
 #include <QThread>
 
+#include "engine/lab/session.h"
+
 namespace gl::ui {
 
 RunOptions::RunOptions(QWidget* parent)
@@ -24,8 +26,9 @@ RunOptions::RunOptions(QWidget* parent)
   row->addWidget(variants_);
   row->addWidget(new QLabel(tr(" Executor "), this));
   executor_->setObjectName(QStringLiteral("executor"));
-  executor_->addItem(tr("serial"), false);
-  executor_->addItem(tr("parallel"), true);
+  executor_->addItem(tr("serial"), int(lab::ExecutorKind::Serial));
+  executor_->addItem(tr("parallel"), int(lab::ExecutorKind::Parallel));
+  executor_->addItem(tr("fused"), int(lab::ExecutorKind::Fused));
   row->addWidget(executor_);
   row->addWidget(new QLabel(tr(" Threads "), this));
   const int cores = std::max(1, QThread::idealThreadCount());
@@ -55,7 +58,9 @@ QString RunOptions::variantLabel() const { return variants_->currentText(); }
 
 int RunOptions::variantCount() const { return variants_->count(); }
 
-bool RunOptions::parallel() const { return executor_->currentData().toBool(); }
+lab::ExecutorKind RunOptions::executor() const {
+  return lab::ExecutorKind(executor_->currentData().toInt());
+}
 
 QString RunOptions::executorLabel() const { return executor_->currentText(); }
 

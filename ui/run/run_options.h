@@ -9,6 +9,10 @@
 class QComboBox;
 class QSpinBox;
 
+namespace gl::lab {
+enum class ExecutorKind : int;  // engine/lab/session.h
+}
+
 namespace gl::ui {
 
 class RunOptions : public QWidget {
@@ -23,7 +27,7 @@ class RunOptions : public QWidget {
   QString variantLabel() const;  // as shown ("(main)" for "")
   int variantCount() const;
 
-  bool parallel() const;
+  lab::ExecutorKind executor() const;
   QString executorLabel() const;
   int executorIndex() const;  // for the settings
   void setExecutorIndex(int index);

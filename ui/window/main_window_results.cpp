@@ -160,7 +160,7 @@ void MainWindow::runCurrent(bool allVariants) {
     log_->appendInfo(allVariants ? tr("Running all variants on the %1 executor…").arg(executor)
                                  : tr("Running variant '%1' on the %2 executor…")
                                        .arg(runOptions_->variantLabel(), executor));
-  controller_->run(allVariants ? QString() : runOptions_->variant(), runOptions_->parallel(),
+  controller_->run(allVariants ? QString() : runOptions_->variant(), runOptions_->executor(),
                    runOptions_->threads());
 }
 
@@ -222,7 +222,7 @@ bool MainWindow::startSweep(const QString& param, const QVector<double>& values)
   plots_->showScaling(*sweep_);
   plots_->showPlot(plots_->scaling());
   log_->appendInfo(tr("Sweeping %1 over %2 values…").arg(param).arg(values.size()));
-  return controller_->sweep(param, values, runOptions_->parallel(), runOptions_->threads());
+  return controller_->sweep(param, values, runOptions_->executor(), runOptions_->threads());
 }
 
 void MainWindow::onSweepFinished(const QString& param, const QString& error) {

@@ -63,7 +63,7 @@ class TestRunOptions : public QObject {
 
   void executorAndThreadsReadBack() {
     RunOptions o;
-    QCOMPARE(o.executorBox()->count(), 2);
+    QCOMPARE(o.executorBox()->count(), 3);
     QVERIFY(!o.parallel());
     QCOMPARE(o.executorLabel(), QString("serial"));
     o.setExecutorIndex(1);

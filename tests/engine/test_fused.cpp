@@ -1,0 +1,343 @@
+// The fusing executor (--executor fused): the fusion pass's groups on a known graph, the same
+// numbers as the serial executor on every lesson and on test scripts (values, gradients, the
+// first NaN), and loop interchange taken for the ODE body and refused, with its reason, for a
+// trip count that depends on the carried values.
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <new>
+#include <sstream>
+
+#include "engine/build/builder.h"
+#include "engine/exec/executor.h"
+#include "engine/exec/plan.h"
+#include "engine/lab/session.h"
+#include "engine/ops/api.h"
+#include "engine/transform/fusion.h"
+
+using namespace gl;
+using namespace gl::lab;
+namespace o = gl::ops;
+
+// A counting hook: every C++ heap allocation of this test binary (tensor buffers come from a
+// pool and are not counted; their handles, shapes and vectors are).
+static std::atomic<int64_t> gAllocations{0};
+void* operator new(std::size_t n) {
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+lang::TracedProgram traceLesson(const std::string& name, lang::ParamPreset preset,
+                                std::map<std::string, double> overrides = {}) {
+  lang::TraceOptions opt;
+  opt.preset = preset;
+  opt.overrides = std::move(overrides);
+  const std::string path = std::string(GRADLAB_SOURCE_DIR) + "/resources/lessons/" + name;
+  return lang::traceProgram(readFile(path), name, opt);
+}
+
+lang::TracedProgram traceScript(const std::string& source) {
+  return lang::traceProgram(source, "test.gls", lang::TraceOptions{});
+}
+
+void fail(const std::string& message) { QTest::qFail(message.c_str(), __FILE__, __LINE__); }
+
+RunSettings fusedSettings() {
+  RunSettings s;
+  s.fused = true;
+  s.records = false;  // element-major loops keep no per-iteration records
+  return s;
+}
+
+// Runs serial and fused; every variant must succeed on both and agree output by output.
+std::pair<ProgramRun, ProgramRun> runSerialAndFused(const lang::TracedProgram& p) {
+  RunSettings serial;
+  serial.records = false;
+  ProgramRun a = runProgram(p, serial);
+  ProgramRun b = runProgram(p, fusedSettings());
+  for (const ProgramRun* r : {&a, &b})
+    for (const VariantRun& v : r->variants)
+      if (!v.ok()) fail("variant " + v.name + " failed: " + v.error);
+  std::vector<VariantRun> both = a.variants;
+  for (VariantRun v : b.variants) {
+    v.name += "/fused";
+    both.push_back(v);
+  }
+  for (const Agreement& ag : compareVariants(both))
+    if (!ag.agree())
+      fail("serial and fused executors differ on " + ag.output + " (" + ag.reference + " vs " +
+           ag.other + ") by " + std::to_string(ag.maxAbsDiff));
+  return {std::move(a), std::move(b)};
+}
+
+const LoopFusion* loopNote(const VariantRun& v, bool reverse, const Graph& g) {
+  for (const LoopFusion& l : v.run.loopFusion)
+    if ((g.node(l.node).forwardNode >= 0) == reverse) return &l;
+  return nullptr;
+}
+
+}  // namespace
+
+class TestFused : public QObject {
+  Q_OBJECT
+ private slots:
+  // exp -> mul by a scalar -> add: one group; matmul is not elementwise; tanh -> sigmoid -> neg
+  // after it: a second group; an add that broadcasts a [4,1] bias stays a node of its own.
+  void fusionPassGroupsKnownGraph() {
+    Graph g;
+    Builder b(g);
+    const Value x = b.constant(Tensor::full(DType::F32, {4, 8}, 0.5), "x");
+    const Value w = b.constant(Tensor::full(DType::F32, {8, 3}, 0.25), "w");
+    const Value bias = b.constant(Tensor::full(DType::F32, {4, 1}, 1.0), "bias");
+    const Value c = o::add(b, o::mul(b, o::exp(b, x), b.scalar(2.0)), x);
+    const Value m = o::matmul(b, c, w);
+    const Value e = o::neg(b, o::sigmoid(b, o::tanh(b, m)));
+    const Value out = o::add(b, e, bias);
+    const ExecutionPlan plan(g, {out});
+    const std::vector<FusedProgram> groups = fuseRegion(g, plan.region(0).order, {out});
+    QCOMPARE(int(groups.size()), 2);
+    QCOMPARE(int(groups[0].members.size()), 3);
+    QCOMPARE(int(groups[1].members.size()), 3);
+    // The first group reads x (full) and the 2.0 (one value), and only its add leaves it.
+    QCOMPARE(int(groups[0].inputs.size()), 2);
+    QCOMPARE(int(groups[0].outputs.size()), 1);
+    QVERIFY(groups[0].outputs[0].value == c);
+    int scalars = 0;
+    for (const FusedInput& in : groups[0].inputs) scalars += in.kind == OperandKind::Scalar;
+    QCOMPARE(scalars, 1);
+    QVERIFY(groups[1].outputs[0].value == e);
+    // Registers: one per input, and exp's is reused once mul has read it: x, 2.0, exp, mul,
+    // add (kept). The second: m, tanh, sigmoid (tanh's freed), neg (kept).
+    QCOMPARE(groups[0].numRegisters, 5);
+    QCOMPARE(groups[1].numRegisters, 4);
+
+    RunOptions serial, fused;
+    fused.fused = true;
+    const RunResult rs = Executor(g, serial).run({out});
+    const RunResult rf = Executor(g, fused).run({out});
+    QCOMPARE(rf.fusedGroups, 2);
+    QCOMPARE(rf.fusedNodes, 6);
+    QCOMPARE(rf.primitiveOps, rs.primitiveOps);
+    for (int64_t i = 0; i < rs.values[0].t.numel(); ++i)
+      QVERIFY(std::abs(rs.values[0].t.at(i) - rf.values[0].t.at(i)) < 1e-6);
+  }
+
+  // A value read by a node outside its group is an output of the group; the group closes there.
+  void fusionPassKeepsValuesReadOutside() {
+    Graph g;
+    Builder b(g);
+    const Value x = b.constant(Tensor::full(DType::F32, {16}, 0.3), "x");
+    const Value a = o::exp(b, x);
+    const Value s = o::reduceSum(b, a, {0}, false);  // reads a: not elementwise
+    const Value y = o::mul(b, o::square(b, a), s);
+    const ExecutionPlan plan(g, {y});
+    const std::vector<FusedProgram> groups = fuseRegion(g, plan.region(0).order, {y});
+    // exp is closed by the reduction that reads it, so square * s forms a group of its own.
+    QCOMPARE(int(groups.size()), 1);
+    QCOMPARE(int(groups[0].members.size()), 2);
+    RunOptions fused;
+    fused.fused = true;
+    const Tensor ys = evaluate(g, {y}).at(0), yf = evaluate(g, {y}, fused).at(0);
+    for (int64_t i = 0; i < ys.numel(); ++i) QVERIFY(std::abs(ys.at(i) - yf.at(i)) < 1e-5);
+  }
+
+  void lessonsAgreeAtClassroomPreset_data() {
+    QTest::addColumn<QString>("lesson");
+    for (const char* name : {"ode_while_loop.gls", "per_step_gradients.gls", "parallel_layers.gls",
+                             "gradient_none.gls"})
+      QTest::newRow(name) << QString(name);
+  }
+  void lessonsAgreeAtClassroomPreset() {
+    QFETCH(QString, lesson);
+    const auto p = traceLesson(lesson.toStdString(), lang::ParamPreset::Classroom);
+    const auto [serial, fused] = runSerialAndFused(p);
+    int groups = 0;
+    for (const VariantRun& v : fused.variants) groups += v.run.fusedGroups;
+    QVERIFY2(groups > 0, "nothing was fused");
+  }
+
+  // Forward and reverse ODE loops run element-major, and the gradient is the closed form.
+  void odeLoopRunsElementMajor() {
+    const int steps = 40;
+    const double dt = 0.1;
+    const auto p = traceLesson("ode_while_loop.gls", lang::ParamPreset::Classroom,
+                               {{"steps", steps}, {"dt", dt}});
+    const auto [serial, fused] = runSerialAndFused(p);
+    for (const VariantRun& v : fused.variants) {
+      if (v.name != "vectorized") continue;
+      const LoopFusion* fwd = loopNote(v, false, *p.graph);
+      const LoopFusion* rev = loopNote(v, true, *p.graph);
+      QVERIFY(fwd && rev);
+      QVERIFY2(fwd->elementMajor, fwd->reason.c_str());
+      QVERIFY2(rev->elementMajor, rev->reason.c_str());
+      QCOMPARE(fwd->iterations, int64_t(steps));
+      QCOMPARE(rev->iterations, int64_t(steps));
+      const OutputResult* out = nullptr;
+      for (const OutputResult& o : v.outputs)
+        if (o.name == "fx_grads") out = &o;
+      QVERIFY(out);
+      const Tensor& grad = out->entries.at(0).value.t;
+      for (int64_t i = 0; i < grad.numel(); ++i)
+        QVERIFY(std::abs(grad.at(i) - std::pow(1 - dt, steps)) < 1e-5);
+      const std::string text = reportText(p, fused, fusedSettings());
+      QVERIFY2(text.find("element-major, 40 iterations") != std::string::npos, text.c_str());
+    }
+  }
+
+  // The trip count reads x: the loop runs step by step, and the run says why.
+  void dataDependentTripCountFallsBack() {
+    const auto p = traceScript(
+        "x = tf.ones([3, 70]) * 5.0\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = tf.while_loop(lambda v: tf.reduce_sum(v) > 1.0, lambda v: v * 0.5 + 0.01 * v,"
+        " [x])\n"
+        "    loss = tf.reduce_sum(y[0])\n"
+        "g = tape.gradient(loss, x)\n");
+    const auto [serial, fused] = runSerialAndFused(p);
+    const VariantRun& v = fused.variants.at(0);
+    const LoopFusion* fwd = loopNote(v, false, *p.graph);
+    QVERIFY(fwd);
+    QVERIFY(!fwd->elementMajor);
+    QVERIFY2(fwd->reason.find("the trip count depends on the carried values") != std::string::npos,
+             fwd->reason.c_str());
+    const std::string text = reportText(p, fused, fusedSettings());
+    QVERIFY2(text.find("fallback: runs step by step") != std::string::npos, text.c_str());
+  }
+
+  // Two carried tensors and two control variables (a counter and a float scalar). Without a
+  // gradient the loop runs element-major; with one, tanh, maximum and square need their
+  // forward values per iteration, so it runs step by step and says so.
+  void elementMajorWithTwoCarriedTensors() {
+    const std::string loop =
+        "    i, s, x, y = tf.while_loop(lambda i, s, x, y: i < 25,\n"
+        "        lambda i, s, x, y: (i + 1, s * 1.5, tf.tanh(x) * 0.9 + y * 0.1,"
+        " tf.maximum(y, x) - 0.01 * tf.square(x)),\n"
+        "        [tf.constant(0), tf.constant(1.0), a, b])\n"
+        "    loss = tf.reduce_sum(x * y) + s\n";
+    const std::string head =
+        "a = tf.linspace(0.1, 2.0, 300)\n"
+        "b = tf.ones([300]) * 0.5\n";
+    const auto plain = traceScript(head + "if True:\n" + loop);
+    {
+      const auto [serial, fused] = runSerialAndFused(plain);
+      const LoopFusion* fwd = loopNote(fused.variants.at(0), false, *plain.graph);
+      QVERIFY(fwd);
+      QVERIFY2(fwd->elementMajor, fwd->reason.c_str());
+      QCOMPARE(fwd->iterations, int64_t(25));
+    }
+    const auto taped =
+        traceScript(head +
+                    "with tf.GradientTape(persistent=True) as tape:\n"
+                    "    tape.watch(a)\n"
+                    "    tape.watch(b)\n" +
+                    loop + "ga = tape.gradient(loss, a)\ngb = tape.gradient(loss, b)\n");
+    const auto [serial, fused] = runSerialAndFused(taped);
+    const LoopFusion* fwd = loopNote(fused.variants.at(0), false, *taped.graph);
+    QVERIFY(fwd);
+    QVERIFY(!fwd->elementMajor);
+    QVERIFY2(fwd->reason.find("saved per iteration") != std::string::npos, fwd->reason.c_str());
+  }
+
+  // Allocations per iteration of a loop the fused executor runs step by step (its body holds a
+  // reduction) with a fused group inside, and of an element-major loop, measured as the
+  // difference between 150 and 50 iterations.
+  void allocationsPerIteration() {
+    auto perIteration = [](const std::string& body, bool fused) {
+      int64_t counts[2] = {0, 0};
+      const int trips[2] = {50, 150};
+      for (int k = 0; k < 2; ++k) {
+        const auto p = traceScript(
+            "x = tf.ones([4, 300]) * 0.5\n"
+            "y = tf.while_loop(lambda i, v: i < " +
+            std::to_string(trips[k]) + ", lambda i, v: (i + 1, " + body +
+            "), [tf.constant(0), x])\n");
+        RunSettings s = fused ? fusedSettings() : RunSettings{};
+        s.records = false;
+        s.timeline = false;
+        s.valueRecords = false;
+        runProgram(p, s);  // warm: pools and per-thread scratch
+        const int64_t before = gAllocations.load();
+        const ProgramRun r = runProgram(p, s);
+        counts[k] = gAllocations.load() - before;
+        if (!r.ok()) fail("run failed");
+      }
+      return double(counts[1] - counts[0]) / 100.0;
+    };
+    const std::string stepwise = "tf.tanh(v) * 0.9 + 0.01 * v - tf.reduce_mean(v)";
+    const double serial = perIteration(stepwise, false), fused = perIteration(stepwise, true);
+    const std::string elementwise = "tf.tanh(v) * 0.9 + 0.01 * v";
+    const double serialEw = perIteration(elementwise, false);
+    const double elementMajor = perIteration(elementwise, true);
+    qInfo(
+        "allocations per iteration: step by step serial %.1f fused %.1f; elementwise body "
+        "serial %.1f element-major %.1f",
+        serial, fused, serialEw, elementMajor);
+    // The fused group's intermediates are block registers, not tensors.
+    QVERIFY(fused < serial);
+    // Element-major: only the counter's slice (i < n, i + 1) allocates per iteration.
+    QVERIFY(elementMajor < serialEw / 2);
+  }
+
+  // log of a negative value: both executors name the same op and line as the first NaN, inside
+  // a fused group and inside an element-major loop.
+  void numericsFaultAgrees() {
+    const auto p = traceScript(
+        "x = tf.linspace(-1.0, 1.0, 64)\n"
+        "y = tf.exp(tf.log(x) * 2.0) + 1.0\n"
+        "z = tf.while_loop(lambda i, v: i < 5, lambda i, v: (i + 1, tf.sqrt(v - 1.5) + v), "
+        "[tf.constant(0), tf.abs(x)])\n");
+    RunSettings serial;
+    serial.records = false;
+    const ProgramRun a = runProgram(p, serial);
+    const ProgramRun b = runProgram(p, fusedSettings());
+    const NumericsFault& fa = a.variants.at(0).run.numerics;
+    const NumericsFault& fb = b.variants.at(0).run.numerics;
+    QVERIFY(fa.found());
+    QVERIFY(fb.found());
+    QCOMPARE(fb.node, fa.node);
+    QCOMPARE(fb.op, fa.op);
+    QCOMPARE(fb.loc.line, 2);
+    QCOMPARE(fb.nanCount, fa.nanCount);
+  }
+
+  // The first NaN inside an element-major loop: the loop reruns step by step and names the
+  // same op and iteration as the serial executor.
+  void numericsFaultInLoopAgrees() {
+    const auto p = traceScript(
+        "x = tf.linspace(1.0, 3.0, 64)\n"
+        "z = tf.while_loop(lambda i, v: i < 9, lambda i, v: (i + 1, tf.sqrt(v - 0.9) * 1.2), "
+        "[tf.constant(0), x])\n");
+    RunSettings serial;
+    serial.records = false;
+    const ProgramRun a = runProgram(p, serial);
+    const ProgramRun b = runProgram(p, fusedSettings());
+    const NumericsFault& fa = a.variants.at(0).run.numerics;
+    const NumericsFault& fb = b.variants.at(0).run.numerics;
+    QVERIFY(fa.found());
+    QVERIFY(fb.found());
+    QCOMPARE(fb.node, fa.node);
+    QCOMPARE(fb.iteration, fa.iteration);
+    const LoopFusion* fwd = loopNote(b.variants.at(0), false, *p.graph);
+    QVERIFY(fwd && !fwd->elementMajor);
+    QVERIFY2(fwd->reason.find("NaN") != std::string::npos, fwd->reason.c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestFused)
+#include "test_fused.moc"
