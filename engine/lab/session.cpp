@@ -235,9 +235,8 @@ void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
 }
 
 // The fusing executor: how much it fused, and each while loop run element-major or why not.
-void addFusionEntries(const Graph& g, const VariantRun& v, const RunSettings& s,
-                      std::vector<ReportEntry>& out) {
-  if (!s.fused) return;
+void addFusionEntries(const Graph& g, const VariantRun& v, std::vector<ReportEntry>& out) {
+  if (!v.fused) return;
   out.push_back({ReportKind::Fusion, Severity::Info, 2,
                  "fused: " + std::to_string(v.run.fusedNodes) + " elementwise ops in " +
                      std::to_string(v.run.fusedGroups) + " fused groups"});
@@ -288,7 +287,7 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
             executorName(v) + " executor]",
         {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v)}});
     addVectorizedEntries(v, out);
-    addFusionEntries(*program.graph, v, settings, out);
+    addFusionEntries(*program.graph, v, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (v.cancelled) {
