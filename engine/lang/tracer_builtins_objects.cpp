@@ -112,6 +112,29 @@ std::vector<Value> allEntries(Bound& a, const TensorArrayObj& ta) {
   return out;
 }
 
+// split for infer_shape=False: pieces of any lengths, one slice each.
+Val splitVarying(Bound& a, const TensorArrayObj& ta, Value v, const std::vector<int64_t>& lengths) {
+  const Shape s = a.cx.b.type(v).shape;
+  auto n = std::make_shared<TensorArrayObj>(ta);
+  n->size = ta.dynamic ? -1 : int64_t(lengths.size());
+  n->entries.clear();
+  int64_t at = 0;
+  a.cx.at(a.callLoc);
+  for (size_t k = 0; k < lengths.size(); ++k) {
+    if (lengths[k] < 0 || at + lengths[k] > s[0])
+      a.fail("lengths", "add up to more than the " + std::to_string(s[0]) + " rows of value");
+    std::vector<int64_t> begin(s.size(), 0), size(s.size(), -1);
+    begin[0] = at;
+    size[0] = lengths[k];
+    n->entries[int64_t(k)] = o::slice(a.cx.b, v, begin, size);
+    at += lengths[k];
+  }
+  if (at != s[0])
+    a.fail("lengths", "add up to " + std::to_string(at) + ", not the " + std::to_string(s[0]) +
+                          " rows of value");
+  return Val::object(n);
+}
+
 Unconnected unconnectedOf(Bound& a) {
   const Val& v = a["unconnected_gradients"];
   if (v.isNone()) return Unconnected::None;
@@ -467,6 +490,10 @@ void addTensorArrayMethods(BuiltinTable& t) {
         }
         return withList(n, a.cx.b.op1("list_unstack", {v}, Attrs{{"dynamic_size", ta.dynamic}}));
       }};
+}
+
+// Many entries at once: scatter, concat, split; and size.
+void addTensorArrayBulkMethods(BuiltinTable& t) {
   // scatter(indices, value): value[k] written at indices[k] (indices known while tracing), one
   // write each, so the gradient is the writes' own.
   t["TensorArray.scatter"] = {
@@ -524,28 +551,7 @@ void addTensorArrayMethods(BuiltinTable& t) {
         const std::vector<int64_t> lengths = a.ints("lengths");
         const Shape& s = a.cx.b.type(v).shape;
         if (lengths.empty() || s.empty() || s[0] < 0) a.fail("value", "needs a known first axis");
-        if (ta.varyingShapes) {
-          // Pieces of any lengths: one slice each.
-          auto n = std::make_shared<TensorArrayObj>(ta);
-          n->size = ta.dynamic ? -1 : int64_t(lengths.size());
-          n->entries.clear();
-          int64_t at = 0;
-          a.cx.at(a.callLoc);
-          for (size_t k = 0; k < lengths.size(); ++k) {
-            if (lengths[k] < 0 || at + lengths[k] > s[0])
-              a.fail("lengths",
-                     "add up to more than the " + std::to_string(s[0]) + " rows of value");
-            std::vector<int64_t> begin(s.size(), 0), size(s.size(), -1);
-            begin[0] = at;
-            size[0] = lengths[k];
-            n->entries[int64_t(k)] = o::slice(a.cx.b, v, begin, size);
-            at += lengths[k];
-          }
-          if (at != s[0])
-            a.fail("lengths", "add up to " + std::to_string(at) + ", not the " +
-                                  std::to_string(s[0]) + " rows of value");
-          return Val::object(n);
-        }
+        if (ta.varyingShapes) return splitVarying(a, ta, v, lengths);
         int64_t total = 0;
         for (int64_t l : lengths) {
           if (l != lengths[0])
@@ -691,6 +697,7 @@ void addObjectBuiltins(BuiltinTable& t) {
   addTapeBuiltins(t);
   addTensorArrayBuiltins(t);
   addTensorArrayMethods(t);
+  addTensorArrayBulkMethods(t);
   addVariableBuiltins(t);
   addPropertyBuiltins(t);
 }
