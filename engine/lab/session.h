@@ -5,12 +5,10 @@
 #include <vector>
 
 #include "engine/exec/run.h"
+#include "engine/lab/executor_kind.h"
 #include "engine/lang/program.h"
 
 namespace gl::lab {
-
-// Which executor runs a variant (RunSettings::parallel / fused).
-enum class ExecutorKind : int { Serial, Parallel, Fused };
 
 struct RunSettings {
   std::string variant;  // empty: all variants

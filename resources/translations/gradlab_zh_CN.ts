@@ -4,38 +4,43 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="15"/>
+        <location filename="../../ui/document/script_file.cpp" line="16"/>
         <source>%1 does not exist</source>
         <translation>%1 不存在</translation>
     </message>
     <message>
         <location filename="../../ui/document/script_file.cpp" line="18"/>
+        <source>%1 is not a regular file</source>
+        <translation>%1 不是普通文件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/document/script_file.cpp" line="21"/>
         <source>%1 is larger than 4 MiB; GradLab scripts are small text files</source>
         <translation>%1 大于 4 MiB；GradLab 脚本应是小型文本文件</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="20"/>
+        <location filename="../../ui/document/script_file.cpp" line="23"/>
         <source>cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="23"/>
+        <location filename="../../ui/document/script_file.cpp" line="26"/>
         <source>%1 is not a text file (it contains NUL bytes)</source>
         <translation>%1 不是文本文件（其中含有 NUL 字节）</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="26"/>
+        <location filename="../../ui/document/script_file.cpp" line="29"/>
         <source>%1 is not valid UTF-8 text</source>
         <translation>%1 不是有效的 UTF-8 文本</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="33"/>
+        <location filename="../../ui/document/script_file.cpp" line="36"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/document/script_file.cpp" line="38"/>
-        <location filename="../../ui/document/script_file.cpp" line="40"/>
+        <location filename="../../ui/document/script_file.cpp" line="41"/>
+        <location filename="../../ui/document/script_file.cpp" line="43"/>
         <source>saving %1 failed: %2</source>
         <translation>保存 %1 失败：%2</translation>
     </message>
@@ -82,22 +87,22 @@
         <translation>前几项：%1 …</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="54"/>
+        <location filename="../../ui/present/result_views.cpp" line="55"/>
         <source>This graph has %1 nodes (%2 even with loops folded and the backward pass hidden): too many to draw. Lower the lesson&apos;s params to see it.</source>
         <translation>此计算图有 %1 个节点（即使折叠循环并隐藏反向传播，仍有 %2 个），节点过多，无法绘制。请调小课程的参数后再查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="106"/>
+        <location filename="../../ui/present/result_views.cpp" line="109"/>
         <source>%1 at line %2</source>
         <translation>第 %2 行的 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="107"/>
+        <location filename="../../ui/present/result_views.cpp" line="110"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/edge_item.cpp" line="30"/>
+        <location filename="../../ui/graph/edge_item.cpp" line="31"/>
         <source>|gradient| = %1</source>
         <translation>|梯度| = %1</translation>
     </message>
@@ -130,6 +135,50 @@
         <location filename="../../ui/graph/node_item.cpp" line="35"/>
         <source>Gradient is None here:</source>
         <translation>此处梯度为 None：</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/present/numerics_fault.cpp" line="12"/>
+        <source>%n NaN</source>
+        <translation>
+            <numerusform>%n 个 NaN</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/present/numerics_fault.cpp" line="14"/>
+        <source>%n Inf</source>
+        <translation>
+            <numerusform>%n 个 Inf</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../ui/present/numerics_fault.cpp" line="15"/>
+        <source>%1 and %2</source>
+        <translation>%1 和 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/present/numerics_fault.cpp" line="17"/>
+        <source>%1 made the first %2 of the run here</source>
+        <translation>%1 在这里产生了本次运行的第一个 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/present/numerics_fault.cpp" line="19"/>
+        <source> (loop iteration %1)</source>
+        <translation>（循环第 %1 次迭代）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/step/execution_view.cpp" line="44"/>
+        <source>jacobian row %1</source>
+        <translation>雅可比矩阵第 %1 行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/step/execution_view.cpp" line="46"/>
+        <source>execution %1 of %2</source>
+        <translation>第 %1 次执行，共 %2 次</translation>
+    </message>
+    <message>
+        <location filename="../../ui/step/execution_view.cpp" line="48"/>
+        <source>execution %1 of %2 (at %3)</source>
+        <translation>第 %1 次执行，共 %2 次（位于 %3）</translation>
     </message>
 </context>
 <context>
@@ -538,7 +587,7 @@
 <context>
     <name>gl::ui::GraphScene</name>
     <message numerus="yes">
-        <location filename="../../ui/graph/graph_scene.cpp" line="244"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="247"/>
         <source>Laying out %n node(s)…</source>
         <translation>
             <numerusform>正在布局 %n 个节点…</numerusform>
@@ -548,117 +597,117 @@
 <context>
     <name>gl::ui::Handout</name>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="28"/>
+        <location filename="../../ui/export/handout.cpp" line="30"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="29"/>
+        <location filename="../../ui/export/handout.cpp" line="31"/>
         <source>Graph</source>
         <translation>计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="30"/>
+        <location filename="../../ui/export/handout.cpp" line="32"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="31"/>
+        <location filename="../../ui/export/handout.cpp" line="33"/>
         <source>Variant agreement</source>
         <translation>变体一致性</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="32"/>
+        <location filename="../../ui/export/handout.cpp" line="34"/>
         <source>Why gradients are None</source>
         <translation>梯度为什么是 None</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="33"/>
+        <location filename="../../ui/export/handout.cpp" line="35"/>
         <source>Gradient norm per step</source>
         <translation>每步的梯度范数</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="34"/>
+        <location filename="../../ui/export/handout.cpp" line="36"/>
         <source>Jacobian</source>
         <translation>雅可比矩阵</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="35"/>
+        <location filename="../../ui/export/handout.cpp" line="37"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="36"/>
+        <location filename="../../ui/export/handout.cpp" line="38"/>
         <source>Time per variant</source>
         <translation>各变体用时</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="37"/>
+        <location filename="../../ui/export/handout.cpp" line="39"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="38"/>
+        <location filename="../../ui/export/handout.cpp" line="40"/>
         <source>variant</source>
         <translation>变体</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="39"/>
+        <location filename="../../ui/export/handout.cpp" line="41"/>
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="40"/>
+        <location filename="../../ui/export/handout.cpp" line="42"/>
         <source>result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="41"/>
+        <location filename="../../ui/export/handout.cpp" line="43"/>
         <source>max abs diff</source>
         <translation>最大绝对差</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="42"/>
+        <location filename="../../ui/export/handout.cpp" line="44"/>
         <source>agree</source>
         <translation>一致</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="43"/>
+        <location filename="../../ui/export/handout.cpp" line="45"/>
         <source>DIFFER</source>
         <translation>不一致</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="44"/>
+        <location filename="../../ui/export/handout.cpp" line="46"/>
         <source>different shapes</source>
         <translation>形状不同</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="45"/>
+        <location filename="../../ui/export/handout.cpp" line="47"/>
         <source>None in one variant only</source>
         <translation>只有一个变体中为 None</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="46"/>
+        <location filename="../../ui/export/handout.cpp" line="48"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="47"/>
+        <location filename="../../ui/export/handout.cpp" line="49"/>
         <source>The lesson was not run: no plots.</source>
         <translation>课程尚未运行：没有图表。</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="48"/>
+        <location filename="../../ui/export/handout.cpp" line="50"/>
         <source>Fewer than two variants ran: nothing to compare.</source>
         <translation>运行的变体少于两个：没有可比较的内容。</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="49"/>
+        <location filename="../../ui/export/handout.cpp" line="51"/>
         <source>Every gradient exists: none is None.</source>
         <translation>所有梯度都存在：没有 None。</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="50"/>
+        <location filename="../../ui/export/handout.cpp" line="52"/>
         <source>This variant failed: %1</source>
         <translation>该变体运行失败：%1</translation>
     </message>
@@ -672,8 +721,24 @@
     <name>gl::ui::HeatMapPlot</name>
     <message>
         <location filename="../../ui/plots/heat_map_plot.cpp" line="28"/>
-        <source>Per-step jacobian</source>
-        <translation>逐步雅可比矩阵</translation>
+        <location filename="../../ui/plots/plot_data.cpp" line="82"/>
+        <source>Gradient matrix</source>
+        <translation>梯度矩阵</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plot_data.cpp" line="85"/>
+        <source>row (axis 0 of %1)</source>
+        <translation>行（第 0 轴，共 %1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plot_data.cpp" line="88"/>
+        <source>column (axis 1 of %1)</source>
+        <translation>列（第 1 轴，共 %1）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plot_data.cpp" line="89"/>
+        <source>element (flattened)</source>
+        <translation>元素（展平）</translation>
     </message>
 </context>
 <context>
@@ -917,285 +982,285 @@
 <context>
     <name>gl::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="67"/>
+        <location filename="../../ui/window/main_window.cpp" line="69"/>
         <source>&amp;New Lesson</source>
         <translation>新建课程(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="68"/>
+        <location filename="../../ui/window/main_window.cpp" line="70"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="69"/>
+        <location filename="../../ui/window/main_window.cpp" line="71"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="70"/>
+        <location filename="../../ui/window/main_window.cpp" line="72"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="72"/>
+        <location filename="../../ui/window/main_window.cpp" line="74"/>
         <source>&amp;Export Lesson…</source>
         <translation>导出课程(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="72"/>
+        <location filename="../../ui/window/main_window.cpp" line="74"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="73"/>
+        <location filename="../../ui/window/main_window.cpp" line="75"/>
         <source>Export &amp;Handout…</source>
         <translation>导出讲义(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="75"/>
+        <location filename="../../ui/window/main_window.cpp" line="77"/>
         <source>Export &amp;Graph…</source>
         <translation>导出计算图(&amp;G)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="75"/>
+        <location filename="../../ui/window/main_window.cpp" line="77"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="76"/>
+        <location filename="../../ui/window/main_window.cpp" line="78"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="77"/>
-        <location filename="../../ui/window/main_window.cpp" line="148"/>
+        <location filename="../../ui/window/main_window.cpp" line="79"/>
+        <location filename="../../ui/window/main_window.cpp" line="150"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="77"/>
-        <location filename="../../ui/window/main_window.cpp" line="78"/>
+        <location filename="../../ui/window/main_window.cpp" line="79"/>
+        <location filename="../../ui/window/main_window.cpp" line="80"/>
         <source>Ctrl+R</source>
         <translation>Ctrl+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="80"/>
+        <location filename="../../ui/window/main_window.cpp" line="82"/>
         <source>Run the chosen variant (Ctrl+R, F5)</source>
         <translation>运行所选变体（Ctrl+R、F5）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="82"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>Run &amp;All Variants</source>
         <translation>运行全部变体(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="82"/>
+        <location filename="../../ui/window/main_window.cpp" line="84"/>
         <source>Ctrl+Shift+R</source>
         <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="83"/>
+        <location filename="../../ui/window/main_window.cpp" line="85"/>
         <source>Run every variant and compare their results</source>
         <translation>运行每个变体并比较它们的结果</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="85"/>
+        <location filename="../../ui/window/main_window.cpp" line="87"/>
         <source>&amp;Cancel Run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="87"/>
+        <location filename="../../ui/window/main_window.cpp" line="89"/>
         <source>S&amp;weep a Param…</source>
         <translation>参数扫描(&amp;W)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="88"/>
+        <location filename="../../ui/window/main_window.cpp" line="90"/>
         <source>Time every variant over several values of a param (scaling plot)</source>
         <translation>在一个参数的多个取值上为每个变体计时（扩展性图）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="89"/>
+        <location filename="../../ui/window/main_window.cpp" line="91"/>
         <source>&amp;Fit Graph</source>
         <translation>计算图适合窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="89"/>
+        <location filename="../../ui/window/main_window.cpp" line="91"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="90"/>
+        <location filename="../../ui/window/main_window.cpp" line="92"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="91"/>
+        <location filename="../../ui/window/main_window.cpp" line="93"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="92"/>
+        <location filename="../../ui/window/main_window.cpp" line="94"/>
         <source>Fold All Loops</source>
         <translation>折叠所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="94"/>
+        <location filename="../../ui/window/main_window.cpp" line="96"/>
         <source>Unfold All Loops</source>
         <translation>展开所有循环</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="95"/>
+        <location filename="../../ui/window/main_window.cpp" line="97"/>
         <source>Show &amp;Forward Graph</source>
         <translation>显示前向计算图(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="99"/>
+        <location filename="../../ui/window/main_window.cpp" line="101"/>
         <source>Show &amp;Backward (Gradient) Graph</source>
         <translation>显示反向（梯度）计算图(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="103"/>
+        <location filename="../../ui/window/main_window.cpp" line="105"/>
         <source>&amp;Presentation</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="106"/>
+        <location filename="../../ui/window/main_window.cpp" line="108"/>
         <source>&amp;Dark Palette</source>
         <translation>深色配色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="108"/>
+        <location filename="../../ui/window/main_window.cpp" line="110"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="109"/>
+        <location filename="../../ui/window/main_window.cpp" line="111"/>
         <source>&amp;About GradLab</source>
         <translation>关于 GradLab(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="110"/>
+        <location filename="../../ui/window/main_window.cpp" line="112"/>
         <source>About GradLab</source>
         <translation>关于 GradLab</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="111"/>
+        <location filename="../../ui/window/main_window.cpp" line="113"/>
         <source>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;Loops, branches and gradients: build a computation, step through its iterations, watch the gradient flow, and time serial against vectorized versions.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GradLab %1&lt;/b&gt;&lt;p&gt;循环、分支与梯度：构建一个计算，逐次迭代地单步执行，观察梯度的流动，并比较串行版本与向量化版本的耗时。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="124"/>
+        <location filename="../../ui/window/main_window.cpp" line="126"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="133"/>
+        <location filename="../../ui/window/main_window.cpp" line="135"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="134"/>
+        <location filename="../../ui/window/main_window.cpp" line="136"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="135"/>
+        <location filename="../../ui/window/main_window.cpp" line="137"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="141"/>
+        <location filename="../../ui/window/main_window.cpp" line="143"/>
         <source>&amp;Insert</source>
         <translation>插入(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="153"/>
+        <location filename="../../ui/window/main_window.cpp" line="155"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="162"/>
+        <location filename="../../ui/window/main_window.cpp" line="164"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="171"/>
-        <location filename="../../ui/window/main_window.cpp" line="175"/>
+        <location filename="../../ui/window/main_window.cpp" line="173"/>
+        <location filename="../../ui/window/main_window.cpp" line="177"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="172"/>
+        <location filename="../../ui/window/main_window.cpp" line="174"/>
         <source>Run All Variants</source>
         <translation>运行全部变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="173"/>
+        <location filename="../../ui/window/main_window.cpp" line="175"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="174"/>
+        <location filename="../../ui/window/main_window.cpp" line="176"/>
         <source>Fit Graph</source>
         <translation>计算图适合窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="188"/>
+        <location filename="../../ui/window/main_window.cpp" line="190"/>
         <source>Find node…</source>
         <translation>查找节点…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="191"/>
+        <location filename="../../ui/window/main_window.cpp" line="193"/>
         <source>Find a node by name or op; Enter again for the next match</source>
         <translation>按名称或操作查找节点；再按 Enter 跳到下一个匹配项</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="194"/>
+        <location filename="../../ui/window/main_window.cpp" line="196"/>
         <source>No node matches &apos;%1&apos;</source>
         <translation>没有与“%1”匹配的节点</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="197"/>
+        <location filename="../../ui/window/main_window.cpp" line="199"/>
         <source>&amp;Find Node</source>
         <translation>查找节点(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="227"/>
+        <location filename="../../ui/window/main_window.cpp" line="229"/>
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="229"/>
+        <location filename="../../ui/window/main_window.cpp" line="231"/>
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="236"/>
+        <location filename="../../ui/window/main_window.cpp" line="240"/>
         <source>Params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="238"/>
+        <location filename="../../ui/window/main_window.cpp" line="242"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="243"/>
+        <location filename="../../ui/window/main_window.cpp" line="247"/>
         <source>Step Through</source>
         <translation>单步执行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="245"/>
+        <location filename="../../ui/window/main_window.cpp" line="249"/>
         <source>Plots</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="246"/>
+        <location filename="../../ui/window/main_window.cpp" line="250"/>
         <source>Run Log</source>
         <translation>运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="169"/>
+        <location filename="../../ui/window/main_window.cpp" line="171"/>
         <location filename="../../ui/window/main_window_files.cpp" line="46"/>
         <source>Open</source>
         <translation>打开</translation>
@@ -1216,7 +1281,7 @@
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window.cpp" line="170"/>
+        <location filename="../../ui/window/main_window.cpp" line="172"/>
         <location filename="../../ui/window/main_window_files.cpp" line="117"/>
         <source>Save</source>
         <translation>保存</translation>
@@ -1247,17 +1312,17 @@
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="173"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="174"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="174"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="175"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="54"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="57"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
@@ -1284,159 +1349,164 @@
         </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="183"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="184"/>
         <source>%1[*] — GradLab</source>
         <translation>%1[*] — GradLab 梯度实验室</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="192"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="193"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="193"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="194"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="200"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="201"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="203"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="204"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="209"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="210"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="213"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="215"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="219"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="75"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="222"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="78"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="221"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="224"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="226"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="229"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="236"/>
         <source>Export Handout</source>
         <translation>导出讲义</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="227"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="230"/>
         <source>Run the lesson first: the handout shows its graph, plots and agreement table.</source>
         <translation>请先运行课程：讲义包含它的计算图、图表和一致性表。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="236"/>
         <source>_handout.pdf</source>
         <translation>_讲义.pdf</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="234"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="237"/>
         <source>PDF document (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="244"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="247"/>
         <source>Exported the handout (%1 pages) to %2</source>
         <translation>已将讲义（%1 页）导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="245"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="248"/>
         <source>Exported the handout to %1</source>
         <translation>已将讲义导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="42"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="45"/>
         <source>Running variant &apos;%1&apos;…</source>
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="65"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="68"/>
         <source>Seed sizes: the question&apos;s own params (runs take longer)</source>
         <translation>原始规模：题目本身的参数（运行较慢）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="66"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="69"/>
         <source>Classroom sizes: small params for a first look</source>
         <translation>课堂规模：用于初步观察的小参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="111"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="121"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="113"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="123"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="148"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="158"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="150"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="160"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="151"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="161"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="179"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="189"/>
         <source>Run cancelled</source>
         <translation>运行已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="181"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="191"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="182"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="192"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="190"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="197"/>
+        <source>Run finished; the first NaN/Inf appeared at line %1</source>
+        <translation>运行结束；第一个 NaN/Inf 出现在第 %1 行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="212"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="202"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="224"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="211"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="233"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="212"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="234"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
@@ -1527,47 +1597,93 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="57"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="58"/>
         <source>Export plot as %1</source>
         <translation>将图表导出为 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="70"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="62"/>
+        <source>Export Timeline as Chrome Trace</source>
+        <translation>将时间线导出为 Chrome Trace</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="63"/>
+        <source>Chrome trace (*.json)</source>
+        <translation>Chrome trace (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="75"/>
         <source>Fit</source>
         <translation>适合窗口</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="71"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="76"/>
         <source>Fit the axes to the data (undo zoom and pan)</source>
         <translation>使坐标轴适合数据范围（撤销缩放和平移）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="79"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="84"/>
         <source>Log y</source>
         <translation>对数 y</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="81"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="86"/>
         <source>Logarithmic y axis (gradients that vanish or explode)</source>
         <translation>对数 y 轴（便于观察消失或爆炸的梯度）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="86"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="91"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="91"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="96"/>
+        <source>Timeline as Chrome Trace (*.json)…</source>
+        <translation>时间线导出为 Chrome Trace (*.json)…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="97"/>
+        <source>The Timeline tab&apos;s events for Perfetto or chrome://tracing</source>
+        <translation>“时间线”页的事件，可在 Perfetto 或 chrome://tracing 中打开</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="102"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="92"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="103"/>
         <source>Export the current plot as PNG, SVG, PDF or its data as CSV</source>
         <translation>将当前图表导出为 PNG、SVG、PDF，或将其数据导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/plots_panel.cpp" line="178"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="132"/>
+        <source>Gradient norm per step</source>
+        <translation>每步的梯度范数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="133"/>
+        <source>‖gradient‖₂ (L2 norm)</source>
+        <translation>‖梯度‖₂（L2 范数）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="138"/>
+        <source>Values per step</source>
+        <translation>每步的值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="139"/>
+        <source>value per step (script outputs)</source>
+        <translation>每步的值（脚本输出）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="209"/>
+        <source>Could not export %1: the timeline is empty (run the lesson first)</source>
+        <translation>无法导出 %1：时间线为空（请先运行课程）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/plots_panel.cpp" line="213"/>
+        <location filename="../../ui/plots/plots_panel.cpp" line="224"/>
         <source>Could not export %1: %2</source>
         <translation>无法导出 %1：%2</translation>
     </message>
@@ -1580,7 +1696,7 @@
         <translation>运行输出将显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/run_log.cpp" line="85"/>
+        <location filename="../../ui/panels/run_log.cpp" line="92"/>
         <source>Go to %1 in the editor</source>
         <translation>在编辑器中转到 %1</translation>
     </message>
@@ -1588,42 +1704,47 @@
 <context>
     <name>gl::ui::RunOptions</name>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="20"/>
+        <location filename="../../ui/run/run_options.cpp" line="22"/>
         <source> Variant </source>
         <translation> 变体 </translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="23"/>
+        <location filename="../../ui/run/run_options.cpp" line="25"/>
         <source>Variant to run and to show</source>
         <translation>要运行和显示的变体</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="25"/>
+        <location filename="../../ui/run/run_options.cpp" line="27"/>
         <source> Executor </source>
         <translation> 执行器 </translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="27"/>
+        <location filename="../../ui/run/run_options.cpp" line="29"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="28"/>
+        <location filename="../../ui/run/run_options.cpp" line="30"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="30"/>
+        <location filename="../../ui/run/run_options.cpp" line="31"/>
+        <source>fused</source>
+        <translation>融合</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="33"/>
         <source> Threads </source>
         <translation> 线程数 </translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="35"/>
+        <location filename="../../ui/run/run_options.cpp" line="38"/>
         <source>Threads of the parallel executor</source>
         <translation>并行执行器使用的线程数</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="46"/>
+        <location filename="../../ui/run/run_options.cpp" line="49"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
@@ -1663,21 +1784,31 @@
 <context>
     <name>gl::ui::ScalingPlot</name>
     <message>
-        <location filename="../../ui/plots/scaling_plot.cpp" line="16"/>
+        <location filename="../../ui/plots/scaling_plot.cpp" line="17"/>
         <source>Scaling</source>
         <translation>扩展性</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/scaling_plot.cpp" line="17"/>
-        <location filename="../../ui/plots/scaling_plot.cpp" line="26"/>
+        <location filename="../../ui/plots/scaling_plot.cpp" line="18"/>
+        <location filename="../../ui/plots/scaling_plot.cpp" line="47"/>
         <source>param</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/scaling_plot.cpp" line="17"/>
-        <location filename="../../ui/plots/scaling_plot.cpp" line="63"/>
+        <location filename="../../ui/plots/scaling_plot.cpp" line="18"/>
+        <location filename="../../ui/plots/scaling_plot.cpp" line="84"/>
         <source>seconds</source>
         <translation>时间 (秒)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/scaling_plot.cpp" line="21"/>
+        <source>Sweep a param…</source>
+        <translation>扫描一个参数…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/scaling_plot.cpp" line="23"/>
+        <source>Run the lesson at several values of one param and plot the time against it (Run &gt; Sweep)</source>
+        <translation>用一个参数的多个取值运行课程，并绘制时间随它的变化（运行 &gt; 扫描）</translation>
     </message>
 </context>
 <context>
@@ -1706,39 +1837,99 @@
 <context>
     <name>gl::ui::SettingsDialog</name>
     <message>
-        <location filename="../../ui/window/settings_dialog.cpp" line="12"/>
+        <location filename="../../ui/window/settings_dialog.cpp" line="24"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../ui/window/settings_dialog.cpp" line="15"/>
+        <location filename="../../ui/window/settings_dialog.cpp" line="27"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ui/window/settings_dialog.cpp" line="18"/>
+        <location filename="../../ui/window/settings_dialog.cpp" line="30"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ui/window/settings_dialog.cpp" line="20"/>
+        <location filename="../../ui/window/settings_dialog.cpp" line="32"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ui/window/settings_dialog.cpp" line="20"/>
+        <location filename="../../ui/window/settings_dialog.cpp" line="32"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ui/window/settings_dialog.cpp" line="21"/>
+        <location filename="../../ui/window/settings_dialog.cpp" line="33"/>
         <source>Palette</source>
         <translation>配色</translation>
     </message>
     <message>
-        <location filename="../../ui/window/settings_dialog.cpp" line="22"/>
+        <location filename="../../ui/window/settings_dialog.cpp" line="34"/>
         <source>A new language applies fully after a restart.</source>
         <translation>更改语言后需重新启动才能完全生效。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="36"/>
+        <source>Limits</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="41"/>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="42"/>
+        <source>Bytes of tensors a trace or run may hold (--memory-budget)</source>
+        <translation>一次追踪或运行可持有的张量字节数（--memory-budget）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="43"/>
+        <source>Memory budget</source>
+        <translation>内存预算</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="45"/>
+        <source>Python loop iterations unrolled while tracing (--max-unroll)</source>
+        <translation>追踪时展开的 Python 循环迭代次数（--max-unroll）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="46"/>
+        <source>Unrolled iterations</source>
+        <translation>展开的迭代次数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="48"/>
+        <source>Nodes the traced graph may have (--max-nodes)</source>
+        <translation>追踪出的计算图可有的节点数（--max-nodes）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="49"/>
+        <source>Graph nodes</source>
+        <translation>计算图节点数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="51"/>
+        <source>Items of a Python list or characters of a string (--max-items)</source>
+        <translation>Python 列表的元素数或字符串的字符数（--max-items）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="52"/>
+        <source>List and string items</source>
+        <translation>列表和字符串元素数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="54"/>
+        <source>Ops a run may execute, every loop iteration counted (--max-ops)</source>
+        <translation>一次运行可执行的操作数，每次循环迭代都计入（--max-ops）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/settings_dialog.cpp" line="55"/>
+        <source>Ops per run</source>
+        <translation>每次运行的操作数</translation>
     </message>
 </context>
 <context>
@@ -1750,66 +1941,71 @@
     </message>
     <message>
         <location filename="../../ui/step/step_controls.cpp" line="21"/>
+        <source>Which execution of the loop to step through</source>
+        <translation>逐步查看该循环的哪一次执行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/step/step_controls.cpp" line="24"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="21"/>
+        <location filename="../../ui/step/step_controls.cpp" line="24"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="22"/>
+        <location filename="../../ui/step/step_controls.cpp" line="25"/>
         <source>Forward pass: loop-carried values; backward pass: their adjoints</source>
         <translation>前向传播：循环携带的值；反向传播：它们的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="30"/>
+        <location filename="../../ui/step/step_controls.cpp" line="33"/>
         <source>First iteration</source>
         <translation>第一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="31"/>
+        <location filename="../../ui/step/step_controls.cpp" line="34"/>
         <source>Previous iteration</source>
         <translation>上一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="32"/>
+        <location filename="../../ui/step/step_controls.cpp" line="35"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="34"/>
+        <location filename="../../ui/step/step_controls.cpp" line="37"/>
         <source>Next iteration</source>
         <translation>下一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="35"/>
+        <location filename="../../ui/step/step_controls.cpp" line="38"/>
         <source>Last iteration</source>
         <translation>最后一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="37"/>
+        <location filename="../../ui/step/step_controls.cpp" line="40"/>
         <source>Play speed</source>
         <translation>播放速度</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="39"/>
+        <location filename="../../ui/step/step_controls.cpp" line="42"/>
         <source>%1 steps/s</source>
         <translation>每秒 %1 步</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="84"/>
+        <location filename="../../ui/step/step_controls.cpp" line="95"/>
         <source>%1 (%2 iterations)</source>
         <translation>%1（%2 次迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="168"/>
+        <location filename="../../ui/step/step_controls.cpp" line="202"/>
         <source>/ %1</source>
         <translation>/ %1</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="168"/>
+        <location filename="../../ui/step/step_controls.cpp" line="202"/>
         <source>no loop</source>
         <translation>无循环</translation>
     </message>
@@ -1855,38 +2051,50 @@
 <context>
     <name>gl::ui::TimelinePlot</name>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="94"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="100"/>
         <source>Timeline per thread</source>
         <translation>各线程的时间线</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="95"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="101"/>
         <source>time (ms)</source>
         <translation>时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="95"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="101"/>
         <source>thread</source>
         <translation>线程</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../ui/plots/timeline_plot.cpp" line="184"/>
+        <source>%n other op(s)</source>
+        <translation>
+            <numerusform>其他 %n 个操作</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="167"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="196"/>
         <source>thread %1</source>
         <translation>线程 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="245"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="280"/>
         <source>
 iteration %1</source>
         <translation>
 迭代 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="246"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="281"/>
         <source>
 %1 ms on thread %2</source>
         <translation>
 在线程 %2 上耗时 %1 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="324"/>
+        <source>Export as Chrome Trace (Perfetto)…</source>
+        <translation>导出为 Chrome Trace (Perfetto)…</translation>
     </message>
 </context>
 <context>

@@ -5,10 +5,6 @@
 
 namespace gl::ui {
 
-namespace {
-QString tr(const char* text) { return QCoreApplication::translate("gl::ui::HeatMapData", text); }
-}  // namespace
-
 void ScalingData::add(const QString& variant, double x, double secs) {
   auto it = std::find_if(series.begin(), series.end(),
                          [&](const ScalingSeries& s) { return s.variant == variant; });
@@ -83,9 +79,14 @@ HeatMapData heatMapFromTensor(const Tensor& matrix, const QString& name) {
   for (int64_t d : matrix.shape()) dims << QString::number(d);
   const QString shape = QStringLiteral("[%1]").arg(dims.join(QStringLiteral(", ")));
   if (!name.isEmpty()) h.valueLabel = name;
-  h.title = (name.isEmpty() ? tr("Gradient matrix") : name) + QStringLiteral("  ") + shape;
-  h.rowLabel = tr("row (axis 0 of %1)").arg(h.rows);
-  h.colLabel = isMatrix ? tr("column (axis 1 of %1)").arg(h.cols) : tr("element (flattened)");
+  h.title = (name.isEmpty() ? QCoreApplication::translate("gl::ui::HeatMapPlot", "Gradient matrix")
+                            : name) +
+            QStringLiteral("  ") + shape;
+  h.rowLabel = QCoreApplication::translate("gl::ui::HeatMapPlot", "row (axis 0 of %1)").arg(h.rows);
+  h.colLabel =
+      isMatrix
+          ? QCoreApplication::translate("gl::ui::HeatMapPlot", "column (axis 1 of %1)").arg(h.cols)
+          : QCoreApplication::translate("gl::ui::HeatMapPlot", "element (flattened)");
   const std::vector<double> v = matrix.toVector();
   h.values = QVector<double>(v.begin(), v.end());
   return h;

@@ -4,14 +4,11 @@
 #include <QWidget>
 #include <vector>
 
+#include "engine/lab/executor_kind.h"
 #include "engine/lang/program.h"
 
 class QComboBox;
 class QSpinBox;
-
-namespace gl::lab {
-enum class ExecutorKind : int;  // engine/lab/session.h
-}
 
 namespace gl::ui {
 
