@@ -64,12 +64,15 @@ class TestRunOptions : public QObject {
   void executorAndThreadsReadBack() {
     RunOptions o;
     QCOMPARE(o.executorBox()->count(), 3);
-    QVERIFY(!o.parallel());
+    QVERIFY(o.executor() == gl::lab::ExecutorKind::Serial);
     QCOMPARE(o.executorLabel(), QString("serial"));
     o.setExecutorIndex(1);
-    QVERIFY(o.parallel());
+    QVERIFY(o.executor() == gl::lab::ExecutorKind::Parallel);
     QCOMPARE(o.executorLabel(), QString("parallel"));
     QCOMPARE(o.executorIndex(), 1);
+    o.setExecutorIndex(2);
+    QVERIFY(o.executor() == gl::lab::ExecutorKind::Fused);
+    QCOMPARE(o.executorLabel(), QString("fused"));
     QVERIFY(o.threads() >= 1);
     o.threadsBox()->setValue(3);
     QCOMPARE(o.threads(), 3);
