@@ -370,7 +370,7 @@ class TestArgs : public QObject {
     QCOMPARE(findCommand("run")->option("--executor")->choices,
              findCommand("export")->option("--executor")->choices);
     QCOMPARE(findCommand("run")->option("--executor")->choices,
-             std::vector<std::string>({"serial", "parallel"}));
+             std::vector<std::string>({"serial", "parallel", "fused"}));
     QCOMPARE(findCommand("ode")->option("--executor")->choices,
              std::vector<std::string>({"serial", "parallel", "both"}));
     // check: --preset, --set and the limits, which every command that traces takes alike.
@@ -473,13 +473,13 @@ class TestArgs : public QObject {
       QVERIFY2(o.contains(QString::fromStdString(c.summary)), c.name.c_str());
       if (!c.isDefault) QVERIFY(o.contains(QString::fromStdString("\n       gradlab " + c.name)));
     }
-    QVERIFY(o.contains("\n       gradlab run FILE [--variant V] [--executor serial|parallel]"));
+    QVERIFY(o.contains("\n       gradlab run FILE [--variant V] [--executor serial|parallel|fused]"));
     for (const QString& line : o.split('\n')) QVERIFY2(line.size() <= 100, qPrintable(line));
   }
 
   void runHelpIsGeneratedFromTheTable() {
     const QString h = QString::fromStdString(args::help(*findCommand("run")));
-    QVERIFY2(h.startsWith("usage: gradlab run FILE [--variant V] [--executor serial|parallel] "
+    QVERIFY2(h.startsWith("usage: gradlab run FILE [--variant V] [--executor serial|parallel|fused] "
                           "[--threads N]"),
              qPrintable(h));
     QVERIFY2(h.contains(
@@ -487,7 +487,7 @@ class TestArgs : public QObject {
                  "to 256 (default: one\n                          per core)\n"),
              qPrintable(h));
     QVERIFY(
-        h.contains("\n  --executor serial|parallel\n                          the executor "
+        h.contains("\n  --executor serial|parallel|fused\n                          the executor "
                    "to run on (default: serial)\n"));
     for (const args::Command& c : commands())
       for (const QString& line : QString::fromStdString(args::help(c)).split('\n'))

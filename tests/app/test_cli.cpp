@@ -489,11 +489,11 @@ class TestCli : public QObject {
     const QString ode = lesson("ode_while_loop.gls");
     Result x = gradlab({"run", ode, "--executor", "gpu"});
     QCOMPARE(firstLine(x),
-             QString("gradlab run: --executor expects serial or parallel, got 'gpu'"));
+             QString("gradlab run: --executor expects serial, parallel or fused, got 'gpu'"));
     Result ex = gradlab({"export", ode, "--out", dir_.path(), "--executor", "both"});
     QCOMPARE(ex.code, 2);
     QCOMPARE(firstLine(ex),
-             QString("gradlab export: --executor expects serial or parallel, got 'both'"));
+             QString("gradlab export: --executor expects serial, parallel or fused, got 'both'"));
     Result s = gradlab({"export", ode, "--out", dir_.path(), "--step", "-1"});
     QCOMPARE(s.code, 2);
     QCOMPARE(firstLine(s), QString("gradlab export: --step expects an integer >= 0, got '-1'"));
@@ -523,7 +523,7 @@ class TestCli : public QObject {
          {"--preset seed|class", "--set NAME=VALUE", "--variant V", "--run", "--step T",
           "--plot NAME", "--screenshot PNG"}},
         {"run",
-         {"--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
+         {"--variant V", "--executor serial|parallel|fused", "--threads N", "--no-ftz",
           "--no-check-numerics", "--preset seed|class", "--set NAME=VALUE", "--json", "--max-ops N",
           "--memory-budget SIZE", "--max-unroll N", "--max-nodes N", "--max-items N"}},
         {"check",
@@ -531,7 +531,7 @@ class TestCli : public QObject {
           "--max-nodes N", "--max-items N"}},
         {"export",
          {"--out DIR", "--format LIST", "--preset seed|class", "--set NAME=VALUE", "--step T",
-          "--variant V", "--executor serial|parallel", "--threads N", "--no-ftz",
+          "--variant V", "--executor serial|parallel|fused", "--threads N", "--no-ftz",
           "--no-check-numerics", "--max-ops N", "--memory-budget SIZE", "--max-unroll N",
           "--max-nodes N", "--max-items N"}},
         {"ode",

@@ -238,7 +238,7 @@ const BadScript kBad[] = {
     {"@tf.custom_gradient\ndef f(x):\n    return x * 2.0\n\ny = f(tf.constant(1.0))\n",
      "tf.custom_gradient: the function must return (y, grad_fn), got a Tensor", 5, 5},
     {"@tf.custom_gradient\ndef f(x):\n    def grad(dy, variables=None):\n        return [dy], [dy]\n    return x * 2.0, grad\n\nx = tf.constant(1.0)\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = f(x)\ng = tape.gradient(y, x)\n",
-     "the variables= form is not supported yet", 10, 9},
+     "grad_fn returned 2 tensor input gradient(s) for 1 tensor input(s)", 10, 9},
 };
 // clang-format on
 
