@@ -117,7 +117,8 @@ std::vector<Command> declare() {
        "Run a lesson and write its graph, plots and data (no display needed).",
        {scriptArg(true)},
        withLimits({args::text("--out", "DIR", "folder to write the files to").mandatory(),
-                   args::text("--format", "LIST", "comma-separated: png, svg, pdf, csv, dot, trace (Chrome trace JSON)")
+                   args::text("--format", "LIST",
+                              "comma-separated: png, svg, pdf, csv, dot, trace (Chrome trace JSON)")
                        .byDefault(kExportFormats),
                    presetOption("seed"), setParam(), stepOption(),
                    variantOption("export only variant V").byDefault("all"), executorOption(),

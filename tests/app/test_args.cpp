@@ -473,15 +473,17 @@ class TestArgs : public QObject {
       QVERIFY2(o.contains(QString::fromStdString(c.summary)), c.name.c_str());
       if (!c.isDefault) QVERIFY(o.contains(QString::fromStdString("\n       gradlab " + c.name)));
     }
-    QVERIFY(o.contains("\n       gradlab run FILE [--variant V] [--executor serial|parallel|fused]"));
+    QVERIFY(
+        o.contains("\n       gradlab run FILE [--variant V] [--executor serial|parallel|fused]"));
     for (const QString& line : o.split('\n')) QVERIFY2(line.size() <= 100, qPrintable(line));
   }
 
   void runHelpIsGeneratedFromTheTable() {
     const QString h = QString::fromStdString(args::help(*findCommand("run")));
-    QVERIFY2(h.startsWith("usage: gradlab run FILE [--variant V] [--executor serial|parallel|fused] "
-                          "[--threads N]"),
-             qPrintable(h));
+    QVERIFY2(
+        h.startsWith("usage: gradlab run FILE [--variant V] [--executor serial|parallel|fused] "
+                     "[--threads N]"),
+        qPrintable(h));
     QVERIFY2(h.contains(
                  "\n  --threads N             threads of the parallel executor; an integer from 1 "
                  "to 256 (default: one\n                          per core)\n"),

@@ -317,10 +317,9 @@ class TestLessons : public QObject {
   // mark. Each lesson also declares its seed sizes, and the preset really shrinks them.
   void classroomPresetStaysWithinBudget_data() {
     QTest::addColumn<QString>("lesson");
-    for (const char* name :
-         {"ode_while_loop.gls", "per_step_gradients.gls", "parallel_layers.gls",
-          "gradient_none.gls", "rnn_bptt.gls", "checkpointing.gls", "custom_gradients.gls",
-          "training_loop.gls"})
+    for (const char* name : {"ode_while_loop.gls", "per_step_gradients.gls", "parallel_layers.gls",
+                             "gradient_none.gls", "rnn_bptt.gls", "checkpointing.gls",
+                             "custom_gradients.gls", "training_loop.gls"})
       QTest::newRow(name) << QString(name);
   }
   void classroomPresetStaysWithinBudget() {
