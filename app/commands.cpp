@@ -116,13 +116,15 @@ std::vector<Command> declare() {
       {"export",
        "Run a lesson and write its graph, plots and data (no display needed).",
        {scriptArg(true)},
-       withLimits({args::text("--out", "DIR", "folder to write the files to").mandatory(),
-                   args::text("--format", "LIST",
-                              "comma-separated: png, svg, pdf, csv, dot, trace (Chrome trace JSON)")
-                       .byDefault(kExportFormats),
-                   presetOption("seed"), setParam(), stepOption(),
-                   variantOption("export only variant V").byDefault("all"), executorOption(),
-                   threadsOption(), ftzOption(), numericsOption(), maxOpsOption()})},
+       withLimits(
+           {args::text("--out", "DIR", "folder to write the files to").mandatory(),
+            args::text("--format", "LIST",
+                       "comma-separated: png, svg, pdf, csv, dot, trace (Chrome trace JSON), "
+                       "handout (one PDF)")
+                .byDefault(kExportFormats),
+            presetOption("seed"), setParam(), stepOption(),
+            variantOption("export only variant V").byDefault("all"), executorOption(),
+            threadsOption(), ftzOption(), numericsOption(), maxOpsOption()})},
       {"ode",
        "The ODE lesson built from the engine's C++ API: gradients and timings.",
        {},
