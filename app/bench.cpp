@@ -153,7 +153,7 @@ class Bench {
   }
 
   void run() {
-    const bool torch = hasTorch();
+    const bool torch = findTorchPython();
     if (!torch) report_.notes.push_back(kTorchMissing);
     for (int round = 0; round < runs_; ++round) {
       for (Traced& t : traced_) {
@@ -280,16 +280,24 @@ class Bench {
     }
   }
 
-  bool hasTorch() const {
-    std::vector<std::string> lines;
-    return capture("python3 -c 'import torch' 2>/dev/null", lines);
+  // Debian's python3-torch lives in /usr/bin/python3's dist-packages; a python3 earlier on PATH
+  // (pyenv, a venv) does not see it, so try that one second.
+  bool findTorchPython() {
+    for (const char* python : {"python3", "/usr/bin/python3"}) {
+      std::vector<std::string> lines;
+      if (capture(std::string(python) + " -c 'import torch' 2>/dev/null", lines)) {
+        python_ = python;
+        return true;
+      }
+    }
+    return false;
   }
 
   // torch_seeds.py runs all four lessons in one process; a line counts when its sizes are the
   // lesson's (with --quick both shrink, but not always to the same sizes).
   void runTorch(int round) {
     const std::filesystem::path script = dir_ / "torch_seeds.py";
-    const std::string command = "python3 " + quoted(script.string()) + " --threads " +
+    const std::string command = python_ + " " + quoted(script.string()) + " --threads " +
                                 std::to_string(threads_) + (quick_ ? " --quick" : "") + " 2>&1";
     std::vector<std::string> lines;
     if (!capture(command, lines)) note("PyTorch peer failed: " + command);
@@ -325,6 +333,7 @@ class Bench {
   std::filesystem::path dir_;
   Report report_;
   std::vector<Traced> traced_;
+  std::string python_ = "python3";
 };
 
 }  // namespace
