@@ -315,6 +315,8 @@ class Bench {
                         name + "=" + std::to_string(int64_t(ours)) + ")";
         }
         const std::string name = "torch/" + torch.caseName + "/" + torch.mode;
+        // The script runs every lesson; keep the rows --only asked for or a chosen case needs.
+        if (t.cases.empty() && !bench::selects(only_, name)) continue;
         if (!mismatch.empty()) {
           note(name + " not compared: PyTorch ran" + mismatch);
           continue;

@@ -600,8 +600,11 @@ class TestCli : public QObject {
     const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
     QCOMPARE(o["quick"].toBool(), true);
     QCOMPARE(o["threads"].toInt(), 2);
+    // With python3-torch installed the PyTorch peer's row for the lesson follows ours.
     const QJsonArray cases = o["cases"].toArray();
-    QCOMPARE(cases.size(), 1);
+    QVERIFY(cases.size() >= 1);
+    for (int i = 1; i < cases.size(); ++i)
+      QVERIFY(cases[i].toObject()["name"].toString().startsWith("torch/three_heads/"));
     QCOMPARE(cases[0].toObject()["name"].toString(), QString("heads/fix_vectorized/serial"));
     QCOMPARE(cases[0].toObject()["seconds"].toArray().size(), 1);
     QVERIFY(cases[0].toObject()["median"].toDouble() > 0);
@@ -614,7 +617,7 @@ class TestCli : public QObject {
     QCOMPARE(r.code, 0);
     QVERIFY2(r.out.contains(QRegularExpression(
                  R"(\node/vectorized/parallel +.*x ode/limit_step_major_ftz, [\d.]+x )"
-                 R"(ode/limit_fused_ftz\n)")),
+                 R"(ode/limit_fused_ftz(, [\d.]+x torch/\S+)*\n)")),
              qPrintable(r.out));
     QVERIFY(r.out.contains("\node/limit_fused "));
     QVERIFY(r.out.contains("\node/limit_step_major_ftz "));
