@@ -7,6 +7,53 @@
 
 namespace gl {
 
+namespace {
+
+struct Moments {
+  double min = INFINITY, max = -INFINITY, sum = 0, squares = 0;
+  int64_t nan = 0, inf = 0;
+};
+
+// One pass in four independent lanes: the window records every node's value, and a single
+// accumulator chain (add latency per element) made this 12 % of a recorded run's time.
+template <class T>
+Moments momentsOf(const T* p, int64_t n) {
+  constexpr int kLanes = 4;
+  double mn[kLanes], mx[kLanes], sum[kLanes], sq[kLanes];
+  int64_t nan[kLanes], inf[kLanes];
+  for (int k = 0; k < kLanes; ++k) {
+    mn[k] = INFINITY;
+    mx[k] = -INFINITY;
+    sum[k] = sq[k] = 0;
+    nan[k] = inf[k] = 0;
+  }
+  auto add = [&](int k, double v) {
+    const bool isNan = v != v;  // min and max skip NaN; the sums do not
+    nan[k] += isNan;
+    inf[k] += std::abs(v) == INFINITY;
+    mn[k] = isNan || mn[k] <= v ? mn[k] : v;
+    mx[k] = isNan || mx[k] >= v ? mx[k] : v;
+    sum[k] += v;
+    sq[k] += v * v;
+  };
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) add(k, static_cast<double>(p[i + k]));
+  for (int k = 0; i < n; ++i, ++k) add(k, static_cast<double>(p[i]));
+  Moments m;
+  for (int k = 0; k < kLanes; ++k) {
+    m.min = std::min(m.min, mn[k]);
+    m.max = std::max(m.max, mx[k]);
+    m.sum += sum[k];
+    m.squares += sq[k];
+    m.nan += nan[k];
+    m.inf += inf[k];
+  }
+  return m;
+}
+
+}  // namespace
+
 TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
   TensorRecord r;
   if (d.isList()) {
@@ -20,20 +67,11 @@ TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
   r.dtype = t.dtype();
   r.shape = t.shape();
   const int64_t n = t.numel();
-  double mn = INFINITY, mx = -INFINITY, sum = 0, sq = 0;
-  dispatchAll(t.dtype(), [&](auto z) {
-    using T = decltype(z);
-    const T* p = t.data<T>();
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = static_cast<double>(p[i]);
-      r.nanCount += std::isnan(v);
-      r.infCount += std::isinf(v);
-      mn = std::min(mn, v);
-      mx = std::max(mx, v);
-      sum += v;
-      sq += v * v;
-    }
-  });
+  const Moments m =
+      dispatchAll(t.dtype(), [&](auto z) { return momentsOf(t.data<decltype(z)>(), n); });
+  const double mn = m.min, mx = m.max, sum = m.sum, sq = m.squares;
+  r.nanCount = m.nan;
+  r.infCount = m.inf;
   r.min = n ? mn : 0;
   r.max = n ? mx : 0;
   r.mean = n ? sum / double(n) : 0;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "engine/exec/executor.h"
+#include "engine/tensor/dtype_dispatch.h"
 
 namespace gl::lab {
 
@@ -88,9 +89,41 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   return vr;
 }
 
-double maxAbs(const Tensor& t) {
+template <class T>
+double maxAbsOf(const T* p, int64_t n) {
   double m = 0;
-  for (int64_t i = 0; i < t.numel(); ++i) m = std::max(m, std::abs(t.at(i)));
+  for (int64_t i = 0; i < n; ++i) m = std::max(m, std::abs(static_cast<double>(p[i])));
+  return m;
+}
+
+double maxAbs(const Tensor& t) {
+  return dispatchAll(t.dtype(), [&](auto z) { return maxAbsOf(t.data<decltype(z)>(), t.numel()); });
+}
+
+// The largest |x - y|, a NaN on either side counting as infinite. Typed loops: this runs over
+// every output of every variant after each run.
+template <class T>
+double maxAbsDiffOf(const T* x, const T* y, int64_t n) {
+  double m = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double d = std::abs(static_cast<double>(x[i]) - static_cast<double>(y[i]));
+    m = d != d ? INFINITY : std::max(m, d);
+    if (m == INFINITY) break;
+  }
+  return m;
+}
+
+double maxAbsDiff(const Tensor& x, const Tensor& y) {
+  if (x.dtype() == y.dtype())
+    return dispatchAll(x.dtype(), [&](auto z) {
+      using T = decltype(z);
+      return maxAbsDiffOf(x.data<T>(), y.data<T>(), x.numel());
+    });
+  double m = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const double d = std::abs(x.at(i) - y.at(i));
+    m = std::max(m, std::isnan(d) ? INFINITY : d);
+  }
   return m;
 }
 
@@ -115,10 +148,7 @@ void compareEntry(const EntryResult& a, const EntryResult& b, Agreement& ag) {
   // ulps of the largest magnitude involved.
   const bool f64 = x.dtype() == DType::F64 && y.dtype() == DType::F64;
   ag.tolerance = std::max(ag.tolerance, (f64 ? 1e-9 : 2e-4) * std::max(1.0, maxAbs(x)));
-  for (int64_t i = 0; i < x.numel(); ++i) {
-    const double d = std::abs(x.at(i) - y.at(i));
-    ag.maxAbsDiff = std::max(ag.maxAbsDiff, std::isnan(d) ? INFINITY : d);
-  }
+  ag.maxAbsDiff = std::max(ag.maxAbsDiff, maxAbsDiff(x, y));
 }
 
 std::string fmt(double v) {
