@@ -4,55 +4,9 @@
 #include <cmath>
 
 #include "engine/tensor/dtype_dispatch.h"
+#include "engine/tensor/moments.h"
 
 namespace gl {
-
-namespace {
-
-struct Moments {
-  double min = INFINITY, max = -INFINITY, sum = 0, squares = 0;
-  int64_t nan = 0, inf = 0;
-};
-
-// One pass in four independent lanes: the window records every node's value, and a single
-// accumulator chain (add latency per element) made this 12 % of a recorded run's time.
-template <class T>
-Moments momentsOf(const T* p, int64_t n) {
-  constexpr int kLanes = 4;
-  double mn[kLanes], mx[kLanes], sum[kLanes], sq[kLanes];
-  int64_t nan[kLanes], inf[kLanes];
-  for (int k = 0; k < kLanes; ++k) {
-    mn[k] = INFINITY;
-    mx[k] = -INFINITY;
-    sum[k] = sq[k] = 0;
-    nan[k] = inf[k] = 0;
-  }
-  auto add = [&](int k, double v) {
-    const bool isNan = v != v;  // min and max skip NaN; the sums do not
-    nan[k] += isNan;
-    inf[k] += std::abs(v) == INFINITY;
-    mn[k] = isNan || mn[k] <= v ? mn[k] : v;
-    mx[k] = isNan || mx[k] >= v ? mx[k] : v;
-    sum[k] += v;
-    sq[k] += v * v;
-  };
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int k = 0; k < kLanes; ++k) add(k, static_cast<double>(p[i + k]));
-  for (int k = 0; i < n; ++i, ++k) add(k, static_cast<double>(p[i]));
-  Moments m;
-  for (int k = 0; k < kLanes; ++k) {
-    m.min = std::min(m.min, mn[k]);
-    m.max = std::max(m.max, mx[k]);
-    m.sum += sum[k];
-    m.squares += sq[k];
-    m.nan += nan[k];
-    m.inf += inf[k];
-  }
-  return m;
-}
-
-}  // namespace
 
 TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
   TensorRecord r;

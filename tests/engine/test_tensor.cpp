@@ -1,10 +1,14 @@
 #include <QtTest>
 
+#include <cmath>
+#include <limits>
+#include <random>
 #include <set>
 #include <thread>
 #include <vector>
 
 #include "engine/tensor/error.h"
+#include "engine/tensor/moments.h"
 #include "engine/tensor/rng.h"
 #include "engine/tensor/tensor.h"
 
@@ -94,6 +98,53 @@ class TestTensor : public QObject {
       for (int64_t e : {int64_t(0), int64_t(500), int64_t(999)})
         QCOMPARE(live[size_t(i)].at(e), double(i));
   }
+  // The vector moments against the definition, element by element in double: every length
+  // around the 8-wide step, NaN (skipped by min and max only), +-Inf, -0, denormals and the
+  // largest floats (whose squares need the double lanes).
+  void momentsMatchTheDefinition() {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> uniform(-3.0f, 3.0f);
+    const float specials[] = {
+        std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY, -0.0f, 1e-40f,
+        std::numeric_limits<float>::max(),       -1e30f};
+    for (int n : {0, 1, 7, 8, 9, 15, 16, 17, 63, 1000}) {
+      for (int special = -1; special < int(std::size(specials)); ++special) {
+        std::vector<float> v(static_cast<size_t>(n));
+        for (float& x : v) x = uniform(rng);
+        if (special >= 0 && n > 0) v[size_t(n) / 2] = v[size_t(n) - 1] = specials[special];
+        Moments want;
+        for (float x : v) {
+          const double d = x;
+          want.nan += std::isnan(d);
+          want.inf += std::isinf(d);
+          if (!std::isnan(d)) want.min = std::min(want.min, d), want.max = std::max(want.max, d);
+          want.sum += d;
+          want.squares += d * d;
+        }
+        const Moments got = momentsOf(v.data(), n);
+        const QString what = QString("n=%1 special=%2").arg(n).arg(special);
+        QCOMPARE(got.nan, want.nan);
+        QCOMPARE(got.inf, want.inf);
+        QVERIFY2(got.min == want.min, qPrintable(what));
+        QVERIFY2(got.max == want.max, qPrintable(what));
+        auto close = [](double a, double b) {
+          return (std::isnan(a) && std::isnan(b)) || a == b ||
+                 std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
+        };
+        QVERIFY2(close(got.sum, want.sum), qPrintable(what));
+        QVERIFY2(close(got.squares, want.squares), qPrintable(what));
+        QCOMPARE(allFinite(v.data(), n), want.nan == 0 && want.inf == 0);
+        std::vector<double> w(v.begin(), v.end());
+        const Moments wide = momentsOf(w.data(), n);
+        QCOMPARE(wide.nan, want.nan);
+        QCOMPARE(wide.inf, want.inf);
+        QVERIFY2(wide.min == want.min && wide.max == want.max, qPrintable(what));
+        QVERIFY2(close(wide.sum, want.sum), qPrintable(what));
+        QCOMPARE(allFinite(w.data(), n), want.nan == 0 && want.inf == 0);
+      }
+    }
+  }
+
   void memoryAccounting() {
     size_t before = memoryStats().live;
     {
