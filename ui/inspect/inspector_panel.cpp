@@ -1,4 +1,5 @@
 #include "ui/inspect/inspector_panel.h"
+#include "ui/run/release_off_thread.h"
 
 #include "engine/control/kind.h"
 
@@ -68,6 +69,7 @@ void InspectorPanel::setContext(std::shared_ptr<const Graph> graph,
     step_ = {};
   }
   graph_ = std::move(graph);
+  releaseOffThread(run_);
   run_ = std::move(run);
   if (sameNode)
     showNode(node_);

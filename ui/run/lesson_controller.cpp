@@ -1,4 +1,5 @@
 #include "ui/run/lesson_controller.h"
+#include "ui/run/release_off_thread.h"
 
 #include <set>
 
@@ -23,6 +24,7 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
       emit runFinished(out);  // the run controls go back to idle; the results are dropped
       return;
     }
+    releaseOffThread(outcome_.run);
     outcome_ = out;
     if (out.run && out.program == program_)
       for (const lab::VariantRun& v : out.run->variants)
@@ -73,6 +75,7 @@ void LessonController::startOver(lang::ParamPreset preset) {
   ++lesson_;
   worker_.cancel();  // a run of the previous lesson stops; its outcome is marked superseded
   program_.reset();
+  releaseOffThread(outcome_.run);
   outcome_ = {};  // the next setSource traces at once, even for the same file again
 }
 

@@ -22,6 +22,7 @@
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
 #include "ui/plots/plots_panel.h"
+#include "ui/run/release_off_thread.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
 
@@ -156,8 +157,9 @@ void MainWindow::newLesson() {
 
 // One lesson at a time: nothing the user set for the previous one carries over.
 void MainWindow::startOver() {
+  releaseOffThread(lastRun_.run);
   lastRun_ = {};
-  shownRecords_.reset();
+  releaseOffThread(shownRecords_);
   sweep_.reset();
   plots_->clearResults();
   plots_->setExportFolder(dialogFolder());

@@ -18,6 +18,7 @@
 #include "ui/plots/scaling_plot.h"
 #include "ui/present/numerics_fault.h"
 #include "ui/present/result_views.h"
+#include "ui/run/release_off_thread.h"
 #include "ui/run/run_options.h"
 #include "ui/run/run_progress.h"
 #include "ui/step/execution_view.h"
@@ -173,6 +174,7 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
     return;
   }
   logRun(*log_, outcome);
+  releaseOffThread(lastRun_.run);
   lastRun_ = outcome;
   // One colour scale for every variant's gradients, so switching variants compares them.
   scaleOverAllVariants(*graphView_->graphScene(), *outcome.program->graph, *outcome.run);
@@ -248,6 +250,7 @@ void MainWindow::showVariantResults() {
   auto graph = lastRun_.program->graph;
   // The inspector and overlay keep the record alive through shared ownership.
   auto run = std::shared_ptr<const RunResult>(lastRun_.run, &v->run);
+  releaseOffThread(shownRecords_);
   shownRecords_ = run;
   inspector_->setContext(graph, run);
   showRunOnGraph(*graphView_, *graph, *run, steps_->step(), false);
@@ -271,6 +274,7 @@ void MainWindow::onExecutionChanged(int loopNode, int execution) {
   const lab::VariantRun* v = shownRun();
   if (!v || !lastRun_.program) return;
   auto graph = lastRun_.program->graph;
+  releaseOffThread(shownRecords_);
   shownRecords_ =
       withExecution(std::shared_ptr<const RunResult>(lastRun_.run, &v->run), loopNode, execution);
   inspector_->setContext(graph, shownRecords_);
