@@ -1,6 +1,9 @@
 #include "ui/step/step_controls.h"
 
+#include "ui/style/tinted_icon.h"
+
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
@@ -25,7 +28,8 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
   phase_->setToolTip(tr("Forward pass: loop-carried values; backward pass: their adjoints"));
   auto button = [this](QStyle::StandardPixmap icon, const QString& tip) {
     auto* b = new QToolButton(this);
-    b->setIcon(style()->standardIcon(icon));
+    b->setIcon(paletteIcon(style(), icon, palette()));
+    b->setProperty("standardIcon", int(icon));
     b->setToolTip(tip);
     b->setAutoRaise(true);
     return b;
@@ -178,8 +182,22 @@ void StepControls::setPlaying(bool on) {
   on ? timer_->start() : timer_->stop();
   play_->blockSignals(true);
   play_->setChecked(on);
-  play_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  play_->setProperty("standardIcon", int(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  refreshIcons();
   play_->blockSignals(false);
+}
+
+// The icons follow the palette (View > Dark Palette changes the application's palette).
+void StepControls::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange) refreshIcons();
+  QWidget::changeEvent(e);
+}
+
+void StepControls::refreshIcons() {
+  if (!last_) return;  // a palette change while the constructor builds the buttons
+  for (QToolButton* b : {first_, prev_, play_, next_, last_})
+    b->setIcon(paletteIcon(style(), QStyle::StandardPixmap(b->property("standardIcon").toInt()),
+                           palette()));
 }
 
 void StepControls::setBackward(bool on) { phase_->setCurrentIndex(on ? 1 : 0); }

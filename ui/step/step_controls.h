@@ -67,7 +67,11 @@ class StepControls : public QWidget {
   // Another execution of the loop was chosen; stepChanged follows with its step.
   void executionChanged(int loopNode, int execution);
 
+ protected:
+  void changeEvent(QEvent* e) override;
+
  private:
+  void refreshIcons();
   void refreshExecutions();
   void refreshRange();
   void announce();
@@ -80,7 +84,8 @@ class StepControls : public QWidget {
   double speed_ = 10;
   QSlider* slider_;
   QSpinBox* spin_;
-  QToolButton *first_, *prev_, *play_, *next_, *last_;
+  QToolButton *first_ = nullptr, *prev_ = nullptr, *play_ = nullptr, *next_ = nullptr,
+              *last_ = nullptr;
   QLabel* total_;
   QTimer* timer_;
   QVector<LoopChoice> choices_;

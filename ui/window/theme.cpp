@@ -1,7 +1,8 @@
 #include "ui/window/theme.h"
 
+#include "ui/style/tinted_icon.h"
+
 #include <QApplication>
-#include <QPainter>
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
@@ -45,19 +46,7 @@ void applyTheme(bool dark) {
 bool isDarkTheme() { return gDark; }
 
 QIcon themedIcon(QStyle::StandardPixmap which) {
-  const QIcon base = QApplication::style()->standardIcon(which);
-  if (!gDark) return base;
-  QIcon icon;
-  for (int size : {16, 22, 24, 32, 48}) {
-    QPixmap pm = base.pixmap(size, size);
-    if (pm.isNull()) continue;
-    QPainter p(&pm);
-    p.setCompositionMode(QPainter::CompositionMode_SourceIn);  // keep the shape, new colour
-    p.fillRect(pm.rect(), QApplication::palette().color(QPalette::ButtonText));
-    p.end();
-    icon.addPixmap(pm);
-  }
-  return icon;
+  return paletteIcon(QApplication::style(), which, QApplication::palette());
 }
 
 }  // namespace gl::ui

@@ -1,5 +1,6 @@
 // Step controls offscreen: play speed, and play running the way each pass does (forward from
 // the first step to the last, backward from the last to the first).
+#include <QToolButton>
 #include <QtTest>
 
 #include "ui/step/step_controls.h"
@@ -8,6 +9,19 @@ using gl::ui::LoopChoice;
 using gl::ui::StepControls;
 
 namespace {
+
+// The mean lightness of an icon's opaque pixels (the drawn shape).
+int iconLightness(const QIcon& icon) {
+  const QImage img = icon.pixmap(16, 16).toImage().convertToFormat(QImage::Format_ARGB32);
+  long sum = 0, n = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x)
+      if (const QColor c = img.pixelColor(x, y); c.alpha() > 200) {
+        sum += c.lightness();
+        ++n;
+      }
+  return n ? int(sum / n) : -1;
+}
 
 // The steps announced while playing until play stops by itself.
 QList<qint64> playedSteps(StepControls& c) {
@@ -24,6 +38,29 @@ QList<qint64> playedSteps(StepControls& c) {
 class TestStepControls : public QObject {
   Q_OBJECT
  private slots:
+  // Fusion's media icons are dark grey: on the dark palette the step buttons must be redrawn
+  // light, also after the palette changes under a built widget, and dark again after.
+  void iconsFollowThePalette() {
+    const QPalette light = QApplication::palette();
+    StepControls c;
+    const QList<QToolButton*> buttons = c.findChildren<QToolButton*>();
+    QCOMPARE(buttons.size(), 5);
+    for (QToolButton* b : buttons) QVERIFY(iconLightness(b->icon()) < 128);
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(45, 47, 52));
+    dark.setColor(QPalette::ButtonText, QColor(220, 222, 226));
+    QApplication::setPalette(dark);
+    QCoreApplication::processEvents();
+    for (QToolButton* b : buttons)
+      QVERIFY2(iconLightness(b->icon()) > 180, qPrintable(b->toolTip()));
+    c.setPlaying(true);  // the pause icon too
+    QVERIFY(iconLightness(buttons.at(2)->icon()) > 180);
+    c.setPlaying(false);
+    QApplication::setPalette(light);
+    QCoreApplication::processEvents();
+    for (QToolButton* b : buttons) QVERIFY(iconLightness(b->icon()) < 128);
+  }
+
   void speedSetsTheTickAndTheStride() {
     StepControls c;
     c.setSpeed(10);
