@@ -172,11 +172,25 @@ void ParamsPanel::updatePresetSwitch() {
   bool anyClassroom = false;
   for (const auto& row : rows_) anyClassroom = anyClassroom || row->param.classroom.has_value();
   presetSwitch_->setVisible(anyClassroom);
-  presetGroup_->button(int(preset_))->setChecked(true);
+  // A value set by hand (a slider, `gradlab --set`) differs from the preset's: then neither
+  // button is pressed, since the shown values are neither the classroom's nor the seed's.
+  const bool custom = std::any_of(rows_.begin(), rows_.end(), [this](const auto& row) {
+    const auto user = userValues_.constFind(row->name());
+    return user != userValues_.cend() && user.value() != scriptValue(*row);
+  });
+  presetGroup_->setExclusive(false);  // an exclusive group cannot uncheck its pressed button
+  for (QAbstractButton* b : presetGroup_->buttons())
+    b->setChecked(!custom && presetGroup_->id(b) == int(preset_));
+  presetGroup_->setExclusive(true);
+  presetSwitch_->setToolTip(custom ? tr("Custom values: press a preset to go back to its sizes")
+                                   : QString());
 }
 
 void ParamsPanel::choosePreset(lang::ParamPreset preset) {
-  if (preset == preset_) return;
+  if (preset == preset_) {  // pressed again while custom: back to the preset's own values
+    resetToScriptValues();
+    return;
+  }
   preset_ = preset;
   debounce_.stop();
   userValues_.clear();
@@ -203,6 +217,7 @@ void ParamsPanel::setUserValues(const QMap<QString, double>& values) {
     if (user != userValues_.cend()) showValue(*row, user.value());
     updateRowLabel(*row);
   }
+  updatePresetSwitch();
 }
 
 bool ParamsPanel::commitPendingEdit() {
@@ -296,6 +311,7 @@ void ParamsPanel::showValue(Row& row, double value) {
 void ParamsPanel::onUserEdit(Row& row, double value) {
   userValues_[row.name()] = value;
   updateRowLabel(row);
+  updatePresetSwitch();
   debounce_.start();
 }
 
@@ -323,6 +339,7 @@ void ParamsPanel::resetToScriptValues() {
     showValue(*row, scriptValue(*row));
     updateRowLabel(*row);
   }
+  updatePresetSwitch();
   // The trace still carries the user's values as overrides until told: emit even when the
   // shown numbers happen to be equal.
   if (hadUserValues || values() != before) debounce_.start();

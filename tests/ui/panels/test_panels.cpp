@@ -192,6 +192,42 @@ class TestPanels : public QObject {
     QVERIFY(panel.values().isEmpty());
   }
 
+  // A value set from outside (`gradlab --set steps=7`) or by hand is neither preset's: no
+  // button pressed; pressing the preset again goes back to its values.
+  void presetSwitchShowsNeitherForCustomValues() {
+    QVector<gl::lang::Param> params = threeParams();
+    params[0].classroom = 200;
+    ParamsPanel panel;
+    panel.show();
+    panel.setParams(params);
+    QAbstractButton* classroom = panel.presetButton(gl::lang::ParamPreset::Classroom);
+    QAbstractButton* seed = panel.presetButton(gl::lang::ParamPreset::Seed);
+    panel.setUserValues({{"steps", 200.0}});  // the classroom's own value: still Classroom
+    QVERIFY(classroom->isChecked());
+    panel.setUserValues({{"steps", 7.0}});  // what app/gui.cpp does with --set
+    QCOMPARE(panel.values()["steps"], 7.0);
+    QVERIFY(!classroom->isChecked());
+    QVERIFY(!seed->isChecked());
+    QCOMPARE(panel.preset(), gl::lang::ParamPreset::Classroom);  // still the sizes underneath
+    QSignalSpy switched(&panel, &ParamsPanel::presetChanged);
+    QSignalSpy changed(&panel, &ParamsPanel::paramsChanged);
+    classroom->click();  // back to the classroom values, re-traced without the override
+    QCOMPARE(switched.count(), 0);
+    QVERIFY(classroom->isChecked());
+    QVERIFY(!seed->isChecked());
+    QCOMPARE(panel.values()["steps"], 200.0);
+    QVERIFY(panel.userValues().isEmpty());
+    QVERIFY(changed.wait(2000));
+    // An edit by hand in the dock does the same.
+    qobject_cast<QSpinBox*>(panel.spinBoxFor("heads"))->setValue(9);
+    QVERIFY(!classroom->isChecked());
+    QVERIFY(!seed->isChecked());
+    seed->click();  // another preset forgets the edit and is pressed
+    QVERIFY(seed->isChecked());
+    QVERIFY(!classroom->isChecked());
+    QCOMPARE(panel.values()["heads"], 3.0);
+  }
+
   void noParamsShowsNoRows() {
     ParamsPanel panel;
     panel.setParams(threeParams());
