@@ -254,31 +254,54 @@ void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
   for (const VectorizedMapRecord& m : v.vectorized) {
     const std::string where = m.what + " at line " + std::to_string(m.loc.line);
     if (m.fallbacks.empty())
-      out.push_back({ReportKind::Vectorized, Severity::Info, 2,
-                     where + ": one batched graph, no fallback", m.loc});
+      out.push_back({ReportKind::Vectorized,
+                     Severity::Info,
+                     2,
+                     where + ": one batched graph, no fallback",
+                     m.loc,
+                     {DiagCode::ReportVectorized, {}, {m.what, std::to_string(m.loc.line)}}});
     for (const BatchFallback& f : m.fallbacks)
-      out.push_back({ReportKind::Fallback, Severity::Warning, 2,
-                     where + ": fallback: " + f.op + " at line " + std::to_string(f.loc.line) +
-                         " runs in a loop over the batch (" + f.reason + ")",
-                     f.loc});
+      out.push_back(
+          {ReportKind::Fallback,
+           Severity::Warning,
+           2,
+           where + ": fallback: " + f.op + " at line " + std::to_string(f.loc.line) +
+               " runs in a loop over the batch (" + f.reason + ")",
+           f.loc,
+           {DiagCode::ReportFallback,
+            {},
+            {m.what, std::to_string(m.loc.line), f.op, std::to_string(f.loc.line), f.reason}}});
   }
 }
 
 // The fusing executor: how much it fused, and each while loop run element-major or why not.
 void addFusionEntries(const Graph& g, const VariantRun& v, std::vector<ReportEntry>& out) {
   if (!v.fused) return;
-  out.push_back({ReportKind::Fusion, Severity::Info, 2,
+  out.push_back({ReportKind::Fusion,
+                 Severity::Info,
+                 2,
                  "fused: " + std::to_string(v.run.fusedNodes) + " elementwise ops in " +
-                     std::to_string(v.run.fusedGroups) + " fused groups"});
+                     std::to_string(v.run.fusedGroups) + " fused groups",
+                 {},
+                 {DiagCode::ReportFused,
+                  {},
+                  {std::to_string(v.run.fusedNodes), std::to_string(v.run.fusedGroups)}}});
   for (const LoopFusion& l : v.run.loopFusion) {
     const Node& n = g.node(l.node);
-    const std::string where = std::string(n.forwardNode >= 0 ? "reverse " : "") +
-                              "while_loop at line " + std::to_string(n.loc.line);
+    const std::string loop = n.forwardNode >= 0 ? "reverse while_loop" : "while_loop";
+    const std::string where = loop + " at line " + std::to_string(n.loc.line);
+    Diagnostic diag =
+        l.elementMajor
+            ? Diagnostic{DiagCode::ReportLoopElementMajor,
+                         {},
+                         {loop, std::to_string(n.loc.line), std::to_string(l.iterations)}}
+            : Diagnostic{
+                  DiagCode::ReportLoopStepByStep, {}, {loop, std::to_string(n.loc.line), l.reason}};
     out.push_back({ReportKind::Fusion, Severity::Info, 2,
                    l.elementMajor ? where + ": element-major, " + std::to_string(l.iterations) +
                                         " iterations per block of elements"
                                   : where + ": fallback: runs step by step (" + l.reason + ")",
-                   n.loc});
+                   n.loc, std::move(diag)});
   }
 }
 
@@ -383,7 +406,11 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
           "numerics: " + nf.op + " made the first " + counts + " at " + nf.loc.str() +
               (nf.iteration >= 0 ? " (loop iteration " + std::to_string(nf.iteration) + ")" : "") +
               "; values computed from it are not finite either",
-          nf.loc);
+          nf.loc,
+          {DiagCode::ReportNumerics,
+           {},
+           {nf.op, std::to_string(nf.nanCount), std::to_string(nf.infCount), nf.loc.str(),
+            nf.iteration >= 0 ? std::to_string(nf.iteration) : std::string()}});
     }
     add(ReportKind::Resources, Severity::Info, 2,
         "time " + fmt(v.run.seconds) + " s   peak memory " +

@@ -56,11 +56,17 @@ enum class DiagCode : uint16_t {
   ReportValue,         // args: "grad" or "out", name, type; min, max, mean, l2 (or none)
   ReportResources,     // args: seconds, peak MiB, saved MiB
   ReportAgreementHeader,
-  ReportAgree,            // args: output, other, reference, max abs diff
-  ReportDiffer,           // args: output, other, reference, max abs diff
-  ReportDifferentShapes,  // args: output, other, reference
-  ReportNoneInOne,        // args: output, other, reference
-  ReportTiming,           // args: name, seconds ("" = failed), name, seconds, ...
+  ReportAgree,             // args: output, other, reference, max abs diff
+  ReportDiffer,            // args: output, other, reference, max abs diff
+  ReportDifferentShapes,   // args: output, other, reference
+  ReportNoneInOne,         // args: output, other, reference
+  ReportTiming,            // args: name, seconds ("" = failed), name, seconds, ...
+  ReportVectorized,        // args: what (tf.vectorized_map, ...), line
+  ReportFallback,          // args: what, line, op, op's line, reason (English)
+  ReportNumerics,          // args: op, NaN count, Inf count, location, loop iteration ("" = none)
+  ReportFused,             // args: fused ops, fused groups
+  ReportLoopElementMajor,  // args: loop (while_loop or reverse while_loop), line, iterations
+  ReportLoopStepByStep,    // args: loop, line, reason (English)
 };
 
 // A node the text names: its script name (may be empty), op and line (0 = unknown).

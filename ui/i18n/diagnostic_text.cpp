@@ -252,6 +252,48 @@ QString report(const Diagnostic& d) {
           .arg(arg(d, 0), arg(d, 1), arg(d, 2));
     case DiagCode::ReportAgreementHeader:
       return QCoreApplication::translate("gl::ui::Diagnostic", "agreement:");
+    case DiagCode::ReportVectorized:
+      return QCoreApplication::translate("gl::ui::Diagnostic",
+                                         "%1 at line %2: one batched graph, no fallback")
+          .arg(arg(d, 0), arg(d, 1));
+    case DiagCode::ReportFallback:
+      return QCoreApplication::translate(
+                 "gl::ui::Diagnostic",
+                 "%1 at line %2: fallback: %3 at line %4 runs in a loop over the batch (%5)")
+          .arg(arg(d, 0), arg(d, 1), arg(d, 2), arg(d, 3), arg(d, 4));
+    case DiagCode::ReportNumerics: {
+      const bool nan = arg(d, 1) != QLatin1String("0");
+      const bool inf = arg(d, 2) != QLatin1String("0");
+      QString counts;
+      if (nan && inf)
+        counts = QCoreApplication::translate("gl::ui::Diagnostic", "%1 NaN and %2 Inf")
+                     .arg(arg(d, 1), arg(d, 2));
+      else if (inf)
+        counts = QCoreApplication::translate("gl::ui::Diagnostic", "%1 Inf").arg(arg(d, 2));
+      else
+        counts = QCoreApplication::translate("gl::ui::Diagnostic", "%1 NaN").arg(arg(d, 1));
+      QString s =
+          QCoreApplication::translate("gl::ui::Diagnostic", "numerics: %1 made the first %2 at %3")
+              .arg(arg(d, 0), counts, arg(d, 3));
+      if (!arg(d, 4).isEmpty())
+        s += QCoreApplication::translate("gl::ui::Diagnostic", " (loop iteration %1)")
+                 .arg(arg(d, 4));
+      return s + QCoreApplication::translate("gl::ui::Diagnostic",
+                                             "; values computed from it are not finite either");
+    }
+    case DiagCode::ReportFused:
+      return QCoreApplication::translate("gl::ui::Diagnostic",
+                                         "fused: %1 elementwise ops in %2 fused groups")
+          .arg(arg(d, 0), arg(d, 1));
+    case DiagCode::ReportLoopElementMajor:
+      return QCoreApplication::translate(
+                 "gl::ui::Diagnostic",
+                 "%1 at line %2: element-major, %3 iterations per block of elements")
+          .arg(arg(d, 0), arg(d, 1), arg(d, 2));
+    case DiagCode::ReportLoopStepByStep:
+      return QCoreApplication::translate("gl::ui::Diagnostic",
+                                         "%1 at line %2: fallback: runs step by step (%3)")
+          .arg(arg(d, 0), arg(d, 1), arg(d, 2));
     case DiagCode::ReportTiming: {
       QString s = QCoreApplication::translate("gl::ui::Diagnostic", "time per variant:");
       for (size_t i = 0; i + 1 < d.args.size(); i += 2)

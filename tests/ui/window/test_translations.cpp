@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -104,6 +105,24 @@ g_after = tape.gradient(z, w)
 g_unrelated = tape.gradient(y, v)
 g_stopped = tape.gradient(r, v)
 )";
+
+// A translator that turns the diagnostics' templates on but translates nothing: the rendered
+// English templates must then say exactly what the engine's sentence says.
+class TemplatesOnly : public QTranslator {
+ public:
+  QString translate(const char* context, const char* source, const char* = nullptr,
+                    int = -1) const override {
+    return QByteArray(context) == "gl::ui::Diagnostic" && QByteArray(source) == "en"
+               ? QStringLiteral("templates")
+               : QString();
+  }
+  bool isEmpty() const override { return false; }
+};
+
+std::string readLesson(const char* name) {
+  QFile f(QStringLiteral(GRADLAB_SOURCE_DIR "/resources/lessons/") + QLatin1String(name));
+  return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
 
 // "&File" has an accelerator; "&&" is a literal ampersand.
 bool hasAccelerator(QString s) { return s.remove(QStringLiteral("&&")).contains(QLatin1Char('&')); }
@@ -284,6 +303,56 @@ with variant("b"):
     }
     QVERIFY2(entries >= 12, qPrintable(QString::number(entries)));
     QCOMPARE(executorDisplayName("parallel"), QStringLiteral("并行"));
+  }
+
+  // Numerics, vectorized_map and fusion entries carry codes whose templates rebuild the
+  // engine's sentence word for word (so a translation of them is all zh_CN needs).
+  void numericsVectorizedAndFusionEntriesHaveCodes() {
+    gl::lang::TraceOptions classroom;
+    classroom.preset = gl::lang::ParamPreset::Classroom;
+    const std::vector<gl::lang::TracedProgram> programs = [&] {
+      std::vector<gl::lang::TracedProgram> v;
+      v.push_back(gl::lang::traceProgram(
+          "x = tf.constant([-1.0, 2.0])\ny = tf.math.log(x) * 2.0\nz = y + 1.0\n", "nan.gls", {}));
+      v.push_back(gl::lang::traceProgram(
+          "x = tf.ones([3, 70]) * 5.0\n"
+          "with tf.GradientTape() as tape:\n"
+          "    tape.watch(x)\n"
+          "    y = tf.while_loop(lambda v: tf.reduce_sum(v) > 1.0, lambda v: v * 0.5 + 0.01 * v,"
+          " [x])\n"
+          "    loss = tf.reduce_sum(y[0])\n"
+          "g = tape.gradient(loss, x)\n",
+          "trip.gls", {}));
+      v.push_back(gl::lang::traceProgram(readLesson("ode_while_loop.gls"), "ode.gls", classroom));
+      v.push_back(
+          gl::lang::traceProgram(readLesson("parallel_layers.gls"), "layers.gls", classroom));
+      return v;
+    }();
+    TemplatesOnly templates;
+    QCoreApplication::installTranslator(&templates);
+    // Templates on (else the English sentence would be shown as is and this compared nothing).
+    QCOMPARE(QCoreApplication::translate("gl::ui::Diagnostic", "en"), QStringLiteral("templates"));
+    QSet<int> seen;
+    for (const gl::lang::TracedProgram& p : programs) {
+      gl::lab::RunSettings settings;
+      settings.fused = true;
+      settings.records = false;
+      const gl::lab::ProgramRun run = gl::lab::runProgram(p, settings);
+      for (const gl::lab::ReportEntry& e : gl::lab::buildReport(p, run, settings)) {
+        using K = gl::lab::ReportKind;
+        if (e.kind != K::Numerics && e.kind != K::Vectorized && e.kind != K::Fallback &&
+            e.kind != K::Fusion)
+          continue;
+        QVERIFY2(e.diag.known(), e.text.c_str());
+        seen.insert(int(e.diag.code));
+        QCOMPARE(reportEntryText(e), QString::fromStdString(e.text));
+      }
+    }
+    QCoreApplication::removeTranslator(&templates);
+    using gl::DiagCode;
+    for (DiagCode c : {DiagCode::ReportNumerics, DiagCode::ReportVectorized, DiagCode::ReportFused,
+                       DiagCode::ReportLoopElementMajor, DiagCode::ReportLoopStepByStep})
+      QVERIFY2(seen.contains(int(c)), qPrintable(QString::number(int(c))));
   }
 
   // Lesson titles: the header's Chinese line in Chinese, the first line in English.
