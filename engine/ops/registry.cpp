@@ -42,6 +42,14 @@ const Primitive& add() {
   static const Primitive& p = Registry::instance().get("add");
   return p;
 }
+const Primitive& sub() {
+  static const Primitive& p = Registry::instance().get("sub");
+  return p;
+}
+const Primitive& neg() {
+  static const Primitive& p = Registry::instance().get("neg");
+  return p;
+}
 const Primitive& listWrite() {
   static const Primitive& p = Registry::instance().get("list_write");
   return p;

@@ -138,6 +138,8 @@ struct Primitive {
 namespace prims {
 const Primitive& less();
 const Primitive& add();
+const Primitive& sub();
+const Primitive& neg();
 const Primitive& listWrite();
 const Primitive& listRead();
 const Primitive& listStack();

@@ -28,9 +28,8 @@ struct Step {
 // step -x + 1 and its adjoint g + -(g * dt) are this pattern.
 std::vector<Step> rewriteNegations(const Graph& g, const std::vector<int>& members,
                                    const std::set<Value>& kept) {
-  // The entries by identity, looked up once (as ops/api.h's helpers find them).
-  static const Primitive& neg = Registry::instance().get("neg");
-  static const Primitive& sub = Registry::instance().get("sub");
+  const Primitive& neg = prims::neg();
+  const Primitive& sub = prims::sub();
   std::map<Value, int> reads;
   for (int id : members)
     for (Value v : g.node(id).inputs) ++reads[v];
