@@ -72,7 +72,7 @@
         <translation>无法创建文件夹 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="20"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="21"/>
         <source>TensorArray of %1</source>
         <translation>TensorArray（元素为 %1）</translation>
     </message>
@@ -513,37 +513,92 @@
     </message>
     <message>
         <location filename="../../ui/i18n/diagnostic_text.cpp" line="256"/>
+        <source>%1 at line %2: one batched graph, no fallback</source>
+        <translation>第 %2 行的 %1：一张批处理图，没有回退</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="260"/>
+        <source>%1 at line %2: fallback: %3 at line %4 runs in a loop over the batch (%5)</source>
+        <translation>第 %2 行的 %1：回退：第 %4 行的 %3 在批次上逐个循环运行（%5）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="269"/>
+        <source>%1 NaN and %2 Inf</source>
+        <translation>%1 个 NaN 和 %2 个 Inf</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="272"/>
+        <source>%1 Inf</source>
+        <translation>%1 个 Inf</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="274"/>
+        <source>%1 NaN</source>
+        <translation>%1 个 NaN</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="276"/>
+        <source>numerics: %1 made the first %2 at %3</source>
+        <translation>数值：%1 在 %3 产生了第一个 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="279"/>
+        <source> (loop iteration %1)</source>
+        <translation>（循环第 %1 次迭代）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="281"/>
+        <source>; values computed from it are not finite either</source>
+        <translation>；由它计算出的值也不是有限数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="285"/>
+        <source>fused: %1 elementwise ops in %2 fused groups</source>
+        <translation>融合：%1 个逐元素运算，分为 %2 个融合组</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="289"/>
+        <source>%1 at line %2: element-major, %3 iterations per block of elements</source>
+        <translation>第 %2 行的 %1：按元素优先执行，每个元素块 %3 次迭代</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="294"/>
+        <source>%1 at line %2: fallback: runs step by step (%3)</source>
+        <translation>第 %2 行的 %1：回退：逐步运行（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="298"/>
         <source>time per variant:</source>
         <translation>各变体用时：</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="260"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="302"/>
         <source>%1 failed</source>
         <translation>%1 失败</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="261"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="303"/>
         <source>%1 %2 s</source>
         <translation>%1 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="273"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="315"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="274"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="316"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="282"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="324"/>
         <source>en</source>
         <comment>the diagnostics&apos; language: en keeps the engine&apos;s text</comment>
         <translation>zh</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="319"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="361"/>
         <source>why: %1</source>
         <translation>原因：%1</translation>
     </message>
@@ -744,198 +799,198 @@
 <context>
     <name>gl::ui::InspectorPanel</name>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="31"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="32"/>
         <source>Property</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="31"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="32"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="88"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="90"/>
         <source>Select a node in the graph or a loop step to inspect it.</source>
         <translation>在计算图中选择一个节点或一个循环步以进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="104"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="106"/>
         <source>values</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="104"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="106"/>
         <source>head</source>
         <translation>前几项</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="121"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="123"/>
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="122"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="124"/>
         <source>op</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="126"/>
         <location filename="../../ui/inspect/inspector_panel.cpp" line="128"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="130"/>
         <source>math</source>
         <translation>数学</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="131"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="133"/>
         <source>gradient is None</source>
         <translation>梯度为 None</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="131"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="133"/>
         <source>the chain breaks here</source>
         <translation>链在这里断开</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="132"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="134"/>
         <source>why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="135"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="137"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="136"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
         <source>phase</source>
         <translation>阶段</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="136"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
         <source>backward (gradient)</source>
         <translation>反向（梯度）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="136"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="140"/>
         <source>script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="147"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
         <source>inside</source>
         <translation>所在区域</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="148"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="150"/>
         <source> of node %1</source>
         <translation>（属于节点 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="162"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="164"/>
         <source>output %1</source>
         <translation>输出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="162"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="164"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="166"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="168"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="171"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="173"/>
         <source>gradient %1</source>
         <translation>梯度 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="171"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="173"/>
         <source>gradient</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="175"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="177"/>
         <source>not computed in this run</source>
         <translation>本次运行未计算</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="153"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="155"/>
         <source>iterations</source>
         <translation>迭代次数</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="198"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="200"/>
         <source>at step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="200"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="202"/>
         <source>not recorded</source>
         <translation>未记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="203"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="205"/>
         <source>%1, adjoint of var %2</source>
         <translation>%1，变量 %2 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="204"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="206"/>
         <source>%1, var %2</source>
         <translation>%1，变量 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="219"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="221"/>
         <source>loop node</source>
         <translation>循环节点</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="224"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="226"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="224"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="226"/>
         <source>%1 of %2 (%3)</source>
         <translation>第 %1 步，共 %2 次迭代（%3）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="227"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
         <source>adjoints, backward pass</source>
         <translation>伴随值，反向传播</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="227"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
         <source>carried values</source>
         <translation>循环携带值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="231"/>
         <source>record</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="231"/>
         <source>not recorded: the record budget ran out</source>
         <translation>未记录：记录预算已用完</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="230"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="232"/>
         <source>no record for this step</source>
         <translation>此步没有记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="235"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="237"/>
         <source>adjoint of var %1</source>
         <translation>变量 %1 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="235"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="237"/>
         <source>var %1</source>
         <translation>变量 %1</translation>
     </message>
@@ -1261,252 +1316,252 @@
     </message>
     <message>
         <location filename="../../ui/window/main_window.cpp" line="171"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="46"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="47"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="100"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="101"/>
         <source>Recover</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="52"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="53"/>
         <source>An autosaved copy of %1 has changes that were not saved. Recover them?</source>
         <translation>%1 的自动保存副本中有尚未保存的更改。要恢复这些更改吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="67"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="68"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
         <location filename="../../ui/window/main_window.cpp" line="172"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="117"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="118"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="123"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
         <source>Save Lesson</source>
         <translation>保存课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
         <source>GradLab scripts (*.gls)</source>
         <translation>GradLab 脚本 (*.gls)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="143"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="144"/>
         <source>Open Lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="144"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="145"/>
         <source>GradLab scripts (*.gls);;All files (*)</source>
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="174"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="176"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="175"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="177"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="57"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="58"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="78"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="79"/>
         <source>an untitled script</source>
         <translation>一个未命名的脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="82"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="83"/>
         <source>GradLab found work in %1 that was never saved (autosaved %2). Recover it?</source>
         <translation>GradLab 发现 %1 中有从未保存的内容（自动保存于 %2）。要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="88"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="89"/>
         <source>Recovered unsaved work of %1</source>
         <translation>已恢复 %1 中未保存的内容</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/window/main_window_files.cpp" line="106"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="107"/>
         <source>Recovering changes %n line(s):</source>
         <translation>
             <numerusform>恢复将改动 %n 行：</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="184"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="186"/>
         <source>%1[*] — GradLab</source>
         <translation>%1[*] — GradLab 梯度实验室</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="193"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="195"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="194"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="196"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="201"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="203"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="204"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="206"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="210"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="212"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="216"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="215"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="217"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="222"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="78"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="224"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="79"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="224"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="226"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="229"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="236"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="231"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="238"/>
         <source>Export Handout</source>
         <translation>导出讲义</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="230"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="232"/>
         <source>Run the lesson first: the handout shows its graph, plots and agreement table.</source>
         <translation>请先运行课程：讲义包含它的计算图、图表和一致性表。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="236"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="238"/>
         <source>_handout.pdf</source>
         <translation>_讲义.pdf</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="237"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="239"/>
         <source>PDF document (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="247"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="249"/>
         <source>Exported the handout (%1 pages) to %2</source>
         <translation>已将讲义（%1 页）导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="248"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="250"/>
         <source>Exported the handout to %1</source>
         <translation>已将讲义导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="45"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="46"/>
         <source>Running variant &apos;%1&apos;…</source>
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="68"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="69"/>
         <source>Seed sizes: the question&apos;s own params (runs take longer)</source>
         <translation>原始规模：题目本身的参数（运行较慢）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="69"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="70"/>
         <source>Classroom sizes: small params for a first look</source>
         <translation>课堂规模：用于初步观察的小参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="121"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="122"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="123"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="124"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="158"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="159"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="160"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="161"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="161"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="162"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="189"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="191"/>
         <source>Run cancelled</source>
         <translation>运行已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="191"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="193"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="192"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="194"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="197"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="199"/>
         <source>Run finished; the first NaN/Inf appeared at line %1</source>
         <translation>运行结束；第一个 NaN/Inf 出现在第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="212"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="214"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="224"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="226"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="233"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="235"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="234"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="236"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
@@ -1549,22 +1604,27 @@
         <translation>原始题目的规模（脚本本身的值）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="307"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="185"/>
+        <source>Custom values: press a preset to go back to its sizes</source>
+        <translation>自定义数值：按下一个预设即可恢复它的规模</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels/params_panel.cpp" line="323"/>
         <source>%1 = %2 in %3..%4</source>
         <translation>%1 = %2 in %3..%4</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="312"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="328"/>
         <source> class %1</source>
         <translation> 课堂 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="314"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="330"/>
         <source> (line %1)</source>
         <translation>（第 %1 行）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels/params_panel.cpp" line="315"/>
+        <location filename="../../ui/panels/params_panel.cpp" line="331"/>
         <source>In the script: %1%2</source>
         <translation>脚本中：%1%2</translation>
     </message>
@@ -1935,77 +1995,77 @@
 <context>
     <name>gl::ui::StepControls</name>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="19"/>
+        <location filename="../../ui/step/step_controls.cpp" line="22"/>
         <source>Loop to step through</source>
         <translation>要单步执行的循环</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="21"/>
+        <location filename="../../ui/step/step_controls.cpp" line="24"/>
         <source>Which execution of the loop to step through</source>
         <translation>逐步查看该循环的哪一次执行</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="24"/>
+        <location filename="../../ui/step/step_controls.cpp" line="27"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="24"/>
+        <location filename="../../ui/step/step_controls.cpp" line="27"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="25"/>
+        <location filename="../../ui/step/step_controls.cpp" line="28"/>
         <source>Forward pass: loop-carried values; backward pass: their adjoints</source>
         <translation>前向传播：循环携带的值；反向传播：它们的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="33"/>
+        <location filename="../../ui/step/step_controls.cpp" line="37"/>
         <source>First iteration</source>
         <translation>第一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="34"/>
+        <location filename="../../ui/step/step_controls.cpp" line="38"/>
         <source>Previous iteration</source>
         <translation>上一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="35"/>
+        <location filename="../../ui/step/step_controls.cpp" line="39"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="37"/>
+        <location filename="../../ui/step/step_controls.cpp" line="41"/>
         <source>Next iteration</source>
         <translation>下一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="38"/>
+        <location filename="../../ui/step/step_controls.cpp" line="42"/>
         <source>Last iteration</source>
         <translation>最后一次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="40"/>
+        <location filename="../../ui/step/step_controls.cpp" line="44"/>
         <source>Play speed</source>
         <translation>播放速度</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="42"/>
+        <location filename="../../ui/step/step_controls.cpp" line="46"/>
         <source>%1 steps/s</source>
         <translation>每秒 %1 步</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="95"/>
+        <location filename="../../ui/step/step_controls.cpp" line="99"/>
         <source>%1 (%2 iterations)</source>
         <translation>%1（%2 次迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="202"/>
+        <location filename="../../ui/step/step_controls.cpp" line="220"/>
         <source>/ %1</source>
         <translation>/ %1</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="202"/>
+        <location filename="../../ui/step/step_controls.cpp" line="220"/>
         <source>no loop</source>
         <translation>无循环</translation>
     </message>
