@@ -23,13 +23,12 @@ TensorRecord TensorRecord::of(const Datum& d, int64_t smallTensor) {
   const int64_t n = t.numel();
   const Moments m =
       dispatchAll(t.dtype(), [&](auto z) { return momentsOf(t.data<decltype(z)>(), n); });
-  const double mn = m.min, mx = m.max, sum = m.sum, sq = m.squares;
   r.nanCount = m.nan;
   r.infCount = m.inf;
-  r.min = n ? mn : 0;
-  r.max = n ? mx : 0;
-  r.mean = n ? sum / double(n) : 0;
-  r.l2 = std::sqrt(sq);
+  r.min = n ? m.min : 0;
+  r.max = n ? m.max : 0;
+  r.mean = n ? m.sum / double(n) : 0;
+  r.l2 = std::sqrt(m.squares);
   for (int64_t i = 0; i < std::min<int64_t>(n, 8); ++i) r.head.push_back(t.at(i));
   if (n <= smallTensor) r.full = t.clone();
   return r;

@@ -81,6 +81,16 @@ bool finite(const T* p, int64_t n) {
 
 Moments momentsOf(const float* p, int64_t n) { return lanes(p, n); }
 Moments momentsOf(const double* p, int64_t n) { return lanes(p, n); }
+Moments momentsOf(const int32_t* p, int64_t n) {
+  Moments m;
+  addScalar(m, p, 0, n);
+  return m;
+}
+Moments momentsOf(const uint8_t* p, int64_t n) {
+  Moments m;
+  addScalar(m, p, 0, n);
+  return m;
+}
 bool allFinite(const float* p, int64_t n) { return finite(p, n); }
 bool allFinite(const double* p, int64_t n) { return finite(p, n); }
 

@@ -16,19 +16,9 @@ struct Moments {
 Moments momentsOf(const float* p, int64_t n);
 Moments momentsOf(const double* p, int64_t n);
 
-// Integers: no NaN or Inf.
-template <class T>
-Moments momentsOf(const T* p, int64_t n) {
-  Moments m;
-  for (int64_t i = 0; i < n; ++i) {
-    const double v = static_cast<double>(p[i]);
-    m.min = v < m.min ? v : m.min;
-    m.max = v > m.max ? v : m.max;
-    m.sum += v;
-    m.squares += v * v;
-  }
-  return m;
-}
+// Integers and bools (no NaN or Inf): the scalar loop.
+Moments momentsOf(const int32_t* p, int64_t n);
+Moments momentsOf(const uint8_t* p, int64_t n);
 
 bool allFinite(const float* p, int64_t n);
 bool allFinite(const double* p, int64_t n);

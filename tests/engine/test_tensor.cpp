@@ -145,6 +145,18 @@ class TestTensor : public QObject {
     }
   }
 
+  void momentsOfIntegers() {
+    const int32_t ints[] = {3, -1, 2};
+    const Moments m = momentsOf(ints, 3);
+    QCOMPARE(m.min, -1.0);
+    QCOMPARE(m.max, 3.0);
+    QCOMPARE(m.sum, 4.0);
+    QCOMPARE(m.squares, 14.0);
+    QCOMPARE(m.nan + m.inf, int64_t(0));
+    const uint8_t bools[] = {1, 0, 1, 1};
+    QCOMPARE(momentsOf(bools, 4).sum, 3.0);
+  }
+
   void memoryAccounting() {
     size_t before = memoryStats().live;
     {
