@@ -28,10 +28,62 @@ bool allFinite(const T* x, int n) {
   return bad == 0;
 }
 
+// The program's scalar slots (affine coefficients), from its scalar inputs, once per run.
 template <class T>
-void runCode(const FusedProgram& p, T* const* reg, int n, bool check, bool& bad) {
+void evalScalars(const FusedProgram& p, const std::vector<const Tensor*>& in,
+                 std::vector<T>& slot) {
+  slot.resize(p.scalars.size());
+  for (size_t k = 0; k < p.scalars.size(); ++k) {
+    const ScalarInstr& s = p.scalars[k];
+    const T a = s.a >= 0 ? slot[size_t(s.a)] : T(0), b = s.b >= 0 ? slot[size_t(s.b)] : T(0);
+    switch (s.op) {
+      case ScalarOp::Constant:
+        slot[k] = T(s.constant);
+        break;
+      case ScalarOp::Input:
+        slot[k] = in[size_t(s.input)]->data<T>()[0];
+        break;
+      case ScalarOp::Add:
+        slot[k] = a + b;
+        break;
+      case ScalarOp::Sub:
+        slot[k] = a - b;
+        break;
+      case ScalarOp::Mul:
+        slot[k] = a * b;
+        break;
+      case ScalarOp::Neg:
+        slot[k] = -a;
+        break;
+    }
+  }
+}
+
+template <class T>
+void affineBlock(const FusedInstr& ins, T* __restrict out, const T* __restrict x, const T* slot,
+                 int n) {
+  const T a = ins.a >= 0 ? slot[ins.a] : T(1), b = ins.b >= 0 ? slot[ins.b] : T(0);
+  switch (ins.kind) {
+    case InstrKind::Scale:
+      for (int i = 0; i < n; ++i) out[i] = a * x[i];
+      break;
+    case InstrKind::Shift:
+      for (int i = 0; i < n; ++i) out[i] = x[i] + b;
+      break;
+    default:
+      for (int i = 0; i < n; ++i) out[i] = a * x[i] + b;
+  }
+}
+
+template <class T>
+void runCode(const FusedProgram& p, T* const* reg, const T* slot, int n, bool check, bool& bad) {
   const T* args[3] = {nullptr, nullptr, nullptr};
   for (const FusedInstr& ins : p.code) {
+    if (ins.kind != InstrKind::Primitive) {
+      affineBlock<T>(ins, reg[ins.out], reg[ins.in[0]], slot, n);
+      if (check && !allFinite(reg[ins.out], n)) bad = true;
+      continue;
+    }
     for (int k = 0; k < ins.arity; ++k) args[k] = reg[ins.in[size_t(k)]];
     blockFn<T>(ins.prim)(reg[ins.out], args, n);
     if (check && !ins.prim->elementwise.boolOut && !allFinite(reg[ins.out], n)) bad = true;
@@ -120,6 +172,7 @@ void groupOf(const FusedProgram& p, const std::vector<const Tensor*>& in, std::v
   struct Local {
     Scratch<T>* s;
     std::vector<T*>* ptr;
+    const T* slot;
     bool bad = false;
   };
   bool anyBad = false;
@@ -129,7 +182,9 @@ void groupOf(const FusedProgram& p, const std::vector<const Tensor*>& in, std::v
     fillScalars<T>(p, in, s.reg.data());
     thread_local std::vector<T*> ptr;
     ptr.assign(s.reg.begin(), s.reg.begin() + std::ptrdiff_t(regs));
-    return Local{&s, &ptr};
+    thread_local std::vector<T> slot;
+    evalScalars<T>(p, in, slot);
+    return Local{&s, &ptr, slot.data()};
   };
   auto block = [&](int64_t b, Local& l) {
     const int64_t s = b * kFusedBlock;
@@ -141,7 +196,7 @@ void groupOf(const FusedProgram& p, const std::vector<const Tensor*>& in, std::v
       const FusedOutput& o = p.outputs[k];
       if (!o.isBool && !p.isInputReg[size_t(o.reg)]) reg[o.reg] = out[k].data<T>() + s;
     }
-    runCode<T>(p, reg, n, check, l.bad);
+    runCode<T>(p, reg, l.slot, n, check, l.bad);
     for (size_t k = 0; k < p.outputs.size(); ++k) {
       const FusedOutput& o = p.outputs[k];
       if (o.isBool)
@@ -179,6 +234,7 @@ void loopOf(const FusedProgram& p, const std::vector<int>& paramInput,
   struct Local {
     Scratch<T>* s;
     std::vector<T*>* ptr;
+    const T* slot;
     bool bad = false;
   };
   bool anyBad = false;
@@ -188,7 +244,9 @@ void loopOf(const FusedProgram& p, const std::vector<int>& paramInput,
     fillScalars<T>(p, in, s.reg.data());
     thread_local std::vector<T*> ptr;
     ptr.assign(s.reg.begin(), s.reg.begin() + std::ptrdiff_t(regs));
-    return Local{&s, &ptr};
+    thread_local std::vector<T> slot;
+    evalScalars<T>(p, in, slot);
+    return Local{&s, &ptr, slot.data()};
   };
   auto block = [&](int64_t b, Local& l) {
     const int64_t s = b * kFusedBlock;
@@ -208,7 +266,7 @@ void loopOf(const FusedProgram& p, const std::vector<int>& paramInput,
         if (paramInput[j] >= 0) reg[p.inputs[size_t(paramInput[j])].reg] = cur[j];
         if (direct[j]) reg[p.outputs[j].reg] = nxt[j];
       }
-      runCode<T>(p, reg, n, check, l.bad);
+      runCode<T>(p, reg, l.slot, n, check, l.bad);
       for (size_t j = 0; j < vars; ++j)
         if (!direct[j]) std::memcpy(nxt[j], reg[p.outputs[j].reg], size_t(n) * sizeof(T));
       for (size_t j = 0; j < vars; ++j) std::swap(cur[j], nxt[j]);

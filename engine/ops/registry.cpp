@@ -46,6 +46,10 @@ const Primitive& sub() {
   static const Primitive& p = Registry::instance().get("sub");
   return p;
 }
+const Primitive& mul() {
+  static const Primitive& p = Registry::instance().get("mul");
+  return p;
+}
 const Primitive& neg() {
   static const Primitive& p = Registry::instance().get("neg");
   return p;

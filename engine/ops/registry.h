@@ -139,6 +139,7 @@ namespace prims {
 const Primitive& less();
 const Primitive& add();
 const Primitive& sub();
+const Primitive& mul();
 const Primitive& neg();
 const Primitive& listWrite();
 const Primitive& listRead();

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/ops/registry.h"
+#include "engine/transform/fusion_affine.h"
 
 namespace gl {
 
@@ -16,18 +17,11 @@ bool knownNumel(const TypeInfo& t, int64_t& n) {
   return true;
 }
 
-// One instruction before registers: the node it computes, the entry, the values it reads.
-struct Step {
-  int node = -1;
-  const Primitive* prim = nullptr;
-  std::vector<Value> in;
-};
-
 // x + (-y) and (-y) + x become x - y, dropping the neg when nothing else reads it: exact in
 // IEEE arithmetic (signed zeros and NaN included), and one pass fewer per block. The ODE
 // step -x + 1 and its adjoint g + -(g * dt) are this pattern.
-std::vector<Step> rewriteNegations(const Graph& g, const std::vector<int>& members,
-                                   const std::set<Value>& kept) {
+std::vector<FusionStep> rewriteNegations(const Graph& g, const std::vector<int>& members,
+                                         const std::set<Value>& kept) {
   const Primitive& neg = prims::neg();
   const Primitive& sub = prims::sub();
   std::map<Value, int> reads;
@@ -39,10 +33,10 @@ std::vector<Step> rewriteNegations(const Graph& g, const std::vector<int>& membe
     if (runs(n, neg) && !kept.count({id, 0}) && reads[{id, 0}] == 1) negOf[id] = n.inputs[0];
   }
   std::set<int> dropped;
-  std::vector<Step> steps;
+  std::vector<FusionStep> steps;
   for (int id : members) {
     const Node& n = g.node(id);
-    Step st{id, n.prim, n.inputs};
+    FusionStep st{id, n.prim, n.inputs};
     if (runs(n, prims::add())) {
       for (int k = 1; k >= 0; --k) {
         auto it = negOf.find(n.inputs[size_t(k)].node);
@@ -55,10 +49,16 @@ std::vector<Step> rewriteNegations(const Graph& g, const std::vector<int>& membe
     }
     steps.push_back(std::move(st));
   }
-  std::vector<Step> out;
-  for (Step& st : steps)
+  std::vector<FusionStep> out;
+  for (FusionStep& st : steps)
     if (!dropped.count(st.node)) out.push_back(std::move(st));
   return out;
+}
+
+int inputIndex(const FusedProgram& p, Value v) {
+  for (size_t k = 0; k < p.inputs.size(); ++k)
+    if (p.inputs[k].value == v) return int(k);
+  throw EngineError("internal: a fused program's scalar is not one of its inputs");
 }
 
 }  // namespace
@@ -107,7 +107,9 @@ FusedProgram compileProgram(const Graph& g, const std::vector<int>& members,
   p.numel = numel(first.type().shape);
   const std::set<int> inside(members.begin(), members.end());
   const std::set<Value> kept(outputs.begin(), outputs.end());
-  const std::vector<Step> steps = rewriteNegations(g, members, kept);
+  AffineFold folded =
+      foldAffine(g, rewriteNegations(g, members, kept), inside, kept, p.dtype, p.numel);
+  const std::vector<FusionStep>& steps = folded.steps;
 
   // Last instruction reading each value (inputs and member outputs alike).
   std::map<Value, int> lastRead;
@@ -129,10 +131,13 @@ FusedProgram compileProgram(const Graph& g, const std::vector<int>& members,
     return in.reg;
   };
   for (size_t i = 0; i < steps.size(); ++i) {
-    const Step& st = steps[i];
+    const FusionStep& st = steps[i];
     FusedInstr ins;
+    ins.kind = st.kind;
     ins.prim = st.prim;
     ins.node = st.node;
+    ins.a = st.a;
+    ins.b = st.b;
     ins.arity = int(st.in.size());
     for (size_t k = 0; k < st.in.size(); ++k) {
       const Value v = st.in[k];
@@ -157,6 +162,12 @@ FusedProgram compileProgram(const Graph& g, const std::vector<int>& members,
     // A value nobody reads frees at once, unless it is kept.
     if (!kept.count(out) && !lastRead.count(out)) freeRegs.push_back(ins.out);
   }
+  p.scalars = std::move(folded.scalars);
+  for (ScalarInstr& s : p.scalars)
+    if (s.op == ScalarOp::Input) {
+      inputReg(folded.scalarValues[size_t(s.input)]);
+      s.input = inputIndex(p, folded.scalarValues[size_t(s.input)]);
+    }
   for (Value v : outputs) {
     FusedOutput o;
     o.value = v;

@@ -25,12 +25,32 @@ struct FusedInput {
   int reg = -1;
 };
 
+// A scalar the program computes once per run, before its first block: the coefficients of its
+// affine instructions (transform/fusion_affine.h). Slot k of the program's scalar code is
+// scalars[k]; operands are earlier slots.
+enum class ScalarOp : uint8_t { Constant, Input, Add, Sub, Mul, Neg };
+
+struct ScalarInstr {
+  ScalarOp op = ScalarOp::Constant;
+  double constant = 0;  // Constant: already rounded to the program's dtype
+  int input = -1;       // Input: index into FusedProgram::inputs (a Scalar one)
+  int a = -1, b = -1;   // operand slots
+};
+
+// What an instruction computes: its primitive's block function, or an affine map of one
+// register with scalar coefficients (a folded chain of add, sub, mul and neg).
+enum class InstrKind : uint8_t { Primitive, Affine, Scale, Shift };
+
 struct FusedInstr {
-  const Primitive* prim = nullptr;
+  InstrKind kind = InstrKind::Primitive;
+  const Primitive* prim = nullptr;  // the primitive, or the last one of a folded chain
   int node = -1;
   int out = -1;
   std::array<int, 3> in{-1, -1, -1};
   int arity = 0;
+  // Affine: out = slot[a] * in[0] + slot[b]; Scale: out = slot[a] * in[0];
+  // Shift: out = in[0] + slot[b].
+  int a = -1, b = -1;
 };
 
 struct FusedOutput {
@@ -47,6 +67,7 @@ struct FusedProgram {
   std::vector<FusedInput> inputs;
   std::vector<FusedInstr> code;
   std::vector<FusedOutput> outputs;
+  std::vector<ScalarInstr> scalars;
   std::vector<uint8_t> isInputReg;  // per register: holds an input (never written)
   int lastMember() const { return members.back(); }
 };

@@ -167,6 +167,54 @@ class TestFused : public QObject {
     for (int64_t i = 0; i < ys.numel(); ++i) QVERIFY(std::abs(ys.at(i) - yf.at(i)) < 1e-5);
   }
 
+  // Affine folding: the Euler step x + 0.1 * (1 - x) is one instruction 0.9 * x + 0.1, its
+  // adjoint g - g * 0.1 one multiplication, (x * 2 + 1) * 3 - x is 5 * x + 3; x * x + x and
+  // exp(x) * 2 + x keep their non-affine parts.
+  void affineChainsFoldToOneInstruction() {
+    Graph g;
+    Builder b(g);
+    std::vector<double> xs;
+    for (int i = 0; i < 1000; ++i) xs.push_back(-5.0 + 0.01 * i);
+    const Value x = b.constant(Tensor::fromVector(xs, {1000}), "x");
+    const Value dt = b.scalar(0.1), one = b.scalar(1.0);
+    const Value euler = o::add(b, x, o::mul(b, dt, o::sub(b, one, x)));
+    const Value adjoint = o::sub(b, x, o::mul(b, x, dt));
+    const Value chain =
+        o::sub(b, o::mul(b, o::add(b, o::mul(b, x, b.scalar(2.0)), one), b.scalar(3.0)), x);
+    const Value square = o::add(b, o::mul(b, x, x), x);
+    const Value mixed = o::add(b, o::mul(b, o::exp(b, x), b.scalar(2.0)), x);
+    struct Case {
+      Value out;
+      std::vector<InstrKind> kinds;
+      double a, b;  // the affine ones: out = a * x + b
+    };
+    const std::vector<Case> cases = {
+        {euler, {InstrKind::Affine}, 0.9, 0.1},
+        {adjoint, {InstrKind::Scale}, 0.9, 0.0},
+        {chain, {InstrKind::Affine}, 5.0, 3.0},
+        {square, {InstrKind::Primitive, InstrKind::Primitive}, 0, 0},
+        {mixed, {InstrKind::Primitive, InstrKind::Scale, InstrKind::Primitive}, 0, 0},
+    };
+    RunOptions fused;
+    fused.fused = true;
+    for (const Case& c : cases) {
+      const ExecutionPlan plan(g, {c.out});
+      const std::vector<FusedProgram> groups = fuseRegion(g, plan.region(0).order, {c.out});
+      QCOMPARE(int(groups.size()), 1);
+      std::vector<InstrKind> kinds;
+      for (const FusedInstr& ins : groups[0].code) kinds.push_back(ins.kind);
+      QVERIFY2(kinds == c.kinds, g.node(c.out).label().c_str());
+      const Tensor ys = evaluate(g, {c.out}).at(0), yf = evaluate(g, {c.out}, fused).at(0);
+      for (int64_t i = 0; i < ys.numel(); ++i) {
+        const double tol = 1e-6 * (1 + std::abs(ys.at(i)));
+        QVERIFY2(std::abs(ys.at(i) - yf.at(i)) <= tol, g.node(c.out).label().c_str());
+        if (c.kinds[0] != InstrKind::Primitive)
+          QVERIFY(std::abs(yf.at(i) - (c.a * xs[size_t(i)] + c.b)) <=
+                  1e-5 * (1 + std::abs(yf.at(i))));
+      }
+    }
+  }
+
   void lessonsAgreeAtClassroomPreset_data() {
     QTest::addColumn<QString>("lesson");
     for (const char* name : {"ode_while_loop.gls", "per_step_gradients.gls", "parallel_layers.gls",
