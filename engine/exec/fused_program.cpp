@@ -213,6 +213,57 @@ void groupOf(const FusedProgram& p, const std::vector<const Tensor*>& in, std::v
   if (anyBad) bad = true;
 }
 
+// A step that is one affine map per carried value, of that value alone (the ODE's Euler step
+// and its adjoint once folded): the instruction of each value, or nothing.
+std::vector<const FusedInstr*> affineRecurrence(const FusedProgram& p,
+                                                const std::vector<int>& paramInput) {
+  const size_t vars = paramInput.size();
+  std::vector<const FusedInstr*> step(vars, nullptr);
+  if (p.code.size() != vars) return {};
+  for (size_t j = 0; j < vars; ++j) {
+    if (paramInput[j] < 0) return {};
+    const int param = p.inputs[size_t(paramInput[j])].reg;
+    for (const FusedInstr& ins : p.code)
+      if (ins.out == p.outputs[j].reg && ins.kind != InstrKind::Primitive && ins.in[0] == param)
+        step[j] = &ins;
+    if (!step[j]) return {};
+    for (size_t i = 0; i < j; ++i)
+      if (step[i] == step[j]) return {};
+  }
+  return step;
+}
+
+// Runs x <- a * x + b `trips` times on n values, a chunk at a time: a chunk is a few vector
+// registers of independent chains, so the loop is bound by the FPU, not by loads and stores
+// (the hand-written fused_s of ../shared/peers/ode_limit.cpp).
+template <class T, class Map>
+void iterate(T* x, int n, int64_t trips, Map map) {
+  constexpr int kChunk = 64 * 4 / int(sizeof(T));
+  for (int c = 0; c < n; c += kChunk) {
+    const int m = std::min(kChunk, n - c);
+    T v[kChunk] = {};
+    std::copy(x + c, x + c + m, v);
+    for (int64_t it = 0; it < trips; ++it)
+      for (int i = 0; i < kChunk; ++i) v[i] = map(v[i]);
+    std::copy(v, v + m, x + c);
+  }
+}
+
+template <class T>
+void iterateAffine(const FusedInstr& ins, const T* slot, T* x, int n, int64_t trips) {
+  const T a = ins.a >= 0 ? slot[ins.a] : T(1), b = ins.b >= 0 ? slot[ins.b] : T(0);
+  switch (ins.kind) {
+    case InstrKind::Scale:
+      iterate(x, n, trips, [a](T v) { return a * v; });
+      break;
+    case InstrKind::Shift:
+      iterate(x, n, trips, [b](T v) { return v + b; });
+      break;
+    default:
+      iterate(x, n, trips, [a, b](T v) { return a * v + b; });
+  }
+}
+
 template <class T>
 void loopOf(const FusedProgram& p, const std::vector<int>& paramInput,
             const std::vector<const Tensor*>& carried, const std::vector<const Tensor*>& in,
@@ -231,6 +282,7 @@ void loopOf(const FusedProgram& p, const std::vector<int>& paramInput,
     for (size_t i = 0; i < j; ++i) shared = shared || p.outputs[i].reg == r;
     direct[j] = !p.isInputReg[size_t(r)] && !shared;
   }
+  const std::vector<const FusedInstr*> recurrence = affineRecurrence(p, paramInput);
   struct Local {
     Scratch<T>* s;
     std::vector<T*>* ptr;
@@ -261,7 +313,12 @@ void loopOf(const FusedProgram& p, const std::vector<int>& paramInput,
       nxt[j] = l.s->extra(regs, 2 * j + 1);
       std::memcpy(cur[j], carried[j]->data<T>() + s, size_t(n) * sizeof(T));
     }
-    for (int64_t it = 0; it < trips; ++it) {
+    // Once a value is NaN or infinite, a * x + b stays so: checking the last one is enough.
+    for (size_t j = 0; j < recurrence.size(); ++j) {
+      iterateAffine<T>(*recurrence[j], l.slot, cur[j], n, trips);
+      if (check && !allFinite(cur[j], n)) l.bad = true;
+    }
+    for (int64_t it = 0; it < trips && recurrence.empty(); ++it) {
       for (size_t j = 0; j < vars; ++j) {
         if (paramInput[j] >= 0) reg[p.inputs[size_t(paramInput[j])].reg] = cur[j];
         if (direct[j]) reg[p.outputs[j].reg] = nxt[j];

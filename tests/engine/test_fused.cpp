@@ -215,6 +215,52 @@ class TestFused : public QObject {
     }
   }
 
+  // A step that is one affine map per carried value runs as a recurrence in registers: the
+  // closed forms after 30 steps (v -> 0.5 v + 1 tends to 2; w -> 0.9 w), on both executors.
+  void affineRecurrenceMatchesClosedForm() {
+    const auto p = traceScript(
+        "v0 = tf.linspace(-3.0, 3.0, 700)\n"
+        "w0 = tf.ones([700]) * 4.0\n"
+        "i, v, w = tf.while_loop(lambda i, v, w: i < 30, lambda i, v, w: (i + 1, v * 0.5 + 1.0,"
+        " w - 0.1 * w), [tf.constant(0), v0, w0])\n");
+    const auto [serial, fused] = runSerialAndFused(p);
+    const VariantRun& run = fused.variants.at(0);
+    const LoopFusion* fwd = loopNote(run, false, *p.graph);
+    QVERIFY(fwd && fwd->elementMajor);
+    const Tensor* v = nullptr;
+    const Tensor* w = nullptr;
+    for (const OutputResult& o : run.outputs) {
+      if (o.name == "v") v = &o.entries.at(0).value.t;
+      if (o.name == "w") w = &o.entries.at(0).value.t;
+    }
+    QVERIFY(v && w);
+    for (int64_t k = 0; k < v->numel(); ++k) {
+      const double v0 = -3.0 + 6.0 * double(k) / 699.0;
+      QVERIFY(std::abs(v->at(k) - (2.0 + (v0 - 2.0) * std::pow(0.5, 30))) < 1e-5);
+      QVERIFY(std::abs(w->at(k) - 4.0 * std::pow(0.9, 30)) < 1e-5);
+    }
+  }
+
+  // An affine recurrence that overflows: the fused run finds the Inf (its last value) and names
+  // the op and iteration the serial executor names.
+  void numericsFaultInAffineRecurrence() {
+    const auto p = traceScript(
+        "x = tf.linspace(1.0, 3.0, 64)\n"
+        "z = tf.while_loop(lambda i, v: i < 6, lambda i, v: (i + 1, v * 1e15 + 1.0), "
+        "[tf.constant(0), x])\n");
+    RunSettings serial;
+    serial.records = false;
+    const ProgramRun a = runProgram(p, serial);
+    const ProgramRun b = runProgram(p, fusedSettings());
+    const NumericsFault& fa = a.variants.at(0).run.numerics;
+    const NumericsFault& fb = b.variants.at(0).run.numerics;
+    QVERIFY(fa.found());
+    QVERIFY(fb.found());
+    QCOMPARE(fb.node, fa.node);
+    QCOMPARE(fb.iteration, fa.iteration);
+    QCOMPARE(fb.infCount, fa.infCount);
+  }
+
   void lessonsAgreeAtClassroomPreset_data() {
     QTest::addColumn<QString>("lesson");
     for (const char* name : {"ode_while_loop.gls", "per_step_gradients.gls", "parallel_layers.gls",
