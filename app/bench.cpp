@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include "bench_table.h"
@@ -297,8 +298,18 @@ class Bench {
   // lesson's (with --quick both shrink, but not always to the same sizes).
   void runTorch(int round) {
     const std::filesystem::path script = dir_ / "torch_seeds.py";
+    // Only the lessons this bench times (PyTorch's vectorized ODE alone takes a minute).
+    std::set<std::string> wantedCases;
+    for (const Traced& t : traced_)
+      if (!t.lesson->torchCase.empty() &&
+          (!t.cases.empty() || bench::selects(only_, "torch/" + t.lesson->torchCase + "/")))
+        wantedCases.insert(t.lesson->torchCase);
+    if (wantedCases.empty()) return;
+    std::string cases;
+    for (const std::string& c : wantedCases) cases += (cases.empty() ? "" : ",") + c;
     const std::string command = python_ + " " + quoted(script.string()) + " --threads " +
-                                std::to_string(threads_) + (quick_ ? " --quick" : "") + " 2>&1";
+                                std::to_string(threads_) + (quick_ ? " --quick" : "") +
+                                " --cases " + cases + " 2>&1";
     std::vector<std::string> lines;
     if (!capture(command, lines)) note("PyTorch peer failed: " + command);
     for (const std::string& line : lines) {
