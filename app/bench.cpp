@@ -216,6 +216,7 @@ class Bench {
     settings.threads = threads_;
     settings.timeline = false;
     settings.records = false;
+    settings.valueRecords = false;  // the inspector's summaries: a pass over every top-level value
     settings.checkNumerics = false;  // a pass over every output: not what the bench times
     try {
       const lab::ProgramRun run = lab::runProgram(t.program, settings);
