@@ -86,9 +86,9 @@ Value matmul(Emitter& b, Value x, Value y, bool transposeA = false, bool transpo
 Value einsum(Emitter& b, const std::string& equation, const std::vector<Value>& operands);
 
 // conv.cpp --------------------------------------------------------------------------------
-// x NHWC, filter HWIO; padding "VALID" or "SAME".
+// x NHWC, filter HWIO; padding "VALID" or "SAME"; an optional bias [O] added to every pixel.
 Value conv2d(Emitter& b, Value x, Value filter, const std::vector<int64_t>& strides,
-             const std::string& padding);
+             const std::string& padding, Value bias = {});
 Value globalAvgPool(Emitter& b, Value x, bool keepdims = false);
 
 // nn.cpp ----------------------------------------------------------------------------------

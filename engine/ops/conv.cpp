@@ -286,9 +286,11 @@ const T* patches(const T* x, const ConvGeom& g, int64_t r0, int64_t r1, std::vec
 
 // Kernels ----------------------------------------------------------------------------------------
 
-// y[N*OH*OW, O] = patches(x)[N*OH*OW, P] * filter[P, O], one GEMM per tile of rows.
+// y[N*OH*OW, O] = patches(x)[N*OH*OW, P] * filter[P, O] (+ bias[O] on every row), one GEMM per
+// tile of rows. With a bias the tile starts as bias rows and the GEMM adds to it: Eigen's
+// `y = A * F` zeroes the tile first anyway, so the bias costs no pass over y of its own.
 template <class T>
-void convForward(const T* x, const T* f, T* y, const ConvGeom& g) {
+void convForward(const T* x, const T* f, const T* bias, T* y, const ConvGeom& g) {
   const int64_t P = g.patch(), rows = g.rows(), O = g.O;
   if (rows * O == 0) return;
   const ConstMatMap<T> F(f, P, O);
@@ -298,7 +300,13 @@ void convForward(const T* x, const T* f, T* y, const ConvGeom& g) {
       [&](int64_t t, std::vector<T>& col) {
         const int64_t r0 = t * tile, r1 = std::min(rows, r0 + tile);
         const T* A = patches(x, g, r0, r1, col);
-        MatMap<T>(y + r0 * O, r1 - r0, O).noalias() = ConstMatMap<T>(A, r1 - r0, P) * F;
+        MatMap<T> Y(y + r0 * O, r1 - r0, O);
+        if (!bias) {
+          Y.noalias() = ConstMatMap<T>(A, r1 - r0, P) * F;
+          return;
+        }
+        Y.rowwise() = Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>>(bias, O);
+        Y.noalias() += ConstMatMap<T>(A, r1 - r0, P) * F;
       });
 }
 
@@ -478,23 +486,39 @@ std::vector<GradCheckCase> convCases(uint64_t seed, F make) {
 void registerConvOps(Registry& r) {
   r.add({
       .name = "conv2d",
-      .math = "y[n,i,j,o] = sum_{kh,kw,c} x[n, i*sh+kh-pt, j*sw+kw-pl, c] f[kh,kw,c,o] (zeros "
-              "outside x)\n"
-              "dx = conv2d_backprop_input(g, f), df = conv2d_backprop_filter(x, g)",
-      .arity = 2,
+      .math = "y[n,i,j,o] = sum_{kh,kw,c} x[n, i*sh+kh-pt, j*sw+kw-pl, c] f[kh,kw,c,o] (+ b[o]) "
+              "(zeros outside x)\n"
+              "dx = conv2d_backprop_input(g, f), df = conv2d_backprop_filter(x, g), "
+              "db = sum_{n,i,j} g",
+      .arity = -1,  // x, filter and an optional bias (Keras' Conv2D: TF's Conv2D + BiasAdd)
       .shape =
           [](const Types& in, const Attrs& a) {
+            if (in.size() != 2 && in.size() != 3)
+              throw EngineError("conv2d takes an input, a filter and an optional bias");
             requireFloatSame(in.at(0), in.at(1), "conv2d");
-            return Types{{in[0].dtype, convGeom(in[0].shape, in[1].shape, a, "conv2d").outShape()}};
+            const Shape out = convGeom(in[0].shape, in[1].shape, a, "conv2d").outShape();
+            if (in.size() == 3) {
+              requireFloatSame(in[0], in[2], "conv2d");
+              if (in[2].shape.size() != 1 ||
+                  (in[2].shape[0] >= 0 && out[3] >= 0 && in[2].shape[0] != out[3]))
+                throw EngineError("conv2d's bias must be a vector of the " +
+                                  std::to_string(out[3]) + " output channels, got " +
+                                  shapeStr(in[2].shape));
+            }
+            return Types{{in[0].dtype, out}};
           },
       .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
         const Tensor &x = in.at(0), &f = in.at(1);
         requireFloatSame({x.dtype(), x.shape()}, {f.dtype(), f.shape()}, "conv2d");
         const ConvGeom g = convGeom(x.shape(), f.shape(), a, "conv2d");
+        const Tensor* bias = in.size() == 3 ? &in[2] : nullptr;
+        if (bias && (bias->dtype() != x.dtype() || bias->shape() != Shape{g.O}))
+          throw EngineError("conv2d's bias must be a vector of the " + std::to_string(g.O) +
+                            " output channels, got " + shapeStr(bias->shape()));
         Tensor y = Tensor::empty(x.dtype(), g.outShape());
         dispatchFloat(x.dtype(), [&](auto z) {
           using T = decltype(z);
-          convForward(x.data<T>(), f.data<T>(), y.data<T>(), g);
+          convForward(x.data<T>(), f.data<T>(), bias ? bias->data<T>() : nullptr, y.data<T>(), g);
         });
         return Tensors{y};
       }),
@@ -503,16 +527,25 @@ void registerConvOps(Registry& r) {
         const Shape xs = c.inType(0).shape, fs = c.inType(1).shape;
         const Attrs a = c.attrs();
         const Value g = c.goutOrZeros(0);
-        Values grads(2);
+        Values grads(c.in.size());
         if (c.needs[0]) grads[0] = backpropInputNode(c.b, g, c.in[1], xs, c.in[0], a);
         if (c.needs[1]) grads[1] = backpropFilterNode(c.b, c.in[0], g, fs, c.in[1], a);
+        if (c.in.size() == 3 && c.needs[2]) grads[2] = ops::reduceSum(c.b, g, {0, 1, 2});
         return grads;
       },
       .gradChecks =
-          convCases(501,
-                    [](Rng& rng, const Shape& xs, const Shape& fs, const Shape&, const Attrs& a) {
-                      return GradCheckCase{{randn(rng, xs), randn(rng, fs)}, a};
-                    }),
+          [] {
+            auto cs = convCases(
+                501, [](Rng& rng, const Shape& xs, const Shape& fs, const Shape&, const Attrs& a) {
+                  return GradCheckCase{{randn(rng, xs), randn(rng, fs)}, a};
+                });
+            for (GradCheckCase& c : convCases(502, [](Rng&rng, const Shape&xs, const Shape&fs,
+                                                      const Shape&, const Attrs&a) {
+                   return GradCheckCase{{randn(rng, xs), randn(rng, fs), randn(rng, {fs[3]})}, a};
+                 }))
+              cs.push_back(std::move(c));
+            return cs;
+          }(),
   });
 
   r.add({
@@ -724,8 +757,10 @@ void registerConvOps(Registry& r) {
 namespace ops {
 
 Value conv2d(Emitter& b, Value x, Value filter, const std::vector<int64_t>& strides,
-             const std::string& padding) {
-  return b.op1("conv2d", {x, filter}, {{"strides", strides}, {"padding", padding}});
+             const std::string& padding, Value bias) {
+  Values in{x, filter};
+  if (bias.valid()) in.push_back(bias);
+  return b.op1("conv2d", in, {{"strides", strides}, {"padding", padding}});
 }
 
 Value globalAvgPool(Emitter& b, Value x, bool keepdims) {
