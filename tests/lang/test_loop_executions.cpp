@@ -82,6 +82,51 @@ class TestLoopExecutions : public QObject {
     }
   }
 
+  // tape.jacobian with experimental_use_pfor=False (TF's row loop): the forward loop runs once
+  // and its gradient once per row. y = w^4 elementwise, so row k's adjoint of y at the start of
+  // iteration t is e_k * w^(4-t); every row shares the forward values (w^t).
+  void jacobianRowsHaveOneReverseExecutionEach() {
+    const char* src = R"(
+w = tf.constant([1.0, 2.0, 3.0], dtype=tf.float64)
+with tf.GradientTape() as tape:
+    tape.watch(w)
+    _, y = tf.while_loop(lambda i, v: tf.less(i, 4), lambda i, v: (i + 1, v * w),
+                         [tf.constant(0), tf.ones([3], dtype=tf.float64)])
+j = tape.jacobian(y, w, experimental_use_pfor=False)
+)";
+    const lang::TracedProgram p = lang::traceProgram(src, "test.gls", {});
+    const lab::ProgramRun run = lab::runProgram(p, {});
+    QVERIFY(run.ok());
+    const RunResult& r = run.variants.at(0).run;
+    QCOMPARE(r.loops.size(), size_t(1));
+    const int loop = r.loops.begin()->first;
+    QVERIFY(r.loopExecutions.count(loop));
+    const LoopExecutions& more = r.loopExecutions.at(loop);
+    QCOMPARE(more.count(), size_t(3));
+    const double w[3] = {1, 2, 3};
+    for (size_t k = 0; k < 3; ++k) {
+      const LoopRecord rec = loopExecution(r.loops.at(loop), &more, k);
+      QVERIFY2(!rec.at.empty() && rec.at.front() == int64_t(k), qPrintable(QString::number(k)));
+      QCOMPARE(rec.iterations, int64_t(4));
+      QCOMPARE(rec.carried.size(), size_t(5));
+      QCOMPARE(rec.adjoints.size(), size_t(5));
+      for (size_t t = 0; t <= 4; ++t) {
+        for (int e = 0; e < 3; ++e) {
+          QCOMPARE(rec.carried[t][1].full.at(e), std::pow(w[e], double(t)));
+          const double adjoint = size_t(e) == k ? std::pow(w[e], 4.0 - double(t)) : 0.0;
+          QVERIFY2(std::abs(rec.adjoints[t][1].full.at(e) - adjoint) < 1e-12,
+                   qPrintable(QString("row %1 step %2 element %3: %4 vs %5")
+                                  .arg(k)
+                                  .arg(t)
+                                  .arg(e)
+                                  .arg(rec.adjoints[t][1].full.at(e))
+                                  .arg(adjoint)));
+        }
+      }
+    }
+    for (const LoopRecord& rec : more.later) QVERIFY(rec.sharesCarried);
+  }
+
   // A loop that runs once keeps one record and no later executions.
   void loopAtTopLevelHasOneExecution() {
     const char* src = R"(
