@@ -26,6 +26,7 @@ class Builder : public Emitter {
   Graph& graph() { return g_; }
   const Graph& graph() const { return g_; }
   const TypeInfo& type(Value v) const override { return g_.type(v); }
+  const Node* producer(Value v) const override { return &g_.node(v.node); }
   size_t memoryBudget() const { return budget_; }
   void setMemoryBudget(size_t b) { budget_ = b; }
 

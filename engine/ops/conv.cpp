@@ -312,25 +312,39 @@ void convForward(const T* x, const T* f, const T* bias, T* y, const ConvGeom& g)
 
 // df[P, O] = patches(x)^T * gy. The tiles are cut into groups by the tile count (never by the
 // thread count); each group sums its tiles in order into its own partial, and the partials are
-// added in order.
+// added in order. With `pooled` (the gradient [N, O] of a global average pool of the conv's
+// output) gy is that pool's gradient, g[n, o] / (OH*OW) on every pixel, made tile by tile as
+// avgPoolGrad makes it: the same sums, without the [N, OH, OW, O] tensor and two passes over it.
 template <class T>
-void convFilterGrad(const T* x, const T* gy, T* df, const ConvGeom& g) {
-  const int64_t P = g.patch(), rows = g.rows(), O = g.O;
+void convFilterGrad(const T* x, const T* gy, const T* pooled, T* df, const ConvGeom& g) {
+  const int64_t P = g.patch(), rows = g.rows(), O = g.O, spatial = g.OH * g.OW;
   MatMap<T> D(df, P, O);
   D.setZero();
   if (rows * P * O == 0) return;
   const int64_t tile = tileRows(P), ntiles = (rows + tile - 1) / tile;
   const int64_t groups = std::clamp<int64_t>(std::min(ntiles / 2, kChunkElems / (P * O)), 1, 8);
+  const T inv = T(1.0 / double(spatial));
   std::vector<T> partial(size_t((groups - 1) * P * O), T(0));
+  struct Scratch {
+    std::vector<T> col, gy;
+  };
   kern::forRangeWithScratch(
-      groups, rows * P * O >= kParallelWork, [] { return std::vector<T>(); },
-      [&](int64_t k, std::vector<T>& col) {
+      groups, rows * P * O >= kParallelWork, [] { return Scratch(); },
+      [&](int64_t k, Scratch& s) {
         MatMap<T> acc(k == 0 ? df : partial.data() + (k - 1) * P * O, P, O);
         for (int64_t t = k * ntiles / groups; t < (k + 1) * ntiles / groups; ++t) {
           const int64_t r0 = t * tile, r1 = std::min(rows, r0 + tile);
-          const T* A = patches(x, g, r0, r1, col);
+          const T* A = patches(x, g, r0, r1, s.col);
+          const T* G = gy ? gy + r0 * O : nullptr;
+          if (pooled) {
+            s.gy.resize(size_t(tile * O));
+            for (int64_t r = r0; r < r1; ++r)
+              for (int64_t o = 0; o < O; ++o)
+                s.gy[size_t((r - r0) * O + o)] = pooled[(r / spatial) * O + o] * inv;
+            G = s.gy.data();
+          }
           acc.noalias() +=
-              ConstMatMap<T>(A, r1 - r0, P).transpose() * ConstMatMap<T>(gy + r0 * O, r1 - r0, O);
+              ConstMatMap<T>(A, r1 - r0, P).transpose() * ConstMatMap<T>(G, r1 - r0, O);
         }
       });
   for (int64_t k = 1; k < groups; ++k) D += ConstMatMap<T>(partial.data() + (k - 1) * P * O, P, O);
@@ -494,16 +508,16 @@ void registerConvOps(Registry& r) {
       .shape =
           [](const Types& in, const Attrs& a) {
             if (in.size() != 2 && in.size() != 3)
-              throw EngineError("conv2d takes an input, a filter and an optional bias");
+              throw ShapeError("conv2d: expects an input, a filter and an optional bias");
             requireFloatSame(in.at(0), in.at(1), "conv2d");
             const Shape out = convGeom(in[0].shape, in[1].shape, a, "conv2d").outShape();
             if (in.size() == 3) {
               requireFloatSame(in[0], in[2], "conv2d");
               if (in[2].shape.size() != 1 ||
                   (in[2].shape[0] >= 0 && out[3] >= 0 && in[2].shape[0] != out[3]))
-                throw EngineError("conv2d's bias must be a vector of the " +
-                                  std::to_string(out[3]) + " output channels, got " +
-                                  shapeStr(in[2].shape));
+                throw ShapeError("conv2d: the bias must be a vector of the " +
+                                 std::to_string(out[3]) + " output channels, got " +
+                                 shapeStr(in[2].shape));
             }
             return Types{{in[0].dtype, out}};
           },
@@ -513,8 +527,8 @@ void registerConvOps(Registry& r) {
         const ConvGeom g = convGeom(x.shape(), f.shape(), a, "conv2d");
         const Tensor* bias = in.size() == 3 ? &in[2] : nullptr;
         if (bias && (bias->dtype() != x.dtype() || bias->shape() != Shape{g.O}))
-          throw EngineError("conv2d's bias must be a vector of the " + std::to_string(g.O) +
-                            " output channels, got " + shapeStr(bias->shape()));
+          throw ShapeError("conv2d: the bias must be a vector of the " + std::to_string(g.O) +
+                           " output channels, got " + shapeStr(bias->shape()));
         Tensor y = Tensor::empty(x.dtype(), g.outShape());
         dispatchFloat(x.dtype(), [&](auto z) {
           using T = decltype(z);
@@ -527,10 +541,24 @@ void registerConvOps(Registry& r) {
         const Shape xs = c.inType(0).shape, fs = c.inType(1).shape;
         const Attrs a = c.attrs();
         const Value g = c.goutOrZeros(0);
+        // g is a global average pool's gradient (conv -> pool, as in a classifier head): the
+        // filter and bias gradients read the pooled gradient itself, not its broadcast.
+        Value pooled;
+        if (const Node* p = c.b.producer(g);
+            p && runs(*p, prims::globalAvgPoolGrad()) && p->inputs.size() == 1 && fullyKnown(fs))
+          pooled = p->inputs[0];
         Values grads(c.in.size());
         if (c.needs[0]) grads[0] = backpropInputNode(c.b, g, c.in[1], xs, c.in[0], a);
-        if (c.needs[1]) grads[1] = backpropFilterNode(c.b, c.in[0], g, fs, c.in[1], a);
-        if (c.in.size() == 3 && c.needs[2]) grads[2] = ops::reduceSum(c.b, g, {0, 1, 2});
+        if (c.needs[1])
+          grads[1] = pooled.valid() ? c.b.op1("conv2d_backprop_filter_pooled", {c.in[0], pooled},
+                                              convAttrs(a).set("filter_shape", fs))
+                                    : backpropFilterNode(c.b, c.in[0], g, fs, c.in[1], a);
+        if (c.in.size() == 3 && c.needs[2])  // sum_{n,i,j} g[n,i,j,o], g = pooled / (OH*OW)
+          grads[2] = pooled.valid() ? ops::reduceSum(c.b, pooled,
+                                                     c.b.type(pooled).shape.size() == 4
+                                                         ? std::vector<int64_t>{0, 1, 2}
+                                                         : std::vector<int64_t>{0})
+                                    : ops::reduceSum(c.b, g, {0, 1, 2});
         return grads;
       },
       .gradChecks =
@@ -642,7 +670,8 @@ void registerConvOps(Registry& r) {
         Tensor df = Tensor::empty(x.dtype(), fs);
         dispatchFloat(x.dtype(), [&](auto z) {
           using T = decltype(z);
-          convFilterGrad(x.data<T>(), gy.data<T>(), df.data<T>(), g);
+          convFilterGrad(x.data<T>(), gy.data<T>(), static_cast<const T*>(nullptr), df.data<T>(),
+                         g);
         });
         return Tensors{df};
       }),
@@ -660,6 +689,61 @@ void registerConvOps(Registry& r) {
                     [](Rng& rng, const Shape& xs, const Shape& fs, const Shape& ys, Attrs a) {
                       a.set("filter_shape", fs);
                       return GradCheckCase{{randn(rng, xs), randn(rng, ys)}, a};
+                    }),
+  });
+
+  r.add({
+      .name = "conv2d_backprop_filter_pooled",
+      .math = "df = conv2d_backprop_filter(x, global_avg_pool_grad(g)) for g [N,O] (or [N,1,1,O])\n"
+              "d(x) = conv2d_backprop_input(global_avg_pool_grad(g), h), "
+              "d(g) = global_avg_pool(conv2d(x, h)) for the adjoint h of df",
+      .arity = 2,
+      .shape =
+          [](const Types& in, const Attrs& a) {
+            const std::string op = "conv2d_backprop_filter_pooled";
+            requireFloatSame(in.at(0), in.at(1), op);
+            requireRank4(in[0].shape, op, "input", "NHWC");
+            const Shape fs = shapeAttr(a, "filter_shape", op);
+            const Shape gs = pooledDims(in[1].shape, op);
+            const ConvGeom geo = convGeom(in[0].shape, fs, a, op);
+            const Shape ys = geo.outShape();
+            checkOutGrad(geo, {gs[0], ys[1], ys[2], gs[1]}, op);
+            return Types{{in[0].dtype, fs}};
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const std::string op = "conv2d_backprop_filter_pooled";
+        const Tensor &x = in.at(0), &gp = in.at(1);
+        const Shape fs = shapeAttr(a, "filter_shape", op);
+        const Shape gs = pooledDims(gp.shape(), op);
+        const ConvGeom geo = convGeom(x.shape(), fs, a, op);
+        checkOutGrad(geo, {gs[0], geo.OH, geo.OW, gs[1]}, op);
+        Tensor df = Tensor::empty(x.dtype(), fs);
+        dispatchFloat(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          convFilterGrad(x.data<T>(), static_cast<const T*>(nullptr), gp.data<T>(), df.data<T>(),
+                         geo);
+        });
+        return Tensors{df};
+      }),
+      .vjp = [](VjpContext& c) -> Values {
+        const Shape xs = c.inType(0).shape, gs = c.inType(1).shape;
+        const Attrs a = c.attrs();
+        const Value h = c.goutOrZeros(0);
+        Values grads(2);
+        if (c.needs[0]) {
+          const Shape ys = convGeom(xs, a.ints("filter_shape"), a, "conv2d").outShape();
+          const Value gy = c.b.op1("global_avg_pool_grad", {c.in[1]}, Attrs{{"input_shape", ys}});
+          grads[0] = backpropInputNode(c.b, gy, h, xs, c.in[0], a);
+        }
+        if (c.needs[1])
+          grads[1] = ops::globalAvgPool(c.b, conv2dNode(c.b, c.in[0], h, a), gs.size() == 4);
+        return grads;
+      },
+      .gradChecks =
+          convCases(506,
+                    [](Rng& rng, const Shape& xs, const Shape& fs, const Shape& ys, Attrs a) {
+                      a.set("filter_shape", fs);
+                      return GradCheckCase{{randn(rng, xs), randn(rng, {ys[0], ys[3]})}, a};
                     }),
   });
 

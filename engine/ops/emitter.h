@@ -17,6 +17,10 @@ class Emitter {
                                 const Attrs& attrs = {}) = 0;
   virtual Value constant(const Tensor& t, const std::string& name = {}) = 0;
   virtual const TypeInfo& type(Value v) const = 0;
+  // The node computing v, for VJP rules that fuse with their adjoint's producer (conv2d's filter
+  // gradient reads a global average pool's gradient before it is broadcast); null when unknown.
+  // Only valid until the next node is added.
+  virtual const Node* producer(Value /*v*/) const { return nullptr; }
 
   Value op1(const std::string& prim, const std::vector<Value>& inputs, const Attrs& attrs = {}) {
     return op(prim, inputs, attrs).at(0);

@@ -54,6 +54,10 @@ const Primitive& neg() {
   static const Primitive& p = Registry::instance().get("neg");
   return p;
 }
+const Primitive& globalAvgPoolGrad() {
+  static const Primitive& p = Registry::instance().get("global_avg_pool_grad");
+  return p;
+}
 const Primitive& listWrite() {
   static const Primitive& p = Registry::instance().get("list_write");
   return p;

@@ -145,6 +145,7 @@ const Primitive& listWrite();
 const Primitive& listRead();
 const Primitive& listStack();
 const Primitive& pad();
+const Primitive& globalAvgPoolGrad();
 const Primitive& scatterAdd();
 const Primitive& customGradient();
 }  // namespace prims

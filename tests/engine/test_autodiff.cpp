@@ -428,6 +428,60 @@ class TestAutodiff : public QObject {
   // rows; their sum is one scatter_add of all the rows (control/row_slices.h), not one dense
   // tensor per read (seed-c's Python list of layers made 64 of 32 MB each). Values: a closed
   // form, with a row gathered twice.
+  // A classifier head, conv2d(x, f, b) -> global average pool -> loss: the filter and bias
+  // gradients read the pool's gradient [N, O] (conv2d_backprop_filter_pooled, no broadcast
+  // tensor), and match central differences of the loss.
+  void convPoolHeadReadsThePooledGradient() {
+    Graph g;
+    Builder b(g);
+    Rng rng(21);
+    const Value x = b.constant(rng.normal({2, 9, 8, 3}, 0, 1, DType::F64), "x");
+    const Value f = b.variable(rng.normal({3, 3, 3, 4}, 0, 0.5, DType::F64), "f");
+    const Value bias = b.variable(rng.normal({4}, 0, 0.5, DType::F64), "bias");
+    GradientTape tape(b);
+    auto lossOf = [&](Value filter, Value bv) {
+      const Value pooled = o::globalAvgPool(b, o::conv2d(b, x, filter, {1, 1}, "VALID", bv));
+      return o::reduceSum(b, o::mul(b, pooled, o::sin(b, pooled)));
+    };
+    const Value loss = lossOf(f, bias);
+    tape.stop();
+    const std::vector<Value> grads = tape.gradient(loss, {f, bias}).grads;
+    int pooledNodes = 0, broadcasts = 0;
+    std::set<int> seen;
+    std::vector<int> stack{grads[0].node, grads[1].node};
+    while (!stack.empty()) {
+      const int id = stack.back();
+      stack.pop_back();
+      if (!seen.insert(id).second) continue;
+      const Node& n = g.node(id);
+      pooledNodes += n.is(NodeKind::Primitive) && n.prim->name == "conv2d_backprop_filter_pooled";
+      broadcasts += runs(n, prims::globalAvgPoolGrad());
+      for (Value in : n.inputs) stack.push_back(in.node);
+    }
+    QCOMPARE(pooledNodes, 1);
+    QCOMPARE(broadcasts, 0);
+    const std::vector<Tensor> v = gltest::runBoth(g, {grads[0], grads[1], f, bias}, 1e-10);
+    const Tensor &df = v[0], &db = v[1], &f0 = v[2], &b0 = v[3];
+    auto lossAt = [&](const Tensor& fv, const Tensor& bv) {
+      return evaluate(g, {lossOf(b.constant(fv), b.constant(bv))}).at(0).item();
+    };
+    const double h = 1e-5;
+    for (int64_t i = 0; i < f0.numel(); i += 7) {
+      Tensor up = f0.clone(), down = f0.clone();
+      up.set(i, f0.at(i) + h);
+      down.set(i, f0.at(i) - h);
+      const double fd = (lossAt(up, b0) - lossAt(down, b0)) / (2 * h);
+      QVERIFY2(std::abs(fd - df.at(i)) < 1e-7, qPrintable(QString("df[%1]").arg(i)));
+    }
+    for (int64_t i = 0; i < 4; ++i) {
+      Tensor up = b0.clone(), down = b0.clone();
+      up.set(i, b0.at(i) + h);
+      down.set(i, b0.at(i) - h);
+      const double fd = (lossAt(f0, up) - lossAt(f0, down)) / (2 * h);
+      QVERIFY2(std::abs(fd - db.at(i)) < 1e-7, qPrintable(QString("db[%1]").arg(i)));
+    }
+  }
+
   void rowSparseAdjointsSumAsOneScatter() {
     Graph g;
     Builder b(g);

@@ -153,6 +153,53 @@ class TestConv : public QObject {
     expectClose(df32, df, 1e-3, "df float32");
   }
 
+  // conv2d's optional bias is added to every pixel: the same as conv2d then a broadcast add.
+  void biasAddsToEveryPixel_data() { convRows(); }
+  void biasAddsToEveryPixel() {
+    QFETCH(Shape, xs);
+    QFETCH(Shape, fs);
+    QFETCH(int, sh);
+    QFETCH(int, sw);
+    QFETCH(QString, padding);
+    Rng rng(13);
+    const Tensor x = rng.normal(xs, 0, 1, DType::F64), f = rng.normal(fs, 0, 1, DType::F64);
+    const Tensor b = rng.normal({fs[3]}, 0, 1, DType::F64);
+    const Attrs a = convAttrs(sh, sw, padding.toStdString());
+    const Tensor y = run("conv2d", {x, f}, a), yb = run("conv2d", {x, f, b}, a);
+    QCOMPARE(yb.shape(), y.shape());
+    for (int64_t i = 0; i < y.numel(); ++i)
+      QVERIFY(std::abs(yb.at(i) - (y.at(i) + b.at(i % fs[3]))) < 1e-12);
+    QVERIFY_THROWS_EXCEPTION(
+        ShapeError,
+        typeOf("conv2d", {{DType::F64, xs}, {DType::F64, fs}, {DType::F64, {fs[3] + 1}}}, a));
+  }
+
+  // The filter gradient of a pooled conv from the pool's gradient g [N, O]: exactly the
+  // filter gradient of global_avg_pool_grad(g), with and without keepdims.
+  void pooledFilterGradIsTheBroadcastOne_data() { convRows(); }
+  void pooledFilterGradIsTheBroadcastOne() {
+    QFETCH(Shape, xs);
+    QFETCH(Shape, fs);
+    QFETCH(int, sh);
+    QFETCH(int, sw);
+    QFETCH(QString, padding);
+    Rng rng(14);
+    for (DType dt : {DType::F64, DType::F32}) {
+      const Tensor x = rng.normal(xs, 0, 1, dt), f = rng.normal(fs, 0, 1, dt);
+      Attrs a = convAttrs(sh, sw, padding.toStdString());
+      const Shape ys = run("conv2d", {x, f}, a).shape();
+      const Tensor g = rng.normal({ys[0], ys[3]}, 0, 1, dt);
+      const Tensor gy = run("global_avg_pool_grad", {g}, Attrs{{"input_shape", ys}});
+      a.set("filter_shape", fs);
+      const Tensor want = run("conv2d_backprop_filter", {x, gy}, a);
+      for (const Tensor& gp : {g, g.reshaped({ys[0], 1, 1, ys[3]})}) {
+        const Tensor got = run("conv2d_backprop_filter_pooled", {x, gp}, a);
+        QCOMPARE(got.shape(), fs);
+        QCOMPARE(got.toVector(), want.toVector());
+      }
+    }
+  }
+
   void byHand() {
     // 1x3x3x1 input 1..9, 2x2 filter of ones: each output sums a 2x2 window.
     const Tensor x = Tensor::fromVector({1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 3, 3, 1}, DType::F64);
@@ -361,8 +408,9 @@ class TestConv : public QObject {
   }
 
   void registryEntriesAreComplete() {
-    for (const char* name : {"conv2d", "conv2d_backprop_input", "conv2d_backprop_filter",
-                             "global_avg_pool", "global_avg_pool_grad"}) {
+    for (const char* name :
+         {"conv2d", "conv2d_backprop_input", "conv2d_backprop_filter",
+          "conv2d_backprop_filter_pooled", "global_avg_pool", "global_avg_pool_grad"}) {
       const Primitive& p = Registry::instance().get(name);
       QVERIFY2(p.vjp && p.differentiable && !p.gradChecks.empty(), name);
       QVERIFY2(p.math.find('\n') != std::string::npos, name);
