@@ -178,6 +178,14 @@ bool LessonController::hasRecords(const QString& variant) const {
   return base && records_.contains(QString::fromStdString(base->name));
 }
 
+std::shared_ptr<const lab::ProgramRun> LessonController::runWithRecords() const {
+  if (!outcome_.run || records_.size() == 0) return outcome_.run;
+  auto run = std::make_shared<lab::ProgramRun>(*outcome_.run);
+  for (lab::VariantRun& v : run->variants)
+    if (auto recorded = records_.peek(QString::fromStdString(v.name))) v = *recorded;
+  return run;
+}
+
 std::shared_ptr<const lab::VariantRun> LessonController::showVariant(const QString& variant) {
   auto base = recordFreeRun(variant);
   if (!base) return nullptr;

@@ -59,6 +59,9 @@ class LessonController : public QObject {
   // recording run of another variant stops.
   std::shared_ptr<const lab::VariantRun> showVariant(const QString& variant);
   bool hasRecords(const QString& variant) const;
+  // The latest run with the records of every variant recorded so far (for exports: their
+  // per-step plots need them); the run itself when none is. A copy when some are.
+  std::shared_ptr<const lab::ProgramRun> runWithRecords() const;
   bool recording() const { return recordingGeneration_ != 0; }
   QString recordingVariant() const { return recordingVariant_; }
   const RecordCache& recordCache() const { return records_; }

@@ -141,6 +141,12 @@ class TestRecordCache : public QObject {
     QVERIFY(!w.shownRun()->run.loops.empty());
     QCOMPARE(c->recordCache().size(), 2);
 
+    // Exports get the recorded variants' records (their per-step plots), the rest as run.
+    auto exported = c->runWithRecords();
+    for (const lab::VariantRun& v : exported->variants)
+      QCOMPARE(v.run.loops.empty(), v.name == "parallel");
+    QVERIFY(c->outcome().run->variants.at(0).run.loops.empty());
+
     // Back to the first: from the cache, no run.
     w.variantBox()->setCurrentIndex(w.variantBox()->findData("vectorized"));
     QCOMPARE(started.count(), 2);
