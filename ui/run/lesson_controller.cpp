@@ -163,6 +163,10 @@ std::shared_ptr<const lab::VariantRun> LessonController::recordFreeRun(
   const std::string name = variant.toStdString();
   for (const lab::VariantRun& v : outcome_.run->variants)
     if (v.name == name) return {outcome_.run, &v};
+  // A variant the run left out (Run of another one) has nothing to show; a program of one
+  // variant has just that one.
+  const bool single = !outcome_.program || outcome_.program->variants.size() <= 1;
+  if (!single && !variant.isEmpty()) return nullptr;
   return {outcome_.run, &outcome_.run->variants.front()};
 }
 

@@ -49,9 +49,9 @@ class LessonController : public QObject {
   // Returns false when there is none or a run is going on. A recording run stops.
   bool run(const QString& variant, lab::ExecutorKind executor, int threads = 0);
 
-  // The latest run's result for `variant` (its first variant when it has no such one): with
-  // loop and value records when they were recorded, else the record-free run's; null before a
-  // run. Does not start anything.
+  // The latest run's result for `variant`: with loop and value records when they were
+  // recorded, else the record-free run's; null before a run and for a variant it did not run.
+  // Does not start anything.
   std::shared_ptr<const lab::VariantRun> variantRun(const QString& variant) const;
   // The window now shows `variant`: variantRun(variant), and when its records are not cached,
   // a recording run starts for it (if the latest run belongs to the current program, the

@@ -13,6 +13,7 @@
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
+#include "ui/plots/gradient_lines_plot.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
@@ -259,26 +260,32 @@ const lab::VariantRun* MainWindow::shownRun() const {
 
 void MainWindow::showVariantResults() {
   auto shown = controller_->showVariant(runOptions_->variant());
-  if (!shown || !lastRun_.program) return;
+  if (!lastRun_.program) return;
   auto graph = lastRun_.program->graph;
-  // Nothing of the variant shown before stays: a failed variant shows no values, one being
-  // recorded says so until its records are in.
+  // Nothing of the variant shown before stays: a variant the run left out or that failed
+  // shows no values, one being recorded says so until its records are in.
+  if (!shown || !shown->ok()) {
+    releaseOffThread(shownRecords_);
+    inspector_->setNote(shown ? QString() : tr("not run: run this variant to see its values"));
+    inspector_->setContext(graph, nullptr);
+    steps_->setNote(shown ? QString() : tr("not run"));
+    steps_->setLoops({});
+    graphView_->graphScene()->setIterations({});
+    graphView_->graphScene()->setValueNorms({}, false);
+    plots_->gradientLines()->setSeries({});
+    return;
+  }
   const bool pending = controller_->recording() &&
                        controller_->recordingVariant() == QString::fromStdString(shown->name);
-  const QString note = pending ? tr("recording…") : QString();
   // The inspector and overlay keep the record alive through shared ownership.
-  auto run = shown->ok() ? std::shared_ptr<const RunResult>(shown, &shown->run) : nullptr;
+  auto run = std::shared_ptr<const RunResult>(shown, &shown->run);
   releaseOffThread(shownRecords_);
   shownRecords_ = run;
   inspector_->setNote(pending ? tr("recording… (this variant runs again with records on for "
                                    "the step-through and inspector)")
                               : QString());
   inspector_->setContext(graph, run);
-  steps_->setNote(note);
-  if (!run) {
-    steps_->setLoops({});
-    return;
-  }
+  steps_->setNote(pending ? tr("recording…") : QString());
   showRunOnGraph(*graphView_, *graph, *run, steps_->step(), false);
   markNumericsFault(*graphView_->graphScene(), shown->run.numerics);
   steps_->setLoops(loopChoices(*graph, *run));

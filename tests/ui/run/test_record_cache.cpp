@@ -209,6 +209,12 @@ class TestRecordCache : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, 60000);
     QCOMPARE(started.count(), 3);
     QCOMPARE(w.shownRun()->run.loops.begin()->second.iterations, qint64(20000));
+    // A variant the run left out: nothing of the one that ran, and no recording.
+    w.variantBox()->setCurrentIndex(w.variantBox()->findData("serial"));
+    QVERIFY(!w.shownRun());
+    QCOMPARE(started.count(), 3);
+    QCOMPARE(w.stepControls()->currentLoop(), -1);
+    QCOMPARE(w.stepControls()->totalText(), QString("not run"));
   }
 
   // The cache's budget: the least recently shown go first, the one just recorded never.
