@@ -320,7 +320,8 @@ void MainWindow::onRecordingStopped(const QString& variant, const QString& error
   } else if (!controller_->running()) {
     status_->setText(tr("Recording variant '%1' stopped").arg(variant));
   }
-  if (!controller_->hasRecords(runOptions_->variant())) {
+  // (Not after the lesson was closed: nothing of it is shown any more.)
+  if (lastRun_.run && !controller_->hasRecords(runOptions_->variant())) {
     steps_->setNote(tr("not recorded"));
     inspector_->setNote(tr("not recorded: switch variants or run again to record them"));
   }
