@@ -27,6 +27,9 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
       return;
     }
     releaseOffThread(outcome_.run);
+    // The records of the run before. Dropped now rather than when the run started: freeing
+    // them (on a pool thread) beside the run would slow the run down on a busy machine.
+    forgetRecords();
     outcome_ = out;
     if (out.run && out.program == program_)
       for (const lab::VariantRun& v : out.run->variants)
@@ -143,12 +146,12 @@ bool LessonController::run(const QString& variant, lab::ExecutorKind executor, i
   s.variant = variant.toStdString();
   s.setExecutor(executor);
   s.threads = threads;
-  // What `gradlab run` measures: the timeline stays (about 1% of the ODE lesson, and read by the
-  // timeline plot), loop and value records come from a recording run of the shown variant.
+  // What `gradlab run` measures: the timeline stays (about 2% of the ODE and per-step lessons
+  // in perf profiles, and read by the timeline plot), loop and value records come from a
+  // recording run of the shown variant.
   s.records = s.valueRecords = false;
   limits_.applyTo(s);
   stopRecording();
-  forgetRecords();
   return worker_.start(program_, s);
 }
 
