@@ -84,6 +84,12 @@ void InspectorPanel::setBreaks(const std::vector<GradDiagnostic>& breaks) {
   if (node_ >= 0 && graph_) showNode(node_);
 }
 
+void InspectorPanel::setNote(const QString& note) {
+  if (note == note_) return;
+  note_ = note;
+  if (node_ >= 0 && graph_) showNode(node_);
+}
+
 void InspectorPanel::clear() {
   node_ = -1;
   tree_->clear();
@@ -149,6 +155,7 @@ void InspectorPanel::showNode(int nodeId) {
     addRow(tr("inside"), QString::fromUtf8(regionKindName(r.kind)) +
                              (r.owner >= 0 ? tr(" of node %1").arg(r.owner) : QString()));
   }
+  if (!note_.isEmpty()) addRow(tr("run values"), note_);
   addOutputs(n);
   if (run_) {
     if (auto loop = run_->loops.find(n.id); loop != run_->loops.end())

@@ -33,6 +33,9 @@ class InspectorPanel : public QWidget {
   void showLoopStep(int loopNode, int64_t step, bool backward);
   // None gradients of the program: a node where a chain breaks shows the engine's why.
   void setBreaks(const std::vector<GradDiagnostic>& breaks);
+  // Why the run's values are missing, shown with every node (e.g. while a recording run takes
+  // them); empty: nothing said.
+  void setNote(const QString& note);
   void clear();
 
   int currentNode() const { return node_; }
@@ -55,6 +58,7 @@ class InspectorPanel : public QWidget {
   std::shared_ptr<const RunResult> run_;
   int node_ = -1;
   std::map<int, std::string> breaks_;  // node -> why its gradient is None
+  QString note_;
   struct Step {
     int loop = -1;
     int64_t step = 0;

@@ -80,15 +80,29 @@ void showRunOnGraph(GraphView& view, const Graph& graph, const RunResult& run, i
   showRunOnGraph(*view.graphScene(), graph, run, step, widen);
 }
 
+namespace {
+
+// Every step's loop adjoints and the top-level adjoints.
+void includeInScale(GradientScale& scale, const Graph& graph, const RunResult& run) {
+  includeRunInScale(scale, run);
+  for (const auto& [value, norm] : lab::adjointNorms(graph, run, 0)) scale.include(norm);
+}
+
+}  // namespace
+
 void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lab::ProgramRun& run) {
   auto scale = scene.gradientScale();
   if (!scale) return;
   scale->reset();
-  for (const lab::VariantRun& v : run.variants) {
-    if (!v.ok()) continue;
-    includeRunInScale(*scale, v.run);
-    for (const auto& [value, norm] : lab::adjointNorms(graph, v.run, 0)) scale->include(norm);
-  }
+  for (const lab::VariantRun& v : run.variants)
+    if (v.ok()) includeInScale(*scale, graph, v.run);
+  scene.refreshGradientStyle();
+}
+
+void widenScaleByRun(GraphScene& scene, const Graph& graph, const RunResult& run) {
+  auto scale = scene.gradientScale();
+  if (!scale) return;
+  includeInScale(*scale, graph, run);
   scene.refreshGradientStyle();
 }
 
@@ -138,7 +152,8 @@ QVector<SeriesData> perStepOutputs(const Graph& graph, const lab::VariantRun& ru
 
 }  // namespace
 
-void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run) {
+void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run,
+                    bool recordsPending) {
   bool gradients = false;
   for (const auto& [node, rec] : run.run.loops)
     if (!rec.adjoints.empty() && graph.node(node).phase == Phase::Forward) {
@@ -153,8 +168,9 @@ void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun
       gradients = true;
     }
   }
+  if (!gradients) plots.gradientLines()->setSeries({});
   // Nothing per step to show: the timings say more than an empty plot.
-  if (!gradients && plots.currentPlot() == plots.gradientLines())
+  if (!gradients && !recordsPending && plots.currentPlot() == plots.gradientLines())
     plots.showPlot(plots.timingBars());
   for (const lab::OutputResult& o : run.outputs) {
     if (!o.isGradient || o.entries.empty() || o.entries[0].none()) continue;

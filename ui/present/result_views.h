@@ -38,12 +38,17 @@ void showRunOnGraph(GraphScene& scene, const Graph& graph, const RunResult& run,
                     bool widen = true);
 // Resets the scene's colour scale to cover every step of every successful variant.
 void scaleOverAllVariants(GraphScene& scene, const Graph& graph, const lab::ProgramRun& run);
+// Widens it by every step of one run (a variant whose records just came in).
+void widenScaleByRun(GraphScene& scene, const Graph& graph, const RunResult& run);
 
 QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run);
 
 // Per-step gradients (first loop with adjoints), the jacobian heat map (first rank-2
-// gradient output), and the timeline of the run.
-void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run);
+// gradient output), and the timeline of the run. Without per-step data the gradient plot is
+// emptied (nothing of another variant stays) and, unless `recordsPending` (a recording run is
+// taking them), the timing bars come to the front.
+void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run,
+                    bool recordsPending = false);
 QVector<TimingData> timingData(const std::map<TimingKey, double>& timings);
 
 void logRun(RunLog& log, const RunOutcome& outcome);

@@ -18,6 +18,8 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
   connect(&worker_, &RunWorker::printed, this, &LessonController::printed);
   connect(&worker_, &RunWorker::sweepPoint, this, &LessonController::sweepPoint);
   connect(&worker_, &RunWorker::sweepFinished, this, &LessonController::sweepFinished);
+  connect(&worker_, &RunWorker::recordingProgress, this, &LessonController::recordingProgress);
+  connect(&worker_, &RunWorker::recorded, this, &LessonController::onRecorded);
   connect(&worker_, &RunWorker::finished, this, [this](RunOutcome out) {
     out.superseded = runLesson_ != lesson_;
     if (out.superseded) {
@@ -25,6 +27,9 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
       return;
     }
     releaseOffThread(outcome_.run);
+    // The records of the run before. Dropped now rather than when the run started: freeing
+    // them (on a pool thread) beside the run would slow the run down on a busy machine.
+    forgetRecords();
     outcome_ = out;
     if (out.run && out.program == program_)
       for (const lab::VariantRun& v : out.run->variants)
@@ -74,6 +79,8 @@ void LessonController::startOver(lang::ParamPreset preset) {
   fileName_.clear();
   ++lesson_;
   worker_.cancel();  // a run of the previous lesson stops; its outcome is marked superseded
+  stopRecording();
+  forgetRecords();
   program_.reset();
   releaseOffThread(outcome_.run);
   outcome_ = {};  // the next setSource traces at once, even for the same file again
@@ -88,6 +95,7 @@ void LessonController::traceNow() {
 bool LessonController::sweep(const QString& param, const QVector<double>& values,
                              lab::ExecutorKind executor, int threads) {
   if (worker_.busy() || values.isEmpty()) return false;
+  stopRecording();
   runLesson_ = lesson_;
   lab::RunSettings s;
   s.setExecutor(executor);
@@ -118,7 +126,12 @@ void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> progr
                                 const QString& error, int line, int col) {
   awaitingTrace_ = false;
   if (program) {
-    if (!program_ || program_->graph != program->graph) timings_.clear();
+    if (!program_ || program_->graph != program->graph) {
+      timings_.clear();
+      // Records of the old program's run: a recording of it would show another graph's values.
+      stopRecording();
+      forgetRecords();
+    }
     program_ = std::move(program);
     emit traced(program_);
   } else {
@@ -133,10 +146,95 @@ bool LessonController::run(const QString& variant, lab::ExecutorKind executor, i
   s.variant = variant.toStdString();
   s.setExecutor(executor);
   s.threads = threads;
+  // What `gradlab run` measures: the timeline stays (about 2% of the ODE and per-step lessons
+  // in perf profiles, and read by the timeline plot), loop and value records come from a
+  // recording run of the shown variant.
+  s.records = s.valueRecords = false;
   limits_.applyTo(s);
+  stopRecording();
   return worker_.start(program_, s);
 }
 
-void LessonController::cancel() { worker_.cancel(); }
+void LessonController::cancel() {
+  worker_.cancel();
+  stopRecording();
+}
+
+std::shared_ptr<const lab::VariantRun> LessonController::recordFreeRun(
+    const QString& variant) const {
+  if (!outcome_.run || outcome_.run->variants.empty()) return nullptr;
+  const std::string name = variant.toStdString();
+  for (const lab::VariantRun& v : outcome_.run->variants)
+    if (v.name == name) return {outcome_.run, &v};
+  // A variant the run left out (Run of another one) has nothing to show; a program of one
+  // variant has just that one.
+  const bool single = !outcome_.program || outcome_.program->variants.size() <= 1;
+  if (!single && !variant.isEmpty()) return nullptr;
+  return {outcome_.run, &outcome_.run->variants.front()};
+}
+
+std::shared_ptr<const lab::VariantRun> LessonController::variantRun(const QString& variant) const {
+  auto base = recordFreeRun(variant);
+  if (!base) return nullptr;
+  auto recorded = records_.peek(QString::fromStdString(base->name));
+  return recorded ? recorded : base;
+}
+
+bool LessonController::hasRecords(const QString& variant) const {
+  auto base = recordFreeRun(variant);
+  return base && records_.contains(QString::fromStdString(base->name));
+}
+
+std::shared_ptr<const lab::ProgramRun> LessonController::runWithRecords() const {
+  if (!outcome_.run || records_.size() == 0) return outcome_.run;
+  auto run = std::make_shared<lab::ProgramRun>(*outcome_.run);
+  for (lab::VariantRun& v : run->variants)
+    if (auto recorded = records_.peek(QString::fromStdString(v.name))) v = *recorded;
+  return run;
+}
+
+std::shared_ptr<const lab::VariantRun> LessonController::showVariant(const QString& variant) {
+  auto base = recordFreeRun(variant);
+  if (!base) return nullptr;
+  const QString name = QString::fromStdString(base->name);
+  if (auto recorded = records_.find(name)) {
+    stopRecording();  // the user moved on from the variant being recorded
+    return recorded;
+  }
+  if (recording() && recordingVariant_ == name) return base;
+  stopRecording();
+  if (!base->ok() || outcome_.program != program_ || worker_.busy()) return base;
+  const int generation = worker_.startRecording(outcome_.program, base, outcome_.settings);
+  if (generation != 0) {
+    recordingGeneration_ = generation;
+    recordingVariant_ = name;
+    emit recordingStarted(name);
+  }
+  return base;
+}
+
+void LessonController::stopRecording() {
+  if (!recording()) return;
+  worker_.cancelRecording();
+  const QString variant = recordingVariant_;
+  recordingGeneration_ = 0;
+  recordingVariant_.clear();
+  emit recordingStopped(variant, QString());
+}
+
+void LessonController::forgetRecords() { records_.clear(); }
+
+void LessonController::onRecorded(const RecordingOutcome& out) {
+  if (out.generation != recordingGeneration_) return;  // stopped already (and said so)
+  const QString variant = recordingVariant_;
+  recordingGeneration_ = 0;
+  recordingVariant_.clear();
+  if (out.run && out.program == outcome_.program) {
+    records_.insert(variant, out.run, out.recordBytes);
+    emit recordsReady(variant);
+  } else {
+    emit recordingStopped(variant, out.cancelled ? QString() : out.error);
+  }
+}
 
 }  // namespace gl::ui

@@ -1,13 +1,16 @@
 #pragma once
 // The window's model of the open lesson: its text is traced (debounced, off the GUI thread)
 // whenever it or a param changes, and runs go to the RunWorker. Panels read the results
-// through the signals; nothing here draws.
+// through the signals; nothing here draws. Runs take no loop or value records (their times
+// are the command line's); the variant the window shows is run again with records on in the
+// background (a recording run, see record_cache.h) for the step-through and the inspector.
 #include <QMap>
 #include <QObject>
 #include <QTimer>
 #include <map>
 #include <memory>
 
+#include "ui/run/record_cache.h"
 #include "ui/run/run_limits.h"
 #include "ui/run/run_worker.h"
 
@@ -42,12 +45,30 @@ class LessonController : public QObject {
   const RunLimits& limits() const { return limits_; }
   void traceNow();
 
-  // Runs the current program (the last successful trace). Returns false when there is none
-  // or a run is going on.
+  // Runs the current program (the last successful trace), without loop or value records.
+  // Returns false when there is none or a run is going on. A recording run stops.
   bool run(const QString& variant, lab::ExecutorKind executor, int threads = 0);
+
+  // The latest run's result for `variant`: with loop and value records when they were
+  // recorded, else the record-free run's; null before a run and for a variant it did not run.
+  // Does not start anything.
+  std::shared_ptr<const lab::VariantRun> variantRun(const QString& variant) const;
+  // The window now shows `variant`: variantRun(variant), and when its records are not cached,
+  // a recording run starts for it (if the latest run belongs to the current program, the
+  // variant ran fine and no run is going on); recordsReady or recordingStopped follows. A
+  // recording run of another variant stops.
+  std::shared_ptr<const lab::VariantRun> showVariant(const QString& variant);
+  bool hasRecords(const QString& variant) const;
+  // The latest run with the records of every variant recorded so far (for exports: their
+  // per-step plots need them); the run itself when none is. A copy when some are.
+  std::shared_ptr<const lab::ProgramRun> runWithRecords() const;
+  bool recording() const { return recordingGeneration_ != 0; }
+  QString recordingVariant() const { return recordingVariant_; }
+  const RecordCache& recordCache() const { return records_; }
   // Times every variant at each value of a param (for the scaling plot).
   bool sweep(const QString& param, const QVector<double>& values, lab::ExecutorKind executor,
              int threads = 0);
+  // Stops the run or sweep, and the recording run.
   void cancel();
   bool running() const { return worker_.busy(); }
   bool waitForRun(int msecs) { return worker_.wait(msecs); }
@@ -69,11 +90,25 @@ class LessonController : public QObject {
   void runFinished(const gl::ui::RunOutcome& outcome);
   void sweepPoint(const QString& variant, double value, double seconds);
   void sweepFinished(const QString& param, const QString& error);
+  void recordingStarted(const QString& variant);
+  void recordingProgress(const QString& variant, qint64 done, qint64 total);
+  // variantRun(variant) now has its records.
+  void recordsReady(const QString& variant);
+  // The recording run ended without records: cancelled or superseded (`error` empty), or it
+  // failed.
+  void recordingStopped(const QString& variant, const QString& error);
 
  private:
   lang::TraceOptions traceOptions() const;
   void onTraced(std::shared_ptr<const lang::TracedProgram> program, const QString& error, int line,
                 int col);
+  void onRecorded(const RecordingOutcome& out);
+  // The record-free run's VariantRun for `variant` (or the first), sharing outcome_.run.
+  std::shared_ptr<const lab::VariantRun> recordFreeRun(const QString& variant) const;
+  // Cancels the recording run, if any, and says so (recordingStopped).
+  void stopRecording();
+  // Drops every cached record (a new run, program or lesson).
+  void forgetRecords();
 
   RunWorker worker_;
   QTimer traceTimer_;
@@ -87,6 +122,9 @@ class LessonController : public QObject {
   std::shared_ptr<const lang::TracedProgram> program_;
   RunOutcome outcome_;
   std::map<TimingKey, double> timings_;
+  RecordCache records_;  // of outcome_'s variants
+  QString recordingVariant_;
+  int recordingGeneration_ = 0;  // the worker's number for the recording run; 0: none
 };
 
 }  // namespace gl::ui

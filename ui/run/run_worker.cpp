@@ -4,30 +4,46 @@
 #include <QMetaObject>
 
 #include "ui/i18n/diagnostic_text.h"
+#include "ui/run/record_cache.h"
 
 namespace gl::ui {
 
 // Relays engine callbacks (on the worker thread) as queued signals, throttled so a loop of
-// 20000 steps does not flood the GUI's event queue.
+// 20000 steps does not flood the GUI's event queue. A recording run (recordGeneration >= 0)
+// reports its own progress, prints nothing (the run before it printed the same lines) and
+// stops once a newer request bumps the generation.
 class RunWorker::Monitor : public RunMonitor {
  public:
-  Monitor(RunWorker* w, QString variant) : w_(w), variant_(std::move(variant)) { clock_.start(); }
+  Monitor(RunWorker* w, QString variant, int recordGeneration = -1)
+      : w_(w), variant_(std::move(variant)), recordGeneration_(recordGeneration) {
+    clock_.start();
+  }
   void onProgress(int loopNode, int64_t done, int64_t total) override {
     if (done != total && clock_.elapsed() < 50) return;
     clock_.restart();
-    emit w_->progress(variant_, loopNode, done, total);
+    if (recording())
+      emit w_->recordingProgress(variant_, done, total);
+    else
+      emit w_->progress(variant_, loopNode, done, total);
   }
-  bool cancelled() const override { return w_->cancel_.load(); }
-  void onPrint(const std::string& line) override { emit w_->printed(QString::fromStdString(line)); }
+  bool cancelled() const override {
+    return recording() ? recordGeneration_ != w_->recordGeneration_.load() : w_->cancel_.load();
+  }
+  void onPrint(const std::string& line) override {
+    if (!recording()) emit w_->printed(QString::fromStdString(line));
+  }
 
  private:
+  bool recording() const { return recordGeneration_ >= 0; }
   RunWorker* w_;
   QString variant_;
+  int recordGeneration_;
   QElapsedTimer clock_;
 };
 
 RunWorker::RunWorker(QObject* parent) : QObject(parent) {
   qRegisterMetaType<gl::ui::RunOutcome>();
+  qRegisterMetaType<gl::ui::RecordingOutcome>();
   qRegisterMetaType<std::shared_ptr<const gl::lang::TracedProgram>>();
   threadContext_ = new QObject;
   threadContext_->moveToThread(&thread_);
@@ -54,6 +70,7 @@ bool RunWorker::start(std::shared_ptr<const lang::TracedProgram> program,
                       lab::RunSettings settings) {
   if (busy_.exchange(true)) return false;
   cancel_ = false;
+  cancelRecording();  // its records would belong to the run before this one
   emit started(QString::fromStdString(settings.variant));
   QMetaObject::invokeMethod(threadContext_,
                             [this, program, settings] { runOnThread(program, settings); });
@@ -85,6 +102,7 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
                            const QVector<double>& values, lab::RunSettings settings) {
   if (busy_.exchange(true)) return false;
   cancel_ = false;
+  cancelRecording();
   emit started(QString());
   const std::string src = source.toStdString(), file = fileName.toStdString();
   QMetaObject::invokeMethod(threadContext_, [=, this] {
@@ -124,7 +142,21 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
   return true;
 }
 
-void RunWorker::cancel() { cancel_ = true; }
+int RunWorker::startRecording(std::shared_ptr<const lang::TracedProgram> program,
+                              std::shared_ptr<const lab::VariantRun> base,
+                              lab::RunSettings settings) {
+  if (busy_ || !program || !base) return 0;
+  const int generation = ++recordGeneration_;  // the one going on (if any) stops
+  QMetaObject::invokeMethod(threadContext_, [this, program, base, settings, generation] {
+    recordOnThread(program, base, settings, generation);
+  });
+  return generation;
+}
+
+void RunWorker::cancel() {
+  cancel_ = true;
+  cancelRecording();
+}
 
 bool RunWorker::wait(int msecs) {
   QElapsedTimer t;
@@ -163,6 +195,50 @@ void RunWorker::runOnThread(std::shared_ptr<const lang::TracedProgram> program,
   out.run = run;
   busy_ = false;
   emit finished(out);
+}
+
+void RunWorker::recordOnThread(std::shared_ptr<const lang::TracedProgram> program,
+                               std::shared_ptr<const lab::VariantRun> base, lab::RunSettings s,
+                               int generation) {
+  RecordingOutcome out;
+  out.program = program;
+  out.variant = QString::fromStdString(base->name);
+  out.generation = generation;
+  if (generation != recordGeneration_) {  // superseded while queued
+    out.cancelled = true;
+    emit recorded(out);
+    return;
+  }
+  try {
+    Monitor monitor(this, out.variant, generation);
+    s.variant = base->name;
+    s.monitor = &monitor;
+    s.records = s.valueRecords = true;
+    s.timeline = false;  // the timeline shown is the record-free run's: records would inflate it
+    lab::ProgramRun r = lab::runProgram(*program, s);
+    if (r.variants.size() != 1 || r.variants[0].cancelled) {
+      out.cancelled = true;
+    } else if (!r.variants[0].ok()) {
+      out.error = variantErrorText(r.variants[0]);
+    } else {
+      // The record-free run's outputs, timeline and seconds; this run's records. Copied and
+      // measured here, off the GUI thread.
+      auto merged = std::make_shared<lab::VariantRun>(*base);
+      RunResult& records = r.variants[0].run;
+      merged->run.loops = std::move(records.loops);
+      merged->run.loopExecutions = std::move(records.loopExecutions);
+      merged->run.valueRecords = std::move(records.valueRecords);
+      out.recordBytes = recordBytes(merged->run);
+      out.run = std::move(merged);
+    }
+  } catch (const std::exception& e) {
+    out.error = QString::fromStdString(e.what());
+  }
+  if (generation != recordGeneration_) {
+    out.run.reset();
+    out.cancelled = true;
+  }
+  emit recorded(out);
 }
 
 }  // namespace gl::ui

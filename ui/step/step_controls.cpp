@@ -217,8 +217,15 @@ void StepControls::refreshRange() {
   slider_->setRange(0, int(std::max<qint64>(0, n)));
   spin_->setRange(0, int(std::max<qint64>(0, n)));
   updating_ = false;
-  total_->setText(on ? tr("/ %1").arg(n) : tr("no loop"));
+  total_->setText(on ? tr("/ %1").arg(n) : note_.isEmpty() ? tr("no loop") : note_);
 }
+
+void StepControls::setNote(const QString& note) {
+  note_ = note;
+  refreshRange();
+}
+
+QString StepControls::totalText() const { return total_->text(); }
 
 void StepControls::announce() {
   if (updating_ || currentLoop() < 0) return;

@@ -35,7 +35,12 @@ class StepControls : public QWidget {
   explicit StepControls(QWidget* parent = nullptr);
 
   void setLoops(const QVector<LoopChoice>& loops);  // keeps the selection when still there
-  int currentLoop() const;                          // node id, -1 when none
+  // Shown in place of the step count while there is no loop to step through, e.g. while a
+  // recording run takes the shown variant's records; empty: "no loop".
+  void setNote(const QString& note);
+  QString note() const { return note_; }
+  QString totalText() const;
+  int currentLoop() const;  // node id, -1 when none
   qint64 step() const;
   bool backward() const;
   bool playing() const;
@@ -89,6 +94,7 @@ class StepControls : public QWidget {
   QLabel* total_;
   QTimer* timer_;
   QVector<LoopChoice> choices_;
+  QString note_;
   bool updating_ = false;
 };
 

@@ -263,7 +263,8 @@ void MainWindow::createStatusBar() {
 // Cancel is on, the executor settings (read when a run starts) wait for the next one.
 void MainWindow::setRunning(bool running) {
   for (QAction* start : {runAct_, runAllAct_, sweepAct_}) start->setEnabled(!running);
-  cancelAct_->setEnabled(running);
+  // Cancel also stops a recording run, which goes on while the run controls are idle.
+  cancelAct_->setEnabled(running || controller_->recording());
   runOptions_->setRunning(running);
   if (running)
     progress_->start();

@@ -66,7 +66,8 @@ class MainWindow : public QMainWindow {
   QComboBox* variantBox() const;
   QComboBox* executorBox() const;
   QString currentFile() const;
-  // The run shown in the inspector, graph overlay and plots (the chosen variant).
+  // The run shown in the inspector, graph overlay and plots (the chosen variant): with its
+  // records once its recording run is in.
   const lab::VariantRun* shownRun() const;
 
  protected:
@@ -111,6 +112,8 @@ class MainWindow : public QMainWindow {
   void sweepDialog();
   void onSweepFinished(const QString& param, const QString& error);
   void showVariantResults();
+  void onRecordsReady(const QString& variant);
+  void onRecordingStopped(const QString& variant, const QString& error);
   void onStep(int loopNode, qint64 step, bool backward);
 
   LessonController* controller_;
@@ -142,6 +145,8 @@ class MainWindow : public QMainWindow {
   RunOutcome lastRun_;
   // The shown variant's records as the step-through shows them (the chosen loop execution).
   std::shared_ptr<const RunResult> shownRecords_;
+  // The last run found a NaN/Inf: the step-through goes there once the records are in.
+  bool stepToNumericsFault_ = false;
   std::unique_ptr<ScalingData> sweep_;
   lang::ParamPreset openingPreset_ = lang::ParamPreset::Classroom;
   bool pendingRunAfterTrace_ = false;

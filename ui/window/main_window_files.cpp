@@ -164,6 +164,8 @@ void MainWindow::startOver() {
   plots_->clearResults();
   plots_->setExportFolder(dialogFolder());
   inspector_->clear();
+  inspector_->setNote({});
+  steps_->setNote({});
   steps_->setLoops({});
   params_->startOver(openingPreset_);
   controller_->startOver(openingPreset_);
@@ -220,7 +222,10 @@ void MainWindow::exportLessonDialog() {
   LessonExportOptions opt;
   opt.executorLabel =
       lastRun_.settings.parallel ? QStringLiteral("parallel") : QStringLiteral("serial");
-  const LessonExportReport report = exportLesson(*lastRun_.program, *lastRun_.run, dir, opt);
+  // Variants recorded for the step-through export their per-step plots too.
+  auto run = controller_->runWithRecords();
+  const LessonExportReport report = exportLesson(*lastRun_.program, *run, dir, opt);
+  releaseOffThread(run);
   for (const QString& f : report.written) log_->appendInfo(tr("Exported %1").arg(f));
   for (const QString& e : report.errors) log_->appendError(e);
   statusBar()->showMessage(tr("Exported %1 files to %2").arg(report.written.size()).arg(dir), 5000);
@@ -240,8 +245,9 @@ void MainWindow::exportHandoutDialog() {
   if (path.isEmpty()) return;
   const QString title = document_->isUntitled() ? document_->fileName()
                                                 : LessonBrowser::lessonTitle(document_->path());
-  const HandoutResult r =
-      exportHandout(*lastRun_.program, *lastRun_.run, title, document_->text(), path);
+  auto run = controller_->runWithRecords();
+  const HandoutResult r = exportHandout(*lastRun_.program, *run, title, document_->text(), path);
+  releaseOffThread(run);
   if (!r.ok) {
     log_->appendError(r.error);
     return;

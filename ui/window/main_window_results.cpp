@@ -13,6 +13,7 @@
 #include "ui/panels/lesson_browser.h"
 #include "ui/panels/params_panel.h"
 #include "ui/panels/run_log.h"
+#include "ui/plots/gradient_lines_plot.h"
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plots_panel.h"
 #include "ui/plots/scaling_plot.h"
@@ -50,6 +51,24 @@ void MainWindow::connectPanels() {
           [this](const QString& variant, int, qint64 done, qint64 total) {
             progress_->setProgress(variant, done, total);
           });
+  // Recording runs: the shown variant run again with records on, after a run or a switch.
+  connect(controller_, &LessonController::recordingStarted, this, [this](const QString& variant) {
+    const QString text =
+        tr("Recording variant '%1' for the step-through and inspector…").arg(variant);
+    log_->appendInfo(text);
+    status_->setText(text);
+    cancelAct_->setEnabled(true);
+  });
+  connect(controller_, &LessonController::recordingProgress, this,
+          [this](const QString& variant, qint64 done, qint64 total) {
+            status_->setText(tr("Recording variant '%1' for the step-through and inspector… "
+                                "step %2 of %3")
+                                 .arg(variant)
+                                 .arg(done)
+                                 .arg(total));
+          });
+  connect(controller_, &LessonController::recordsReady, this, &MainWindow::onRecordsReady);
+  connect(controller_, &LessonController::recordingStopped, this, &MainWindow::onRecordingStopped);
 
   connect(editor_, &ScriptEditor::textEditedDebounced, this,
           [this] { controller_->setSource(document_->text(), document_->fileName()); });
@@ -192,20 +211,18 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
   else
     status_->setText(failed ? tr("%1 variant(s) failed; see the run log").arg(failed)
                             : tr("Run finished"));
-  showVariantResults();
-  // Where the shown variant first went NaN/Inf: the step-through goes to that iteration.
-  if (const lab::VariantRun* v = shownRun(); v && v->ok() && v->run.numerics.found()) {
+  // Where the shown variant first went NaN/Inf: the step-through goes to that iteration once
+  // its records are in.
+  const lab::VariantRun* v = shownRun();
+  stepToNumericsFault_ = v && v->ok() && v->run.numerics.found();
+  if (stepToNumericsFault_)
     status_->setText(
         tr("Run finished; the first NaN/Inf appeared at line %1").arg(v->run.numerics.loc.line));
-    if (auto at = numericsStep(*outcome.program->graph, v->run)) {
-      steps_->selectLoop(at->loopNode);
-      steps_->setStep(at->step);
-    }
-  }
   QStringList scriptOrder;
   for (const lang::Variant& v : outcome.program->variants)
     scriptOrder << QString::fromStdString(v.name);
   plots_->showTimings(timingData(controller_->timings()), scriptOrder);
+  showVariantResults();  // starts the shown variant's recording run
 }
 
 void MainWindow::sweepDialog() {
@@ -237,46 +254,95 @@ void MainWindow::onSweepFinished(const QString& param, const QString& error) {
 }
 
 const lab::VariantRun* MainWindow::shownRun() const {
-  if (!lastRun_.run) return nullptr;
-  const std::string name = runOptions_->variant().toStdString();
-  for (const lab::VariantRun& v : lastRun_.run->variants)
-    if (v.name == name) return &v;
-  return lastRun_.run->variants.empty() ? nullptr : &lastRun_.run->variants.front();
+  // The controller's cache or its latest run holds it.
+  return controller_->variantRun(runOptions_->variant()).get();
 }
 
 void MainWindow::showVariantResults() {
-  const lab::VariantRun* v = shownRun();
-  if (!v || !lastRun_.program || !v->ok()) return;
+  auto shown = controller_->showVariant(runOptions_->variant());
+  if (!lastRun_.program) return;
   auto graph = lastRun_.program->graph;
+  // Nothing of the variant shown before stays: a variant the run left out or that failed
+  // shows no values, one being recorded says so until its records are in.
+  if (!shown || !shown->ok()) {
+    releaseOffThread(shownRecords_);
+    inspector_->setNote(shown ? QString() : tr("not run: run this variant to see its values"));
+    inspector_->setContext(graph, nullptr);
+    steps_->setNote(shown ? QString() : tr("not run"));
+    steps_->setLoops({});
+    graphView_->graphScene()->setIterations({});
+    graphView_->graphScene()->setValueNorms({}, false);
+    plots_->gradientLines()->setSeries({});
+    return;
+  }
+  const bool pending = controller_->recording() &&
+                       controller_->recordingVariant() == QString::fromStdString(shown->name);
   // The inspector and overlay keep the record alive through shared ownership.
-  auto run = std::shared_ptr<const RunResult>(lastRun_.run, &v->run);
+  auto run = std::shared_ptr<const RunResult>(shown, &shown->run);
   releaseOffThread(shownRecords_);
   shownRecords_ = run;
+  inspector_->setNote(pending ? tr("recording… (this variant runs again with records on for "
+                                   "the step-through and inspector)")
+                              : QString());
   inspector_->setContext(graph, run);
+  steps_->setNote(pending ? tr("recording…") : QString());
   showRunOnGraph(*graphView_, *graph, *run, steps_->step(), false);
-  markNumericsFault(*graphView_->graphScene(), v->run.numerics);
+  markNumericsFault(*graphView_->graphScene(), shown->run.numerics);
   steps_->setLoops(loopChoices(*graph, *run));
-  showRunOnPlots(*plots_, *graph, *v);
+  showRunOnPlots(*plots_, *graph, *shown, pending);
+}
+
+void MainWindow::onRecordsReady(const QString& variant) {
+  cancelAct_->setEnabled(controller_->running() || controller_->recording());
+  auto shown = controller_->variantRun(runOptions_->variant());
+  if (!shown || !lastRun_.program || QString::fromStdString(shown->name) != variant) return;
+  status_->setText(tr("Variant '%1' recorded: step through it").arg(variant));
+  // Colours shared by every variant recorded since the run.
+  widenScaleByRun(*graphView_->graphScene(), *lastRun_.program->graph, shown->run);
+  showVariantResults();
+  if (stepToNumericsFault_ && shown->run.numerics.found()) {
+    stepToNumericsFault_ = false;
+    status_->setText(tr("Run finished; the first NaN/Inf appeared at line %1")
+                         .arg(shown->run.numerics.loc.line));
+    if (auto at = numericsStep(*lastRun_.program->graph, shown->run)) {
+      steps_->selectLoop(at->loopNode);
+      steps_->setStep(at->step);
+    }
+  }
+}
+
+// Called from inside showVariantResults too (a switch stops the recording before the next
+// one starts): it only updates what says "recording".
+void MainWindow::onRecordingStopped(const QString& variant, const QString& error) {
+  cancelAct_->setEnabled(controller_->running() || controller_->recording());
+  if (!error.isEmpty()) {
+    log_->appendError(tr("Recording variant '%1' failed: %2").arg(variant, error));
+  } else if (!controller_->running()) {
+    status_->setText(tr("Recording variant '%1' stopped").arg(variant));
+  }
+  // (Not after the lesson was closed: nothing of it is shown any more.)
+  if (lastRun_.run && !controller_->hasRecords(runOptions_->variant())) {
+    steps_->setNote(tr("not recorded"));
+    inspector_->setNote(tr("not recorded: switch variants or run again to record them"));
+  }
 }
 
 void MainWindow::onStep(int loopNode, qint64 step, bool backward) {
-  const lab::VariantRun* v = shownRun();
-  if (!v || !lastRun_.program) return;
+  if (!shownRecords_ || !lastRun_.program) return;
   inspector_->showLoopStep(loopNode, step, backward);
   plots_->setStepCursor(double(step));
-  showRunOnGraph(*graphView_, *lastRun_.program->graph, shownRecords_ ? *shownRecords_ : v->run,
-                 step, false);
+  showRunOnGraph(*graphView_, *lastRun_.program->graph, *shownRecords_, step, false);
 }
 
 // Another execution of a loop: the inspector, the gradient plot and (at the next step) the
 // graph read that execution's records.
 void MainWindow::onExecutionChanged(int loopNode, int execution) {
-  const lab::VariantRun* v = shownRun();
-  if (!v || !lastRun_.program) return;
+  auto shown = controller_->variantRun(runOptions_->variant());
+  if (!shown || !lastRun_.program) return;
   auto graph = lastRun_.program->graph;
   releaseOffThread(shownRecords_);
   shownRecords_ =
-      withExecution(std::shared_ptr<const RunResult>(lastRun_.run, &v->run), loopNode, execution);
+      withExecution(std::shared_ptr<const RunResult>(shown, &shown->run), loopNode, execution);
   inspector_->setContext(graph, shownRecords_);
   if (auto it = shownRecords_->loops.find(loopNode);
       it != shownRecords_->loops.end() && !it->second.adjoints.empty())
