@@ -92,12 +92,12 @@
         <translation>此计算图有 %1 个节点（即使折叠循环并隐藏反向传播，仍有 %2 个），节点过多，无法绘制。请调小课程的参数后再查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="109"/>
+        <location filename="../../ui/present/result_views.cpp" line="123"/>
         <source>%1 at line %2</source>
         <translation>第 %2 行的 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="110"/>
+        <location filename="../../ui/present/result_views.cpp" line="124"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
     </message>
@@ -809,188 +809,193 @@
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="90"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="96"/>
         <source>Select a node in the graph or a loop step to inspect it.</source>
         <translation>在计算图中选择一个节点或一个循环步以进行检查。</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="106"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="112"/>
         <source>values</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="106"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="112"/>
         <source>head</source>
         <translation>前几项</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="123"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="129"/>
         <source>node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="124"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="130"/>
         <source>op</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="128"/>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="130"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="134"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="136"/>
         <source>math</source>
         <translation>数学</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="133"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="139"/>
         <source>gradient is None</source>
         <translation>梯度为 None</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="133"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="139"/>
         <source>the chain breaks here</source>
         <translation>链在这里断开</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="134"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="140"/>
         <source>why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="137"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="143"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
         <source>phase</source>
         <translation>阶段</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
         <source>backward (gradient)</source>
         <translation>反向（梯度）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="138"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="144"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="140"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="146"/>
         <source>script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="149"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="155"/>
         <source>inside</source>
         <translation>所在区域</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="150"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="156"/>
         <source> of node %1</source>
         <translation>（属于节点 %1）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="164"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="158"/>
+        <source>run values</source>
+        <translation>运行值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="171"/>
         <source>output %1</source>
         <translation>输出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="164"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="171"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="168"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="175"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="173"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="180"/>
         <source>gradient %1</source>
         <translation>梯度 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="173"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="180"/>
         <source>gradient</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="177"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="184"/>
         <source>not computed in this run</source>
         <translation>本次运行未计算</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="155"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="162"/>
         <source>iterations</source>
         <translation>迭代次数</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="200"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="207"/>
         <source>at step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="202"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="209"/>
         <source>not recorded</source>
         <translation>未记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="205"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="212"/>
         <source>%1, adjoint of var %2</source>
         <translation>%1，变量 %2 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="206"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="213"/>
         <source>%1, var %2</source>
         <translation>%1，变量 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="221"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="228"/>
         <source>loop node</source>
         <translation>循环节点</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="226"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="233"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="226"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="233"/>
         <source>%1 of %2 (%3)</source>
         <translation>第 %1 步，共 %2 次迭代（%3）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="236"/>
         <source>adjoints, backward pass</source>
         <translation>伴随值，反向传播</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="236"/>
         <source>carried values</source>
         <translation>循环携带值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="231"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="238"/>
         <source>record</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="231"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="238"/>
         <source>not recorded: the record budget ran out</source>
         <translation>未记录：记录预算已用完</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="232"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="239"/>
         <source>no record for this step</source>
         <translation>此步没有记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="237"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="244"/>
         <source>adjoint of var %1</source>
         <translation>变量 %1 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="237"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="244"/>
         <source>var %1</source>
         <translation>变量 %1</translation>
     </message>
@@ -1367,17 +1372,17 @@
         <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="176"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="178"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="177"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="179"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="58"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="77"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
@@ -1404,166 +1409,222 @@
         </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="186"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="188"/>
         <source>%1[*] — GradLab</source>
         <translation>%1[*] — GradLab 梯度实验室</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="195"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="197"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="196"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="198"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="203"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="205"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="206"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="208"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="212"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="216"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="218"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="217"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="219"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="224"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="79"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="229"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="98"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="226"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="231"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="231"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="238"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="236"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="243"/>
         <source>Export Handout</source>
         <translation>导出讲义</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="232"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="237"/>
         <source>Run the lesson first: the handout shows its graph, plots and agreement table.</source>
         <translation>请先运行课程：讲义包含它的计算图、图表和一致性表。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="238"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="243"/>
         <source>_handout.pdf</source>
         <translation>_讲义.pdf</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="239"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="244"/>
         <source>PDF document (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="249"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="255"/>
         <source>Exported the handout (%1 pages) to %2</source>
         <translation>已将讲义（%1 页）导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="250"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="256"/>
         <source>Exported the handout to %1</source>
         <translation>已将讲义导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="46"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="47"/>
         <source>Running variant &apos;%1&apos;…</source>
         <translation>正在运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="69"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="57"/>
+        <source>Recording variant &apos;%1&apos; for the step-through and inspector…</source>
+        <translation>正在为单步查看和检查器记录变体“%1”…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="64"/>
+        <source>Recording variant &apos;%1&apos; for the step-through and inspector… step %2 of %3</source>
+        <translation>正在为单步查看和检查器记录变体“%1”… 第 %2 步，共 %3 步</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="88"/>
         <source>Seed sizes: the question&apos;s own params (runs take longer)</source>
         <translation>原始规模：题目本身的参数（运行较慢）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="70"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="89"/>
         <source>Classroom sizes: small params for a first look</source>
         <translation>课堂规模：用于初步观察的小参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="122"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="141"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="124"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="143"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="159"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="178"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="161"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="180"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="162"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="181"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="191"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="210"/>
         <source>Run cancelled</source>
         <translation>运行已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="193"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="212"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="194"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="213"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="199"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="220"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="305"/>
         <source>Run finished; the first NaN/Inf appeared at line %1</source>
         <translation>运行结束；第一个 NaN/Inf 出现在第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="214"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="231"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="226"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="243"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="235"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="252"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="236"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="253"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="269"/>
+        <source>not run: run this variant to see its values</source>
+        <translation>未运行：运行此变体以查看其值</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="271"/>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="284"/>
+        <source>recording… (this variant runs again with records on for the step-through and inspector)</source>
+        <translation>记录中…（此变体会开启记录再运行一次，供单步查看和检查器使用）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="288"/>
+        <source>recording…</source>
+        <translation>记录中…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="299"/>
+        <source>Variant &apos;%1&apos; recorded: step through it</source>
+        <translation>变体“%1”已记录：可以单步查看</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="319"/>
+        <source>Recording variant &apos;%1&apos; failed: %2</source>
+        <translation>记录变体“%1”失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="321"/>
+        <source>Recording variant &apos;%1&apos; stopped</source>
+        <translation>记录变体“%1”已停止</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="325"/>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="326"/>
+        <source>not recorded: switch variants or run again to record them</source>
+        <translation>未记录：切换变体或再次运行即可记录</translation>
     </message>
 </context>
 <context>
@@ -1826,17 +1887,17 @@
 <context>
     <name>gl::ui::RunWorker</name>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="101"/>
+        <location filename="../../ui/run/run_worker.cpp" line="119"/>
         <source>%1 at %2 = %3</source>
         <translation>%1（%2 = %3）</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="122"/>
+        <location filename="../../ui/run/run_worker.cpp" line="140"/>
         <source>the sweep was cancelled</source>
         <translation>扫描已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="158"/>
+        <location filename="../../ui/run/run_worker.cpp" line="190"/>
         <source>no variant named &apos;%1&apos;</source>
         <translation>没有名为“%1”的变体</translation>
     </message>
