@@ -61,11 +61,17 @@ void MainWindow::connectPanels() {
   });
   connect(controller_, &LessonController::recordingProgress, this,
           [this](const QString& variant, qint64 done, qint64 total) {
-            status_->setText(tr("Recording variant '%1' for the step-through and inspector… "
-                                "step %2 of %3")
-                                 .arg(variant)
-                                 .arg(done)
-                                 .arg(total));
+            // A while loop's trip count is unknown until it ends (total < 0).
+            status_->setText(total >= 0
+                                 ? tr("Recording variant '%1' for the step-through and inspector… "
+                                      "step %2 of %3")
+                                       .arg(variant)
+                                       .arg(done)
+                                       .arg(total)
+                                 : tr("Recording variant '%1' for the step-through and inspector… "
+                                      "step %2")
+                                       .arg(variant)
+                                       .arg(done));
           });
   connect(controller_, &LessonController::recordsReady, this, &MainWindow::onRecordsReady);
   connect(controller_, &LessonController::recordingStopped, this, &MainWindow::onRecordingStopped);
