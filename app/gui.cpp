@@ -104,28 +104,38 @@ int runWindow(const args::Parsed& args, int& argc, char** argv) {
           QApplication::quit();
         });
     });
-    if (run)
-      QObject::connect(controller, &ui::LessonController::runFinished, &window, [=, &window] {
-        if (step >= 0) window.stepControls()->setStep(step);
-        // "--plot log" fronts the run log (its dock shares the plots' tab bar), scrolled to its
-        // start: the first variant's outputs and why-None explanations.
-        if (plot.compare(QStringLiteral("log"), Qt::CaseInsensitive) == 0)
-          if (auto* dock = qobject_cast<QDockWidget*>(window.runLog()->parentWidget())) {
-            dock->raise();
-            window.runLog()->moveCursor(QTextCursor::Start);
-            window.runLog()->ensureCursorVisible();
-          }
-        QTabWidget* tabs = window.plots()->tabs();
-        for (int t = 0; t < tabs->count(); ++t)
-          if (!plot.isEmpty() &&
-              tabs->tabText(t).remove('&').compare(plot, Qt::CaseInsensitive) == 0)
-            tabs->setCurrentIndex(t);
-        if (screenshot.empty()) return;
-        QTimer::singleShot(1500, &window, [&window, screenshot] {
-          window.grab().save(QString::fromStdString(screenshot));
-          QApplication::quit();
-        });
+    // After the run, the shown variant is run again with records (the step-through's values):
+    // stepping and the screenshot wait for it.
+    auto finished = std::make_shared<bool>(false);
+    auto finish = [=, &window] {
+      if (*finished) return;
+      *finished = true;
+      if (step >= 0) window.stepControls()->setStep(step);
+      // "--plot log" fronts the run log (its dock shares the plots' tab bar), scrolled to its
+      // start: the first variant's outputs and why-None explanations.
+      if (plot.compare(QStringLiteral("log"), Qt::CaseInsensitive) == 0)
+        if (auto* dock = qobject_cast<QDockWidget*>(window.runLog()->parentWidget())) {
+          dock->raise();
+          window.runLog()->moveCursor(QTextCursor::Start);
+          window.runLog()->ensureCursorVisible();
+        }
+      QTabWidget* tabs = window.plots()->tabs();
+      for (int t = 0; t < tabs->count(); ++t)
+        if (!plot.isEmpty() && tabs->tabText(t).remove('&').compare(plot, Qt::CaseInsensitive) == 0)
+          tabs->setCurrentIndex(t);
+      if (screenshot.empty()) return;
+      QTimer::singleShot(1500, &window, [&window, screenshot] {
+        window.grab().save(QString::fromStdString(screenshot));
+        QApplication::quit();
       });
+    };
+    if (run) {
+      QObject::connect(controller, &ui::LessonController::runFinished, &window, [=] {
+        if (!controller->recording()) finish();
+      });
+      QObject::connect(controller, &ui::LessonController::recordsReady, &window, finish);
+      QObject::connect(controller, &ui::LessonController::recordingStopped, &window, finish);
+    }
   }
   return app.exec();
 }
