@@ -1382,7 +1382,7 @@
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="77"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="83"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
@@ -1450,7 +1450,7 @@
     </message>
     <message>
         <location filename="../../ui/window/main_window_files.cpp" line="229"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="98"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="104"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -1501,128 +1501,133 @@
         <translation>正在为单步查看和检查器记录变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="64"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="66"/>
         <source>Recording variant &apos;%1&apos; for the step-through and inspector… step %2 of %3</source>
         <translation>正在为单步查看和检查器记录变体“%1”… 第 %2 步，共 %3 步</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="88"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="71"/>
+        <source>Recording variant &apos;%1&apos; for the step-through and inspector… step %2</source>
+        <translation>正在为单步查看和检查器记录变体“%1”… 第 %2 步</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="94"/>
         <source>Seed sizes: the question&apos;s own params (runs take longer)</source>
         <translation>原始规模：题目本身的参数（运行较慢）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="89"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="95"/>
         <source>Classroom sizes: small params for a first look</source>
         <translation>课堂规模：用于初步观察的小参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="141"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="147"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="143"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="149"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="178"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="184"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="180"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="186"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="181"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="187"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="210"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="216"/>
         <source>Run cancelled</source>
         <translation>运行已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="212"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="218"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="213"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="219"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="220"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="305"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="226"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="311"/>
         <source>Run finished; the first NaN/Inf appeared at line %1</source>
         <translation>运行结束；第一个 NaN/Inf 出现在第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="231"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="237"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="243"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="249"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="252"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="258"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="253"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="259"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="269"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="275"/>
         <source>not run: run this variant to see its values</source>
         <translation>未运行：运行此变体以查看其值</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="271"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="277"/>
         <source>not run</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="284"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="290"/>
         <source>recording… (this variant runs again with records on for the step-through and inspector)</source>
         <translation>记录中…（此变体会开启记录再运行一次，供单步查看和检查器使用）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="288"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="294"/>
         <source>recording…</source>
         <translation>记录中…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="299"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="305"/>
         <source>Variant &apos;%1&apos; recorded: step through it</source>
         <translation>变体“%1”已记录：可以单步查看</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="319"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="325"/>
         <source>Recording variant &apos;%1&apos; failed: %2</source>
         <translation>记录变体“%1”失败：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="321"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="327"/>
         <source>Recording variant &apos;%1&apos; stopped</source>
         <translation>记录变体“%1”已停止</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="325"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="331"/>
         <source>not recorded</source>
         <translation>未记录</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="326"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="332"/>
         <source>not recorded: switch variants or run again to record them</source>
         <translation>未记录：切换变体或再次运行即可记录</translation>
     </message>
