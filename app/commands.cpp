@@ -101,6 +101,7 @@ std::vector<Command> declare() {
         args::flag("--run", "run every variant once traced"), stepOption(),
         args::text("--plot", "NAME",
                    "plots tab to bring to the front after --run (e.g. jacobian; log: the run log)"),
+        args::flag("--presentation", "start in projector mode (View > Presentation, F11)"),
         args::text("--screenshot", "PNG", "save the window as PNG once it settles, then quit")},
        true},
       {"run",

@@ -28,6 +28,7 @@
 #include "ui/plots/plots_panel.h"
 #include "ui/step/step_controls.h"
 #include "ui/window/main_window.h"
+#include "ui/window/presentation_mode.h"
 #include "ui/window/translations.h"
 
 namespace gl::app {
@@ -77,6 +78,7 @@ int runWindow(const args::Parsed& args, int& argc, char** argv) {
   auto* controller = window.controller();
   window.setOpeningPreset(presetOf(args, lang::ParamPreset::Classroom));
   window.show();
+  if (args.flag("--presentation")) window.presentation()->setOn(true);
   if (!window.openFile(path) && path != ui::builtinLessons().value(0))
     window.openFile(ui::builtinLessons().value(0));
   // After the open (which starts every lesson afresh): --set values are the user's, shown bold
