@@ -521,7 +521,7 @@ class TestCli : public QObject {
     const QMap<QString, QStringList> options{
         {"window",
          {"--preset seed|class", "--set NAME=VALUE", "--variant V", "--run", "--step T",
-          "--plot NAME", "--screenshot PNG"}},
+          "--plot NAME", "--presentation", "--screenshot PNG"}},
         {"run",
          {"--variant V", "--executor serial|parallel|fused", "--threads N", "--no-ftz",
           "--no-check-numerics", "--preset seed|class", "--set NAME=VALUE", "--json", "--max-ops N",
