@@ -50,6 +50,8 @@ class TestPresentation : public QObject {
     QSignalSpy finished(w.controller(), &LessonController::runFinished);
     w.runCurrent(true);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+    // The shown variant's loop records come from the recording run after the run.
+    QTRY_VERIFY_WITH_TIMEOUT(w.stepControls()->currentLoop() >= 0, 60000);
     GraphScene* scene = w.graphView()->graphScene();
     QTRY_VERIFY(!scene->layoutPending());
     const QStringList docksBefore = visibleDocks(w);
