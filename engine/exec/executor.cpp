@@ -99,6 +99,7 @@ struct Executor::Impl {
   std::atomic<size_t> savedBytes{0};
   std::atomic<int64_t> primitiveOps{0};
   size_t peakSaved = 0;
+  std::vector<double> outputBytes;  // per node: staticOutputBytes, for checkBudgetBefore
 
   Impl(const Graph& graph, RunOptions o)
       : g(graph),
@@ -248,9 +249,8 @@ struct Executor::Impl {
       timeline.add(n.id, f.iteration, start, timeline.now());
   }
 
-  // The outputs' bytes, known from their static shapes, must fit beside what is live before
-  // the kernel allocates them (after it, a [30000,30000] product had already taken 3.4 GiB).
-  void checkBudgetBefore(const Node& n) const {
+  // The bytes of a node's outputs, known from their static shapes (unknown dimensions count 0).
+  static double staticOutputBytes(const Node& n) {
     double bytes = 0;
     for (const TypeInfo& t : n.outputs) {
       if (t.list) continue;
@@ -258,6 +258,13 @@ struct Executor::Impl {
       for (int64_t d : t.shape) elements *= d < 0 ? 0 : double(d);
       bytes += elements * double(dtypeSize(t.dtype));
     }
+    return bytes;
+  }
+
+  // The outputs' bytes must fit beside what is live before the kernel allocates them (after
+  // it, a [30000,30000] product had already taken 3.4 GiB). Known per node before the run.
+  void checkBudgetBefore(const Node& n) const {
+    const double bytes = outputBytes[size_t(n.id)];
     if (double(memoryStats().live) + bytes > double(opt.memoryBudget))
       throw EngineError(
           diagnosed("this needs " + std::to_string(int64_t(bytes / (1 << 20))) +
@@ -298,6 +305,8 @@ struct Executor::Impl {
   RunResult run(const std::vector<Value>& fetches) {
     plan = std::make_unique<ExecutionPlan>(g, fetches);
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
+    outputBytes.resize(size_t(g.numNodes()));
+    for (const Node& n : g.nodes()) outputBytes[size_t(n.id)] = staticOutputBytes(n);
     primitiveOps = 0;
     threads = opt.parallel || opt.fused ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
     if (opt.fused) fused = std::make_unique<FusedExecution>(g, *plan, fetches, opt, threads);
