@@ -38,7 +38,15 @@ class ControlRuntime {
   // The innermost loop iteration around the node (-1 at the top level).
   virtual int64_t iteration() const = 0;
   // Runs `region` once in a frame of its own. Safe to call from several threads at once.
-  virtual RegionRun runRegion(int region, const std::vector<Datum>& params, int64_t iteration) = 0;
+  RegionRun runRegion(int region, const std::vector<Datum>& params, int64_t iteration) {
+    RegionRun out;
+    runRegionInto(region, params, iteration, out);
+    return out;
+  }
+  // The same into `out`, replacing its contents: a loop that passes the same RegionRun every
+  // iteration reuses its vectors.
+  virtual void runRegionInto(int region, const std::vector<Datum>& params, int64_t iteration,
+                             RegionRun& out) = 0;
   // Indices into Node::saved that some reverse body reads; the others are not kept.
   virtual const std::vector<int>& usedSaved() const = 0;
   virtual void setOutputs(std::vector<Datum> outputs) = 0;

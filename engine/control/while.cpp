@@ -242,16 +242,19 @@ void executeWhile(ControlRuntime& rt, const Node& n) {
                           : maxIter >= 0                                  ? maxIter
                                                                           : -1;
     if (reverse) record.atStep(vars);  // adjoints of the final values
+    RegionRun c, b;                    // reused every iteration
     while (true) {
       rt.checkCancelled();
       if (maxIter >= 0 && it >= maxIter) break;
-      const RegionRun c = rt.runRegion(condR, vars, it);
+      rt.runRegionInto(condR, vars, it, c);
       const Datum& pred = c.results.at(0);
       if (!pred.t.defined() || pred.t.at(0) == 0.0) break;
       if (!reverse) record.atStep(vars);
-      RegionRun b = rt.runRegion(bodyR, vars, it);
+      rt.runRegionInto(bodyR, vars, it, b);
       saved.put(size_t(it), b.saved);
-      vars = std::move(b.results);
+      // The old values die here, as a move would drop them; both vectors keep their capacity.
+      vars.swap(b.results);
+      b.results.clear();
       ++it;
       if (reverse) record.atStep(vars);
       rt.progress(it, total);

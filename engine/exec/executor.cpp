@@ -21,12 +21,52 @@ namespace gl {
 
 namespace {
 
+using Slots = std::vector<std::vector<Datum>>;
+
+// The slot arrays of finished frames, per thread. A loop runs the same regions every
+// iteration: an array taken back here keeps its vectors' capacity, so a region run and its
+// params' and constants' slots allocate nothing. Arrays come back empty: values die with their
+// frame, as before.
+class SlotArrays {
+ public:
+  static Slots take(size_t n) {
+    Slots s;
+    std::vector<Slots>& free = pool();
+    if (!free.empty()) {
+      s = std::move(free.back());
+      free.pop_back();
+    }
+    s.resize(n);
+    return s;
+  }
+  static void give(Slots& s) {
+    for (auto& v : s) v.clear();
+    std::vector<Slots>& free = pool();
+    if (free.size() < kMaxArrays && s.size() <= kMaxSlots) free.push_back(std::move(s));
+  }
+
+ private:
+  // Enough for nested loop bodies; a top level of many thousand nodes is not worth keeping.
+  static constexpr size_t kMaxArrays = 32;
+  static constexpr size_t kMaxSlots = 4096;
+  static std::vector<Slots>& pool() {
+    thread_local std::vector<Slots> free;
+    return free;
+  }
+};
+
 // The values of one run of a region: a slot per node of the region, and the frame around it.
 struct Frame {
+  Frame(const Frame* p, int r, int64_t it, size_t nodes)
+      : parent(p), region(r), iteration(it), slots(SlotArrays::take(nodes)) {}
+  ~Frame() { SlotArrays::give(slots); }
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+
   const Frame* parent = nullptr;
   int region = 0;
   int64_t iteration = -1;
-  std::vector<std::vector<Datum>> slots;
+  Slots slots;
   int64_t primitives = 0;  // executed here; added to the run's total once the region ends
 };
 
@@ -59,6 +99,7 @@ struct Executor::Impl {
   std::atomic<size_t> savedBytes{0};
   std::atomic<int64_t> primitiveOps{0};
   size_t peakSaved = 0;
+  std::vector<double> outputBytes;  // per node: staticOutputBytes, for checkBudgetBefore
 
   Impl(const Graph& graph, RunOptions o)
       : g(graph),
@@ -67,10 +108,6 @@ struct Executor::Impl {
         timeline(opt.timeline, opt.timelineLimit) {}
 
   // ---- frames ----------------------------------------------------------------------------
-  Frame newFrame(const Frame* parent, int r, int64_t iteration) const {
-    return Frame{parent, r, iteration, std::vector<std::vector<Datum>>(g.region(r).nodes.size())};
-  }
-
   std::vector<Datum>& slot(Frame& f, int node) const { return f.slots[size_t(plan->local(node))]; }
 
   const Datum& get(const Frame& f, Value v) const {
@@ -157,22 +194,23 @@ struct Executor::Impl {
     if (timed) timeline.add(last.id, f.iteration, start, timeline.now());
   }
 
-  // Runs region r in a child frame of f; the node's used saved values are read before the
-  // frame goes.
-  RegionRun runRegion(const Frame& f, const Node& owner, int r, const std::vector<Datum>& params,
-                      int64_t iteration) {
-    Frame child = newFrame(&f, r, iteration);
-    const auto& ps = g.region(r).params;
+  // Runs region r in a child frame of f into `out` (whose vectors keep their capacity); the
+  // node's used saved values are read before the frame goes.
+  void runRegion(const Frame& f, const Node& owner, int r, const std::vector<Datum>& params,
+                 int64_t iteration, RegionRun& out) {
+    out.results.clear();
+    out.saved.clear();
+    const Region& region = g.region(r);
+    Frame child(&f, r, iteration, region.nodes.size());
+    const auto& ps = region.params;
     for (size_t i = 0; i < ps.size() && i < params.size(); ++i)
       slot(child, ps[i].node) = {params[i]};
     execRegion(child);
-    RegionRun out;
-    for (Value v : g.region(r).results) out.results.push_back(get(child, v));
+    for (Value v : region.results) out.results.push_back(get(child, v));
     for (int i : plan->usedSaved(owner.id)) {
       const Value s = owner.saved[size_t(i)];
       out.saved.push_back(g.node(s).region == r ? get(child, s) : Datum());
     }
-    return out;
   }
 
   // ---- nodes ------------------------------------------------------------------------------
@@ -211,9 +249,8 @@ struct Executor::Impl {
       timeline.add(n.id, f.iteration, start, timeline.now());
   }
 
-  // The outputs' bytes, known from their static shapes, must fit beside what is live before
-  // the kernel allocates them (after it, a [30000,30000] product had already taken 3.4 GiB).
-  void checkBudgetBefore(const Node& n) const {
+  // The bytes of a node's outputs, known from their static shapes (unknown dimensions count 0).
+  static double staticOutputBytes(const Node& n) {
     double bytes = 0;
     for (const TypeInfo& t : n.outputs) {
       if (t.list) continue;
@@ -221,6 +258,13 @@ struct Executor::Impl {
       for (int64_t d : t.shape) elements *= d < 0 ? 0 : double(d);
       bytes += elements * double(dtypeSize(t.dtype));
     }
+    return bytes;
+  }
+
+  // The outputs' bytes must fit beside what is live before the kernel allocates them (after
+  // it, a [30000,30000] product had already taken 3.4 GiB). Known per node before the run.
+  void checkBudgetBefore(const Node& n) const {
+    const double bytes = outputBytes[size_t(n.id)];
     if (double(memoryStats().live) + bytes > double(opt.memoryBudget))
       throw EngineError(
           diagnosed("this needs " + std::to_string(int64_t(bytes / (1 << 20))) +
@@ -261,12 +305,14 @@ struct Executor::Impl {
   RunResult run(const std::vector<Value>& fetches) {
     plan = std::make_unique<ExecutionPlan>(g, fetches);
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
+    outputBytes.resize(size_t(g.numNodes()));
+    for (const Node& n : g.nodes()) outputBytes[size_t(n.id)] = staticOutputBytes(n);
     primitiveOps = 0;
     threads = opt.parallel || opt.fused ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
     if (opt.fused) fused = std::make_unique<FusedExecution>(g, *plan, fetches, opt, threads);
     resetPeakMemory();
     timeline.start();
-    Frame top = newFrame(nullptr, 0, -1);
+    Frame top(nullptr, 0, -1, g.region(0).nodes.size());
     {
       OmpThreads scope(threads);
       DenormalsFlushed flush(opt.flushDenormals, threads);
@@ -299,8 +345,9 @@ class Executor::Impl::FrameRuntime final : public ControlRuntime {
   const Graph& graph() const override { return ex_.g; }
   const Datum& value(Value v) const override { return ex_.get(f_, v); }
   int64_t iteration() const override { return f_.iteration; }
-  RegionRun runRegion(int region, const std::vector<Datum>& params, int64_t iteration) override {
-    return ex_.runRegion(f_, n_, region, params, iteration);
+  void runRegionInto(int region, const std::vector<Datum>& params, int64_t iteration,
+                     RegionRun& out) override {
+    ex_.runRegion(f_, n_, region, params, iteration, out);
   }
   const std::vector<int>& usedSaved() const override { return ex_.plan->usedSaved(n_.id); }
   void setOutputs(std::vector<Datum> outputs) override { ex_.slot(f_, n_.id) = std::move(outputs); }

@@ -98,6 +98,14 @@ TensorFn unaryKernel(F f) {
   };
 }
 
+// A tensor of the broadcast shape of a and b. Equal shapes and a scalar operand, what loop
+// bodies mostly have, take the other operand's shape as it is instead of building a new one.
+Tensor emptyBroadcast(DType dt, const Shape& a, const Shape& b) {
+  if (a == b || b.empty()) return Tensor::empty(dt, a);
+  if (a.empty()) return Tensor::empty(dt, b);
+  return Tensor::empty(dt, broadcastShapes(a, b));
+}
+
 // f maps two scalars of the input type: [](auto x, auto y) { return x + y; }.
 template <unsigned kMask, bool kBoolOut, class F>
 TensorFn binaryKernel(F f) {
@@ -106,8 +114,7 @@ TensorFn binaryKernel(F f) {
     const Tensor& b = in.at(1);
     requireSameDtype(a.dtype(), b.dtype());
     requireDtype(a.dtype(), kMask);
-    Tensor out =
-        Tensor::empty(kBoolOut ? DType::Bool : a.dtype(), broadcastShapes(a.shape(), b.shape()));
+    Tensor out = emptyBroadcast(kBoolOut ? DType::Bool : a.dtype(), a.shape(), b.shape());
     dispatchAll(a.dtype(), [&](auto z) {
       using T = decltype(z);
       using O = std::conditional_t<kBoolOut, uint8_t, T>;

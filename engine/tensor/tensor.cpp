@@ -1,10 +1,12 @@
 #include "engine/tensor/tensor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <sstream>
 #include <unordered_map>
 
@@ -12,12 +14,36 @@
 
 namespace gl {
 
+const Shape Tensor::kNoDims{};
+
 namespace {
 
 std::atomic<size_t> g_live{0};
 std::atomic<size_t> g_peak{0};
 
-// Free buffers by rounded size, shared by all threads. Loop bodies allocate the same sizes every
+// A buffer block's header (see Tensor's private part). `bytes` is the data size, rounded to 64:
+// what the memory accounting counts and what the pools are keyed by.
+struct Block : detail::Counted {
+  size_t bytes = 0;
+  Shape shape;
+};
+constexpr size_t kHeaderBytes = detail::kTensorHeaderBytes;
+static_assert(sizeof(Block) <= kHeaderBytes && alignof(Block) <= kHeaderBytes);
+
+Block* allocateBlock(size_t bytes) {
+  void* p = std::aligned_alloc(64, kHeaderBytes + bytes);
+  if (!p) throw EngineError("out of memory allocating " + std::to_string(bytes) + " bytes");
+  Block* b = new (p) Block;
+  b->bytes = bytes;
+  return b;
+}
+
+void destroyBlock(Block* b) {
+  b->~Block();
+  std::free(b);
+}
+
+// Free blocks by rounded size, shared by all threads. Loop bodies allocate the same sizes every
 // iteration, so reusing them avoids a malloc/mmap and page faults per op.
 class BufferPool {
  public:
@@ -25,39 +51,34 @@ class BufferPool {
     static BufferPool* p = new BufferPool;  // never destroyed: tensors may outlive statics
     return *p;
   }
-  void* take(size_t bytes) {
+  Block* take(size_t bytes) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = free_.find(bytes);
       if (it != free_.end() && !it->second.empty()) {
-        void* p = it->second.back();
+        Block* b = it->second.back();
         it->second.pop_back();
         pooled_ -= bytes;
-        return p;
+        return b;
       }
     }
-    void* p = std::aligned_alloc(64, bytes);
-    if (!p) throw EngineError("out of memory allocating " + std::to_string(bytes) + " bytes");
-    return p;
+    return allocateBlock(bytes);
   }
-  void give(void* p, size_t bytes) {
+  void give(Block* b) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (pooled_ + bytes > kMaxPooled) {
-      std::free(p);
-      return;
-    }
-    free_[bytes].push_back(p);
-    pooled_ += bytes;
+    if (pooled_ + b->bytes > kMaxPooled) return destroyBlock(b);
+    free_[b->bytes].push_back(b);
+    pooled_ += b->bytes;
   }
 
  private:
   static constexpr size_t kMaxPooled = size_t(1) << 30;
   std::mutex mu_;
-  std::unordered_map<size_t, std::vector<void*>> free_;
+  std::unordered_map<size_t, std::vector<Block*>> free_;
   size_t pooled_ = 0;
 };
 
-// A thread's own free buffers in front of the shared pool: the steady state of a loop body (free
+// A thread's own free blocks in front of the shared pool: the steady state of a loop body (free
 // a value, take one of the same size for the next op) takes no lock, so concurrent iteration
 // bodies do not queue on the pool's mutex. Newest first, so a buffer just freed (still in cache)
 // is the one reused. What does not fit goes to the shared pool; a thread that ends gives all back.
@@ -67,38 +88,35 @@ class ThreadBuffers {
  public:
   ~ThreadBuffers() {
     t_threadBuffersGone = true;  // tensors in statics die after this thread's cache
-    for (const Entry& e : entries_) BufferPool::instance().give(e.ptr, e.bytes);
+    for (Block* b : entries_) BufferPool::instance().give(b);
   }
-  void* take(size_t bytes) {
+  Block* take(size_t bytes) {
     for (size_t i = entries_.size(); i-- > 0;)
-      if (entries_[i].bytes == bytes) {
-        void* p = entries_[i].ptr;
+      if (entries_[i]->bytes == bytes) {
+        Block* b = entries_[i];
         held_ -= bytes;
         entries_.erase(entries_.begin() + std::ptrdiff_t(i));
-        return p;
+        return b;
       }
     return BufferPool::instance().take(bytes);
   }
-  void give(void* p, size_t bytes) {
-    if (bytes > kMaxHeld / 4) return BufferPool::instance().give(p, bytes);
+  void give(Block* b) {
+    const size_t bytes = b->bytes;
+    if (bytes > kMaxHeld / 4) return BufferPool::instance().give(b);
     while (!entries_.empty() && (entries_.size() >= kMaxEntries || held_ + bytes > kMaxHeld)) {
-      BufferPool::instance().give(entries_.front().ptr, entries_.front().bytes);
-      held_ -= entries_.front().bytes;
+      held_ -= entries_.front()->bytes;
+      BufferPool::instance().give(entries_.front());
       entries_.erase(entries_.begin());
     }
-    entries_.push_back({bytes, p});
+    entries_.push_back(b);
     held_ += bytes;
   }
 
  private:
-  struct Entry {
-    size_t bytes;
-    void* ptr;
-  };
   // Enough for the live temporaries of a loop body; linear search stays cheaper than a lock.
   static constexpr size_t kMaxEntries = 64;
   static constexpr size_t kMaxHeld = size_t(64) << 20;
-  std::vector<Entry> entries_;
+  std::vector<Block*> entries_;
   size_t held_ = 0;
 };
 
@@ -109,41 +127,36 @@ ThreadBuffers* threadBuffers() {
   return &buffers;
 }
 
-void* takeBuffer(size_t bytes) {
-  ThreadBuffers* mine = threadBuffers();
-  return mine ? mine->take(bytes) : BufferPool::instance().take(bytes);
-}
-
-void giveBuffer(void* p, size_t bytes) {
-  if (ThreadBuffers* mine = threadBuffers()) return mine->give(p, bytes);
-  BufferPool::instance().give(p, bytes);
-}
-
 size_t roundUp(size_t b) { return ((b + 63) / 64) * 64; }
+
+// A block for `bytes` of data with one reference, counted as live.
+Block* takeBlock(size_t bytes) {
+  bytes = roundUp(std::max<size_t>(bytes, 1));
+  ThreadBuffers* mine = threadBuffers();
+  Block* b = mine ? mine->take(bytes) : BufferPool::instance().take(bytes);
+  b->refs.store(1, std::memory_order_relaxed);
+  const size_t live = g_live.fetch_add(bytes) + bytes;
+  size_t peak = g_peak.load();
+  while (live > peak && !g_peak.compare_exchange_weak(peak, live)) {
+  }
+  return b;
+}
+
+// A reshaped view's shape, counted like a block.
+struct OwnShape : detail::Counted {
+  Shape shape;
+};
 
 }  // namespace
 
-class Storage {
- public:
-  explicit Storage(size_t bytes) : bytes_(roundUp(std::max<size_t>(bytes, 1))) {
-    ptr_ = takeBuffer(bytes_);
-    size_t live = g_live.fetch_add(bytes_) + bytes_;
-    size_t peak = g_peak.load();
-    while (live > peak && !g_peak.compare_exchange_weak(peak, live)) {
-    }
-  }
-  ~Storage() {
-    g_live.fetch_sub(bytes_);
-    giveBuffer(ptr_, bytes_);
-  }
-  Storage(const Storage&) = delete;
-  Storage& operator=(const Storage&) = delete;
-  void* ptr() { return ptr_; }
+void Tensor::freeBlock(detail::Counted* c) noexcept {
+  Block* b = static_cast<Block*>(c);
+  g_live.fetch_sub(b->bytes);
+  if (ThreadBuffers* mine = threadBuffers()) return mine->give(b);
+  BufferPool::instance().give(b);
+}
 
- private:
-  size_t bytes_;
-  void* ptr_;
-};
+void Tensor::freeShape(detail::Counted* c) noexcept { delete static_cast<OwnShape*>(c); }
 
 MemoryStats memoryStats() { return {g_live.load(), g_peak.load()}; }
 void resetPeakMemory() { g_peak.store(g_live.load()); }
@@ -153,9 +166,11 @@ Tensor Tensor::empty(DType dt, const Shape& shape) {
     throw ShapeError("cannot allocate a tensor of unknown shape " + shapeStr(shape));
   Tensor t;
   t.dtype_ = dt;
-  t.shape_ = shape;
   t.numel_ = gl::numel(shape);
-  t.storage_ = std::make_shared<Storage>(t.bytes());
+  Block* b = takeBlock(t.bytes());
+  b->shape = shape;  // reuses the pooled header's capacity: same-rank shapes allocate nothing
+  t.block_ = b;
+  t.shape_ = &b->shape;
   return t;
 }
 
@@ -187,9 +202,6 @@ Tensor Tensor::fromVector(const std::vector<double>& values, const Shape& shape,
   return t;
 }
 
-void* Tensor::raw() { return storage_ ? storage_->ptr() : nullptr; }
-const void* Tensor::raw() const { return storage_ ? storage_->ptr() : nullptr; }
-
 double Tensor::at(int64_t i) const {
   return dispatchAll(dtype_, [&](auto z) -> double {
     using T = decltype(z);
@@ -211,12 +223,12 @@ std::vector<double> Tensor::toVector() const {
 }
 
 double Tensor::item() const {
-  if (numel_ != 1) throw ShapeError("expected a single element, got shape " + shapeStr(shape_));
+  if (numel_ != 1) throw ShapeError("expected a single element, got shape " + shapeStr(*shape_));
   return at(0);
 }
 
 Tensor Tensor::astype(DType dt) const {
-  Tensor r = empty(dt, shape_);
+  Tensor r = empty(dt, *shape_);
   dispatchAll(dtype_, [&](auto zi) {
     using I = decltype(zi);
     dispatchAll(dt, [&](auto zo) {
@@ -232,23 +244,29 @@ Tensor Tensor::astype(DType dt) const {
 
 Tensor Tensor::clone() const {
   if (!defined()) return {};
-  Tensor r = empty(dtype_, shape_);
+  Tensor r = empty(dtype_, *shape_);
   std::memcpy(r.raw(), raw(), bytes());
   return r;
 }
 
 Tensor Tensor::reshaped(const Shape& shape) const {
   if (gl::numel(shape) != numel_)
-    throw ShapeError("cannot reshape " + shapeStr(shape_) + " to " + shapeStr(shape));
+    throw ShapeError("cannot reshape " + shapeStr(*shape_) + " to " + shapeStr(shape));
   Tensor r = *this;
-  r.shape_ = shape;
+  if (shape == *shape_) return r;
+  auto* own = new OwnShape;
+  own->shape = shape;
+  if (r.ownShape_ && r.ownShape_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    freeShape(r.ownShape_);
+  r.ownShape_ = own;
+  r.shape_ = &own->shape;
   return r;
 }
 
 std::string Tensor::summary(int maxElems) const {
   if (!defined()) return "<undefined>";
   std::ostringstream os;
-  os << dtypeName(dtype_) << shapeStr(shape_) << " {";
+  os << dtypeName(dtype_) << shapeStr(*shape_) << " {";
   for (int64_t i = 0; i < std::min<int64_t>(numel_, maxElems); ++i) os << (i ? ", " : "") << at(i);
   if (numel_ > maxElems) os << ", ...";
   os << "}";

@@ -1,7 +1,8 @@
 #pragma once
 // A dense row-major tensor of any rank. Copies share the buffer; kernels always write into fresh
 // tensors (buffers come from a pool, so a value that dies gives its memory to the next one).
-#include <memory>
+#include <atomic>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -10,11 +11,61 @@
 
 namespace gl {
 
-class Storage;
+namespace detail {
+// The reference count of a tensor's buffer block and of a shape of its own (tensor.cpp).
+struct Counted {
+  std::atomic<int32_t> refs{1};
+};
+// Bytes before a buffer's data in its block; a multiple of the 64-byte alignment.
+inline constexpr size_t kTensorHeaderBytes = 64;
+}  // namespace detail
 
 class Tensor {
  public:
   Tensor() = default;
+  // Copies count references: no allocation, so handing tensors to kernels and between frames
+  // costs two atomic adds, not a shape vector each (ops in loop bodies copy their inputs twice).
+  Tensor(const Tensor& o) noexcept
+      : block_(o.block_),
+        ownShape_(o.ownShape_),
+        shape_(o.shape_),
+        dtype_(o.dtype_),
+        numel_(o.numel_) {
+    retain();
+  }
+  Tensor(Tensor&& o) noexcept
+      : block_(o.block_),
+        ownShape_(o.ownShape_),
+        shape_(o.shape_),
+        dtype_(o.dtype_),
+        numel_(o.numel_) {
+    o.forget();
+  }
+  Tensor& operator=(const Tensor& o) noexcept {
+    if (this != &o) {
+      o.retain();
+      release();
+      block_ = o.block_;
+      ownShape_ = o.ownShape_;
+      shape_ = o.shape_;
+      dtype_ = o.dtype_;
+      numel_ = o.numel_;
+    }
+    return *this;
+  }
+  Tensor& operator=(Tensor&& o) noexcept {
+    if (this != &o) {
+      release();
+      block_ = o.block_;
+      ownShape_ = o.ownShape_;
+      shape_ = o.shape_;
+      dtype_ = o.dtype_;
+      numel_ = o.numel_;
+      o.forget();
+    }
+    return *this;
+  }
+  ~Tensor() { release(); }
   // Uninitialised contents.
   static Tensor empty(DType dt, const Shape& shape);
   static Tensor zeros(DType dt, const Shape& shape);
@@ -23,10 +74,10 @@ class Tensor {
   static Tensor fromVector(const std::vector<double>& values, const Shape& shape,
                            DType dt = DType::F32);
 
-  bool defined() const { return storage_ != nullptr; }
+  bool defined() const { return block_ != nullptr; }
   DType dtype() const { return dtype_; }
-  const Shape& shape() const { return shape_; }
-  int rank() const { return static_cast<int>(shape_.size()); }
+  const Shape& shape() const { return *shape_; }
+  int rank() const { return static_cast<int>(shape_->size()); }
   int64_t numel() const { return numel_; }
   size_t bytes() const { return static_cast<size_t>(numel_) * dtypeSize(dtype_); }
 
@@ -38,8 +89,10 @@ class Tensor {
   const T* data() const {
     return reinterpret_cast<const T*>(raw());
   }
-  void* raw();
-  const void* raw() const;
+  void* raw() { return block_ ? reinterpret_cast<char*>(block_) + kHeaderBytes : nullptr; }
+  const void* raw() const {
+    return block_ ? reinterpret_cast<const char*>(block_) + kHeaderBytes : nullptr;
+  }
 
   // Element access by flat index, converted through double (slow; for tests, records, printing).
   double at(int64_t flat) const;
@@ -51,14 +104,39 @@ class Tensor {
   Tensor clone() const;
   // Same buffer, new shape with the same number of elements.
   Tensor reshaped(const Shape& shape) const;
-  bool sharesBufferWith(const Tensor& o) const { return storage_ && storage_ == o.storage_; }
+  bool sharesBufferWith(const Tensor& o) const { return block_ && block_ == o.block_; }
 
   std::string summary(int maxElems = 6) const;  // "float32[2,3] {1, 2, 3, ...}"
 
  private:
-  std::shared_ptr<Storage> storage_;
+  // A buffer is one pooled block: this header (the count, the accounted bytes and the shape the
+  // buffer was made with, whose vector keeps its capacity while the block waits in the pool),
+  // then the data, 64-byte aligned. A fresh tensor therefore allocates nothing once the pool
+  // holds a block of its size. A reshaped view carries a counted shape of its own.
+  static constexpr size_t kHeaderBytes = detail::kTensorHeaderBytes;
+  static const Shape kNoDims;
+  void retain() const noexcept {
+    if (block_) block_->refs.fetch_add(1, std::memory_order_relaxed);
+    if (ownShape_) ownShape_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  void release() noexcept {
+    if (block_ && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) freeBlock(block_);
+    if (ownShape_ && ownShape_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      freeShape(ownShape_);
+  }
+  void forget() noexcept {
+    block_ = nullptr;
+    ownShape_ = nullptr;
+    shape_ = &kNoDims;
+    numel_ = 0;
+  }
+  static void freeBlock(detail::Counted* block) noexcept;
+  static void freeShape(detail::Counted* shape) noexcept;
+
+  detail::Counted* block_ = nullptr;
+  detail::Counted* ownShape_ = nullptr;
+  const Shape* shape_ = &kNoDims;  // in the block's header, in ownShape_, or kNoDims
   DType dtype_ = DType::F32;
-  Shape shape_;
   int64_t numel_ = 0;
 };
 

@@ -1,7 +1,10 @@
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <random>
 #include <set>
 #include <thread>
@@ -13,6 +16,26 @@
 #include "engine/tensor/tensor.h"
 
 using namespace gl;
+
+// Counts this binary's C++ heap allocations (tensor buffers come from the pool, not from here;
+// their shapes and handles used to).
+static std::atomic<int64_t> gAllocations{0};
+#if defined(__SANITIZE_THREAD__)
+#define GRADLAB_NO_COUNTING 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GRADLAB_NO_COUNTING 1
+#endif
+#endif
+#ifndef GRADLAB_NO_COUNTING
+void* operator new(std::size_t n) {
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#endif
 
 class TestTensor : public QObject {
   Q_OBJECT
@@ -155,6 +178,60 @@ class TestTensor : public QObject {
     QCOMPARE(m.nan + m.inf, int64_t(0));
     const uint8_t bools[] = {1, 0, 1, 1};
     QCOMPARE(momentsOf(bools, 4).sum, 3.0);
+  }
+
+  // Copies count references to one block that holds the buffer and the shape; a reshaped view
+  // has a shape of its own and outlives the tensor it came from.
+  void copiesShareOneBlock() {
+    const size_t before = memoryStats().live;
+    Tensor copy, view, moved;
+    {
+      Tensor t = Tensor::fromVector({1, 2, 3, 4, 5, 6}, {2, 3});
+      copy = t;
+      view = t.reshaped({3, 2});
+      QVERIFY(copy.sharesBufferWith(t) && view.sharesBufferWith(t));
+      QVERIFY(t.reshaped({2, 3}).sharesBufferWith(t));
+      Tensor other = t;
+      moved = std::move(other);
+      QVERIFY(!other.defined());
+      QCOMPARE(other.numel(), int64_t(0));
+      QVERIFY(other.shape().empty());
+    }
+    QCOMPARE(copy.shape(), (Shape{2, 3}));
+    QCOMPARE(view.shape(), (Shape{3, 2}));
+    QCOMPARE(moved.shape(), (Shape{2, 3}));
+    QCOMPARE(view.at(5), 6.0);
+    QCOMPARE(copy.toVector(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+    copy = Tensor();
+    moved = Tensor();
+    QVERIFY(memoryStats().live > before);  // the view still holds the buffer
+    Tensor viewOfView = view.reshaped({6});
+    view = Tensor();
+    QCOMPARE(viewOfView.shape(), (Shape{6}));
+    QCOMPARE(viewOfView.at(2), 3.0);
+    viewOfView = Tensor();
+    QCOMPARE(memoryStats().live, before);
+  }
+
+  // A loop body's steady state: a tensor of a shape just freed, and copies of it, allocate
+  // nothing from the heap (the block comes back from the pool with its shape's capacity).
+  void steadyStateAllocatesNothing() {
+#ifdef GRADLAB_NO_COUNTING
+    QSKIP("ThreadSanitizer's operator new cannot be replaced to count allocations");
+#endif
+    const Shape shape{10, 5000};
+    auto body = [&](int i) {
+      Tensor t = Tensor::full(DType::F32, shape, double(i));
+      Tensor a = t, b = t;
+      Tensor c = std::move(b);
+      const Tensor s = Tensor::scalar(double(i));
+      return a.at(49999) + c.at(0) + s.item();
+    };
+    double sum = body(0);  // warm: the pool holds the blocks
+    const int64_t before = gAllocations.load();
+    for (int i = 1; i <= 100; ++i) sum += body(i);
+    QCOMPARE(gAllocations.load() - before, int64_t(0));
+    QCOMPARE(sum, 3.0 * 5050);
   }
 
   void memoryAccounting() {
