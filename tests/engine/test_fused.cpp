@@ -96,6 +96,14 @@ std::pair<ProgramRun, ProgramRun> runSerialAndFused(const lang::TracedProgram& p
   return {std::move(a), std::move(b)};
 }
 
+// The first NaN/Inf of the program's first variant on the serial and the fused executor.
+std::pair<NumericsFault, NumericsFault> firstFaults(const lang::TracedProgram& p) {
+  RunSettings serial;
+  serial.records = false;
+  return {runProgram(p, serial).variants.at(0).run.numerics,
+          runProgram(p, fusedSettings()).variants.at(0).run.numerics};
+}
+
 const LoopFusion* loopNote(const VariantRun& v, bool reverse, const Graph& g) {
   for (const LoopFusion& l : v.run.loopFusion)
     if ((g.node(l.node).forwardNode >= 0) == reverse) return &l;
@@ -248,12 +256,7 @@ class TestFused : public QObject {
         "x = tf.linspace(1.0, 3.0, 64)\n"
         "z = tf.while_loop(lambda i, v: i < 6, lambda i, v: (i + 1, v * 1e15 + 1.0), "
         "[tf.constant(0), x])\n");
-    RunSettings serial;
-    serial.records = false;
-    const ProgramRun a = runProgram(p, serial);
-    const ProgramRun b = runProgram(p, fusedSettings());
-    const NumericsFault& fa = a.variants.at(0).run.numerics;
-    const NumericsFault& fb = b.variants.at(0).run.numerics;
+    const auto [fa, fb] = firstFaults(p);
     QVERIFY(fa.found());
     QVERIFY(fb.found());
     QCOMPARE(fb.node, fa.node);
@@ -410,12 +413,7 @@ class TestFused : public QObject {
         "y = tf.exp(tf.log(x) * 2.0) + 1.0\n"
         "z = tf.while_loop(lambda i, v: i < 5, lambda i, v: (i + 1, tf.sqrt(v - 1.5) + v), "
         "[tf.constant(0), tf.abs(x)])\n");
-    RunSettings serial;
-    serial.records = false;
-    const ProgramRun a = runProgram(p, serial);
-    const ProgramRun b = runProgram(p, fusedSettings());
-    const NumericsFault& fa = a.variants.at(0).run.numerics;
-    const NumericsFault& fb = b.variants.at(0).run.numerics;
+    const auto [fa, fb] = firstFaults(p);
     QVERIFY(fa.found());
     QVERIFY(fb.found());
     QCOMPARE(fb.node, fa.node);
@@ -431,16 +429,12 @@ class TestFused : public QObject {
         "x = tf.linspace(1.0, 3.0, 64)\n"
         "z = tf.while_loop(lambda i, v: i < 9, lambda i, v: (i + 1, tf.sqrt(v - 0.9) * 1.2), "
         "[tf.constant(0), x])\n");
-    RunSettings serial;
-    serial.records = false;
-    const ProgramRun a = runProgram(p, serial);
-    const ProgramRun b = runProgram(p, fusedSettings());
-    const NumericsFault& fa = a.variants.at(0).run.numerics;
-    const NumericsFault& fb = b.variants.at(0).run.numerics;
+    const auto [fa, fb] = firstFaults(p);
     QVERIFY(fa.found());
     QVERIFY(fb.found());
     QCOMPARE(fb.node, fa.node);
     QCOMPARE(fb.iteration, fa.iteration);
+    const ProgramRun b = runProgram(p, fusedSettings());
     const LoopFusion* fwd = loopNote(b.variants.at(0), false, *p.graph);
     QVERIFY(fwd && !fwd->elementMajor);
     QVERIFY2(fwd->reason.find("NaN") != std::string::npos, fwd->reason.c_str());
