@@ -123,6 +123,13 @@ void requireRank4(const Shape& s, const std::string& op, const char* what, const
                      shapeStr(s));
 }
 
+// Multiply-adds of a convolution whose side of `outputValues` values (N*OH*OW*O) each meets a
+// KH*KW*C patch of the HWIO filter; unknown dims count 1.
+double dim(int64_t d) { return d > 0 ? double(d) : 1.0; }
+double convWork(double outputValues, const Shape& filter) {
+  return outputValues * knownElements(filter) / dim(filter[3]);
+}
+
 // Geometry of conv2d(x, filter); checks every known dim. Unknown dims give -1 outputs.
 ConvGeom convGeom(const Shape& x, const Shape& f, const Attrs& a, const std::string& op) {
   requireRank4(x, op, "input", "NHWC");
@@ -561,6 +568,8 @@ void registerConvOps(Registry& r) {
                                     : ops::reduceSum(c.b, g, {0, 1, 2});
         return grads;
       },
+      .work = [](const Types& in, const Types& out,
+                 const Attrs&) { return convWork(knownElements(out[0].shape), in[1].shape); },
       .gradChecks =
           [] {
             auto cs = convCases(
@@ -624,6 +633,8 @@ void registerConvOps(Registry& r) {
         if (c.needs[1]) grads[1] = backpropFilterNode(c.b, h, c.in[0], fs, c.in[1], a);
         return grads;
       },
+      .work = [](const Types& in, const Types&,
+                 const Attrs&) { return convWork(knownElements(in[0].shape), in[1].shape); },
       .gradChecks =
           convCases(502,
                     [](Rng& rng, const Shape& xs, const Shape& fs, const Shape& ys, Attrs a) {
@@ -684,6 +695,8 @@ void registerConvOps(Registry& r) {
         if (c.needs[1]) grads[1] = conv2dNode(c.b, c.in[0], h, a);
         return grads;
       },
+      .work = [](const Types& in, const Types& out,
+                 const Attrs&) { return convWork(knownElements(in[1].shape), out[0].shape); },
       .gradChecks =
           convCases(503,
                     [](Rng& rng, const Shape& xs, const Shape& fs, const Shape& ys, Attrs a) {
@@ -739,6 +752,11 @@ void registerConvOps(Registry& r) {
           grads[1] = ops::globalAvgPool(c.b, conv2dNode(c.b, c.in[0], h, a), gs.size() == 4);
         return grads;
       },
+      .work =
+          [](const Types& in, const Types& out, const Attrs&) {
+            return convWork(knownElements(in[0].shape) / dim(in[0].shape[3]) * dim(out[0].shape[3]),
+                            out[0].shape);
+          },
       .gradChecks =
           convCases(506,
                     [](Rng& rng, const Shape& xs, const Shape& fs, const Shape& ys, Attrs a) {

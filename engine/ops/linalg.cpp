@@ -343,6 +343,13 @@ void registerLinalgOps(Registry& r) {
         return grads;
       },
       .batch = batch::matmul(),
+      // Every output value is a dot product of length K.
+      .work =
+          [](const Types& in, const Types& out, const Attrs& at) {
+            const Shape& a = in[0].shape;
+            const int64_t K = a.size() < 2 ? 1 : at.b("transpose_a") ? a[a.size() - 2] : a.back();
+            return knownElements(out[0].shape) * double(std::max<int64_t>(K, 1));
+          },
       .gradChecks =
           [] {
             Rng rng(201);
@@ -394,6 +401,17 @@ void registerLinalgOps(Registry& r) {
         return grads;
       },
       .batch = batch::einsum(),
+      // One multiply-add per combination of the labels' values.
+      .work =
+          [](const Types& in, const Types&, const Attrs& at) {
+            std::vector<Shape> shapes;
+            for (const auto& t : in) shapes.push_back(t.shape);
+            double n = 1;
+            for (const auto& [label, size] :
+                 labelSizes(einsum::parse(at.s("equation"), ranksOf(shapes)), shapes))
+              n *= size >= 0 ? double(size) : 1.0;
+            return n;
+          },
       .gradChecks =
           [] {
             Rng rng(202);

@@ -195,6 +195,7 @@ void registerListOps(Registry& r) {
         return {c.b.op1("list_write", {z, c.in[1], c.gout[0]}), Value{}};
       },
       .batch = batch::listRead(),
+      .work = outputWork,
       .noGradCheck = kRoundTrips,
   });
 
@@ -313,6 +314,7 @@ void registerListOps(Registry& r) {
         return {c.b.op1("list_scatter", {c.in[1], c.gout[0]}), Value{}};
       },
       .batch = batch::listGather(),
+      .work = outputWork,
       .noGradCheck = kRoundTrips,
   });
 

@@ -18,6 +18,30 @@ Tensors Primitive::run(const Tensors& in, const Attrs& attrs, KernelContext ctx)
   return tensorsOf(forward(Data(in.begin(), in.end()), attrs, ctx));
 }
 
+double knownElements(const Shape& s) {
+  double n = 1;
+  for (int64_t d : s) n *= d >= 0 ? double(d) : 1.0;
+  return n;
+}
+
+double outputWork(const Types&, const Types& out, const Attrs&) {
+  double n = 0;
+  for (const TypeInfo& t : out)
+    if (!t.list) n += knownElements(t.shape);
+  return n;
+}
+
+double viewWork(const Types&, const Types&, const Attrs&) { return 0; }
+
+double workOf(const Primitive& p, const Types& in, const Types& out, const Attrs& attrs) {
+  if (p.work) return p.work(in, out, attrs);
+  double n = 0;
+  for (const Types* side : {&in, &out})
+    for (const TypeInfo& t : *side)
+      if (!t.list) n += knownElements(t.shape);
+  return n;
+}
+
 const TypeInfo& VjpContext::inType(size_t i) const { return b.type(in.at(i)); }
 
 Value VjpContext::goutOrZeros(size_t i) {

@@ -119,6 +119,10 @@ struct Primitive {
   BatchRule batch;
   // Set for elementwise entries (see ElementwiseBlock); empty = never fused.
   ElementwiseBlock elementwise;
+  // Estimated multiply-adds of one run from the static types (unknown dims count 1), for the
+  // parallel executor's choice of which nodes to run side by side (exec/dataflow.h). Empty =
+  // one per input and output element (workOf below), right for everything but contractions.
+  std::function<double(const Types& in, const Types& out, const Attrs&)> work;
   // Points where the registry-walking test checks the VJP against finite differences:
   // concrete inputs (float inputs in float64; integer inputs such as indices are held fixed)
   // and attrs. Every differentiable primitive lists at least one case, or says why not:
@@ -132,6 +136,15 @@ struct Primitive {
   // another primitive's kernel. Throws EngineError if an output is a TensorArray.
   Tensors run(const Tensors& in, const Attrs& attrs, KernelContext ctx = {}) const;
 };
+
+// Elements of a static shape, unknown dims counting 1.
+double knownElements(const Shape& s);
+// Primitive::work for entries that touch only what they output (slices, gathers, reads), and
+// for views that copy nothing (reshapes).
+double outputWork(const Types& in, const Types& out, const Attrs& attrs);
+double viewWork(const Types& in, const Types& out, const Attrs& attrs);
+// A node's estimated multiply-adds (Primitive::work, or one per input and output element).
+double workOf(const Primitive& p, const Types& in, const Types& out, const Attrs& attrs);
 
 // The primitives that passes and the tracer recognise in a graph, by identity: named here,
 // in the registry, so nothing outside it compares op names.

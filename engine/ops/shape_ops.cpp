@@ -562,6 +562,7 @@ void registerShapeOps(Registry& r) {
           },
       .forward = tensorKernel([](const Tensors& in, const Attrs&) { return Tensors{in[0]}; }),
       .vjp = [](VjpContext& c) -> std::vector<Value> { return {c.goutOrZeros(0)}; },
+      .work = viewWork,
       .gradChecks =
           [] {
             // The checker allocates from the static output shape, so the invariant here
@@ -592,6 +593,7 @@ void registerShapeOps(Registry& r) {
             ops::reshape(c.b, c.goutOrZeros(0), oneUnknownAtMost(c.inType(0).shape, "reshape"))};
       },
       .batch = batch::reshape(),
+      .work = viewWork,
       .gradChecks =
           [] {
             Rng rng(101);
@@ -671,6 +673,7 @@ void registerShapeOps(Registry& r) {
         return {ops::squeeze(c.b, c.goutOrZeros(0), {axis})};
       },
       .batch = batch::expandDims(),
+      .work = viewWork,
       .gradChecks =
           [] {
             Rng rng(103);
@@ -700,6 +703,7 @@ void registerShapeOps(Registry& r) {
         return {g};
       },
       .batch = batch::squeeze(),
+      .work = viewWork,
       .gradChecks =
           [] {
             Rng rng(104);
@@ -973,6 +977,7 @@ void registerShapeOps(Registry& r) {
         return {ops::pad(c.b, c.goutOrZeros(0), p)};
       },
       .batch = batch::slice(),
+      .work = outputWork,
       .gradChecks =
           [] {
             Rng rng(110);
@@ -1066,6 +1071,7 @@ void registerShapeOps(Registry& r) {
         return g;
       },
       .batch = batch::gather(),
+      .work = outputWork,
       .gradChecks =
           [] {
             Rng rng(112);
