@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 
 #include "engine/control/kind.h"
+#include "engine/exec/dataflow.h"
 #include "engine/exec/float_env.h"
 #include "engine/exec/fused_executor.h"
 #include "engine/exec/numerics_check.h"
@@ -67,7 +68,17 @@ struct Frame {
   int region = 0;
   int64_t iteration = -1;
   Slots slots;
-  int64_t primitives = 0;  // executed here; added to the run's total once the region ends
+  // Primitives executed here; added to the run's total once the region ends. Atomic because
+  // independent nodes may run side by side (`shared`); otherwise a plain load and store.
+  std::atomic<int64_t> primitives{0};
+  bool shared = false;
+  void countPrimitives(int64_t k) {
+    if (shared)
+      primitives.fetch_add(k, std::memory_order_relaxed);
+    else
+      primitives.store(primitives.load(std::memory_order_relaxed) + k, std::memory_order_relaxed);
+  }
+  int64_t primitivesSoFar() const { return primitives.load(std::memory_order_relaxed); }
 };
 
 // Restores OpenMP's thread count however the run ends.
@@ -100,6 +111,9 @@ struct Executor::Impl {
   std::atomic<int64_t> primitiveOps{0};
   size_t peakSaved = 0;
   std::vector<double> outputBytes;  // per node: staticOutputBytes, for checkBudgetBefore
+  // Per region, for the parallel executor: which nodes may run side by side (null: plan order).
+  std::vector<std::unique_ptr<DataflowRegion>> dataflow;
+  DataflowStats sideBySide;  // updated by the top thread only (phases do not nest)
 
   Impl(const Graph& graph, RunOptions o)
       : g(graph),
@@ -123,14 +137,24 @@ struct Executor::Impl {
   void execRegion(Frame& f) {
     if (fused) return execFusedRegion(f);
     const RegionPlan& rp = plan->region(f.region);
-    for (size_t p = 0; p < rp.order.size(); ++p) {
-      execNode(f, g.node(rp.order[p]));
-      for (int li : rp.freeAfter[p]) f.slots[size_t(li)].clear();
+    const DataflowRegion* df = dataflow.empty() ? nullptr : dataflow[size_t(f.region)].get();
+    // Side by side only from the top thread: inside a phase or a parallel map, one thread each.
+    if (df && omp_get_active_level() == 0) {
+      f.shared = true;
+      runDataflow(
+          *df, threads, [&](int p) { execNode(f, g.node(rp.order[size_t(p)])); },
+          [&](int li) { f.slots[size_t(li)].clear(); }, sideBySide);
+      f.shared = false;
+    } else {
+      for (size_t p = 0; p < rp.order.size(); ++p) {
+        execNode(f, g.node(rp.order[p]));
+        for (int li : rp.freeAfter[p]) f.slots[size_t(li)].clear();
+      }
     }
     // One atomic add per region run, not per op: concurrent bodies would fight over the line.
     // The ops limit is checked there too, so a loop stops within an iteration of passing it.
-    const int64_t total =
-        primitiveOps.fetch_add(f.primitives, std::memory_order_relaxed) + f.primitives;
+    const int64_t mine = f.primitivesSoFar();
+    const int64_t total = primitiveOps.fetch_add(mine, std::memory_order_relaxed) + mine;
     if (total > opt.maxOps) throw EngineError(overOpsLimit());
   }
 
@@ -149,7 +173,7 @@ struct Executor::Impl {
         execNode(f, g.node(unit.node));
       for (int li : fs.freeAfter[u]) f.slots[size_t(li)].clear();
     }
-    primitiveOps.fetch_add(f.primitives, std::memory_order_relaxed);
+    primitiveOps.fetch_add(f.primitivesSoFar(), std::memory_order_relaxed);
   }
 
   void execGroup(Frame& f, int gi) {
@@ -188,7 +212,7 @@ struct Executor::Impl {
       s[size_t(v.index)] = Datum(std::move(out[k]));
       if (opt.valueRecords && f.parent == nullptr) recorder.value(v, s[size_t(v.index)]);
     }
-    f.primitives += int64_t(p.members.size());
+    f.countPrimitives(int64_t(p.members.size()));
     if (memoryStats().live > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", last.loc, std::string(last.opName()));
     if (timed) timeline.add(last.id, f.iteration, start, timeline.now());
@@ -222,7 +246,7 @@ struct Executor::Impl {
     if (n.is(NodeKind::Primitive)) checkBudgetBefore(n);
     // The top level runs once: its ops count one by one (loops count per iteration above).
     if (f.parent == nullptr &&
-        primitiveOps.load(std::memory_order_relaxed) + f.primitives >= opt.maxOps &&
+        primitiveOps.load(std::memory_order_relaxed) + f.primitivesSoFar() >= opt.maxOps &&
         n.is(NodeKind::Primitive))
       throw EngineError(overOpsLimit(), n.loc, op());
     try {
@@ -295,6 +319,19 @@ struct Executor::Impl {
     return at;
   }
 
+  // The parallel executor runs independent nodes side by side where two or more are worth a
+  // thread each (exec/dataflow.h); the serial and fusing executors keep plan order.
+  void planSideBySide() {
+    dataflow.clear();
+    sideBySide = {};
+    if (!opt.parallel || opt.fused || threads < 2) return;
+    dataflow.resize(size_t(g.numRegions()));
+    for (int r = 0; r < g.numRegions(); ++r) {
+      auto d = planDataflow(g, *plan, r);
+      if (d->worthIt) dataflow[size_t(r)] = std::move(d);
+    }
+  }
+
   void execKind(Frame& f, const Node& n);
   void execPrimitive(Frame& f, const Node& n);
   void execPlaceholder(Frame& f, const Node& n);
@@ -310,6 +347,7 @@ struct Executor::Impl {
     primitiveOps = 0;
     threads = opt.parallel || opt.fused ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
     if (opt.fused) fused = std::make_unique<FusedExecution>(g, *plan, fetches, opt, threads);
+    planSideBySide();
     resetPeakMemory();
     timeline.start();
     Frame top(nullptr, 0, -1, g.region(0).nodes.size());
@@ -329,6 +367,8 @@ struct Executor::Impl {
     result.valueRecords = recorder.takeValues();
     result.log = std::move(log);
     result.numerics = numerics.take();
+    result.sideBySidePhases = sideBySide.phases;
+    result.sideBySideNodes = sideBySide.nodes;
     if (fused) {
       result.fusedGroups = fused->numGroups();
       result.fusedNodes = fused->numFusedNodes();
@@ -422,7 +462,7 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
     ctx.seed = h;
   }
   slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
-  ++f.primitives;
+  f.countPrimitives(1);
 }
 
 void Executor::Impl::execPlaceholder(Frame& f, const Node& n) {

@@ -97,6 +97,9 @@ struct RunResult {
   // its members in primitiveOps), and each while loop it met, once.
   int fusedGroups = 0, fusedNodes = 0;
   std::vector<LoopFusion> loopFusion;
+  // The parallel executor: times the team started running independent nodes side by side
+  // (exec/dataflow.h), and the nodes it ran so.
+  int64_t sideBySidePhases = 0, sideBySideNodes = 0;
 };
 
 }  // namespace gl
