@@ -274,6 +274,20 @@ void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
   }
 }
 
+// The parallel executor: how many independent nodes ran side by side, one per thread.
+void addSideBySideEntry(const VariantRun& v, std::vector<ReportEntry>& out) {
+  if (!v.parallel || v.run.sideBySidePhases == 0) return;
+  const std::string nodes = std::to_string(v.run.sideBySideNodes);
+  const std::string phases = std::to_string(v.run.sideBySidePhases);
+  out.push_back(
+      {ReportKind::Fusion,
+       Severity::Info,
+       2,
+       "side by side: " + nodes + " independent ops ran one per thread, in " + phases + " phases",
+       {},
+       {DiagCode::ReportSideBySide, {}, {nodes, phases}}});
+}
+
 // The fusing executor: how much it fused, and each while loop run element-major or why not.
 void addFusionEntries(const Graph& g, const VariantRun& v, std::vector<ReportEntry>& out) {
   if (!v.fused) return;
@@ -341,6 +355,7 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
         {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v)}});
     addVectorizedEntries(v, out);
     addFusionEntries(*program.graph, v, out);
+    addSideBySideEntry(v, out);
     for (const std::string& line : v.run.log)
       add(ReportKind::RunPrint, Severity::Print, 2, "tf.print: " + line);
     if (v.cancelled) {

@@ -67,6 +67,7 @@ enum class DiagCode : uint16_t {
   ReportFused,             // args: fused ops, fused groups
   ReportLoopElementMajor,  // args: loop (while_loop or reverse while_loop), line, iterations
   ReportLoopStepByStep,    // args: loop, line, reason (English)
+  ReportSideBySide,        // args: independent ops run side by side, phases
 };
 
 // A node the text names: its script name (may be empty), op and line (0 = unknown).

@@ -285,6 +285,11 @@ QString report(const Diagnostic& d) {
       return QCoreApplication::translate("gl::ui::Diagnostic",
                                          "fused: %1 elementwise ops in %2 fused groups")
           .arg(arg(d, 0), arg(d, 1));
+    case DiagCode::ReportSideBySide:
+      return QCoreApplication::translate(
+                 "gl::ui::Diagnostic",
+                 "side by side: %1 independent ops ran one per thread, in %2 phases")
+          .arg(arg(d, 0), arg(d, 1));
     case DiagCode::ReportLoopElementMajor:
       return QCoreApplication::translate(
                  "gl::ui::Diagnostic",

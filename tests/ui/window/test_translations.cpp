@@ -348,10 +348,29 @@ with variant("b"):
         QCOMPARE(reportEntryText(e), QString::fromStdString(e.text));
       }
     }
+    {
+      // Independent products on the parallel executor: the side-by-side entry.
+      const gl::lang::TracedProgram p = gl::lang::traceProgram(
+          "x = tf.random.normal([64, 128])\nw = tf.Variable(tf.random.normal([4, 128, 128]))\n"
+          "y = tf.concat([tf.matmul(x, w[i]) for i in range(4)], axis=1)\n",
+          "side.gls", {});
+      gl::lab::RunSettings settings;
+      settings.parallel = true;
+      settings.threads = 2;
+      settings.records = false;
+      const gl::lab::ProgramRun run = gl::lab::runProgram(p, settings);
+      for (const gl::lab::ReportEntry& e : gl::lab::buildReport(p, run, settings)) {
+        if (e.kind != gl::lab::ReportKind::Fusion) continue;
+        QVERIFY2(e.diag.known(), e.text.c_str());
+        seen.insert(int(e.diag.code));
+        QCOMPARE(reportEntryText(e), QString::fromStdString(e.text));
+      }
+    }
     QCoreApplication::removeTranslator(&templates);
     using gl::DiagCode;
     for (DiagCode c : {DiagCode::ReportNumerics, DiagCode::ReportVectorized, DiagCode::ReportFused,
-                       DiagCode::ReportLoopElementMajor, DiagCode::ReportLoopStepByStep})
+                       DiagCode::ReportLoopElementMajor, DiagCode::ReportLoopStepByStep,
+                       DiagCode::ReportSideBySide})
       QVERIFY2(seen.contains(int(c)), qPrintable(QString::number(int(c))));
   }
 
