@@ -216,16 +216,18 @@ class Bench {
     settings.threads = threads_;
     settings.timeline = false;
     settings.records = false;
-    settings.valueRecords = false;  // the inspector's summaries: a pass over every top-level value
+    settings.valueRecords = false;   // the inspector's summaries: a pass over every top-level value
     settings.checkNumerics = false;  // a pass over every output: not what the bench times
     try {
+      // The run's own peak: the other lessons' graphs hold constants in this process too.
+      const size_t before = memoryStats().live;
       const lab::ProgramRun run = lab::runProgram(t.program, settings);
       const lab::VariantRun& v = run.variants.at(0);
       if (!v.ok()) {
         c.error = v.error;
       } else {
         c.seconds.push_back(v.run.seconds);
-        c.peakBytes = std::max(c.peakBytes, v.run.peakBytes);
+        c.peakBytes = std::max(c.peakBytes, v.run.peakBytes - std::min(before, v.run.peakBytes));
         c.primitiveOps = v.run.primitiveOps;
         for (const lab::OutputResult& o : v.outputs)
           for (const lab::EntryResult& e : o.entries)
