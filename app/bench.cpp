@@ -310,9 +310,16 @@ class Bench {
     if (wantedCases.empty()) return;
     std::string cases;
     for (const std::string& c : wantedCases) cases += (cases.empty() ? "" : ",") + c;
-    const std::string command = python_ + " " + quoted(script.string()) + " --threads " +
-                                std::to_string(threads_) + (quick_ ? " --quick" : "") +
-                                " --cases " + cases + " 2>&1";
+    // glibc returns freed blocks over 128 KiB to the kernel, and PyTorch's CPU allocator frees
+    // every tensor: each op then page-faults its output in again. On these VMs a fault costs
+    // ~6 us: PyTorch's three heads took 2.62 s (1.14 million faults) and its Python-list layers
+    // 4.5 s, against 0.136 s and 0.45 s with freed memory kept. gradlab's buffer pool keeps
+    // freed blocks; the peer gets the same through glibc's tunables (no mmap, no trimming).
+    const std::string keepFreed =
+        "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184 MALLOC_TOP_PAD_=268435456 ";
+    const std::string command = keepFreed + python_ + " " + quoted(script.string()) +
+                                " --threads " + std::to_string(threads_) +
+                                (quick_ ? " --quick" : "") + " --cases " + cases + " 2>&1";
     std::vector<std::string> lines;
     if (!capture(command, lines)) note("PyTorch peer failed: " + command);
     for (const std::string& line : lines) {
