@@ -14,16 +14,24 @@ namespace gl {
 
 namespace {
 
-NodeWeight weightOf(const Graph& g, const Node& n) {
-  if (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Cond))
-    return NodeWeight::WholeTeam;
-  if (!n.is(NodeKind::Primitive)) return NodeWeight::Light;
+double workOfNode(const Graph& g, const Node& n) {
+  if (!n.is(NodeKind::Primitive)) return 0;
   Types in;
   in.reserve(n.inputs.size());
   for (Value v : n.inputs) in.push_back(g.type(v));
-  const double work = workOf(*n.prim, in, n.outputs, n.attrs);
+  return workOf(*n.prim, in, n.outputs, n.attrs);
+}
+
+NodeWeight weightOf(double work) {
   if (work >= kWholeTeamWork) return NodeWeight::WholeTeam;
   return work >= kOneThreadWork ? NodeWeight::OneThread : NodeWeight::Light;
+}
+
+NodeWeight weightOf(const Graph& g, const Node& n, double& work) {
+  if (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Cond))
+    return NodeWeight::WholeTeam;
+  work = workOfNode(g, n);
+  return weightOf(work);
 }
 
 // The ready positions and the countdowns of one run of a region.
@@ -145,9 +153,10 @@ class Runner {
 
 }  // namespace
 
-std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan& plan, int r) {
-  const RegionPlan& rp = plan.region(r);
-  const size_t n = rp.order.size(), slots = g.region(r).nodes.size();
+std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan& plan, int r,
+                                             const std::vector<std::vector<int>>& units,
+                                             const std::vector<std::vector<int>>& freeAfter) {
+  const size_t n = units.size(), slots = g.region(r).nodes.size();
   auto d = std::make_unique<DataflowRegion>();
   d->waitsFor.assign(n, 0);
   d->next.resize(n);
@@ -155,22 +164,32 @@ std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan
   d->freeOwn.resize(n);
   d->weight.resize(n);
   d->readers.assign(slots, 0);
-  std::vector<int> position(slots, -1);
-  for (size_t p = 0; p < n; ++p) position[size_t(plan.local(rp.order[p]))] = int(p);
+  std::vector<int> position(slots, -1);  // the unit computing each local slot
+  for (size_t p = 0; p < n; ++p)
+    for (int id : units[p]) position[size_t(plan.local(id))] = int(p);
   std::vector<char> freeable(slots, 0);
-  for (const auto& after : rp.freeAfter)
+  for (const auto& after : freeAfter)
     for (int li : after) freeable[size_t(li)] = 1;
 
   int lastEffect = -1, worth = 0;
   std::vector<int> from;
   for (size_t p = 0; p < n; ++p) {
-    const Node& node = g.node(rp.order[p]);
     from.clear();
-    auto use = [&](Value v) {
-      if (v.valid() && g.node(v).region == r) from.push_back(plan.local(v.node));
-    };
-    for (Value v : node.inputs) use(v);
-    for (Value v : node.captures) use(v);
+    bool sideEffect = false;
+    double work = 0;
+    NodeWeight weight = NodeWeight::Light;
+    for (int id : units[p]) {
+      const Node& node = g.node(id);
+      for (const auto* values : {&node.inputs, &node.captures})
+        for (Value v : *values)
+          if (v.valid() && g.node(v).region == r) from.push_back(plan.local(v.node));
+      sideEffect = sideEffect || node.sideEffect;
+      if (units[p].size() == 1)
+        weight = weightOf(g, node, work);
+      else
+        work += workOfNode(g, node);  // a fused group: its members' work together
+    }
+    if (units[p].size() > 1) weight = weightOf(work);
     std::sort(from.begin(), from.end());
     from.erase(std::unique(from.begin(), from.end()), from.end());
     for (int li : from) {
@@ -184,15 +203,15 @@ std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan
       }
     }
     // Prints keep the script's order in the log.
-    if (node.sideEffect) {
+    if (sideEffect) {
       if (lastEffect >= 0) {
         d->next[size_t(lastEffect)].push_back(int(p));
         ++d->waitsFor[p];
       }
       lastEffect = int(p);
     }
-    d->weight[p] = weightOf(g, node);
-    if (d->weight[p] == NodeWeight::OneThread) ++worth;
+    d->weight[p] = weight;
+    if (weight == NodeWeight::OneThread) ++worth;
   }
   for (size_t li = 0; li < slots; ++li)
     if (freeable[li] && d->readers[li] == 0 && position[li] >= 0)

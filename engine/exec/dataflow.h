@@ -1,10 +1,10 @@
 #pragma once
-// Independent nodes side by side, for the parallel executor. A region's plan is one order; this
-// is the partial order under it: which positions wait for which (their inputs and captures, and
-// prints in script order), and which values can go after their last reader. When two or more
-// ready nodes are each worth a thread (seed-c's Python-list layers, seed-d's heads), the team
-// runs ready nodes side by side, one node per thread, their kernels on that thread. Nodes whose
-// own kernels split well across the team (big GEMMs and convolutions), and control-flow nodes
+// Independent nodes side by side, for the parallel and fusing executors. A region's plan is one
+// order; this is the partial order under it: which positions wait for which (their inputs and
+// captures, and prints in script order), and which values can go after their last reader. When two
+// or more ready nodes are each worth a thread (seed-c's Python-list layers, seed-d's heads), the
+// team runs ready nodes side by side, one node per thread, their kernels on that thread. Nodes
+// whose own kernels split well across the team (big GEMMs and convolutions), and control-flow nodes
 // (their maps and loops split themselves), run alone on the whole team, as in plan order.
 #include <cstdint>
 #include <functional>
@@ -39,7 +39,12 @@ struct DataflowRegion {
 inline constexpr double kOneThreadWork = double(1 << 16);
 inline constexpr double kWholeTeamWork = double(1 << 24);
 
-std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan& plan, int r);
+// The partial order of region r's units, each a node or a fused group (its node ids), in plan
+// order; freeAfter: per unit, the local slots the plan frees after it (freed here after their
+// last reader instead).
+std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan& plan, int r,
+                                             const std::vector<std::vector<int>>& units,
+                                             const std::vector<std::vector<int>>& freeAfter);
 
 struct DataflowStats {
   int64_t phases = 0;  // times the team started running nodes side by side

@@ -137,9 +137,7 @@ struct Executor::Impl {
   void execRegion(Frame& f) {
     if (fused) return execFusedRegion(f);
     const RegionPlan& rp = plan->region(f.region);
-    const DataflowRegion* df = dataflow.empty() ? nullptr : dataflow[size_t(f.region)].get();
-    // Side by side only from the top thread: inside a phase or a parallel map, one thread each.
-    if (df && omp_get_active_level() == 0) {
+    if (const DataflowRegion* df = sideBySideHere(f)) {
       f.shared = true;
       runDataflow(
           *df, threads, [&](int p) { execNode(f, g.node(rp.order[size_t(p)])); },
@@ -165,15 +163,31 @@ struct Executor::Impl {
   // The fusing executor's order: single nodes as above, fused groups as one unit each.
   void execFusedRegion(Frame& f) {
     const FusedSchedule& fs = fused->schedule(f.region);
-    for (size_t u = 0; u < fs.units.size(); ++u) {
-      const FusedUnit& unit = fs.units[u];
+    auto execUnit = [&](const FusedUnit& unit) {
       if (unit.group >= 0)
         execGroup(f, unit.group);
       else
         execNode(f, g.node(unit.node));
-      for (int li : fs.freeAfter[u]) f.slots[size_t(li)].clear();
+    };
+    if (const DataflowRegion* df = sideBySideHere(f)) {
+      f.shared = true;
+      runDataflow(
+          *df, threads, [&](int u) { execUnit(fs.units[size_t(u)]); },
+          [&](int li) { f.slots[size_t(li)].clear(); }, sideBySide);
+      f.shared = false;
+    } else {
+      for (size_t u = 0; u < fs.units.size(); ++u) {
+        execUnit(fs.units[u]);
+        for (int li : fs.freeAfter[u]) f.slots[size_t(li)].clear();
+      }
     }
     primitiveOps.fetch_add(f.primitivesSoFar(), std::memory_order_relaxed);
+  }
+
+  // Side by side only from the top thread: inside a phase or a parallel map, one thread each.
+  const DataflowRegion* sideBySideHere(const Frame& f) const {
+    if (dataflow.empty() || omp_get_active_level() != 0) return nullptr;
+    return dataflow[size_t(f.region)].get();
   }
 
   void execGroup(Frame& f, int gi) {
@@ -319,15 +333,25 @@ struct Executor::Impl {
     return at;
   }
 
-  // The parallel executor runs independent nodes side by side where two or more are worth a
-  // thread each (exec/dataflow.h); the serial and fusing executors keep plan order.
+  // The parallel and fusing executors run independent nodes (and fused groups) side by side
+  // where two or more are worth a thread each (exec/dataflow.h); the serial one keeps plan order.
   void planSideBySide() {
     dataflow.clear();
     sideBySide = {};
-    if (!opt.parallel || opt.fused || threads < 2) return;
+    if (!(opt.parallel || opt.fused) || threads < 2) return;
     dataflow.resize(size_t(g.numRegions()));
+    std::vector<std::vector<int>> units;
     for (int r = 0; r < g.numRegions(); ++r) {
-      auto d = planDataflow(g, *plan, r);
+      units.clear();
+      if (fused) {
+        const FusedSchedule& fs = fused->schedule(r);
+        for (const FusedUnit& u : fs.units)
+          units.push_back(u.group >= 0 ? fused->group(u.group).members : std::vector<int>{u.node});
+      } else {
+        for (int id : plan->region(r).order) units.push_back({id});
+      }
+      auto d = planDataflow(g, *plan, r, units,
+                            fused ? fused->schedule(r).freeAfter : plan->region(r).freeAfter);
       if (d->worthIt) dataflow[size_t(r)] = std::move(d);
     }
   }

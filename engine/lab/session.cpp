@@ -274,9 +274,9 @@ void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
   }
 }
 
-// The parallel executor: how many independent nodes ran side by side, one per thread.
+// The parallel and fusing executors: how many independent nodes ran side by side, one per thread.
 void addSideBySideEntry(const VariantRun& v, std::vector<ReportEntry>& out) {
-  if (!v.parallel || v.run.sideBySidePhases == 0) return;
+  if (!(v.parallel || v.fused) || v.run.sideBySidePhases == 0) return;
   const std::string nodes = std::to_string(v.run.sideBySideNodes);
   const std::string phases = std::to_string(v.run.sideBySidePhases);
   out.push_back(

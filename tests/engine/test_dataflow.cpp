@@ -97,6 +97,22 @@ class TestDataflow : public QObject {
     QCOMPARE(p.primitiveOps, s.primitiveOps);  // every node ran once, counted once
   }
 
+  // The fusing executor's units are nodes and fused groups: the layers' products (and each
+  // layer's fused elementwise tail) run side by side there too, with the serial values.
+  void theFusingExecutorRunsThemSideBySideToo() {
+    const lang::TracedProgram p = traceScript(kIndependentLayers);
+    const ProgramRun serial = runProgram(p, settings(false));
+    RunSettings s = settings(false);
+    s.fused = true;
+    const ProgramRun fused = runProgram(p, s);
+    QVERIFY2(fused.variants.at(0).ok(), fused.variants.at(0).error.c_str());
+    std::vector<VariantRun> both{serial.variants.at(0), fused.variants.at(0)};
+    both[1].name += "/fused";
+    for (const Agreement& ag : compareVariants(both)) QVERIFY2(ag.agree(), ag.output.c_str());
+    QVERIFY(fused.variants[0].run.sideBySideNodes >= 16);
+    QCOMPARE(fused.variants[0].run.primitiveOps, serial.variants[0].run.primitiveOps);
+  }
+
   void aChainNeverRunsSideBySide() {
     const auto [serial, parallel] = runSerialAndParallel(traceScript(kChain));
     QCOMPARE(parallel.variants.at(0).run.sideBySidePhases, int64_t(0));
