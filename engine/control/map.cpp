@@ -1,6 +1,8 @@
 // tf.map_fn: a node owning region {body}, run once per slice of its elements along axis 0.
-// Its outputs are the stacked body results, then (once reverse mode asks) the saved lists.
+// Its outputs are the body results, stacked (or, for reverse maps' capture adjoints, summed)
+// over the iterations, then (once reverse mode asks) the saved lists.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "engine/control/control_flow.h"
@@ -13,7 +15,7 @@ namespace gl {
 // ---- build ------------------------------------------------------------------------------------
 
 std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& elemsIn,
-                         int parallelIterations) {
+                         int parallelIterations, const std::vector<bool>& summed) {
   const SourceLoc loc = b.loc();
   if (elemsIn.empty()) throw EngineError("map_fn needs at least one tensor", loc, "map_fn");
   std::vector<Value> elems;
@@ -47,11 +49,23 @@ std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& 
   m.loc = loc;
   m.inputs = elems;
   m.regions = {body};
-  for (Value r : b.graph().region(body).results) {
-    TypeInfo t = b.type(r);
+  const std::vector<Value>& bodyResults = b.graph().region(body).results;
+  if (summed.size() > bodyResults.size())
+    throw EngineError("internal: map_fn has " + std::to_string(bodyResults.size()) +
+                          " results but " + std::to_string(summed.size()) + " summed flags",
+                      loc, "map_fn");
+  bool anySummed = false;
+  for (size_t j = 0; j < bodyResults.size(); ++j) {
+    TypeInfo t = b.type(bodyResults[j]);
     if (t.list) throw EngineError("map_fn bodies must return tensors", loc, "map_fn");
-    t.shape.insert(t.shape.begin(), n);
+    const bool sum = j < summed.size() && summed[j];
+    if (!sum) t.shape.insert(t.shape.begin(), n);
+    anySummed = anySummed || sum;
     m.outputs.push_back(t);
+  }
+  if (anySummed) {
+    m.control.summedOutputs = summed;
+    m.control.summedOutputs.resize(bodyResults.size(), false);
   }
   size_t bytes = 0;
   for (const auto& t : m.outputs)
@@ -97,6 +111,72 @@ Tensor stackResults(const Node& n, size_t j, const std::vector<std::vector<Datum
   return out;
 }
 
+// out = a + b elementwise (out may be a).
+void addInto(Tensor& out, const Tensor& a, const Tensor& b) {
+  auto run = [&](auto* o, const auto* x, const auto* y) {
+    for (int64_t k = 0, n = out.numel(); k < n; ++k) o[k] = x[k] + y[k];
+  };
+  switch (out.dtype()) {
+    case DType::F32:
+      return run(out.data<float>(), a.data<float>(), b.data<float>());
+    case DType::F64:
+      return run(out.data<double>(), a.data<double>(), b.data<double>());
+    case DType::I32:
+      return run(out.data<int32_t>(), a.data<int32_t>(), b.data<int32_t>());
+    default:
+      throw EngineError("map_fn cannot sum " + std::string(dtypeName(out.dtype())) +
+                        " results over its iterations");
+  }
+}
+
+// A summed output over a run of consecutive iterations, added as they finish. The first
+// result is kept as is (it may be shared with the body); the sum of the first two is a tensor
+// of its own, and later results are added into it in place.
+class RunningSum {
+ public:
+  void add(const Tensor& t, int64_t index) {
+    if (!sum_.defined()) {
+      sum_ = t;
+      first_ = index;
+      return;
+    }
+    if (t.shape() != sum_.shape() || t.dtype() != sum_.dtype())
+      throw EngineError("map_fn body returns shape " + shapeStr(t.shape()) + " at index " +
+                        std::to_string(index) + " but " + shapeStr(sum_.shape()) + " at index " +
+                        std::to_string(first_));
+    if (!owned_) {
+      Tensor fresh = Tensor::empty(sum_.dtype(), sum_.shape());
+      addInto(fresh, sum_, t);
+      sum_ = std::move(fresh);
+      owned_ = true;
+      return;
+    }
+    addInto(sum_, sum_, t);
+  }
+  // Adds the sum of a later run of iterations.
+  void merge(RunningSum&& later) {
+    if (!later.sum_.defined()) return;
+    if (!sum_.defined()) {
+      *this = std::move(later);
+      return;
+    }
+    add(later.sum_, later.first_);
+  }
+  // The total; zeros of the output's type when no iteration ran.
+  Tensor total(const TypeInfo& type) const {
+    if (sum_.defined()) return sum_;
+    Shape s = type.shape;
+    for (auto& d : s)
+      if (d < 0) d = 0;
+    return Tensor::zeros(type.dtype, s);
+  }
+
+ private:
+  Tensor sum_;
+  bool owned_ = false;
+  int64_t first_ = -1;
+};
+
 void executeMap(ControlRuntime& rt, const Node& n) {
   std::vector<Tensor> elems;
   for (Value v : n.inputs) elems.push_back(rt.value(v).t);
@@ -106,25 +186,63 @@ void executeMap(ControlRuntime& rt, const Node& n) {
       throw EngineError("map_fn elements have different first dimensions: " +
                         std::to_string(count) + " and " + std::to_string(e.shape()[0]));
   const int body = n.regions[0];
+  const size_t numOut = size_t(n.control.savedBase);
+  std::vector<size_t> summed;  // the summed outputs' indices
+  for (size_t j = 0; j < numOut; ++j)
+    if (n.control.summedOutput(j)) summed.push_back(j);
   SavedAccumulators saved(rt, n, count);
   std::vector<std::vector<Datum>> outs(static_cast<size_t>(count));
-  auto iteration = [&](int64_t i) {
+  // Runs iteration i, adding its summed results to `sums` (one per summed output).
+  auto iteration = [&](int64_t i, std::vector<RunningSum>& sums) {
     rt.checkCancelled();
     std::vector<Datum> params{Datum(Tensor::scalar(double(i), DType::I32))};
     for (const auto& e : elems) params.push_back(Datum(sliceRow(e, i)));
     RegionRun run = rt.runRegion(body, params, i);
+    for (size_t k = 0; k < summed.size(); ++k) {
+      Datum& r = run.results[summed[k]];
+      sums[k].add(r.t, i);
+      r = Datum();  // the sum holds it now: no iteration's tensor is kept past its turn
+    }
     outs[size_t(i)] = std::move(run.results);
     saved.put(size_t(i), run.saved);
   };
   const int threads = int(std::min<int64_t>(n.control.parallelIterations, rt.threads()));
-  if (rt.parallel() && threads > 1 && count > 1) {
-    rt.parallelFor(count, threads, iteration);
+  const bool parallel = rt.parallel() && threads > 1 && count > 1;
+  // Summed outputs: one running sum per chunk of consecutive iterations, the chunks' sums added
+  // in chunk order, so a given thread count always adds in the same order (the serial executor
+  // is one chunk). Without them, iterations are handed out one at a time.
+  const int64_t chunks = parallel && !summed.empty() ? std::min<int64_t>(threads, count) : 1;
+  std::vector<std::vector<RunningSum>> partial(size_t(chunks),
+                                               std::vector<RunningSum>(summed.size()));
+  if (!parallel) {
+    for (int64_t i = 0; i < count; ++i) iteration(i, partial[0]);
+  } else if (summed.empty()) {  // nothing to sum: partial[0] stays empty
+    rt.parallelFor(count, threads, [&](int64_t i) { iteration(i, partial[0]); });
   } else {
-    for (int64_t i = 0; i < count; ++i) iteration(i);
+    std::atomic<bool> failed{false};  // a chunk that failed stops the others at their next step
+    rt.parallelFor(chunks, threads, [&](int64_t c) {
+      for (int64_t i = c * count / chunks; i < (c + 1) * count / chunks; ++i) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        try {
+          iteration(i, partial[size_t(c)]);
+        } catch (...) {
+          failed.store(true, std::memory_order_relaxed);
+          throw;
+        }
+      }
+    });
   }
   std::vector<Datum> result;
-  for (size_t j = 0; j < size_t(n.control.savedBase); ++j)
-    result.push_back(Datum(stackResults(n, j, outs)));
+  for (size_t j = 0, k = 0; j < numOut; ++j) {
+    if (!n.control.summedOutput(j)) {
+      result.push_back(Datum(stackResults(n, j, outs)));
+      continue;
+    }
+    RunningSum total;
+    for (auto& chunk : partial) total.merge(std::move(chunk[k]));
+    result.push_back(Datum(total.total(n.type(int(j)))));
+    ++k;
+  }
   saved.appendOutputs(n, result);
   rt.setOutputs(std::move(result));
 }
