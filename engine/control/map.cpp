@@ -268,8 +268,8 @@ std::vector<Value> readsAtIteration(const Graph& g, int bodyR, Value list) {
   return reads;
 }
 
-// ys = map_fn(f, xs)
-// dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations
+// ys = map_fn(f, xs), or s = sum_i f(xs[i]) for a summed output
+// dxs = map_fn(vjp(f), xs, dys), ds reaching every i whole; captures' adjoints are summed outputs
 std::vector<Value> mapVjp(ControlVjpContext& c) {
   Builder& b = c.b;
   Graph& g = b.graph();
@@ -279,12 +279,21 @@ std::vector<Value> mapVjp(ControlVjpContext& c) {
   const size_t numCaptures = g.node(mid).captures.size();
   const size_t nOut = size_t(g.node(mid).control.savedBase);
   const std::vector<Value> caps = neededCaptures(g.node(mid), c.needs);
+  const Node& m = g.node(mid);
+  // A stacked output's adjoint is mapped over: iteration i is seeded with its row i. A summed
+  // output's adjoint seeds every iteration whole (each term of a sum gets the sum's adjoint):
+  // the reverse body captures it.
   std::vector<Value> elems;
-  for (size_t j = 0; j < nOut; ++j)
+  std::vector<int> sliceOf(nOut, -1);  // per output: its seed's slice, -1 for summed outputs
+  for (size_t j = 0; j < nOut; ++j) {
+    if (m.control.summedOutput(j)) continue;
+    sliceOf[j] = int(elems.size());
     elems.push_back(c.gout[j].valid() ? c.gout[j] : b.zerosLike({mid, int(j)}));
+  }
+  // Every output summed: the reverse map takes its count from the forward map's first input.
+  if (elems.empty()) elems.push_back(inputs.at(0));
   // The saved values (read by a first reverse pass) are targets in a gradient of a gradient.
   std::vector<std::pair<Value, Value>> savedAdj;  // body value, its adjoints per iteration
-  const Node& m = g.node(mid);
   for (size_t i = 0; i < m.saved.size() && nOut + i < c.gout.size(); ++i) {
     const TypeInfo& t = g.type(m.saved[i]);
     if (c.gout[nOut + i].valid() && !t.list && isFloat(t.dtype))
@@ -300,8 +309,10 @@ std::vector<Value> mapVjp(ControlVjpContext& c) {
     BodyGradRequest req;
     req.region = bodyR;
     for (size_t j = 0; j < nOut; ++j) {
+      const Value seed = sliceOf[j] >= 0 ? slices[size_t(sliceOf[j])] : c.gout[j];
+      if (!seed.valid()) continue;  // a summed output nothing reads
       req.targets.push_back(fwd.results[j]);
-      req.seeds.push_back(slices[j]);
+      req.seeds.push_back(seed);
     }
     for (const auto& [value, perIteration] : savedAdj) {
       req.targets.push_back(value);
@@ -331,17 +342,22 @@ std::vector<Value> mapVjp(ControlVjpContext& c) {
     }
     return out;
   };
-  const std::vector<Value> outs = mapFn(b, fn, elems, g.node(mid).control.parallelIterations);
+  // The inputs' adjoints are stacked; a captured value's adjoint is summed as the iterations
+  // finish (no [N, ...] tensor of per-iteration adjoints), except a list read at the iteration,
+  // whose adjoint has one entry per iteration.
+  std::vector<bool> summed(inputs.size(), false);
+  for (const auto& reads : capReads) summed.push_back(reads.empty());
+  const std::vector<Value> outs =
+      mapFn(b, fn, elems, g.node(mid).control.parallelIterations, summed);
   std::vector<Value> grads(inputs.size() + numCaptures);
   for (size_t i = 0; i < inputs.size(); ++i)
     if (c.needs[i]) grads[i] = outs[i];
   size_t ci = 0;
   for (size_t i = 0; i < numCaptures; ++i) {
     if (!c.needs[inputs.size() + i]) continue;
-    const Value stacked = outs[inputs.size() + ci];
+    const Value out = outs[inputs.size() + ci];
     grads[inputs.size() + i] =
-        capReads[ci].empty() ? ops::reduceSum(b, stacked, {0})
-                             : b.op1("list_unstack", {stacked}, Attrs{{"zero_default", true}});
+        capReads[ci].empty() ? out : b.op1("list_unstack", {out}, Attrs{{"zero_default", true}});
     ++ci;
   }
   return grads;
@@ -353,8 +369,9 @@ ControlKind mapKind() {
   return {.kind = NodeKind::Map,
           .userName = "map_fn",
           .math =
-              "ys = map_fn(f, xs)\n"
-              "dxs = map_fn(vjp(f), xs, dys); captured values get the sum over iterations",
+              "ys = map_fn(f, xs), or s = sum_i f(xs[i]) for a summed output\n"
+              "dxs = map_fn(vjp(f), xs, dys), ds reaching every i whole; captures' adjoints "
+              "are summed outputs",
           .execute = executeMap,
           .vjp = mapVjp,
           .batch = mapBatchRule()};
