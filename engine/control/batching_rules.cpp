@@ -202,6 +202,7 @@ std::vector<BatchedValue> batchMap(Builder& b, const Node& n, const std::vector<
     return out;
   };
   const std::vector<Value> looped = mapFn(b, fn, elems, n.control.parallelIterations, summed);
+  const int mapId = b.graph().region(b.currentRegion()).nodes.back();
   std::vector<BatchedValue> result;
   for (size_t j = 0; j < looped.size(); ++j) {
     const Value v = looped[j];
@@ -212,6 +213,20 @@ std::vector<BatchedValue> batchMap(Builder& b, const Node& n, const std::vector<
     std::vector<int64_t> perm{1, 0};
     for (int k = 2; k < int(b.type(v).shape.size()); ++k) perm.push_back(k);
     result.push_back({ops::transpose(b, v, perm), true});
+  }
+  // A reverse map batched in the same function (a tape inside it) reads the saved values:
+  // the batched map saves their batched stand-ins (entries with the lane axis first).
+  for (Value s : n.saved) {
+    const BatchedValue v = batchRegion.value(s);
+    if (!b.graph().within(b.graph().node(v.v).region, b.graph().node(mapId).regions.at(0)))
+      throw EngineError("a map_fn value saved for its gradient has no batched version");
+    Node& m = b.graph().node(mapId);
+    TypeInfo t = b.type(v.v);
+    t.nested = t.list;
+    t.list = true;
+    m.saved.push_back(v.v);
+    m.outputs.push_back(t);
+    result.push_back({Value{mapId, int(m.outputs.size()) - 1}, v.batched});
   }
   return result;
 }

@@ -198,10 +198,10 @@ class TestControlMap : public QObject {
     }
   }
 
-  // vectorized_map over examples e [K, 3], each taking d/dW of sum(map_fn(r -> r + W)^2):
-  // the batched reverse map sums over its K iterations per lane, not over the lanes.
-  // dW_b = sum_k 2 (e_bk + W). (A body whose VJP reads forward values, sin(r W), fails on main
-  // too: the batched forward map does not save what the batched reverse map reads.)
+  // vectorized_map over examples e [K, 3], each taking d/dW of sum(map_fn(r -> sin(r W))^2):
+  // the batched reverse map sums over its K iterations per lane, not over the lanes, and reads
+  // what the batched forward map saved for it (sin's input).
+  // dW_b = sum_k 2 sin(e_bk W) cos(e_bk W) e_bk = sum_k sin(2 e_bk W) e_bk.
   void vectorizedMapOfCapturedWeightGradient() {
     const int64_t B = 4, K = 5;
     Graph g;
@@ -216,7 +216,7 @@ class TestControlMap : public QObject {
           GradientTape tape(bb);
           const Value m = mapFn(bb,
                                 [&](Builder& in, const std::vector<Value>& r) {
-                                  return std::vector<Value>{o::add(in, r[0], w)};
+                                  return std::vector<Value>{o::sin(in, o::mul(in, r[0], w))};
                                 },
                                 {ex[0]})[0];
           const Value loss = o::reduceSum(bb, o::square(bb, m));
@@ -235,7 +235,8 @@ class TestControlMap : public QObject {
         for (int64_t j = 0; j < 3; ++j) {
           double want = 0;
           for (int64_t k = 0; k < K; ++k) {
-            want += 2 * (e0.at((l * K + k) * 3 + j) + w0.at(j));
+            const double ek = e0.at((l * K + k) * 3 + j);
+            want += std::sin(2 * ek * w0.at(j)) * ek;
           }
           QVERIFY2(std::abs(v.at(l * 3 + j) - want) < 1e-12,
                    qPrintable(QString("%1 lane %2 [%3]: %4 vs %5")
