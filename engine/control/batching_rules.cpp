@@ -3,7 +3,8 @@
 //   cond      both branches run batched, then where(pred, then, else) per lane;
 //   while     one loop that runs while any lane runs; finished lanes keep their values
 //             (where(lane still running, new, old)), so each lane ends at its own trip count;
-//   map_fn    the loop stays, over the mapped axis, and its body is batched over the lanes.
+//   map_fn    the loop stays, over the mapped axis, and its body is batched over the lanes;
+//             a summed output sums over the mapped axis only (one sum per lane).
 #include <map>
 
 #include "engine/control/control_flow.h"
@@ -185,19 +186,47 @@ std::vector<BatchedValue> batchMap(Builder& b, const Node& n, const std::vector<
     elems.push_back(ops::transpose(b, e.v, perm));
     laneElem.push_back(true);
   }
+  // A summed output stays summed over the mapped axis only: each lane gets its own sum, and
+  // a result the same for every lane gives one sum for all.
+  std::vector<bool> summed(n.control.summedOutputs);
+  std::vector<bool> resultBatched;
   auto fn = [&](Builder& bb, const std::vector<Value>& slices) {
     std::vector<BatchedValue> params{{bb.graph().region(bb.currentRegion()).params.at(0), false}};
     for (size_t i = 0; i < slices.size(); ++i) params.push_back({slices[i], bool(laneElem[i])});
     std::vector<Value> out;
-    for (const BatchedValue& r : batchRegion(bodyR, params)) out.push_back(batched(bb, r, lanes));
+    for (const BatchedValue& r : batchRegion(bodyR, params)) {
+      const bool sum = n.control.summedOutput(out.size());
+      resultBatched.push_back(r.batched || !sum);
+      out.push_back(sum ? r.v : batched(bb, r, lanes));
+    }
     return out;
   };
-  const std::vector<Value> looped = mapFn(b, fn, elems, n.control.parallelIterations);
+  const std::vector<Value> looped = mapFn(b, fn, elems, n.control.parallelIterations, summed);
+  const int mapId = b.graph().region(b.currentRegion()).nodes.back();
   std::vector<BatchedValue> result;
-  for (Value v : looped) {
+  for (size_t j = 0; j < looped.size(); ++j) {
+    const Value v = looped[j];
+    if (n.control.summedOutput(j)) {  // [lanes, ...] or shared: no mapped axis to move
+      result.push_back({v, resultBatched.at(j)});
+      continue;
+    }
     std::vector<int64_t> perm{1, 0};
     for (int k = 2; k < int(b.type(v).shape.size()); ++k) perm.push_back(k);
     result.push_back({ops::transpose(b, v, perm), true});
+  }
+  // A reverse map batched in the same function (a tape inside it) reads the saved values:
+  // the batched map saves their batched stand-ins (entries with the lane axis first).
+  for (Value s : n.saved) {
+    const BatchedValue v = batchRegion.value(s);
+    if (!b.graph().within(b.graph().node(v.v).region, b.graph().node(mapId).regions.at(0)))
+      throw EngineError("a map_fn value saved for its gradient has no batched version");
+    Node& m = b.graph().node(mapId);
+    TypeInfo t = b.type(v.v);
+    t.nested = t.list;
+    t.list = true;
+    m.saved.push_back(v.v);
+    m.outputs.push_back(t);
+    result.push_back({Value{mapId, int(m.outputs.size()) - 1}, v.batched});
   }
   return result;
 }

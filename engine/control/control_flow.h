@@ -31,8 +31,11 @@ std::vector<Value> whileLoop(Builder& b, const LoopCondFn& cond, const LoopBodyF
 
 std::vector<Value> cond(Builder& b, Value pred, const BranchFn& trueFn, const BranchFn& falseFn);
 
+// Returns one output per body result: the results stacked along a new axis 0, or, where
+// summed[j] is true, result j summed over the iterations (ControlAttrs::summedOutputs).
 std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& elems,
-                         int parallelIterations = kDefaultParallelIterations);
+                         int parallelIterations = kDefaultParallelIterations,
+                         const std::vector<bool>& summed = {});
 
 // tf.vectorized_map: fn traced once per example (as a map_fn body), then emitted again as one
 // batched graph (transform/batching.h). Nodes that cannot be batched run in a loop over the

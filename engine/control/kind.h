@@ -98,7 +98,8 @@ using ControlVjp = std::vector<Value> (*)(ControlVjpContext&);
 
 // The node applied to a batch (transform/batching.h): deps are its inputs then its captures,
 // each batched along axis 0 or not; `batchRegion` batches one of its regions in the current
-// region. Returns one value per output (up to Node::control.savedBase); throws EngineError
+// region. Returns one value per output (up to Node::control.savedBase; a map also one per
+// saved value, for a reverse map batched with it); throws EngineError
 // when it cannot apply, and the transform runs the node in a loop instead.
 using ControlBatchRule = std::function<std::vector<BatchedValue>(
     Builder&, const Node&, const std::vector<BatchedValue>& deps,

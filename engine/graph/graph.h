@@ -54,6 +54,11 @@ struct ControlAttrs {
   int savedBase = 0;  // index of the first saved output (see Node::saved)
   int parallelIterations = kDefaultParallelIterations;
   int64_t maximumIterations = -1;  // while: -1 = unbounded
+  // map: per output below savedBase, true when it is the sum of the iterations' results rather
+  // than their stack, so its type is the body result's (no leading iteration axis). Reverse
+  // maps sum captured values' adjoints this way instead of stacking N copies. Empty: none.
+  std::vector<bool> summedOutputs;
+  bool summedOutput(size_t j) const { return j < summedOutputs.size() && summedOutputs[j]; }
   // Reverse while loops carry [k, adjoints..., capture accumulators...]; adjoint j belongs to
   // loop variable adjointOf[j] of the forward loop (Node::forwardNode).
   std::vector<int> adjointOf;

@@ -113,7 +113,8 @@ BatchedValue Batcher::get(Value v) const {
   return it != env_.end() ? it->second : BatchedValue{v, false};
 }
 
-// The nodes of region r that its results or its side effects need. A nested vectorized_map
+// The nodes of region r that its results, its side effects or its owner's saved values need
+// (a tape inside the function differentiates the owner). A nested vectorized_map
 // leaves its traced per-example map unused: batching that would build a loop for nothing.
 namespace {
 
@@ -125,6 +126,9 @@ std::set<int> liveNodes(const Graph& g, const Region& r) {
       stack.push_back(v.node);
   };
   for (Value v : r.results) use(v);
+  // A reverse body batched in the same function reads what the owner saved here.
+  if (r.owner >= 0)
+    for (Value v : g.node(r.owner).saved) use(v);
   for (int id : r.nodes)
     if (g.node(id).sideEffect || g.node(id).is(NodeKind::Print)) use({id, 0});
   while (!stack.empty()) {
@@ -213,6 +217,7 @@ void Batcher::batchNode(const Node& n) {
         return run(r, params);
       };
       inner.list = [this](Value list) { return batchedList(list); };
+      inner.value = [this](Value v) { return get(v); };
       if (auto outs = hooks_.controlRule(b_, n, deps, inner)) {
         bind(*outs);
         return;

@@ -30,6 +30,9 @@ struct RegionBatcher {
   std::function<std::vector<BatchedValue>(int region, const std::vector<BatchedValue>& params)>
       region;
   std::function<Value(Value list)> list;
+  // The batched stand-in of a value of a region batched before (a body value its owner saves
+  // for a reverse body batched with it).
+  std::function<BatchedValue(Value v)> value;
   std::vector<BatchedValue> operator()(int r, const std::vector<BatchedValue>& params) const {
     return region(r, params);
   }
@@ -62,7 +65,8 @@ class Batcher {
   // node it runs has no batched input (a random draw per example).
   Batcher(Builder& b, BatchingHooks& hooks, Value countElem);
   // Emits region's nodes batched, its params bound to `params`; returns its results. Values
-  // from enclosing regions stand for themselves, unbatched, unless bound before.
+  // from enclosing regions stand for themselves, unbatched, unless bound before. The values
+  // the region's owner saves for reverse mode are batched too (a tape inside the function).
   std::vector<BatchedValue> run(int region, const std::vector<BatchedValue>& params);
   const std::vector<BatchFallback>& fallbacks() const { return fallbacks_; }
   // `list`, an unbatched list of the batched graph, as a batched one (entries gain the batch

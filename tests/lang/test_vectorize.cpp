@@ -229,6 +229,19 @@ class TestVectorize : public QObject {
     QVERIFY2(f.empty(), qPrintable(describe(f)));
   }
 
+  // A per-example gradient through map_fn over a captured w: the batched reverse map reads
+  // what the batched forward map saved (it failed with "not in scope" before) and sums w's
+  // adjoint per lane; the outer tape differentiates that again.
+  void perExampleGradientThroughMapFn() {
+    ProgramRun r = runAgreeing(script(
+        "    with tf.GradientTape() as inner:\n"
+        "        m = tf.map_fn(lambda row: tf.sin(tf.matmul(tf.expand_dims(row, 0), w)), e)\n"
+        "        l = tf.reduce_sum(m * m)\n"
+        "    return inner.gradient(l, w)\n"));
+    const std::vector<BatchFallback> f = fallbacksOf(r);
+    QVERIFY2(f.empty(), qPrintable(describe(f)));
+  }
+
   // tape.jacobian / batch_jacobian with experimental_use_pfor (the default) batch one reverse
   // pass over the identity's rows; experimental_use_pfor=False loops over them. Same numbers.
   void jacobianPforEqualsRowLoop_data() {
