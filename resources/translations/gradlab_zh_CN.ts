@@ -558,47 +558,52 @@
     </message>
     <message>
         <location filename="../../ui/i18n/diagnostic_text.cpp" line="289"/>
+        <source>side by side: %1 independent ops ran one per thread, in %2 phases</source>
+        <translation>并行执行：%1 个互不依赖的运算各占一个线程同时运行，共 %2 批</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="294"/>
         <source>%1 at line %2: element-major, %3 iterations per block of elements</source>
         <translation>第 %2 行的 %1：按元素优先执行，每个元素块 %3 次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="294"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="299"/>
         <source>%1 at line %2: fallback: runs step by step (%3)</source>
         <translation>第 %2 行的 %1：回退：逐步运行（%3）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="298"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="303"/>
         <source>time per variant:</source>
         <translation>各变体用时：</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="302"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="307"/>
         <source>%1 failed</source>
         <translation>%1 失败</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="303"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="308"/>
         <source>%1 %2 s</source>
         <translation>%1 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="315"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="320"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="316"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="321"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="324"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="329"/>
         <source>en</source>
         <comment>the diagnostics&apos; language: en keeps the engine&apos;s text</comment>
         <translation>zh</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="361"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="366"/>
         <source>why: %1</source>
         <translation>原因：%1</translation>
     </message>
