@@ -137,18 +137,7 @@ struct Executor::Impl {
   void execRegion(Frame& f) {
     if (fused) return execFusedRegion(f);
     const RegionPlan& rp = plan->region(f.region);
-    if (const DataflowRegion* df = sideBySideHere(f)) {
-      f.shared = true;
-      runDataflow(
-          *df, threads, [&](int p) { execNode(f, g.node(rp.order[size_t(p)])); },
-          [&](int li) { f.slots[size_t(li)].clear(); }, sideBySide);
-      f.shared = false;
-    } else {
-      for (size_t p = 0; p < rp.order.size(); ++p) {
-        execNode(f, g.node(rp.order[p]));
-        for (int li : rp.freeAfter[p]) f.slots[size_t(li)].clear();
-      }
-    }
+    runUnits(f, rp.freeAfter, [&](size_t p) { execNode(f, g.node(rp.order[p])); });
     // One atomic add per region run, not per op: concurrent bodies would fight over the line.
     // The ops limit is checked there too, so a loop stops within an iteration of passing it.
     const int64_t mine = f.primitivesSoFar();
@@ -169,25 +158,29 @@ struct Executor::Impl {
       else
         execNode(f, g.node(unit.node));
     };
-    if (const DataflowRegion* df = sideBySideHere(f)) {
-      f.shared = true;
-      runDataflow(
-          *df, threads, [&](int u) { execUnit(fs.units[size_t(u)]); },
-          [&](int li) { f.slots[size_t(li)].clear(); }, sideBySide);
-      f.shared = false;
-    } else {
-      for (size_t u = 0; u < fs.units.size(); ++u) {
-        execUnit(fs.units[u]);
-        for (int li : fs.freeAfter[u]) f.slots[size_t(li)].clear();
-      }
-    }
+    runUnits(f, fs.freeAfter, [&](size_t u) { execUnit(fs.units[u]); });
     primitiveOps.fetch_add(f.primitivesSoFar(), std::memory_order_relaxed);
   }
 
-  // Side by side only from the top thread: inside a phase or a parallel map, one thread each.
-  const DataflowRegion* sideBySideHere(const Frame& f) const {
-    if (dataflow.empty() || omp_get_active_level() != 0) return nullptr;
-    return dataflow[size_t(f.region)].get();
+  // Runs a region's units (nodes, or the fusing executor's nodes and groups) in plan order,
+  // freeing after each what the plan says, or side by side where the region has a dataflow
+  // plan. Side by side only from the top thread: inside a phase or a parallel map, one thread
+  // each.
+  template <class RunUnit>
+  void runUnits(Frame& f, const std::vector<std::vector<int>>& freeAfter, RunUnit run) {
+    const DataflowRegion* df = dataflow.empty() ? nullptr : dataflow[size_t(f.region)].get();
+    if (df && omp_get_active_level() == 0) {
+      f.shared = true;
+      runDataflow(
+          *df, threads, [&](int u) { run(size_t(u)); },
+          [&](int li) { f.slots[size_t(li)].clear(); }, sideBySide);
+      f.shared = false;
+      return;
+    }
+    for (size_t u = 0; u < freeAfter.size(); ++u) {
+      run(u);
+      for (int li : freeAfter[u]) f.slots[size_t(li)].clear();
+    }
   }
 
   void execGroup(Frame& f, int gi) {
