@@ -172,7 +172,9 @@ class TestRecordCache : public QObject {
     w.show();
     openOde(w, "vectorized");
     LessonController* c = w.controller();
-    // Long enough a recording to cancel in the middle of it.
+    // Long enough a recording to cancel in the middle of it. Under ASan + UBSan with the fuzzer's
+    // coverage instrumentation (CI) each of these runs takes about a minute.
+    constexpr int kRunTimeout = 240000;
     const QMap<QString, double> big{{"batch", 8}, {"dim", 2000}, {"steps", 20000}};
     w.params()->setUserValues(big);
     c->setParamValues(big);
@@ -183,7 +185,7 @@ class TestRecordCache : public QObject {
     QSignalSpy ready(c, &LessonController::recordsReady);
     QSignalSpy stopped(c, &LessonController::recordingStopped);
     w.runCurrent(false);
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kRunTimeout);
     QCOMPARE(started.count(), 1);
     QAction* cancel = w.findChild<QAction*>("cancelRun");
     QVERIFY(cancel && cancel->isEnabled());  // Cancel reaches the recording run
@@ -198,15 +200,15 @@ class TestRecordCache : public QObject {
     QElapsedTimer t;
     t.start();
     QVERIFY(c->run("vectorized", lab::ExecutorKind::Serial));
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, kRunTimeout);
     QVERIFY(ready.isEmpty());
     // A run supersedes a recording run under way, which then says it stopped.
     QCOMPARE(started.count(), 2);
     QVERIFY(c->recording());
     QVERIFY(c->run("vectorized", lab::ExecutorKind::Serial));
     QCOMPARE(stopped.count(), 2);
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60000);
-    QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, kRunTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, kRunTimeout);
     QCOMPARE(started.count(), 3);
     QCOMPARE(w.shownRun()->run.loops.begin()->second.iterations, qint64(20000));
     // A variant the run left out: nothing of the one that ran, and no recording.
