@@ -175,7 +175,7 @@ class TestRecordCache : public QObject {
     // Long enough a recording to cancel in the middle of it. Under ASan + UBSan with the fuzzer's
     // coverage instrumentation (CI) each of these runs takes about a minute.
     constexpr int kRunTimeout = 240000;
-    const QMap<QString, double> big{{"batch", 8}, {"dim", 2000}, {"steps", 20000}};
+    const QMap<QString, double> big{{"batch", 8}, {"dim", 500}, {"steps", 20000}};
     w.params()->setUserValues(big);
     c->setParamValues(big);
     c->traceNow();
