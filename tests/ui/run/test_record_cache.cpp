@@ -172,8 +172,9 @@ class TestRecordCache : public QObject {
     w.show();
     openOde(w, "vectorized");
     LessonController* c = w.controller();
-    // Long enough a recording to cancel in the middle of it. Under ASan + UBSan with the fuzzer's
-    // coverage instrumentation (CI) each of these runs takes about a minute.
+    // Long enough a recording to cancel in the middle of it (about a second in Release), short
+    // enough for CI: under ASan + UBSan with the fuzzer's coverage instrumentation each run takes
+    // about 15 s (dim 2000 took a minute per run, over Qt Test's 300 s for the whole function).
     constexpr int kRunTimeout = 240000;
     const QMap<QString, double> big{{"batch", 8}, {"dim", 500}, {"steps", 20000}};
     w.params()->setUserValues(big);
