@@ -14,6 +14,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
+#include <omp.h>
 #include <Eigen/Core>
 #include <algorithm>
 #include <array>
@@ -36,32 +37,46 @@ inline constexpr int64_t kParallelMin = kParallelWork;
 // Block size of the fixed partition (a multiple of every SIMD width, so block edges stay aligned).
 inline constexpr int64_t kBlock = 4096;
 
-// Calls f(i) for each i in [0, n), statically split across the OpenMP team only when
-// `parallel`. Small work must not enter OpenMP at all: `omp parallel for if (false)` still makes
-// libgomp build and free a one-thread team per call, with a futex wake-up at its end (720000
-// futex calls and ~8 % of the time in malloc_consolidate for seed-b's jacobian at T=300).
+// Whether a parallel region here would get more than this thread: not inside a team (nested
+// regions get one thread) nor with the team shrunk to one (exec/core_share.h).
+inline bool teamAvailable() { return omp_get_max_threads() > 1 && !omp_in_parallel(); }
+
+// Chunks of a parallel forRange: about eight per thread, so a thread that comes free takes more.
+inline int64_t dynamicChunk(int64_t n) {
+  return std::max<int64_t>(1, n / (int64_t(omp_get_max_threads()) * 8));
+}
+
+// Calls f(i) for each i in [0, n), split across the OpenMP team only when `parallel` and a team
+// is there to split across. Threads take chunks as they come free, not a fixed share each, so a
+// thread that loses its core for a while (to the window's own threads, say) holds back only its
+// current chunk; which thread computes an index never changes the result. Small work must not
+// enter OpenMP at all: `omp parallel for if (false)` still makes libgomp build and free a
+// one-thread team per call, with a futex wake-up at its end (720000 futex calls and ~8 % of the
+// time in malloc_consolidate for seed-b's jacobian at T=300).
 template <class F>
 void forRange(int64_t n, bool parallel, F&& f) {
-  if (!parallel) {
+  if (!parallel || !teamAvailable()) {
     for (int64_t i = 0; i < n; ++i) f(i);
     return;
   }
-#pragma omp parallel for schedule(static)
+  const int64_t chunk = dynamicChunk(n);
+#pragma omp parallel for schedule(dynamic, chunk)
   for (int64_t i = 0; i < n; ++i) f(i);
 }
 
 // As forRange, with scratch state made once per thread by make() and passed as f(i, scratch).
 template <class Make, class F>
 void forRangeWithScratch(int64_t n, bool parallel, Make&& make, F&& f) {
-  if (!parallel) {
+  if (!parallel || !teamAvailable()) {
     auto scratch = make();
     for (int64_t i = 0; i < n; ++i) f(i, scratch);
     return;
   }
+  const int64_t chunk = dynamicChunk(n);
 #pragma omp parallel
   {
     auto scratch = make();
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, chunk)
     for (int64_t i = 0; i < n; ++i) f(i, scratch);
   }
 }
