@@ -49,8 +49,10 @@ class Runner {
   void runAll(int threads, DataflowStats& stats) {
     const size_t total = waits_.size();
     while (done_ < total) {
-      if (threads > 1 && worth_.size() >= 2) {
-        sideBySide(threads, stats);
+      // The executor may shrink the team while the region runs (exec/core_share.h).
+      const int team = std::min(threads, omp_get_max_threads());
+      if (team > 1 && worth_.size() >= 2) {
+        sideBySide(team, stats);
         continue;
       }
       MinHeap* next = nullptr;

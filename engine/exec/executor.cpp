@@ -3,8 +3,10 @@
 #include <omp.h>
 
 #include <Eigen/Core>
+#include <optional>
 
 #include "engine/control/kind.h"
+#include "engine/exec/core_share.h"
 #include "engine/exec/dataflow.h"
 #include "engine/exec/float_env.h"
 #include "engine/exec/fused_executor.h"
@@ -99,7 +101,9 @@ class OmpThreads {
 struct Executor::Impl {
   const Graph& g;
   RunOptions opt;
-  int threads = 1;
+  int threads = 1;                 // the team: what RunOptions::threads asks for
+  std::optional<CoreShare> share;  // the team's threads worth using now (exec/core_share.h)
+  int teamNow = 1;                 // the threads OpenMP and Eigen use now
   std::unique_ptr<ExecutionPlan> plan;
   std::unique_ptr<FusedExecution> fused;  // the fusing executor's schedule (RunOptions::fused)
   Recorder recorder;
@@ -168,19 +172,35 @@ struct Executor::Impl {
   // each.
   template <class RunUnit>
   void runUnits(Frame& f, const std::vector<std::vector<int>>& freeAfter, RunUnit run) {
+    const bool outsideTeams = omp_get_active_level() == 0;
     const DataflowRegion* df = dataflow.empty() ? nullptr : dataflow[size_t(f.region)].get();
-    if (df && omp_get_active_level() == 0) {
+    if (df && outsideTeams) {
       f.shared = true;
       runDataflow(
-          *df, threads, [&](int u) { run(size_t(u)); },
+          *df, threads,
+          [&](int u) {
+            if (omp_get_active_level() == 0) followCoreShare();
+            run(size_t(u));
+          },
           [&](int li) { f.slots[size_t(li)].clear(); }, sideBySide);
       f.shared = false;
       return;
     }
     for (size_t u = 0; u < freeAfter.size(); ++u) {
+      if (outsideTeams) followCoreShare();
       run(u);
       for (int li : freeAfter[u]) f.slots[size_t(li)].clear();
     }
+  }
+
+  // Sizes the OpenMP team and Eigen's GEMMs to the cores free now. Outside OpenMP teams only:
+  // the ICV set here is the top thread's.
+  void followCoreShare() {
+    const int k = share->threads();
+    if (k == teamNow) return;
+    teamNow = k;
+    omp_set_num_threads(k);
+    Eigen::setNbThreads(k);
   }
 
   void execGroup(Frame& f, int gi) {
@@ -365,12 +385,16 @@ struct Executor::Impl {
     threads = opt.parallel || opt.fused ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
     if (opt.fused) fused = std::make_unique<FusedExecution>(g, *plan, fetches, opt, threads);
     planSideBySide();
+    // Threads left to the executor follow the machine's load; a count the user chose is kept.
+    share.emplace(threads, opt.threads <= 0);
+    teamNow = threads;
     resetPeakMemory();
     timeline.start();
     Frame top(nullptr, 0, -1, g.region(0).nodes.size());
     {
       OmpThreads scope(threads);
       DenormalsFlushed flush(opt.flushDenormals, threads);
+      followCoreShare();
       execRegion(top);
     }
     RunResult result;
@@ -410,7 +434,7 @@ class Executor::Impl::FrameRuntime final : public ControlRuntime {
   void setOutputs(std::vector<Datum> outputs) override { ex_.slot(f_, n_.id) = std::move(outputs); }
   void accountSaved(size_t bytes) override { ex_.savedBytes.fetch_add(bytes); }
   bool parallel() const override { return ex_.opt.parallel; }
-  int threads() const override { return ex_.threads; }
+  int threads() const override { return ex_.teamNow; }
   void parallelFor(int64_t count, int threads, const std::function<void(int64_t)>& body) override {
     gl::parallelFor(count, threads, body);
   }
