@@ -87,10 +87,12 @@ class Bench {
         preset_(presetOf(a, lang::ParamPreset::Seed)),
         runs_(int(a.integer("--runs", 3))),
         only_(a.text("--only")),
-        threads_(int(a.integer("--threads", std::max(1u, std::thread::hardware_concurrency())))) {
+        threads_(int(a.integer("--threads", 0))),
+        peerThreads_(threads_ > 0 ? threads_
+                                  : int(std::max(1u, std::thread::hardware_concurrency()))) {
     report_.quick = quick_;
     report_.runs = runs_;
-    report_.threads = threads_;
+    report_.threads = peerThreads_;
     dir_ = binaryDir();
   }
 
@@ -265,7 +267,7 @@ class Bench {
              binary.filename().string() + ")");
         continue;
       }
-      const std::string command = "OMP_NUM_THREADS=" + std::to_string(threads_) + " " +
+      const std::string command = "OMP_NUM_THREADS=" + std::to_string(peerThreads_) + " " +
                                   quoted(binary.string()) + " " + std::to_string(steps) + " " +
                                   std::to_string(batch) + " " + std::to_string(dim);
       std::vector<std::string> lines;
@@ -318,7 +320,7 @@ class Bench {
     const std::string keepFreed =
         "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184 MALLOC_TOP_PAD_=268435456 ";
     const std::string command = keepFreed + python_ + " " + quoted(script.string()) +
-                                " --threads " + std::to_string(threads_) +
+                                " --threads " + std::to_string(peerThreads_) +
                                 (quick_ ? " --quick" : "") + " --cases " + cases + " 2>&1";
     std::vector<std::string> lines;
     if (!capture(command, lines)) note("PyTorch peer failed: " + command);
@@ -352,7 +354,8 @@ class Bench {
   lang::ParamPreset preset_;
   int runs_;
   std::string only_;
-  int threads_;
+  int threads_;      // the parallel executor's: 0 leaves them to it (exec/core_share.h)
+  int peerThreads_;  // the yardsticks': one per core unless --threads says otherwise
   std::filesystem::path dir_;
   Report report_;
   std::vector<Traced> traced_;

@@ -39,7 +39,7 @@ Option executorOption() {
 
 Option threadsOption() {
   return args::integer("--threads", "N", 1, kMaxThreads, "threads of the parallel executor")
-      .byDefault("one per core");
+      .byDefault("one per idle core, rechecked as it runs");
 }
 
 Option ftzOption() {

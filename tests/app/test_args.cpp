@@ -486,7 +486,8 @@ class TestArgs : public QObject {
         qPrintable(h));
     QVERIFY2(h.contains(
                  "\n  --threads N             threads of the parallel executor; an integer from 1 "
-                 "to 256 (default: one\n                          per core)\n"),
+                 "to 256 (default: one\n                          per idle core, rechecked as it "
+                 "runs)\n"),
              qPrintable(h));
     QVERIFY(
         h.contains("\n  --executor serial|parallel|fused\n                          the executor "

@@ -33,9 +33,13 @@ RunOptions::RunOptions(QWidget* parent)
   row->addWidget(new QLabel(tr(" Threads "), this));
   const int cores = std::max(1, QThread::idealThreadCount());
   threads_->setObjectName(QStringLiteral("threads"));
-  threads_->setRange(1, cores * 4);
-  threads_->setValue(cores);
-  threads_->setToolTip(tr("Threads of the parallel executor"));
+  // 0, "auto": one thread per core that no other program is using, looked up as the run goes.
+  threads_->setRange(0, cores * 4);
+  threads_->setSpecialValueText(tr("auto"));
+  threads_->setValue(0);
+  threads_->setToolTip(
+      tr("Threads of the parallel executor (auto: one per core that no other "
+         "program is using)"));
   row->addWidget(threads_);
   connect(variants_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           &RunOptions::variantChanged);

@@ -28,7 +28,7 @@ class RunOptions : public QWidget {
   QString executorLabel() const;
   int executorIndex() const;  // for the settings
   void setExecutorIndex(int index);
-  int threads() const;
+  int threads() const;  // 0: auto, the executor follows the machine's load
 
   // While a run goes on the executor settings wait for the next one; the variant stays a
   // choice of what to show.
