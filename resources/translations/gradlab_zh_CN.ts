@@ -1871,11 +1871,16 @@
     </message>
     <message>
         <location filename="../../ui/run/run_options.cpp" line="38"/>
-        <source>Threads of the parallel executor</source>
-        <translation>并行执行器使用的线程数</translation>
+        <source>auto</source>
+        <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="49"/>
+        <location filename="../../ui/run/run_options.cpp" line="41"/>
+        <source>Threads of the parallel executor (auto: one per core that no other program is using)</source>
+        <translation>并行执行器使用的线程数（自动：每个未被其他程序占用的核心一个线程）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/run/run_options.cpp" line="53"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
