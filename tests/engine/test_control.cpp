@@ -10,6 +10,7 @@
 #include "engine/control/kind.h"
 #include "engine/exec/executor.h"
 #include "engine/exec/parallel_for.h"
+#include "engine/lab/session.h"
 #include "engine/ops/api.h"
 #include "engine/transform/independent_iterations.h"
 #include "helpers.h"
@@ -166,6 +167,50 @@ class TestControl : public QObject {
       }
     }
   }
+  // Loop bodies hand their op counts to the frame that ran the loop, and it adds them to the
+  // run's total in batches: per-sample inner loops running on two threads at once still count
+  // every op once, and the ops limit still stops them.
+  void parallelNestedLoopsCountEveryOpOnce() {
+    const char* script = R"(
+x = tf.ones([400, 8])
+def per_sample(i, grads):
+    def step(j, v):
+        return j + 1, v * 0.5 + 1.0
+    _, v = tf.while_loop(lambda j, v: j < 20, step, [tf.constant(0), x[i]])
+    return i + 1, grads.write(i, v)
+_, grads = tf.while_loop(lambda i, grads: i < 400, per_sample,
+                         [tf.constant(0), tf.TensorArray(tf.float32, size=400)],
+                         parallel_iterations=8)
+y = grads.stack()
+)";
+    const lang::TracedProgram p = lang::traceProgram(script, "nested.gls", lang::TraceOptions{});
+    // One thread and two take the same path (the loop's iterations are independent: no
+    // condition ops per iteration, unlike the serial executor's loop).
+    std::vector<int64_t> counts;
+    for (const int threads : {1, 2}) {
+      lab::RunSettings s;
+      s.parallel = true;
+      s.threads = threads;
+      const lab::ProgramRun r = lab::runProgram(p, s);
+      QVERIFY2(r.ok(), r.variants.at(0).error.c_str());
+      QVERIFY(std::abs(r.variants[0].run.values.back().t.at(0) - 2.0) < 1e-5);  // v -> 2
+      counts.push_back(r.variants[0].run.primitiveOps);
+    }
+    // Per sample 21 compares, 20 x (j + 1, v * 0.5, + 1.0), x[i], i + 1 and the write; three
+    // ops at the top level.
+    QCOMPARE(counts[0], int64_t(400 * (21 + 20 * 3 + 3) + 3));
+    QCOMPARE(counts[1], counts[0]);
+    lab::RunSettings limited;
+    limited.parallel = true;
+    limited.threads = 2;
+    limited.maxOps = 20000;  // reached after about 240 samples
+    const lab::ProgramRun stopped = lab::runProgram(p, limited);
+    QVERIFY(!stopped.ok());
+    QVERIFY2(stopped.variants.at(0).error.find("the run executed more than 20000 ops") !=
+                 std::string::npos,
+             stopped.variants[0].error.c_str());
+  }
+
   void markedLoopRunsInParallelWithTheSameNumbers() {
     PerSampleLoop s;
     buildLoop(s, Body::Independent);
