@@ -266,7 +266,7 @@ struct Executor::Impl {
       if (opt.valueRecords && f.parent == nullptr) recorder.value(v, s[size_t(v.index)]);
     }
     f.countPrimitives(int64_t(p.members.size()));
-    if (memoryStats().live > opt.memoryBudget)
+    if (liveBytesRoughly() > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", last.loc, std::string(last.opName()));
     if (timed) timeline.add(last.id, f.iteration, start, timeline.now());
   }
@@ -313,7 +313,7 @@ struct Executor::Impl {
     } catch (const std::bad_alloc&) {
       throw EngineError("out of memory", n.loc, op());
     }
-    if (memoryStats().live > opt.memoryBudget)
+    if (liveBytesRoughly() > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", n.loc, op());
     if (opt.checkNumerics && n.is(NodeKind::Primitive))
       numerics.scan(n, slot(f, n.id), f.iteration);
@@ -342,7 +342,7 @@ struct Executor::Impl {
   // it, a [30000,30000] product had already taken 3.4 GiB). Known per node before the run.
   void checkBudgetBefore(const Node& n) const {
     const double bytes = outputBytes[size_t(n.id)];
-    if (double(memoryStats().live) + bytes > double(opt.memoryBudget))
+    if (double(liveBytesRoughly()) + bytes > double(opt.memoryBudget))
       throw EngineError(
           diagnosed("this needs " + std::to_string(int64_t(bytes / (1 << 20))) +
                         " MiB more, over the memory budget of " +

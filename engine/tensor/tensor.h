@@ -140,12 +140,17 @@ class Tensor {
   int64_t numel_ = 0;
 };
 
-// Bytes currently held by live tensors and the high-water mark, for memory accounting.
+// Bytes currently held by live tensors and the high-water mark since resetPeakMemory(), for
+// memory accounting. Each thread counts its own allocations: `peak` is the sum of the threads'
+// peaks, exact while one thread allocates and an upper bound while several do. Adds up one
+// counter per thread: call it per run, not per op.
 struct MemoryStats {
   size_t live = 0;
   size_t peak = 0;
 };
 MemoryStats memoryStats();
 void resetPeakMemory();
+// The live bytes within a MiB per thread, from one counter: cheap enough for a check per op.
+size_t liveBytesRoughly();
 
 }  // namespace gl

@@ -242,6 +242,38 @@ class TestTensor : public QObject {
     }
     QCOMPARE(memoryStats().live, before);
   }
+
+  // Each thread counts its own allocations; the live bytes and the peak are still the
+  // process's: exact for one thread, the sum at the moment for two threads holding blocks at
+  // once, and a block freed on another thread than the one that made it is uncounted there.
+  void memoryAccountingAcrossThreads() {
+    const size_t mib = size_t(1) << 20;
+    const size_t before = memoryStats().live;
+    resetPeakMemory();
+    {
+      Tensor a = Tensor::zeros(DType::F32, {1 << 20});  // 4 MiB
+    }
+    {
+      Tensor b = Tensor::zeros(DType::F32, {1 << 19});  // 2 MiB, after a went
+    }
+    QCOMPARE(memoryStats().peak, before + 4 * mib);  // one thread: exact
+    QCOMPARE(memoryStats().live, before);
+
+    resetPeakMemory();
+    Tensor mine = Tensor::zeros(DType::F32, {1 << 20});  // 4 MiB here
+    Tensor theirs;
+    std::thread other([&] { theirs = Tensor::zeros(DType::F32, {1 << 19}); });  // 2 MiB there
+    other.join();
+    QCOMPARE(memoryStats().live, before + 6 * mib);
+    QCOMPARE(memoryStats().peak, before + 6 * mib);
+    QVERIFY(liveBytesRoughly() + 4 * mib > before + 6 * mib);
+    mine = Tensor();
+    std::thread freer([&] { theirs = Tensor(); });  // made on `other`, freed on `freer`
+    freer.join();
+    QCOMPARE(memoryStats().live, before);
+    QCOMPARE(memoryStats().peak, before + 6 * mib);
+    QVERIFY(liveBytesRoughly() < before + 4 * mib);  // within a MiB per thread
+  }
 };
 
 QTEST_APPLESS_MAIN(TestTensor)
