@@ -117,6 +117,7 @@ struct Executor::Impl {
   int threads = 1;                 // the team: what RunOptions::threads asks for
   std::optional<CoreShare> share;  // the team's threads worth using now (exec/core_share.h)
   int teamNow = 1;                 // the threads OpenMP and Eigen use now
+  uint64_t runSerial = 0;          // this run's number in the process (thread-local copies)
   std::unique_ptr<ExecutionPlan> plan;
   std::unique_ptr<FusedExecution> fused;  // the fusing executor's schedule (RunOptions::fused)
   Recorder recorder;
@@ -231,6 +232,29 @@ struct Executor::Impl {
     teamNow = k;
     omp_set_num_threads(k);
     Eigen::setNbThreads(k);
+  }
+
+  // A constant in a loop body, as this thread's own copy when the team has threads: every
+  // copy of one tensor writes its reference count, and two threads running the same body each
+  // step (seed-a's per-sample loops) otherwise fight over that cache line. Small constants only
+  // (the scalars of a step); copies live until the thread's next run.
+  const Tensor& constantIn(const Frame& f, const Node& n) {
+    static constexpr size_t kCopyBytes = 4096;
+    if (!f.parent || threads < 2 || !n.value.defined() || n.value.bytes() > kCopyBytes)
+      return n.value;
+    struct Copies {
+      uint64_t run = 0;
+      std::vector<Tensor> byNode;
+    };
+    thread_local Copies copies;
+    if (copies.run != runSerial) {
+      copies.byNode.clear();
+      copies.run = runSerial;
+    }
+    if (copies.byNode.size() <= size_t(n.id)) copies.byNode.resize(size_t(g.numNodes()));
+    Tensor& mine = copies.byNode[size_t(n.id)];
+    if (!mine.defined()) mine = n.value.clone();
+    return mine;
   }
 
   void execGroup(Frame& f, int gi) {
@@ -418,6 +442,8 @@ struct Executor::Impl {
     // Threads left to the executor follow the machine's load; a count the user chose is kept.
     share.emplace(threads, opt.threads <= 0);
     teamNow = threads;
+    static std::atomic<uint64_t> runs{0};
+    runSerial = ++runs;
     resetPeakMemory();
     timeline.start();
     Frame top(nullptr, 0, -1, g.region(0).nodes.size());
@@ -501,6 +527,8 @@ void Executor::Impl::execKind(Frame& f, const Node& n) {
     case NodeKind::Primitive:
       return execPrimitive(f, n);
     case NodeKind::Const:
+      slot(f, n.id) = {constantIn(f, n)};
+      return;
     case NodeKind::Variable:
       slot(f, n.id) = {n.value};
       return;
