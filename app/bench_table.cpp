@@ -184,8 +184,20 @@ bool selects(const std::string& only, const std::string& name) {
 
 std::vector<Ratio> ratios(const Report& report) {
   std::vector<Ratio> out;
+  // Cases timed in the same rounds are compared round by round, and the median of those ratios
+  // taken: a long bench drifts (session 21: the ODE's per-sample rows 1.1-1.3 s in some rounds,
+  // 0.8 s in others, while its limit held), and a pair from one round shares the drift.
+  // Otherwise (a peer with runs of its own), the ratio of the medians.
   auto add = [&](const Case& c, const Case* over) {
     if (!over || over == &c) return;
+    if (c.seconds.size() == over->seconds.size() &&
+        std::all_of(over->seconds.begin(), over->seconds.end(), [](double x) { return x > 0; })) {
+      std::vector<double> perRound;
+      for (size_t i = 0; i < c.seconds.size(); ++i)
+        perRound.push_back(c.seconds[i] / over->seconds[i]);
+      out.push_back({c.name, over->name, stats(perRound).median});
+      return;
+    }
     const double denominator = over->summary().median;
     if (denominator > 0) out.push_back({c.name, over->name, c.summary().median / denominator});
   };
@@ -227,7 +239,7 @@ std::string formatTable(const Report& report) {
   const std::vector<Ratio> all = ratios(report);
   std::string out = padRight("case", width) + "  " + padLeft("median s", 9) + "  " +
                     padLeft("min s", 9) + "  " + padLeft("max s", 9) + "  " + padLeft("peak", 10) +
-                    "  ratios (median / median)\n";
+                    "  ratios (median of per-round ratios)\n";
   for (const Case& c : report.cases) {
     out += padRight(c.name, width) + "  ";
     if (c.seconds.empty()) {
