@@ -234,10 +234,10 @@ struct Executor::Impl {
     Eigen::setNbThreads(k);
   }
 
-  // A constant in a loop body, as this thread's own copy when the team has threads: every
-  // copy of one tensor writes its reference count, and two threads running the same body each
-  // step (seed-a's per-sample loops) otherwise fight over that cache line. Small constants only
-  // (the scalars of a step); copies live until the thread's next run.
+  // A constant in a loop body, as this thread's own copy when the team has two or more threads:
+  // every copy of one tensor writes its reference count, and two threads running the same body
+  // each step (seed-a's per-sample loops) otherwise fight over that cache line. Small constants
+  // only (the scalars of a step); copies live until the thread's next run.
   const Tensor& constantIn(const Frame& f, const Node& n) {
     static constexpr size_t kCopyBytes = 4096;
     if (!f.parent || threads < 2 || !n.value.defined() || n.value.bytes() > kCopyBytes)
@@ -450,8 +450,7 @@ struct Executor::Impl {
     {
       OmpThreads scope(threads);
       DenormalsFlushed flush(opt.flushDenormals, threads);
-      followCoreShare();
-      execRegion(top);
+      execRegion(top);  // its units follow the core share from the first one
     }
     RunResult result;
     result.seconds = timeline.now();

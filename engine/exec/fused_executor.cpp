@@ -1,7 +1,5 @@
 #include "engine/exec/fused_executor.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <set>
 
@@ -229,8 +227,8 @@ bool FusedExecution::runLoop(ControlRuntime& rt, const Node& n) {
     carried.push_back(&vars[size_t(j)].t);
     out.push_back(Tensor::empty(p.dtype, vars[size_t(j)].t.shape()));
   }
-  const bool parallel = threads_ > 1 && omp_get_max_threads() > 1 &&
-                        p.numel * std::max<int64_t>(trips, 1) >= kern::kParallelWork;
+  const bool parallel =
+      threads_ > 1 && p.numel * std::max<int64_t>(trips, 1) >= kern::kParallelWork;
   bool nonFinite = false;
   runElementMajor(p, paramInput, carried, in, trips, parallel, out, opt_.checkNumerics, nonFinite);
   if (nonFinite) {
