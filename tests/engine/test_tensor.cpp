@@ -2,8 +2,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <new>
 #include <random>
 #include <set>
@@ -273,6 +275,52 @@ class TestTensor : public QObject {
     QCOMPARE(memoryStats().live, before);
     QCOMPARE(memoryStats().peak, before + 6 * mib);
     QVERIFY(liveBytesRoughly() < before + 4 * mib);  // within a MiB per thread
+  }
+
+  // The window drops an old result on a helper thread that lives on and allocates nothing: the
+  // buffers it frees must go where the run thread can take them again, not stay in the helper's
+  // own cache (the run thread then took fresh memory, and page faults, on every run).
+  void aThreadThatOnlyFreesKeepsNoBuffers() {
+    const int64_t n = (3 << 18) + 48;  // a size no other test uses: 3 MiB and 192 bytes
+    Tensor t = Tensor::zeros(DType::F32, {n});
+    const float* first = t.data<float>();
+    std::mutex mu;
+    std::condition_variable cv;
+    bool freed = false, done = false;
+    std::thread helper([&] {
+      t = Tensor();
+      std::unique_lock<std::mutex> lock(mu);
+      freed = true;
+      cv.notify_all();
+      cv.wait(lock, [&] { return done; });  // still alive while the block is taken again
+    });
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return freed; });
+    }
+    const Tensor again = Tensor::zeros(DType::F32, {n});
+    const bool reused = again.data<float>() == first;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+    }
+    cv.notify_all();
+    helper.join();
+    QVERIFY2(reused, "the block freed on the helper thread was not taken again");
+
+    // A thread that allocates keeps what it frees (a loop body's steady state).
+    bool kept = false;
+    std::thread body([&kept] {
+      const float* p = nullptr;
+      {
+        const Tensor a = Tensor::zeros(DType::F32, {n});
+        p = a.data<float>();
+      }
+      const Tensor b = Tensor::zeros(DType::F32, {n});
+      kept = b.data<float>() == p;
+    });
+    body.join();
+    QVERIFY(kept);
   }
 };
 
