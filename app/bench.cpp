@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "allocator.h"
 #include "bench_table.h"
 #include "cli.h"
 #include "engine/lab/session.h"
@@ -158,6 +159,7 @@ class Bench {
   void run() {
     const bool torch = findTorchPython();
     if (!torch) report_.notes.push_back(kTorchMissing);
+    report_.notes.push_back("allocator: " + allocatorDescription());
     for (int round = 0; round < runs_; ++round) {
       for (Traced& t : traced_) {
         for (size_t index : t.cases) runCase(t, report_.cases[index], round);
