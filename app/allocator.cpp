@@ -1,6 +1,7 @@
 #include "allocator.h"
 
 #ifdef GRADLAB_JEMALLOC
+#include <dlfcn.h>
 #include <jemalloc/jemalloc.h>
 
 // jemalloc under the program, not glibc's malloc. The engine allocates a few small vectors per
@@ -28,6 +29,16 @@ std::string allocatorDescription() {
   return std::string("jemalloc ") + version + (kept ? ", freed pages kept" : "");
 #else
   return "the C library's malloc (sanitizer build)";
+#endif
+}
+
+std::string allocatorForChildren() {
+#ifdef GRADLAB_JEMALLOC
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&mallctl), &info) == 0 || !info.dli_fname) return "";
+  return std::string("LD_PRELOAD=") + info.dli_fname + " MALLOC_CONF=" + malloc_conf + " ";
+#else
+  return "";
 #endif
 }
 

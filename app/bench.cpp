@@ -159,7 +159,9 @@ class Bench {
   void run() {
     const bool torch = findTorchPython();
     if (!torch) report_.notes.push_back(kTorchMissing);
-    report_.notes.push_back("allocator: " + allocatorDescription());
+    report_.notes.push_back(
+        "allocator: " + allocatorDescription() +
+        (torch && !allocatorForChildren().empty() ? " (the PyTorch peer's too)" : ""));
     for (int round = 0; round < runs_; ++round) {
       for (Traced& t : traced_) {
         for (size_t index : t.cases) runCase(t, report_.cases[index], round);
@@ -314,13 +316,17 @@ class Bench {
     if (wantedCases.empty()) return;
     std::string cases;
     for (const std::string& c : wantedCases) cases += (cases.empty() ? "" : ",") + c;
-    // glibc returns freed blocks over 128 KiB to the kernel, and PyTorch's CPU allocator frees
-    // every tensor: each op then page-faults its output in again. On these VMs a fault costs
-    // ~6 us: PyTorch's three heads took 2.62 s (1.14 million faults) and its Python-list layers
-    // 4.5 s, against 0.136 s and 0.45 s with freed memory kept. gradlab's buffer pool keeps
-    // freed blocks; the peer gets the same through glibc's tunables (no mmap, no trimming).
-    const std::string keepFreed =
-        "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184 MALLOC_TOP_PAD_=268435456 ";
+    // The peer runs on gradlab's allocator, with the same settings (app/allocator.cpp): under
+    // jemalloc PyTorch's per-step gradients took 3.6-3.7 s against 4.4-4.6 s under glibc.
+    // Where there is none to give (sanitizer builds), glibc keeps freed memory: it returns
+    // blocks over 128 KiB to the kernel, and PyTorch's CPU allocator frees every tensor, so
+    // each op page-faults its output in again. On these VMs a fault costs ~6 us: PyTorch's
+    // three heads took 2.62 s (1.14 million faults) and its Python-list layers 4.5 s, against
+    // 0.136 s and 0.45 s with freed memory kept, as gradlab's buffer pool keeps it.
+    std::string keepFreed = allocatorForChildren();
+    if (keepFreed.empty())
+      keepFreed =
+          "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184 MALLOC_TOP_PAD_=268435456 ";
     const std::string command = keepFreed + python_ + " " + quoted(script.string()) +
                                 " --threads " + std::to_string(peerThreads_) +
                                 (quick_ ? " --quick" : "") + " --cases " + cases + " 2>&1";
