@@ -2,6 +2,7 @@
 
 #include <QToolTip>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace gl::ui {
@@ -44,6 +45,28 @@ PlotWidget::PlotWidget(QWidget* parent) : QCustomPlot(parent) {
   axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) styleAxis(axis);
   applyBasePalette();
+  connect(this, &QCustomPlot::beforeReplot, this, &PlotWidget::fitYLabel);
+}
+
+// A y label longer than the axis is tall is cut off at both ends: a short plot, or projector
+// mode's bigger fonts ("||gradient||2 (L2 norm)" at 16 pt on a 200 px plot). It then goes on
+// two lines, broken at the space nearest its middle. The axis rect's height is the last
+// layout's; replot() lays out again after this, with the new label.
+void PlotWidget::fitYLabel() {
+  const QString current = yAxis->label();
+  QString full = current;
+  full.replace(QLatin1Char('\n'), QLatin1Char(' '));
+  const int room = axisRect()->height();
+  QString wanted = full;
+  if (room > 0 && QFontMetrics(yAxis->labelFont()).horizontalAdvance(full) > room) {
+    int best = -1;
+    for (int i = 0; i < full.size(); ++i)
+      if (full[i] == QLatin1Char(' ') &&
+          (best < 0 || std::abs(i - int(full.size()) / 2) < std::abs(best - int(full.size()) / 2)))
+        best = i;
+    if (best > 0) wanted[best] = QLatin1Char('\n');
+  }
+  if (wanted != current) yAxis->setLabel(wanted);
 }
 
 void PlotWidget::setPlotTitle(const QString& title) {

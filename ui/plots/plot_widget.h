@@ -87,6 +87,7 @@ class PlotWidget : public QCustomPlot {
  private:
   void applyBasePalette();
   void placeStepCursor();
+  void fitYLabel();
 
   PlotPalette palette_ = PlotPalette::light();
   bool dark_ = false;

@@ -508,6 +508,35 @@ class TestPlots : public QObject {
     QVERIFY(ode.logYAction()->isChecked());
   }
 
+  // A y label longer than a short plot is tall (projector mode's fonts) goes on two lines, so
+  // neither end is cut off; on a tall plot it is one line again.
+  void longYLabelWrapsOnAShortPlot() {
+    GradientLinesPlot plot;
+    plot.setSeries({{QStringLiteral("x"), {0, 1, 2}, {1.0, 2.0, 3.0}}});
+    QFont big = plot.yAxis->labelFont();
+    big.setPointSizeF(16);
+    plot.yAxis->setLabelFont(big);
+    const QString one = plot.yAxis->label();
+    QVERIFY(!one.contains(QLatin1Char('\n')));
+    plot.resize(800, 230);
+    plot.show();  // a hidden widget gets its resize event only when shown
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    plot.replot(QCustomPlot::rpImmediateRefresh);  // the first one laid out the short rect
+    const QString two = plot.yAxis->label();
+    QCOMPARE(two.count(QLatin1Char('\n')), 1);
+    QCOMPARE(QString(two).replace(QLatin1Char('\n'), QLatin1Char(' ')), one);
+    const QStringList lines = two.split(QLatin1Char('\n'));
+    const QFontMetrics metrics(big);
+    for (const QString& line : lines)
+      QVERIFY2(metrics.horizontalAdvance(line) <= plot.axisRect()->height(), qPrintable(line));
+    plot.resize(800, 900);
+    QTRY_COMPARE(plot.height(), 900);
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(plot.yAxis->label(), one);
+  }
+
   void logYToggleSwitchesTheAxis() {
     PlotsPanel panel;
     panel.gradientLines()->setSeries({{QStringLiteral("x"), {0, 1, 2}, {0.0, 1e-3, 1.0}}});
