@@ -1,6 +1,7 @@
 #pragma once
 // What the step-through shows of a run: tensor summaries, and per-iteration records of loops.
 // Control-flow kinds write them while they run and decode them for the gradient overlay.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -43,7 +44,11 @@ struct LoopRecord {
 // Every execution of one loop, ordered by `at`; the first is RunResult::loops[node].
 struct LoopExecutions {
   std::vector<LoopRecord> later;  // executions 2..n
+  // Executions that ran, recorded or not: the record budget can stop recording before the last
+  // (the ODE's ten per-sample loops of 20000 steps keep seven or eight). 0: only those recorded.
+  size_t ran = 0;
   size_t count() const { return 1 + later.size(); }
+  size_t total() const { return std::max(count(), ran); }
 };
 
 // Execution k (0-based) of a loop whose first execution is `first`, complete: a reverse-only

@@ -15,6 +15,9 @@ bool isPrefix(const std::vector<int64_t>& prefix, const std::vector<int64_t>& of
 LoopRecord* Recorder::begin(const Node& n, const std::vector<int64_t>& at) {
   if (!loops_) return nullptr;
   std::lock_guard<std::mutex> lock(mu_);
+  // Counted before the budget check, so the step controls can say "of 10" when 7 are kept. A
+  // place met again once the budget is spent counts again (no record says it was seen).
+  if (n.forwardNode < 0 && !(forward_.count(n.id) && forward_[n.id].count(at))) ++forwardRan_[n.id];
   // Each execution costs its record even when empty: a loop nested in a 20000-step loop
   // stops getting new records once the budget is spent.
   if (used_.load() + sizeof(LoopRecord) > budget_) return nullptr;
@@ -93,12 +96,17 @@ void Recorder::takeLoops(std::map<int, LoopRecord>& first, std::map<int, LoopExe
     }
     if (all.empty()) continue;
     first[node] = std::move(all.front());
-    if (all.size() > 1)
-      later[node].later.assign(std::make_move_iterator(all.begin() + 1),
-                               std::make_move_iterator(all.end()));
+    const size_t ran = rev != reverseOnly_.end() && !rev->second.empty() ? 0 : forwardRan_[node];
+    if (all.size() > 1 || ran > all.size()) {
+      LoopExecutions& more = later[node];
+      more.later.assign(std::make_move_iterator(all.begin() + 1),
+                        std::make_move_iterator(all.end()));
+      more.ran = ran;
+    }
   }
   forward_.clear();
   reverseOnly_.clear();
+  forwardRan_.clear();
 }
 
 }  // namespace gl

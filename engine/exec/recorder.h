@@ -39,6 +39,7 @@ class Recorder {
   std::mutex mu_;
   std::map<int, Executions> forward_;      // by forward loop node
   std::map<int, Executions> reverseOnly_;  // by forward loop node
+  std::map<int, size_t> forwardRan_;       // forward executions begun, recorded or not
   std::map<Value, TensorRecord> values_;
 };
 

@@ -92,12 +92,12 @@
         <translation>此计算图有 %1 个节点（即使折叠循环并隐藏反向传播，仍有 %2 个），节点过多，无法绘制。请调小课程的参数后再查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="123"/>
+        <location filename="../../ui/present/result_views.cpp" line="124"/>
         <source>%1 at line %2</source>
         <translation>第 %2 行的 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="124"/>
+        <location filename="../../ui/present/result_views.cpp" line="125"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
     </message>
@@ -166,19 +166,24 @@
         <translation>（循环第 %1 次迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/step/execution_view.cpp" line="44"/>
+        <location filename="../../ui/step/execution_view.cpp" line="45"/>
         <source>jacobian row %1</source>
         <translation>雅可比矩阵第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/step/execution_view.cpp" line="46"/>
+        <location filename="../../ui/step/execution_view.cpp" line="47"/>
         <source>execution %1 of %2</source>
         <translation>第 %1 次执行，共 %2 次</translation>
     </message>
     <message>
-        <location filename="../../ui/step/execution_view.cpp" line="48"/>
+        <location filename="../../ui/step/execution_view.cpp" line="49"/>
         <source>execution %1 of %2 (at %3)</source>
         <translation>第 %1 次执行，共 %2 次（位于 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/step/execution_view.cpp" line="57"/>
+        <source>The record budget kept the first %1 of this loop&apos;s %2 executions</source>
+        <translation>记录预算只保留了该循环 %2 次执行中的前 %1 次</translation>
     </message>
 </context>
 <context>
@@ -2076,7 +2081,7 @@
         <translation>要单步执行的循环</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="24"/>
+        <location filename="../../ui/step/step_controls.h" line="82"/>
         <source>Which execution of the loop to step through</source>
         <translation>逐步查看该循环的哪一次执行</translation>
     </message>
@@ -2136,12 +2141,12 @@
         <translation>%1（%2 次迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="220"/>
+        <location filename="../../ui/step/step_controls.cpp" line="222"/>
         <source>/ %1</source>
         <translation>/ %1</translation>
     </message>
     <message>
-        <location filename="../../ui/step/step_controls.cpp" line="220"/>
+        <location filename="../../ui/step/step_controls.cpp" line="222"/>
         <source>no loop</source>
         <translation>无循环</translation>
     </message>

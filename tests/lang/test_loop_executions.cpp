@@ -82,6 +82,39 @@ class TestLoopExecutions : public QObject {
     }
   }
 
+  // A record budget smaller than all executions keeps the first ones, and the run still says
+  // how many ran: the step controls then read "execution 1 of 5", not "of 1".
+  void executionsPastTheBudgetAreCounted_data() {
+    QTest::addColumn<bool>("parallel");
+    QTest::newRow("serial") << false;
+    QTest::newRow("parallel") << true;
+  }
+  void executionsPastTheBudgetAreCounted() {
+    QFETCH(bool, parallel);
+    const lang::TracedProgram p = lang::traceProgram(kLoopInMap, "test.gls", {});
+    std::vector<Value> fetches;
+    for (const lang::Output& o : p.variants.at(0).outputs)
+      for (const lang::OutputEntry& e : o.entries)
+        if (e.value.valid()) fetches.push_back(e.value);
+    RunOptions opt;
+    opt.parallel = parallel;
+    opt.threads = 2;
+    opt.recordBudget = 2 * sizeof(LoopRecord);  // room for two records at most
+    const RunResult r = Executor(*p.graph, opt).run(fetches);
+    QCOMPARE(r.loops.size(), size_t(1));
+    const int loop = r.loops.begin()->first;
+    QVERIFY(r.loopExecutions.count(loop));
+    const LoopExecutions& more = r.loopExecutions.at(loop);
+    QVERIFY2(more.count() < 5, qPrintable(QString::number(more.count())));
+    QCOMPARE(more.ran, size_t(5));
+    QCOMPARE(more.total(), size_t(5));
+
+    opt.recordBudget = kDefaultRecordBudget;  // all recorded: the count says the same
+    const RunResult all = Executor(*p.graph, opt).run(fetches);
+    QCOMPARE(all.loopExecutions.at(loop).count(), size_t(5));
+    QCOMPARE(all.loopExecutions.at(loop).total(), size_t(5));
+  }
+
   // tape.jacobian with experimental_use_pfor=False (TF's row loop): the forward loop runs once
   // and its gradient once per row. y = w^4 elementwise, so row k's adjoint of y at the start of
   // iteration t is e_k * w^(4-t); every row shares the forward values (w^t).

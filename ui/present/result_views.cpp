@@ -118,6 +118,7 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run) {
     c.hasAdjoints = !rec.adjoints.empty();
     c.executions = executionLabels(run, node);
     c.executionIterations = executionIterations(run, node);
+    c.executionsNote = executionsNote(run, node);
     QString what = QString::fromStdString(std::string(displayName(n)));
     if (!n.name.empty()) what += QStringLiteral(" '%1'").arg(QString::fromStdString(n.name));
     c.label = n.loc.known() ? QObject::tr("%1 at line %2").arg(what).arg(n.loc.line)

@@ -36,6 +36,7 @@ QStringList executionLabels(const RunResult& run, int loop) {
   if (!more || first == run.loops.end()) return {};
   QStringList out;
   const size_t n = more->count();
+  const size_t total = more->total();  // 10 when the budget kept 7: "execution 3 of 10"
   for (size_t k = 0; k < n; ++k) {
     const LoopRecord& rec = k == 0 ? first->second : more->later[k - 1];
     // A jacobian's rows share the forward values: the row is what differs.
@@ -43,11 +44,19 @@ QStringList executionLabels(const RunResult& run, int loop) {
     if (row && !rec.at.empty())
       out << QObject::tr("jacobian row %1").arg(rec.at.front());
     else if (rec.at.empty())
-      out << QObject::tr("execution %1 of %2").arg(k + 1).arg(n);
+      out << QObject::tr("execution %1 of %2").arg(k + 1).arg(total);
     else
-      out << QObject::tr("execution %1 of %2 (at %3)").arg(k + 1).arg(n).arg(place(rec.at));
+      out << QObject::tr("execution %1 of %2 (at %3)").arg(k + 1).arg(total).arg(place(rec.at));
   }
   return out;
+}
+
+QString executionsNote(const RunResult& run, int loop) {
+  const LoopExecutions* more = laterOf(run, loop);
+  if (!more || more->total() <= more->count()) return {};
+  return QObject::tr("The record budget kept the first %1 of this loop's %2 executions")
+      .arg(more->count())
+      .arg(more->total());
 }
 
 QVector<qint64> executionIterations(const RunResult& run, int loop) {

@@ -18,5 +18,8 @@ std::shared_ptr<const RunResult> withExecution(std::shared_ptr<const RunResult> 
 QStringList executionLabels(const RunResult& run, int loop);
 // Iterations per execution, in the same order.
 QVector<qint64> executionIterations(const RunResult& run, int loop);
+// Why fewer executions are offered than ran ("The record budget kept 7 of its 10
+// executions"); empty when all are there.
+QString executionsNote(const RunResult& run, int loop);
 
 }  // namespace gl::ui

@@ -21,7 +21,7 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
   loops_->setMinimumContentsLength(16);
   loops_->setToolTip(tr("Loop to step through"));
   executions_ = new QComboBox(this);
-  executions_->setToolTip(tr("Which execution of the loop to step through"));
+  executions_->setToolTip(executionsToolTip());
   executions_->setVisible(false);
   phase_ = new QComboBox(this);
   phase_->addItems({tr("Forward"), tr("Backward")});
@@ -115,6 +115,8 @@ void StepControls::refreshExecutions() {
   executions_->addItems(labels);
   executions_->setCurrentIndex(labels.isEmpty() ? -1 : 0);
   executions_->setVisible(labels.size() > 1);
+  const QString note = idx >= 0 && idx < choices_.size() ? choices_[idx].executionsNote : QString();
+  executions_->setToolTip(note.isEmpty() ? executionsToolTip() : executionsToolTip() + "\n" + note);
   updating_ = false;
 }
 

@@ -27,6 +27,7 @@ struct LoopChoice {
   // "execution 3 of 10 (at 2)") and its iteration count.
   QStringList executions;
   QVector<qint64> executionIterations;
+  QString executionsNote;  // why fewer executions are offered than ran, if they are
 };
 
 class StepControls : public QWidget {
@@ -78,6 +79,7 @@ class StepControls : public QWidget {
  private:
   void refreshIcons();
   void refreshExecutions();
+  static QString executionsToolTip() { return tr("Which execution of the loop to step through"); }
   void refreshRange();
   void announce();
   void tick();

@@ -1,8 +1,10 @@
 // Step controls offscreen: play speed, and play running the way each pass does (forward from
 // the first step to the last, backward from the last to the first).
+#include <QComboBox>
 #include <QToolButton>
 #include <QtTest>
 
+#include "ui/step/execution_view.h"
 #include "ui/step/step_controls.h"
 
 using gl::ui::LoopChoice;
@@ -96,6 +98,37 @@ class TestStepControls : public QObject {
     QSignalSpy one(&c, &StepControls::stepChanged);
     c.setStep(5);
     QCOMPARE(one.count(), 1);
+  }
+
+  // A loop that ran 5 times with 2 recorded (the record budget): the labels count all 5, and
+  // the execution box's tooltip says why only 2 are offered.
+  void executionsPastTheBudgetAreNamed() {
+    gl::RunResult run;
+    gl::LoopRecord first;
+    first.loopNode = 7;
+    first.iterations = 3;
+    run.loops[7] = first;
+    gl::LoopExecutions more;
+    more.later.push_back(first);
+    more.ran = 5;
+    run.loopExecutions[7] = more;
+    const QStringList labels = gl::ui::executionLabels(run, 7);
+    QCOMPARE(labels, QStringList({"execution 1 of 5", "execution 2 of 5"}));
+    const QString note = gl::ui::executionsNote(run, 7);
+    QVERIFY2(note.contains("2 of this loop's 5"), qPrintable(note));
+
+    StepControls c;
+    LoopChoice choice{7, "while at line 3", 3, false};
+    choice.executions = labels;
+    choice.executionIterations = {3, 3};
+    choice.executionsNote = note;
+    c.setLoops({choice});
+    QCOMPARE(c.executionBox()->count(), 2);
+    QVERIFY(c.executionBox()->toolTip().endsWith(note));
+
+    run.loopExecutions[7].ran = 0;  // all recorded: no note, the count is the records'
+    QCOMPARE(gl::ui::executionLabels(run, 7).back(), QString("execution 2 of 2"));
+    QVERIFY(gl::ui::executionsNote(run, 7).isEmpty());
   }
 };
 
