@@ -9,7 +9,8 @@
 
 namespace gl::ui {
 
-// `run` itself for execution 0 (or an unknown loop); else a copy with loops[loop] replaced.
+// `run` itself for execution 0 (or an unknown loop); else a copy with loops[loop] replaced,
+// without the other executions' records and the timeline.
 std::shared_ptr<const RunResult> withExecution(std::shared_ptr<const RunResult> run, int loop,
                                                int execution);
 
