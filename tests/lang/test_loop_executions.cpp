@@ -84,11 +84,7 @@ class TestLoopExecutions : public QObject {
 
   // A record budget smaller than all executions keeps the first ones, and the run still says
   // how many ran: the step controls then read "execution 1 of 5", not "of 1".
-  void executionsPastTheBudgetAreCounted_data() {
-    QTest::addColumn<bool>("parallel");
-    QTest::newRow("serial") << false;
-    QTest::newRow("parallel") << true;
-  }
+  void executionsPastTheBudgetAreCounted_data() { loopInMapHasOneRecordPerElement_data(); }
   void executionsPastTheBudgetAreCounted() {
     QFETCH(bool, parallel);
     const lang::TracedProgram p = lang::traceProgram(kLoopInMap, "test.gls", {});
