@@ -17,7 +17,10 @@ LoopRecord* Recorder::begin(const Node& n, const std::vector<int64_t>& at) {
   std::lock_guard<std::mutex> lock(mu_);
   // Counted before the budget check, so the step controls can say "of 10" when 7 are kept. A
   // place met again once the budget is spent counts again (no record says it was seen).
-  if (n.forwardNode < 0 && !(forward_.count(n.id) && forward_[n.id].count(at))) ++forwardRan_[n.id];
+  if (n.forwardNode < 0) {
+    auto seen = forward_.find(n.id);
+    if (seen == forward_.end() || !seen->second.count(at)) ++forwardRan_[n.id];
+  }
   // Each execution costs its record even when empty: a loop nested in a 20000-step loop
   // stops getting new records once the budget is spent.
   if (used_.load() + sizeof(LoopRecord) > budget_) return nullptr;

@@ -2,7 +2,6 @@
 
 #include <QToolTip>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
 namespace gl::ui {
@@ -59,12 +58,14 @@ void PlotWidget::fitYLabel() {
   const int room = axisRect()->height();
   QString wanted = full;
   if (room > 0 && QFontMetrics(yAxis->labelFont()).horizontalAdvance(full) > room) {
-    int best = -1;
-    for (int i = 0; i < full.size(); ++i)
-      if (full[i] == QLatin1Char(' ') &&
-          (best < 0 || std::abs(i - int(full.size()) / 2) < std::abs(best - int(full.size()) / 2)))
-        best = i;
-    if (best > 0) wanted[best] = QLatin1Char('\n');
+    const qsizetype middle = full.size() / 2;
+    const qsizetype before = full.lastIndexOf(QLatin1Char(' '), middle);
+    const qsizetype after = full.indexOf(QLatin1Char(' '), middle);
+    const qsizetype at = before < 0                          ? after
+                         : after < 0                         ? before
+                         : middle - before <= after - middle ? before
+                                                             : after;
+    if (at > 0) wanted[at] = QLatin1Char('\n');
   }
   if (wanted != current) yAxis->setLabel(wanted);
 }
