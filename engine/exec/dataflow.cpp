@@ -153,6 +153,37 @@ class Runner {
   int running_ = 0;
 };
 
+// Whether two positions of the given weight are independent: no path from one to the other.
+// Plan order is topological, so they are all ordered exactly when each one is reached from the
+// one before it; each such search stays between the two, so the whole check is linear in the
+// region. (The ODE's vectorized steps are chains of such nodes: running them through the
+// dataflow's bookkeeping only made the parallel executor slower than the serial one.)
+bool twoIndependent(const DataflowRegion& d, NodeWeight weight) {
+  std::vector<int> seen(d.weight.size(), -1), stack;
+  int previous = -1;
+  for (int p = 0; p < int(d.weight.size()); ++p) {
+    if (d.weight[size_t(p)] != weight) continue;
+    if (previous >= 0) {
+      bool reached = false;
+      stack.assign(1, previous);
+      while (!stack.empty() && !reached) {
+        const int q = stack.back();
+        stack.pop_back();
+        for (int s : d.next[size_t(q)]) {
+          if (s == p) reached = true;
+          if (s < p && seen[size_t(s)] != p) {
+            seen[size_t(s)] = p;
+            stack.push_back(s);
+          }
+        }
+      }
+      if (!reached) return true;
+    }
+    previous = p;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan& plan, int r,
@@ -218,7 +249,7 @@ std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan
   for (size_t li = 0; li < slots; ++li)
     if (freeable[li] && d->readers[li] == 0 && position[li] >= 0)
       d->freeOwn[size_t(position[li])].push_back(int(li));
-  d->worthIt = worth >= 2;
+  d->worthIt = worth >= 2 && twoIndependent(*d, NodeWeight::OneThread);
   return d;
 }
 

@@ -30,7 +30,7 @@ struct DataflowRegion {
   std::vector<int> readers;               // per local slot: positions reading it, if freeable
   std::vector<std::vector<int>> freeOwn;  // per position: its own slot, freeable and unread
   std::vector<NodeWeight> weight;         // per position
-  bool worthIt = false;                   // two or more positions worth a thread of their own
+  bool worthIt = false;  // two positions worth a thread each, neither after the other
 };
 
 // Estimated multiply-adds above which a node is worth a thread of its own (tens of

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/exec/dataflow.h"
 #include "engine/lab/session.h"
 
 using namespace gl;
@@ -81,6 +82,23 @@ for i in range(8):
 loss = tf.reduce_sum(tf.square(y))
 )";
 
+// The regions of p's first variant that get a dataflow plan on the parallel executor.
+int regionsWorthADataflowPlan(const lang::TracedProgram& p) {
+  std::vector<Value> fetches;
+  for (const lang::Output& o : p.variants.at(0).outputs)
+    for (const lang::OutputEntry& e : o.entries)
+      if (e.value.valid()) fetches.push_back(e.value);
+  const Graph& g = *p.graph;
+  const ExecutionPlan plan(g, fetches);
+  int worth = 0;
+  for (int r = 0; r < g.numRegions(); ++r) {
+    std::vector<std::vector<int>> units;
+    for (int id : plan.region(r).order) units.push_back({id});
+    worth += planDataflow(g, plan, r, units, plan.region(r).freeAfter)->worthIt ? 1 : 0;
+  }
+  return worth;
+}
+
 }  // namespace
 
 class TestDataflow : public QObject {
@@ -117,6 +135,24 @@ class TestDataflow : public QObject {
     const auto [serial, parallel] = runSerialAndParallel(traceScript(kChain));
     QCOMPARE(parallel.variants.at(0).run.sideBySidePhases, int64_t(0));
     QCOMPARE(parallel.variants.at(0).run.primitiveOps, serial.variants.at(0).run.primitiveOps);
+  }
+
+  // A region whose nodes worth a thread all lie on one path gets no dataflow plan: it runs in
+  // plan order, as on the serial executor, without the bookkeeping. kChain's forward has eight
+  // such products in a row; the ODE's vectorized steps are chains of [10, 5000] elementwise
+  // ops. Independent products do get one.
+  void onlyRegionsWithIndependentWorkGetADataflowPlan() {
+    const std::string forwardOnlyChain =
+        std::string(kChain).substr(0, std::string(kChain).find("loss"));
+    QCOMPARE(regionsWorthADataflowPlan(traceScript(forwardOnlyChain)), 0);
+    QVERIFY(regionsWorthADataflowPlan(traceScript(kIndependentLayers)) >= 1);
+    lang::TracedProgram ode = traceLesson("ode_while_loop.gls");
+    const auto vectorized =
+        std::find_if(ode.variants.begin(), ode.variants.end(),
+                     [](const lang::Variant& v) { return v.name == "vectorized"; });
+    QVERIFY(vectorized != ode.variants.end());
+    std::rotate(ode.variants.begin(), vectorized, vectorized + 1);
+    QCOMPARE(regionsWorthADataflowPlan(ode), 0);
   }
 
   void printsKeepTheScriptsOrder() {
