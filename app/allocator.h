@@ -4,7 +4,8 @@
 
 namespace gl::app {
 
-// "jemalloc 5.3.0-0-g…, freed pages kept" or "the C library's malloc (sanitizer build)".
+// "jemalloc 5.3.0-0-g…, freed pages kept, transparent huge pages" or "the C library's malloc
+// (sanitizer build)".
 std::string allocatorDescription();
 
 // Environment assignments ("LD_PRELOAD=… MALLOC_CONF=… ") that give a child process, such as
