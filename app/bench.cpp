@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "allocator.h"
@@ -88,6 +90,7 @@ class Bench {
         preset_(presetOf(a, lang::ParamPreset::Seed)),
         runs_(int(a.integer("--runs", 3))),
         only_(a.text("--only")),
+        overrides_(settingsOf(a)),
         threads_(int(a.integer("--threads", 0))),
         peerThreads_(threads_ > 0 ? threads_
                                   : int(std::max(1u, std::thread::hardware_concurrency()))) {
@@ -108,11 +111,17 @@ class Bench {
       options.preset = preset_;
       if (quick_)
         for (const auto& [name, value] : lesson.quick) options.overrides[name] = value;
-      const double start = now();
+      double start = now();
       std::string traceError;
       try {
         t.program =
             lang::traceProgram(readScript(lesson.script), locateScript(lesson.script), options);
+        // --set applies to the lessons that have the param: traced again with it.
+        if (setOwnParams(t.program, options)) {
+          start = now();
+          t.program =
+              lang::traceProgram(readScript(lesson.script), locateScript(lesson.script), options);
+        }
       } catch (const EngineError& e) {
         traceError = e.what();
       }
@@ -141,6 +150,14 @@ class Bench {
         names.push_back("torch/" + lesson.torchCase + "/" + mode);
       traced_.push_back(std::move(t));
     }
+    for (const auto& [name, value] : overrides_)
+      if (!setNames_.count(name)) {
+        error = "gradlab bench: --set " + name + ": no lesson has a param named '" + name + "'";
+        return false;
+      }
+    for (const auto& [name, value] : overrides_)
+      report_.notes.push_back("param set: " + name + " = " + formatNumber(value) +
+                              " (in the lessons that have it)");
     bool any = false;
     for (const std::string& name : names) any = any || bench::selects(only_, name);
     if (!any) {
@@ -358,10 +375,37 @@ class Bench {
     }
   }
 
+  static std::string formatNumber(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+
+  static std::map<std::string, double> settingsOf(const args::Parsed& a) {
+    std::map<std::string, double> out;
+    for (const args::Setting& s : a.settings("--set")) out[s.name] = s.value;
+    return out;
+  }
+
+  // Adds to `options` the --set values of the params p has; true if there were any.
+  bool setOwnParams(const lang::TracedProgram& p, lang::TraceOptions& options) {
+    bool any = false;
+    for (const auto& [name, value] : overrides_)
+      for (const lang::Param& param : p.params)
+        if (param.name == name) {
+          options.overrides[name] = value;
+          setNames_.insert(name);
+          any = true;
+        }
+    return any;
+  }
+
   bool quick_;
   lang::ParamPreset preset_;
   int runs_;
   std::string only_;
+  std::map<std::string, double> overrides_;  // --set, for the lessons that have the param
+  std::set<std::string> setNames_;           // those some lesson had
   int threads_;      // the parallel executor's: 0 leaves them to it (exec/core_share.h)
   int peerThreads_;  // the yardsticks': one per core unless --threads says otherwise
   std::filesystem::path dir_;

@@ -146,7 +146,9 @@ std::vector<Command> declare() {
         args::integer("--runs", "N", 1, 1000, "runs of every case, interleaved").byDefault("3"),
         args::text("--json", "FILE", "also write every number to FILE as JSON"),
         args::text("--only", "CASE", "only the cases whose name contains CASE (e.g. ode/)"),
-        presetOption("seed"), threadsOption()}},
+        presetOption("seed"),
+        args::setting("--set", "set a param of the lessons that have it (e.g. T=2000)"),
+        threadsOption()}},
   };
 }
 

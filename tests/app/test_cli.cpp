@@ -539,7 +539,7 @@ class TestCli : public QObject {
           "--threads N", "--variant serial|parallel|vectorized|all"}},
         {"bench",
          {"--quick", "--runs N", "--json FILE", "--only CASE", "--preset seed|class",
-          "--threads N"}},
+          "--set NAME=VALUE", "--threads N"}},
     };
     for (auto it = options.begin(); it != options.end(); ++it) {
       for (const char* h : {"--help", "-h"}) {
@@ -621,6 +621,31 @@ class TestCli : public QObject {
              qPrintable(r.out));
     QVERIFY(r.out.contains("\node/limit_fused "));
     QVERIFY(r.out.contains("\node/limit_step_major_ftz "));
+  }
+
+  // --set sizes the lessons that have the param, after --quick's sizes; a name no lesson has is
+  // an error. The jacobian's output is [steps, steps]: its peak grows about fourfold from 40 to
+  // 80 (3.5x: some of it does not grow).
+  void benchSetsTheParamOfTheLessonsThatHaveIt() {
+    auto peakAt = [&](int steps) {
+      const QString json = dir_.filePath(QString("set%1.json").arg(steps));
+      Result r = gradlab({"bench", "--quick", "--only", "per_step/jacobian/serial", "--runs", "1",
+                          "--set", QString("steps=%1").arg(steps), "--json", json});
+      if (r.code != 0) qWarning("%s", qPrintable(r.err));
+      const QString note = QString("note: param set: steps = %1 (in the lessons that have it)");
+      if (!r.out.contains(note.arg(steps))) qWarning("%s", qPrintable(r.out));
+      QFile file(json);
+      if (!file.open(QIODevice::ReadOnly)) return 0.0;
+      const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
+      return o["cases"].toArray()[0].toObject()["peak_bytes"].toDouble();
+    };
+    const double at40 = peakAt(40), at80 = peakAt(80);
+    QVERIFY2(at40 > 4 * 40 * 40 && at80 > 3 * at40,
+             qPrintable(QString("%1 -> %2 bytes").arg(at40).arg(at80)));
+    Result r = gradlab({"bench", "--quick", "--set", "stepz=3"});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(firstLine(r),
+             QString("gradlab bench: --set stepz: no lesson has a param named 'stepz'"));
   }
 
   void benchUsageErrors() {
