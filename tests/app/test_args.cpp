@@ -365,8 +365,8 @@ class TestArgs : public QObject {
     }
     QCOMPARE(withThreads, 4);  // run, export, ode, bench
     QCOMPARE(withFile, 4);     // window, run, check, export
-    QCOMPARE(withSet, 4);
-    QCOMPARE(withPreset, 5);  // window, run, check, export, bench
+    QCOMPARE(withSet, 5);      // window, run, check, export, bench
+    QCOMPARE(withPreset, 5);   // window, run, check, export, bench
     QCOMPARE(findCommand("run")->option("--executor")->choices,
              findCommand("export")->option("--executor")->choices);
     QCOMPARE(findCommand("run")->option("--executor")->choices,
@@ -414,6 +414,11 @@ class TestArgs : public QObject {
     QCOMPARE(r.parsed.text("--only"), std::string("ode/"));
     QCOMPARE(r.parsed.text("--json"), std::string("out.json"));
     QCOMPARE(r.parsed.integer("--runs", 3), int64_t(5));
+    const args::Result set = args::parse(bench, {"--set", "steps=2000", "--set", "batch=4"});
+    QVERIFY2(set.ok(), set.error.c_str());
+    QCOMPARE(set.parsed.settings("--set").size(), size_t(2));
+    QCOMPARE(set.parsed.settings("--set")[0].name, std::string("steps"));
+    QCOMPARE(set.parsed.settings("--set")[0].value, 2000.0);
   }
 
   void routing_data() {
