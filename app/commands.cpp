@@ -147,7 +147,7 @@ std::vector<Command> declare() {
         args::text("--json", "FILE", "also write every number to FILE as JSON"),
         args::text("--only", "CASE", "only the cases whose name contains CASE (e.g. ode/)"),
         presetOption("seed"),
-        args::setting("--set", "set a param of the lessons that have it (e.g. T=2000)"),
+        args::setting("--set", "set a param of the lessons that have it (e.g. steps=2000)"),
         threadsOption()}},
   };
 }

@@ -3,6 +3,7 @@
 // or more independent nodes are each worth a thread.
 #include <QtTest>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
