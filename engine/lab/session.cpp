@@ -56,8 +56,10 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   opt.maxOps = s.maxOps;
   opt.checkNumerics = s.checkNumerics;
   opt.monitor = s.monitor;
+  const size_t heldBefore = memoryHighWater();
   try {
     vr.run = Executor(*p.graph, opt).run(fetches);
+    vr.freshBytes = memoryHighWater() - heldBefore;
   } catch (const CancelledError&) {
     vr.cancelled = true;
     vr.error = "the run was cancelled";
@@ -235,6 +237,11 @@ std::vector<Agreement> compareVariants(const std::vector<VariantRun>& runs) {
     }
   }
   return out;
+}
+
+bool worthTimingAgainWarm(const VariantRun& v) {
+  return v.ok() && v.coldSeconds == 0 && v.freshBytes >= kWarmAgainBytes &&
+         v.run.seconds <= kWarmAgainSeconds;
 }
 
 ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings) {
@@ -436,6 +443,14 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
          {},
          {fmt(v.run.seconds), fmt(double(v.run.peakBytes) / (1 << 20)),
           fmt(double(v.run.savedBytes) / (1 << 20))}});
+    if (v.coldSeconds > 0) {
+      const std::string cold = fmt(v.coldSeconds),
+                        fresh = fmt(double(v.coldFreshBytes) / (1 << 20));
+      add(ReportKind::Resources, Severity::Info, 2,
+          "timed again, warm: its first run took " + cold + " s, " + fresh +
+              " MiB of its memory new to the process",
+          {}, {DiagCode::ReportTimedAgainWarm, {}, {cold, fresh}});
+    }
   }
   if (!run.agreement.empty()) {
     add(ReportKind::AgreementHeader, Severity::Info, 0, "agreement:", {},

@@ -58,10 +58,25 @@ struct VariantRun {
   // The executor it ran on: the parallel or the fused one, else the serial reference.
   bool parallel = false;
   bool fused = false;
+  // Tensor memory the run held beyond anything the process held before: its first touch is in
+  // `run.seconds` (page faults, ~5 ms per MiB on these VMs).
+  size_t freshBytes = 0;
+  // When the run was repeated because of that (worthTimingAgainWarm): the first run's seconds
+  // and fresh bytes; `run` is the second, warm run.
+  double coldSeconds = 0;
+  size_t coldFreshBytes = 0;
   bool ok() const { return error.empty() && !cancelled; }
 };
 
 // One output compared between the first variant that has it and another one.
+// Whether a variant's time is mostly the first touch of new memory, so that the window shows a
+// second, warm run instead: a run that needed kWarmAgainBytes or more of memory new to the
+// process, and took no more than kWarmAgainSeconds (a second run costs at most that). Seed-c's
+// variants at seed size took 0.18 s each in a fresh window, against 0.03-0.08 s warm.
+inline constexpr size_t kWarmAgainBytes = size_t(16) << 20;
+inline constexpr double kWarmAgainSeconds = 2.0;
+bool worthTimingAgainWarm(const VariantRun& v);
+
 struct Agreement {
   std::string output;
   std::string reference, other;

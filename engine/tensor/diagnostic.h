@@ -51,10 +51,11 @@ enum class DiagCode : uint16_t {
   // Report entries (engine/lab/report.h).
   ReportVariant,  // args: variant ("" = main), executor
   ReportCancelled,
-  ReportNoneGradient,  // args: name
-  ReportElided,        // args: count, output, None count ("0" = none)
-  ReportValue,         // args: "grad" or "out", name, type; min, max, mean, l2 (or none)
-  ReportResources,     // args: seconds, peak MiB, saved MiB
+  ReportNoneGradient,    // args: name
+  ReportElided,          // args: count, output, None count ("0" = none)
+  ReportValue,           // args: "grad" or "out", name, type; min, max, mean, l2 (or none)
+  ReportResources,       // args: seconds, peak MiB, saved MiB
+  ReportTimedAgainWarm,  // args: the first run's seconds, its MiB of memory new to the process
   ReportAgreementHeader,
   ReportAgree,             // args: output, other, reference, max abs diff
   ReportDiffer,            // args: output, other, reference, max abs diff

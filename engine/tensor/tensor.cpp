@@ -56,10 +56,17 @@ int64_t sumOfSlots() {
   return live;
 }
 
-void raisePeak(int64_t total) {
-  int64_t peak = g_peak.load(std::memory_order_relaxed);
-  while (total > peak && !g_peak.compare_exchange_weak(peak, total, std::memory_order_relaxed)) {
+std::atomic<int64_t> g_highWater{0};  // g_peak, never reset
+
+void raiseTo(std::atomic<int64_t>& peak, int64_t total) {
+  int64_t had = peak.load(std::memory_order_relaxed);
+  while (total > had && !peak.compare_exchange_weak(had, total, std::memory_order_relaxed)) {
   }
+}
+
+void raisePeak(int64_t total) {
+  raiseTo(g_peak, total);
+  raiseTo(g_highWater, total);
 }
 
 // After a slot's live bytes changed: the coarse total once they are a step away from it.
@@ -236,6 +243,10 @@ void Tensor::freeShape(detail::Counted* c) noexcept { delete static_cast<OwnShap
 MemoryStats memoryStats() {
   const int64_t live = std::max<int64_t>(sumOfSlots(), 0);
   return {size_t(live), size_t(std::max(g_peak.load(std::memory_order_relaxed), live))};
+}
+
+size_t memoryHighWater() {
+  return size_t(std::max<int64_t>(g_highWater.load(std::memory_order_relaxed), 0));
 }
 
 size_t liveBytesRoughly() {

@@ -152,5 +152,8 @@ MemoryStats memoryStats();
 void resetPeakMemory();
 // The live bytes within a MiB per thread, from one counter: cheap enough for a check per op.
 size_t liveBytesRoughly();
+// The most bytes held at once since the process started (resetPeakMemory() leaves it): memory
+// past it is new to the process, and its first touch costs page faults.
+size_t memoryHighWater();
 
 }  // namespace gl

@@ -512,6 +512,11 @@
         <translation>用时 %1 秒   峰值内存 %2 MiB   为反向保存 %3 MiB</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="253"/>
+        <source>timed again, warm: its first run took %1 s, %2 MiB of its memory new to the process</source>
+        <translation>已在预热后重新计时：首次运行用时 %1 秒，其中 %2 MiB 内存是进程首次使用</translation>
+    </message>
+    <message>
         <location filename="../../ui/i18n/diagnostic_text.cpp" line="254"/>
         <source>agreement:</source>
         <translation>一致性：</translation>

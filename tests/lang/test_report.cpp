@@ -257,6 +257,30 @@ class TestReport : public QObject {
       }
     }
   }
+
+  // A run that holds more memory than the process ever held counts the excess as fresh (its
+  // first touch is in its time); the same run again holds next to nothing new. Only a fresh run of
+  // 16 MiB or more that took at most 2 s is worth timing again warm, and only once.
+  void freshMemoryIsCountedAndATimingWorthRepeatingIsNamed() {
+    const lang::TracedProgram p = lang::traceProgram(
+        "x = tf.ones([2048, 4096]) * 2.0\ny = tf.reduce_sum(x * x)\n", "fresh.gls", {});
+    // The first run's outputs go before the second run, as in the window.
+    VariantRun a = runProgram(p, {}).variants.at(0);
+    a.outputs.clear();
+    a.run.values.clear();
+    const VariantRun b = runProgram(p, {}).variants.at(0);
+    QVERIFY2(a.ok() && b.ok(), (a.error + b.error).c_str());
+    QVERIFY2(a.freshBytes >= size_t(32) << 20, qPrintable(QString::number(a.freshBytes)));
+    QVERIFY2(b.freshBytes < size_t(1) << 20, qPrintable(QString::number(b.freshBytes)));
+    QCOMPARE(worthTimingAgainWarm(a), a.run.seconds <= kWarmAgainSeconds);
+    QVERIFY(!worthTimingAgainWarm(b));
+    VariantRun again = a;
+    again.coldSeconds = a.run.seconds;  // already the second run
+    QVERIFY(!worthTimingAgainWarm(again));
+    VariantRun slow = a;
+    slow.run.seconds = kWarmAgainSeconds + 1;
+    QVERIFY(!worthTimingAgainWarm(slow));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestReport)

@@ -250,6 +250,12 @@ QString report(const Diagnostic& d) {
       return QCoreApplication::translate(
                  "gl::ui::Diagnostic", "time %1 s   peak memory %2 MiB   saved for reverse %3 MiB")
           .arg(arg(d, 0), arg(d, 1), arg(d, 2));
+    case DiagCode::ReportTimedAgainWarm:
+      return QCoreApplication::translate(
+                 "gl::ui::Diagnostic",
+                 "timed again, warm: its first run took %1 s, %2 MiB of its memory new to the "
+                 "process")
+          .arg(arg(d, 0), arg(d, 1));
     case DiagCode::ReportAgreementHeader:
       return QCoreApplication::translate("gl::ui::Diagnostic", "agreement:");
     case DiagCode::ReportVectorized:

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include <QProgressBar>
+#include "engine/tensor/tensor.h"
 #include "support/isolated_settings.h"
 #include "ui/about.h"
 #include "ui/document/script_document.h"
@@ -722,6 +723,32 @@ d_xs = tape.gradient(total, xs)
     QVERIFY2(last.isValid(), qPrintable(log));
     const QColor colour = last.begin().fragment().charFormat().foreground().color();
     QCOMPARE(colour, w.runLog()->palette().color(QPalette::PlaceholderText));  // as info lines
+  }
+
+  // A variant that needs memory new to the process is timed again, warm: the bar shows the
+  // second run, the log says what the first took. A variant that needs none is timed once.
+  void aVariantOnFreshMemoryIsTimedAgainWarm() {
+    const int64_t floats = int64_t(gl::memoryHighWater() + (size_t(64) << 20)) / 4;
+    QTemporaryDir dir;
+    const QString path = dir.filePath("fresh.gls");
+    QCOMPARE(saveScript(path, QString("with variant(\"fresh\"):\n"
+                                      "    y = tf.reduce_sum(tf.ones([%1]) * 2.0)\n"
+                                      "with variant(\"small\"):\n"
+                                      "    y = tf.reduce_sum(tf.ones([4]) * 2.0)\n")
+                                  .arg(floats)),
+             QString());
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(path));
+    QTRY_VERIFY_WITH_TIMEOUT(w.controller()->program() != nullptr, 20000);
+    runAll(w);
+    const auto& variants = w.controller()->outcome().run->variants;
+    QCOMPARE(int(variants.size()), 2);
+    QVERIFY2(variants[0].coldSeconds > 0, qPrintable(w.runLog()->toPlainText()));
+    QVERIFY(variants[0].coldFreshBytes >= size_t(64) << 20);
+    QCOMPARE(variants[1].coldSeconds, 0.0);
+    QVERIFY2(w.runLog()->toPlainText().contains("timed again, warm: its first run took "),
+             qPrintable(w.runLog()->toPlainText()));
   }
 
   // Insert menu in the window: the template lands with fresh names, its first placeholder
