@@ -68,7 +68,6 @@ struct VariantRun {
   bool ok() const { return error.empty() && !cancelled; }
 };
 
-// One output compared between the first variant that has it and another one.
 // Whether a variant's time is mostly the first touch of new memory, so that the window shows a
 // second, warm run instead: a run that needed kWarmAgainBytes or more of memory new to the
 // process, and took no more than kWarmAgainSeconds (a second run costs at most that). Seed-c's
@@ -77,6 +76,7 @@ inline constexpr size_t kWarmAgainBytes = size_t(16) << 20;
 inline constexpr double kWarmAgainSeconds = 2.0;
 bool worthTimingAgainWarm(const VariantRun& v);
 
+// One output compared between the first variant that has it and another one.
 struct Agreement {
   std::string output;
   std::string reference, other;
