@@ -744,6 +744,8 @@ d_xs = tape.gradient(total, xs)
     runAll(w);
     const auto& variants = w.controller()->outcome().run->variants;
     QCOMPARE(int(variants.size()), 2);
+    if (variants[0].coldSeconds == 0 && variants[0].run.seconds > gl::lab::kWarmAgainSeconds)
+      QSKIP("the fresh variant took longer than a repeat is worth (a sanitizer build)");
     QVERIFY2(variants[0].coldSeconds > 0, qPrintable(w.runLog()->toPlainText()));
     QVERIFY(variants[0].coldFreshBytes >= size_t(64) << 20);
     QCOMPARE(variants[1].coldSeconds, 0.0);
