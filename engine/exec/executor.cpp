@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <optional>
 
 #include "engine/control/kind.h"
@@ -75,6 +76,9 @@ struct Frame {
   // iterations may add to it at once (`shared`); otherwise a plain load and store.
   mutable std::atomic<int64_t> primitives{0};
   bool shared = false;
+  // The local slots whose last use is the node running now, while the frame runs in plan
+  // order (null while its nodes run side by side): their buffers may become its output's.
+  const std::vector<int>* lastUseHere = nullptr;
   // Returns the count after adding k.
   int64_t countPrimitives(int64_t k) const {
     if (shared) return primitives.fetch_add(k, std::memory_order_relaxed) + k;
@@ -184,10 +188,13 @@ struct Executor::Impl {
   void execFusedRegion(Frame& f) {
     const FusedSchedule& fs = fused->schedule(f.region);
     auto execUnit = [&](const FusedUnit& unit) {
-      if (unit.group >= 0)
+      if (unit.group >= 0) {
+        // A group's last uses are its members' together: none of them may take a buffer.
+        f.lastUseHere = nullptr;
         execGroup(f, unit.group);
-      else
+      } else {
         execNode(f, g.node(unit.node));
+      }
     };
     runUnits(f, fs.freeAfter, [&](size_t u) { execUnit(fs.units[u]); });
     countRegionRun(f);
@@ -219,9 +226,11 @@ struct Executor::Impl {
     }
     for (size_t u = 0; u < freeAfter.size(); ++u) {
       if (outsideTeams) followCoreShare();
+      f.lastUseHere = &freeAfter[u];
       run(u);
       for (int li : freeAfter[u]) f.slots[size_t(li)].clear();
     }
+    f.lastUseHere = nullptr;
   }
 
   // Sizes the OpenMP team and Eigen's GEMMs to the cores free now. Outside OpenMP teams only:
@@ -425,6 +434,7 @@ struct Executor::Impl {
 
   void execKind(Frame& f, const Node& n);
   void execPrimitive(Frame& f, const Node& n);
+  bool diesHere(const Frame& f, const Node& n, size_t k) const;
   void execPlaceholder(Frame& f, const Node& n);
   void execPrint(Frame& f, const Node& n);
   void execControl(Frame& f, const Node& n);
@@ -552,14 +562,22 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
     Data& d;
     ~Release() { d.clear(); }
   } release{in};
-  for (Value v : n.inputs) {
+  KernelContext ctx;
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    const Value v = n.inputs[k];
     const Datum& d = get(f, v);
     if (!d.defined())
       throw EngineError("input " + g.node(v).label() +
                         " has no value here (it is computed in a branch that did not run)");
-    in.push_back(d);
+    if (diesHere(f, n, k)) {
+      // Its slot is cleared after this node anyway: hand the kernel the only reference, so an
+      // elementwise kernel can write its output into the buffer (KernelContext::forwardable).
+      in.push_back(std::move(slot(f, v.node)[size_t(v.index)]));
+      if (in.back().t.soleOwner() && k < 32) ctx.forwardable |= 1u << k;
+    } else {
+      in.push_back(d);
+    }
   }
-  KernelContext ctx;
   if (n.prim->stateful) {
     // Random draws read a stream fixed by the node and the iterations around it, so serial and
     // parallel runs agree.
@@ -570,6 +588,18 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
   }
   slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
   f.countPrimitives(1);
+}
+
+// Input k of n is a tensor of n's own frame whose last use is n, read by no other input of n.
+bool Executor::Impl::diesHere(const Frame& f, const Node& n, size_t k) const {
+  if (!f.lastUseHere) return false;
+  const Value v = n.inputs[k];
+  if (g.node(v).region != f.region) return false;
+  for (size_t j = 0; j < n.inputs.size(); ++j)
+    if (j != k && n.inputs[j] == v) return false;
+  const int local = plan->local(v.node);
+  const std::vector<int>& last = *f.lastUseHere;
+  return std::find(last.begin(), last.end(), local) != last.end();
 }
 
 void Executor::Impl::execPlaceholder(Frame& f, const Node& n) {

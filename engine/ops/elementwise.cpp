@@ -15,7 +15,6 @@ namespace gl {
 namespace {
 
 using Values = std::vector<Value>;
-using TensorFn = std::function<Tensors(const Tensors&, const Attrs&)>;
 using VjpFn = std::function<Values(VjpContext&)>;
 
 // Type rules ------------------------------------------------------------------------------------
@@ -83,13 +82,25 @@ std::function<Types(const Types&, const Attrs&)> broadcastRule(unsigned mask, bo
 
 // Forward kernels ------------------------------------------------------------------------------
 
+// The output of an elementwise kernel: the buffer of an input that dies here (bit k of
+// `forwardable`, KernelContext) when it already has the output's dtype and shape, else a new
+// tensor. Writing in place saves the pull of a second buffer through the cache: a pass over an
+// L2-resident [10, 5000] tensor reads and writes the same lines (TF's
+// forward_input_or_allocate_output). Safe because each output element depends only on the
+// input elements at its own index.
+Tensor outputOf(const Tensors& in, uint32_t forwardable, DType dt, const Shape& shape) {
+  for (size_t k = 0; forwardable >> k; ++k)
+    if ((forwardable >> k & 1u) && in[k].dtype() == dt && in[k].shape() == shape) return in[k];
+  return Tensor::empty(dt, shape);
+}
+
 // f maps an Eigen array expression: [](const auto& x) { return x.exp(); }.
 template <unsigned kMask, class F>
-TensorFn unaryKernel(F f) {
-  return [f](const Tensors& in, const Attrs&) -> Tensors {
+auto unaryKernel(F f) {
+  return [f](const Tensors& in, const Attrs&, uint32_t forwardable = 0) -> Tensors {
     const Tensor& x = in.at(0);
     requireDtype(x.dtype(), kMask);
-    Tensor out = Tensor::empty(x.dtype(), x.shape());
+    Tensor out = outputOf(in, forwardable, x.dtype(), x.shape());
     dispatchAll(x.dtype(), [&](auto z) {
       using T = decltype(z);
       if constexpr (supports<T>(kMask)) kern::unaryMap<T, T>(x, out, f);
@@ -98,23 +109,24 @@ TensorFn unaryKernel(F f) {
   };
 }
 
-// A tensor of the broadcast shape of a and b. Equal shapes and a scalar operand, what loop
-// bodies mostly have, take the other operand's shape as it is instead of building a new one.
-Tensor emptyBroadcast(DType dt, const Shape& a, const Shape& b) {
-  if (a == b || b.empty()) return Tensor::empty(dt, a);
-  if (a.empty()) return Tensor::empty(dt, b);
-  return Tensor::empty(dt, broadcastShapes(a, b));
-}
-
-// f maps two scalars of the input type: [](auto x, auto y) { return x + y; }.
+// f maps two scalars of the input type: [](auto x, auto y) { return x + y; }. Equal shapes and
+// a scalar operand, what loop bodies mostly have, take the other operand's shape as it is
+// instead of building a new one.
 template <unsigned kMask, bool kBoolOut, class F>
-TensorFn binaryKernel(F f) {
-  return [f](const Tensors& in, const Attrs&) -> Tensors {
+auto binaryKernel(F f) {
+  return [f](const Tensors& in, const Attrs&, uint32_t forwardable = 0) -> Tensors {
     const Tensor& a = in.at(0);
     const Tensor& b = in.at(1);
     requireSameDtype(a.dtype(), b.dtype());
     requireDtype(a.dtype(), kMask);
-    Tensor out = emptyBroadcast(kBoolOut ? DType::Bool : a.dtype(), a.shape(), b.shape());
+    const DType dt = kBoolOut ? DType::Bool : a.dtype();
+    Tensor out;
+    if (a.shape() == b.shape() || b.shape().empty())
+      out = outputOf(in, forwardable, dt, a.shape());
+    else if (a.shape().empty())
+      out = outputOf(in, forwardable, dt, b.shape());
+    else
+      out = outputOf(in, forwardable, dt, broadcastShapes(a.shape(), b.shape()));
     dispatchAll(a.dtype(), [&](auto z) {
       using T = decltype(z);
       using O = std::conditional_t<kBoolOut, uint8_t, T>;
@@ -160,29 +172,32 @@ T minOf(T x, T y) {
   return (x <= y || isNan(x)) ? x : y;
 }
 
-Tensors divKernel(const Tensors& in, const Attrs& a) {
-  static const TensorFn k =
+// The elementwise kernels' signature: tensors, attributes, KernelContext::forwardable.
+using ElementwiseFn = std::function<Tensors(const Tensors&, const Attrs&, uint32_t)>;
+
+Tensors divKernel(const Tensors& in, const Attrs& a, uint32_t forwardable) {
+  static const ElementwiseFn k =
       binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
   checkNoIntZero(in.at(1));
-  return k(in, a);
+  return k(in, a, forwardable);
 }
 
-Tensors powKernel(const Tensors& in, const Attrs& a) {
-  static const TensorFn general =
+Tensors powKernel(const Tensors& in, const Attrs& a, uint32_t forwardable) {
+  static const ElementwiseFn general =
       binaryKernel<kFloat, false>([](auto x, auto y) { return std::pow(x, y); });
   const Tensor& x = in.at(0);
   const Tensor& y = in.at(1);
   // x**2 (losses) is the common case: one exact multiply instead of std::pow.
   if (x.dtype() == y.dtype() && isFloat(x.dtype()) && y.numel() == 1 && y.at(0) == 2.0 &&
       broadcastShapes(x.shape(), y.shape()) == x.shape()) {
-    Tensor out = Tensor::empty(x.dtype(), x.shape());
+    Tensor out = outputOf(in, forwardable & 1u, x.dtype(), x.shape());
     dispatchFloat(x.dtype(), [&](auto z) {
       using T = decltype(z);
       kern::unaryMap<T, T>(x, out, [](const auto& v) { return v.square(); });
     });
     return {out};
   }
-  return general(in, a);
+  return general(in, a, forwardable);
 }
 
 // VJP helpers -----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine/graph/graph.h"
@@ -38,6 +39,9 @@ struct VjpContext {
 // `seed` for stateful entries only.
 struct KernelContext {
   uint64_t seed = 0;
+  // Bit k: input k dies with this kernel and its buffer is the kernel's alone, so an
+  // elementwise kernel may write its output into it (set by the executor; 0 elsewhere).
+  uint32_t forwardable = 0;
 };
 
 // The one forward signature: values in, values out. A value is a tensor or a TensorArray
@@ -50,12 +54,13 @@ using Kernel = std::function<Data(const Data&, const Attrs&, KernelContext&)>;
 Tensors tensorsOf(const Data& in);
 
 // Lifts a kernel written on tensors, f(const Tensors&, const Attrs&) -> Tensors, which is what
-// most entries are, to a Kernel.
+// most entries are, to a Kernel. An f that also takes a uint32_t gets
+// KernelContext::forwardable (elementwise kernels writing into a dying input).
 // Small ops run millions of times in loop bodies: the input list is a per-thread buffer
 // (kernels never re-enter the executor) and the outputs are moved, not copied.
 template <class F>
 Kernel tensorKernel(F f) {
-  return [f = std::move(f)](const Data& in, const Attrs& a, KernelContext&) -> Data {
+  return [f = std::move(f)](const Data& in, const Attrs& a, KernelContext& ctx) -> Data {
     thread_local Tensors inputs;
     // Drops the references however the kernel ends: inputs are freed after their last use.
     struct Release {
@@ -66,7 +71,11 @@ Kernel tensorKernel(F f) {
       if (d.isList()) throw EngineError("expects a tensor, got a TensorArray");
       inputs.push_back(d.t);
     }
-    Tensors out = f(inputs, a);
+    Tensors out;
+    if constexpr (std::is_invocable_v<const F&, const Tensors&, const Attrs&, uint32_t>)
+      out = f(inputs, a, ctx.forwardable);
+    else
+      out = f(inputs, a);
     Data result;
     result.reserve(out.size());
     for (Tensor& t : out) result.emplace_back(std::move(t));

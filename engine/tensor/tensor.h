@@ -105,6 +105,8 @@ class Tensor {
   // Same buffer, new shape with the same number of elements.
   Tensor reshaped(const Shape& shape) const;
   bool sharesBufferWith(const Tensor& o) const { return block_ && block_ == o.block_; }
+  // No other tensor (view, copy, record) holds this buffer: its owner may write into it.
+  bool soleOwner() const { return block_ && block_->refs.load(std::memory_order_acquire) == 1; }
 
   std::string summary(int maxElems = 6) const;  // "float32[2,3] {1, 2, 3, ...}"
 

@@ -83,6 +83,59 @@ class TestAutodiff : public QObject {
              qPrintable(QString("peak grew from %1 to %2").arg(peaks[0]).arg(peaks[1])));
   }
 
+  // Elementwise ops write into an input that dies with them (KernelContext::forwardable): the
+  // ODE's [10, 5000] step then holds three such tensors at its peak, besides x, instead of four.
+  void odeStepsWriteIntoDyingBuffers() {
+    Graph g;
+    Builder b(g);
+    Value x = b.constant(Tensor::full(DType::F32, {10, 5000}, 10.0), "x");
+    GradientTape tape(b);
+    tape.watch(x);
+    Value y = o::reduceSum(b, odeLoop(b, x, 50, 0.1));
+    tape.stop();
+    Value dx = tape.gradient(y, {x}).grads[0];
+    RunOptions opt;
+    opt.records = false;
+    opt.valueRecords = false;
+    RunResult r = Executor(g, opt).run({dx});
+    QVERIFY(std::abs(r.values[0].t.at(0) - std::pow(0.9, 50)) < 1e-4);
+    const size_t tensor = 10 * 5000 * sizeof(float);
+    QVERIFY2(r.peakBytes < 4.5 * double(tensor),
+             qPrintable(QString("peak %1 bytes, %2 per tensor").arg(r.peakBytes).arg(tensor)));
+  }
+
+  // Values read again later, read twice by one node, recorded, or held by the graph keep their
+  // contents when a later op writes in place; only the last reader gets the buffer.
+  void writingInPlaceKeepsEveryValueStillRead() {
+    Graph g;
+    Builder b(g);
+    Value x = b.constant(Tensor::fromVector({1, 2, 3, 4}, {4}, DType::F64), "x");
+    Value y = o::add(b, x, b.scalar(1, DType::F64));  // 2 3 4 5; x is the graph's
+    Value sq = o::mul(b, y, y);                       // one node reads y twice
+    Value dif = o::sub(b, sq, y);                     // y's last use: sub may take its buffer
+    Value neg = o::neg(b, dif);
+    Value back = o::add(b, neg, sq);  // = y, sq read again after dif and neg
+    Value twice = o::add(b, back, back);
+    for (bool records : {false, true}) {
+      RunOptions opt;
+      opt.valueRecords = records;
+      RunResult r = Executor(g, opt).run({twice, x});
+      const std::vector<double> out = r.values[0].t.toVector();
+      const std::vector<double> kept = r.values[1].t.toVector();
+      for (int i = 0; i < 4; ++i) {
+        QCOMPARE(out[size_t(i)], 2.0 * (i + 2));
+        QCOMPARE(kept[size_t(i)], double(i + 1));
+      }
+      if (!records) continue;
+      // The recorded square is y^2, not what a later op wrote over it.
+      const TensorRecord& rec = r.valueRecords.at(sq);
+      QCOMPARE(rec.min, 4.0);
+      QCOMPARE(rec.max, 25.0);
+    }
+    auto both = gltest::runBoth(g, {twice}, 0);
+    QCOMPARE(both[0].at(3), 10.0);
+  }
+
   // A body whose VJP needs x (y = x * x) saves one tensor per iteration.
   void nonlinearBodySavesPerIteration() {
     Graph g;
