@@ -59,6 +59,18 @@ class SlotArrays {
   }
 };
 
+// A slot holding one value. `slot = {d}` would build an initializer list first: one more
+// reference count taken and dropped per loop parameter and constant.
+void setOnly(std::vector<Datum>& slot, const Datum& d) {
+  slot.resize(1);
+  slot[0] = d;
+}
+void setOnly(std::vector<Datum>& slot, const Tensor& t) {
+  slot.resize(1);
+  slot[0].t = t;
+  slot[0].list.reset();
+}
+
 // The values of one run of a region: a slot per node of the region, and the frame around it.
 struct Frame {
   Frame(const Frame* p, int r, int64_t it, size_t nodes)
@@ -143,11 +155,17 @@ struct Executor::Impl {
         recorder(opt.records, opt.recordBudget, opt.smallTensor),
         timeline(opt.timeline, opt.timelineLimit) {}
 
+  // Graph::node checks its index against a deque; the executor's hot paths look nodes up by
+  // an id the plan already checked, millions of times a run (5 % of a scalar loop's time).
+  std::vector<const Node*> nodeById;
+  const Node& node(int id) const { return *nodeById[size_t(id)]; }
+  const Node& node(Value v) const { return node(v.node); }
+
   // ---- frames ----------------------------------------------------------------------------
   std::vector<Datum>& slot(Frame& f, int node) const { return f.slots[size_t(plan->local(node))]; }
 
   const Datum& get(const Frame& f, Value v) const {
-    const int r = g.node(v).region;
+    const int r = node(v).region;
     const Frame* fr = &f;
     while (fr && fr->region != r) fr = fr->parent;
     if (!fr) throw EngineError("internal: value " + g.node(v).label() + " is not in scope");
@@ -159,7 +177,7 @@ struct Executor::Impl {
   void execRegion(Frame& f) {
     if (fused) return execFusedRegion(f);
     const RegionPlan& rp = plan->region(f.region);
-    runUnits(f, rp.freeAfter, [&](size_t p) { execNode(f, g.node(rp.order[p])); });
+    runUnits(f, rp.freeAfter, [&](size_t p) { execNode(f, node(rp.order[p])); });
     countRegionRun(f);
   }
 
@@ -193,7 +211,7 @@ struct Executor::Impl {
         f.lastUseHere = nullptr;
         execGroup(f, unit.group);
       } else {
-        execNode(f, g.node(unit.node));
+        execNode(f, node(unit.node));
       }
     };
     runUnits(f, fs.freeAfter, [&](size_t u) { execUnit(fs.units[u]); });
@@ -318,12 +336,12 @@ struct Executor::Impl {
     Frame child(&f, r, iteration, region.nodes.size());
     const auto& ps = region.params;
     for (size_t i = 0; i < ps.size() && i < params.size(); ++i)
-      slot(child, ps[i].node) = {params[i]};
+      setOnly(slot(child, ps[i].node), params[i]);
     execRegion(child);
     for (Value v : region.results) out.results.push_back(get(child, v));
     for (int i : plan->usedSaved(owner.id)) {
       const Value s = owner.saved[size_t(i)];
-      out.saved.push_back(g.node(s).region == r ? get(child, s) : Datum());
+      out.saved.push_back(node(s).region == r ? get(child, s) : Datum());
     }
   }
 
@@ -442,6 +460,8 @@ struct Executor::Impl {
 
   RunResult run(const std::vector<Value>& fetches) {
     plan = std::make_unique<ExecutionPlan>(g, fetches);
+    nodeById.clear();
+    for (const Node& n : g.nodes()) nodeById.push_back(&n);
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     outputBytes.resize(size_t(g.numNodes()));
     for (const Node& n : g.nodes()) outputBytes[size_t(n.id)] = staticOutputBytes(n);
@@ -536,10 +556,10 @@ void Executor::Impl::execKind(Frame& f, const Node& n) {
     case NodeKind::Primitive:
       return execPrimitive(f, n);
     case NodeKind::Const:
-      slot(f, n.id) = {constantIn(f, n)};
+      setOnly(slot(f, n.id), constantIn(f, n));
       return;
     case NodeKind::Variable:
-      slot(f, n.id) = {n.value};
+      setOnly(slot(f, n.id), n.value);
       return;
     case NodeKind::Param:
       return;  // set by the frame's owner
@@ -594,7 +614,7 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
 bool Executor::Impl::diesHere(const Frame& f, const Node& n, size_t k) const {
   if (!f.lastUseHere) return false;
   const Value v = n.inputs[k];
-  if (g.node(v).region != f.region) return false;
+  if (node(v).region != f.region) return false;
   for (size_t j = 0; j < n.inputs.size(); ++j)
     if (j != k && n.inputs[j] == v) return false;
   const int local = plan->local(v.node);
