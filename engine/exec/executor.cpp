@@ -370,8 +370,6 @@ struct Executor::Impl {
     }
     if (liveBytesRoughly() > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", n.loc, op());
-    if (opt.checkNumerics && n.is(NodeKind::Primitive))
-      numerics.scan(n, slot(f, n.id), f.iteration);
     if (opt.valueRecords && f.parent == nullptr) {
       const auto& s = slot(f, n.id);
       for (size_t i = 0; i < s.size(); ++i)
@@ -606,8 +604,11 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
       h = h * 1000003ull + uint64_t(fr->iteration + 1);
     ctx.seed = h;
   }
+  ctx.checkFinite = opt.checkNumerics;
   slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
   f.countPrimitives(1);
+  // Elementwise kernels check their outputs while writing them; the others are scanned here.
+  if (opt.checkNumerics && !ctx.outputsFinite) numerics.scan(n, slot(f, n.id), f.iteration);
 }
 
 // Input k of n is a tensor of n's own frame whose last use is n, read by no other input of n.

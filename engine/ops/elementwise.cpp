@@ -83,28 +83,46 @@ std::function<Types(const Types&, const Attrs&)> broadcastRule(unsigned mask, bo
 // Forward kernels ------------------------------------------------------------------------------
 
 // The output of an elementwise kernel: the buffer of an input that dies here (bit k of
-// `forwardable`, KernelContext) when it already has the output's dtype and shape, else a new
+// KernelContext::forwardable) when it already has the output's dtype and shape, else a new
 // tensor. Writing in place saves the pull of a second buffer through the cache: a pass over an
 // L2-resident [10, 5000] tensor reads and writes the same lines (TF's
 // forward_input_or_allocate_output). Safe because each output element depends only on the
 // input elements at its own index.
-Tensor outputOf(const Tensors& in, uint32_t forwardable, DType dt, const Shape& shape) {
+Tensor outputOf(const Tensors& in, const KernelContext* ctx, DType dt, const Shape& shape) {
+  const uint32_t forwardable = ctx ? ctx->forwardable : 0;
   for (size_t k = 0; forwardable >> k; ++k)
     if ((forwardable >> k & 1u) && in[k].dtype() == dt && in[k].shape() == shape) return in[k];
   return Tensor::empty(dt, shape);
 }
 
+// check_numerics inside an elementwise kernel: the flag its blocks clear on a NaN or an Inf
+// (kern::checkWritten), and the answer back to the executor.
+class FiniteCheck {
+ public:
+  explicit FiniteCheck(KernelContext* ctx) : ctx_(ctx && ctx->checkFinite ? ctx : nullptr) {}
+  std::atomic<bool>* flag() { return ctx_ ? &finite_ : nullptr; }
+  void report() {
+    if (ctx_) ctx_->outputsFinite = finite_.load(std::memory_order_relaxed);
+  }
+
+ private:
+  KernelContext* ctx_;
+  std::atomic<bool> finite_{true};
+};
+
 // f maps an Eigen array expression: [](const auto& x) { return x.exp(); }.
 template <unsigned kMask, class F>
 auto unaryKernel(F f) {
-  return [f](const Tensors& in, const Attrs&, uint32_t forwardable = 0) -> Tensors {
+  return [f](const Tensors& in, const Attrs&, KernelContext* ctx = nullptr) -> Tensors {
     const Tensor& x = in.at(0);
     requireDtype(x.dtype(), kMask);
-    Tensor out = outputOf(in, forwardable, x.dtype(), x.shape());
+    Tensor out = outputOf(in, ctx, x.dtype(), x.shape());
+    FiniteCheck check(ctx);
     dispatchAll(x.dtype(), [&](auto z) {
       using T = decltype(z);
-      if constexpr (supports<T>(kMask)) kern::unaryMap<T, T>(x, out, f);
+      if constexpr (supports<T>(kMask)) kern::unaryMap<T, T>(x, out, f, check.flag());
     });
+    check.report();
     return {out};
   };
 }
@@ -114,7 +132,7 @@ auto unaryKernel(F f) {
 // instead of building a new one.
 template <unsigned kMask, bool kBoolOut, class F>
 auto binaryKernel(F f) {
-  return [f](const Tensors& in, const Attrs&, uint32_t forwardable = 0) -> Tensors {
+  return [f](const Tensors& in, const Attrs&, KernelContext* ctx = nullptr) -> Tensors {
     const Tensor& a = in.at(0);
     const Tensor& b = in.at(1);
     requireSameDtype(a.dtype(), b.dtype());
@@ -122,16 +140,18 @@ auto binaryKernel(F f) {
     const DType dt = kBoolOut ? DType::Bool : a.dtype();
     Tensor out;
     if (a.shape() == b.shape() || b.shape().empty())
-      out = outputOf(in, forwardable, dt, a.shape());
+      out = outputOf(in, ctx, dt, a.shape());
     else if (a.shape().empty())
-      out = outputOf(in, forwardable, dt, b.shape());
+      out = outputOf(in, ctx, dt, b.shape());
     else
-      out = outputOf(in, forwardable, dt, broadcastShapes(a.shape(), b.shape()));
+      out = outputOf(in, ctx, dt, broadcastShapes(a.shape(), b.shape()));
+    FiniteCheck check(ctx);
     dispatchAll(a.dtype(), [&](auto z) {
       using T = decltype(z);
       using O = std::conditional_t<kBoolOut, uint8_t, T>;
-      if constexpr (supports<T>(kMask)) kern::binaryMap<T, O>(a, b, out, f);
+      if constexpr (supports<T>(kMask)) kern::binaryMap<T, O>(a, b, out, f, check.flag());
     });
+    check.report();
     return {out};
   };
 }
@@ -172,17 +192,17 @@ T minOf(T x, T y) {
   return (x <= y || isNan(x)) ? x : y;
 }
 
-// The elementwise kernels' signature: tensors, attributes, KernelContext::forwardable.
-using ElementwiseFn = std::function<Tensors(const Tensors&, const Attrs&, uint32_t)>;
+// The elementwise kernels' signature: tensors, attributes, the executor's context (or null).
+using ElementwiseFn = std::function<Tensors(const Tensors&, const Attrs&, KernelContext*)>;
 
-Tensors divKernel(const Tensors& in, const Attrs& a, uint32_t forwardable) {
+Tensors divKernel(const Tensors& in, const Attrs& a, KernelContext* ctx) {
   static const ElementwiseFn k =
       binaryKernel<kNumeric, false>([](auto x, auto y) { return divide(x, y); });
   checkNoIntZero(in.at(1));
-  return k(in, a, forwardable);
+  return k(in, a, ctx);
 }
 
-Tensors powKernel(const Tensors& in, const Attrs& a, uint32_t forwardable) {
+Tensors powKernel(const Tensors& in, const Attrs& a, KernelContext* ctx) {
   static const ElementwiseFn general =
       binaryKernel<kFloat, false>([](auto x, auto y) { return std::pow(x, y); });
   const Tensor& x = in.at(0);
@@ -190,14 +210,17 @@ Tensors powKernel(const Tensors& in, const Attrs& a, uint32_t forwardable) {
   // x**2 (losses) is the common case: one exact multiply instead of std::pow.
   if (x.dtype() == y.dtype() && isFloat(x.dtype()) && y.numel() == 1 && y.at(0) == 2.0 &&
       broadcastShapes(x.shape(), y.shape()) == x.shape()) {
-    Tensor out = outputOf(in, forwardable & 1u, x.dtype(), x.shape());
+    Tensor out = outputOf(in, ctx, x.dtype(), x.shape());
+    FiniteCheck check(ctx);
     dispatchFloat(x.dtype(), [&](auto z) {
       using T = decltype(z);
-      kern::unaryMap<T, T>(x, out, [](const auto& v) { return v.square(); });
+      kern::unaryMap<T, T>(
+          x, out, [](const auto& v) { return v.square(); }, check.flag());
     });
+    check.report();
     return {out};
   }
-  return general(in, a, forwardable);
+  return general(in, a, ctx);
 }
 
 // VJP helpers -----------------------------------------------------------------------------------

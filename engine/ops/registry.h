@@ -42,6 +42,10 @@ struct KernelContext {
   // Bit k: input k dies with this kernel and its buffer is the kernel's alone, so an
   // elementwise kernel may write its output into it (set by the executor; 0 elsewhere).
   uint32_t forwardable = 0;
+  // check_numerics: the executor asks (checkFinite) and a kernel that looked at its outputs
+  // while writing them answers (outputsFinite: all finite); otherwise the executor scans.
+  bool checkFinite = false;
+  bool outputsFinite = false;
 };
 
 // The one forward signature: values in, values out. A value is a tensor or a TensorArray
@@ -54,8 +58,8 @@ using Kernel = std::function<Data(const Data&, const Attrs&, KernelContext&)>;
 Tensors tensorsOf(const Data& in);
 
 // Lifts a kernel written on tensors, f(const Tensors&, const Attrs&) -> Tensors, which is what
-// most entries are, to a Kernel. An f that also takes a uint32_t gets
-// KernelContext::forwardable (elementwise kernels writing into a dying input).
+// most entries are, to a Kernel. An f that also takes a KernelContext* gets the context
+// (elementwise kernels: writing into a dying input, checking their outputs as they write).
 // Small ops run millions of times in loop bodies: the input list is a per-thread buffer
 // (kernels never re-enter the executor) and the outputs are moved, not copied.
 template <class F>
@@ -72,8 +76,8 @@ Kernel tensorKernel(F f) {
       inputs.push_back(d.t);
     }
     Tensors out;
-    if constexpr (std::is_invocable_v<const F&, const Tensors&, const Attrs&, uint32_t>)
-      out = f(inputs, a, ctx.forwardable);
+    if constexpr (std::is_invocable_v<const F&, const Tensors&, const Attrs&, KernelContext*>)
+      out = f(inputs, a, &ctx);
     else
       out = f(inputs, a);
     Data result;

@@ -212,6 +212,42 @@ class TestElementwise : public QObject {
     QCOMPARE(a1.toVector(), a4.toVector());
   }
 
+  // check_numerics inside the kernels: asked for it, an elementwise kernel says whether what it
+  // wrote is all finite, with every shape path (equal, scalar either side, broadcast rows), an
+  // overflow (finite inputs, Inf out), a NaN anywhere in a 10000-value output, and doubles.
+  void elementwiseKernelsSayWhetherTheirOutputIsFinite() {
+    auto finite = [](const std::string& op, const Tensors& in) {
+      KernelContext ctx;
+      ctx.checkFinite = true;
+      ctx.outputsFinite = false;
+      prim(op).forward(Data(in.begin(), in.end()), {}, ctx);
+      return ctx.outputsFinite;
+    };
+    for (DType dt : {DType::F32, DType::F64}) {
+      const double big = dt == DType::F32 ? 3e38 : 1.7e308;
+      Tensor x = Tensor::full(dt, {2, 5000}, 1.5);
+      const Tensor col = Tensor::full(dt, {2, 1}, 2.0), one = Tensor::scalar(2.0, dt);
+      QVERIFY(finite("add", {x, x}));
+      QVERIFY(finite("mul", {x, one}));
+      QVERIFY(finite("sub", {one, x}));
+      QVERIFY(finite("mul", {x, col}));
+      QVERIFY(finite("neg", {x}));
+      QVERIFY(finite("pow", {x, one}));
+      const Tensor huge = Tensor::full(dt, {2, 5000}, big);
+      QVERIFY(!finite("add", {huge, huge}));  // overflow
+      QVERIFY(!finite("mul", {huge, col}));
+      QVERIFY(!finite("pow", {huge, one}));
+      x.set(7777, std::nan(""));
+      QVERIFY(!finite("add", {x, x}));
+      QVERIFY(!finite("sub", {one, x}));
+      QVERIFY(!finite("exp", {x}));
+      // Asked nothing, a kernel says nothing.
+      KernelContext quiet;
+      prim("add").forward(Data{Datum(x), Datum(x)}, {}, quiet);
+      QVERIFY(!quiet.outputsFinite);
+    }
+  }
+
   void int32Arithmetic() {
     const Tensor a = vec({7, -7, 7, -7, 6}, {5}, DType::I32);
     const Tensor b = vec({2, 2, -2, -2, 3}, {5}, DType::I32);
