@@ -207,8 +207,9 @@ struct Executor::Impl {
     const FusedSchedule& fs = fused->schedule(f.region);
     auto execUnit = [&](const FusedUnit& unit) {
       if (unit.group >= 0) {
-        // A group's last uses are its members' together: none of them may take a buffer.
-        f.lastUseHere = nullptr;
+        // A group's last uses are its members' together: none of them may take a buffer. (Set
+        // only in plan order; side by side it is null already and other threads read it.)
+        if (f.lastUseHere) f.lastUseHere = nullptr;
         execGroup(f, unit.group);
       } else {
         execNode(f, node(unit.node));
