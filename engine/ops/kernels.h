@@ -20,8 +20,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <cstring>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -180,15 +178,6 @@ void forBroadcastRows(const BroadcastPlan<N>& p, Row&& row) {
   });
 }
 
-// The exponent bits of v, all ones exactly when v is a NaN or an Inf (moments.cpp allFinite).
-template <class O>
-auto exponentBits(O v) {
-  using Bits = std::conditional_t<sizeof(O) == 4, uint32_t, uint64_t>;
-  Bits b;
-  std::memcpy(&b, &v, sizeof b);
-  return Bits(b & (sizeof(O) == 4 ? Bits(0x7f800000u) : Bits(0x7ff0000000000000ull)));
-}
-
 // out[s, e) = value(i), and with `finite` given (float outputs) the largest exponent of what
 // was written, taken from the registers on the way out: a check that costs no second load.
 template <class O, class V>
@@ -202,8 +191,7 @@ void writeBlock(O* out, int64_t s, int64_t e, std::atomic<bool>* finite, V value
         const auto b = exponentBits(v);
         top = b > top ? b : top;
       }
-      if (top == exponentBits(std::numeric_limits<O>::infinity()))
-        finite->store(false, std::memory_order_relaxed);
+      if (top == kNonFiniteExponent<O>) finite->store(false, std::memory_order_relaxed);
       return;
     }
   }

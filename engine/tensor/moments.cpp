@@ -1,10 +1,7 @@
 #include "engine/tensor/moments.h"
 
 #include <cfloat>
-#include <cstdint>
-#include <cstring>
 #include <limits>
-#include <type_traits>
 
 namespace gl {
 
@@ -70,22 +67,16 @@ Moments lanes(const T* p, int64_t n) {
   return m;
 }
 
-// A float is a NaN or an Inf exactly when its exponent bits are all ones, so the largest
-// masked exponent of an array says whether all of it is finite: integer AND and MAX only, which
-// vectorize without a dependency on compares (twice as fast as an OR of compare masks here),
-// and no arithmetic on the values (a denormal operand can cost a microcode assist).
+// The largest exponent (exponentBits): vectorizes without a dependency on compares, twice as
+// fast here as an OR of compare masks.
 template <class T>
 bool finite(const T* p, int64_t n) {
-  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  constexpr Bits kExponent = sizeof(T) == 4 ? Bits(0x7f800000u) : Bits(0x7ff0000000000000ull);
-  Bits top = 0;
+  decltype(exponentBits(T{})) top = 0;
   for (int64_t i = 0; i < n; ++i) {
-    Bits b;
-    std::memcpy(&b, p + i, sizeof b);
-    b &= kExponent;
+    const auto b = exponentBits(p[i]);
     top = b > top ? b : top;
   }
-  return top != kExponent;
+  return top != kNonFiniteExponent<T>;
 }
 
 }  // namespace
