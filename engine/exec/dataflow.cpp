@@ -212,7 +212,7 @@ std::unique_ptr<DataflowRegion> planDataflow(const Graph& g, const ExecutionPlan
     double work = 0;
     NodeWeight weight = NodeWeight::Light;
     for (int id : units[p]) {
-      const Node& node = g.node(id);
+      const Node& node = plan.node(id);
       for (const auto* values : {&node.inputs, &node.captures})
         for (Value v : *values)
           if (v.valid() && g.node(v).region == r) from.push_back(plan.local(v.node));

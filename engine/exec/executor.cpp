@@ -155,10 +155,9 @@ struct Executor::Impl {
         recorder(opt.records, opt.recordBudget, opt.smallTensor),
         timeline(opt.timeline, opt.timelineLimit) {}
 
-  // Graph::node checks its index against a deque; the executor's hot paths look nodes up by
-  // an id the plan already checked, millions of times a run (5 % of a scalar loop's time).
-  std::vector<const Node*> nodeById;
-  const Node& node(int id) const { return *nodeById[size_t(id)]; }
+  // The node as the run executes it (the plan's rewrite, if any). Graph::node checks its index
+  // against a deque; this is a table the plan built (5 % of a scalar loop's time).
+  const Node& node(int id) const { return plan->node(id); }
   const Node& node(Value v) const { return node(v.node); }
 
   // ---- frames ----------------------------------------------------------------------------
@@ -458,9 +457,9 @@ struct Executor::Impl {
   class FrameRuntime;
 
   RunResult run(const std::vector<Value>& fetches) {
-    plan = std::make_unique<ExecutionPlan>(g, fetches);
-    nodeById.clear();
-    for (const Node& n : g.nodes()) nodeById.push_back(&n);
+    // Rewrites drop the values they absorb: not when the inspector records every value, nor
+    // for the fusing executor, which fuses such chains anyway.
+    plan = std::make_unique<ExecutionPlan>(g, fetches, !opt.valueRecords && !opt.fused);
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     outputBytes.resize(size_t(g.numNodes()));
     for (const Node& n : g.nodes()) outputBytes[size_t(n.id)] = staticOutputBytes(n);
@@ -606,10 +605,19 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
     ctx.seed = h;
   }
   ctx.checkFinite = opt.checkNumerics;
+  // A rewrite's absorbed negation read input 1 (transform/simplify.h): a NaN/Inf already there
+  // is the negation's, which ran first. A buffer the kernel may write over (forwardable) is a
+  // primitive's output this frame alone held, and was checked when that primitive ran.
+  const int absorbed = plan->absorbed(n.id);
+  const bool absorbedInputChecked = absorbed >= 0 && (ctx.forwardable & 2u);
   slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
-  f.countPrimitives(1);
+  f.countPrimitives(absorbed >= 0 ? 2 : 1);
   // Elementwise kernels check their outputs while writing them; the others are scanned here.
-  if (opt.checkNumerics && !ctx.outputsFinite) numerics.scan(n, slot(f, n.id), f.iteration);
+  if (opt.checkNumerics && !ctx.outputsFinite) {
+    if (absorbed >= 0 && !absorbedInputChecked)
+      numerics.scan(g.node(absorbed), 0, in[1], f.iteration);
+    numerics.scan(n, slot(f, n.id), f.iteration);
+  }
 }
 
 // Input k of n is a tensor of n's own frame whose last use is n, read by no other input of n.

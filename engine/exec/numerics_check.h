@@ -15,6 +15,8 @@ class NumericsCheck {
   // Scans `outputs` of n unless a fault is already known. Safe to call from several threads
   // (map bodies run concurrently): one fault is kept, the first one seen.
   void scan(const Node& n, const std::vector<Datum>& outputs, int64_t iteration);
+  // Scans one output of n. Returns true when it holds a NaN or an Inf.
+  bool scan(const Node& n, int output, const Datum& value, int64_t iteration);
   NumericsFault take() { return std::move(fault_); }
 
  private:

@@ -2,9 +2,20 @@
 
 #include <algorithm>
 
+#include "engine/transform/simplify.h"
+
 namespace gl {
 
-ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches) : g_(g) {
+ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify)
+    : g_(g) {
+  for (const Node& n : g.nodes()) nodes_.push_back(&n);
+  absorbed_.assign(size_t(g.numNodes()), -1);
+  if (simplify)
+    for (SimplifiedNode& s : simplifyForRun(g, fetches)) {
+      absorbed_[size_t(s.node.id)] = s.absorbed;
+      rewritten_.push_back(std::move(s.node));
+      nodes_[size_t(rewritten_.back().id)] = &rewritten_.back();
+    }
   local_.assign(size_t(g.numNodes()), -1);
   for (int r = 0; r < g.numRegions(); ++r) {
     const auto& nodes = g.region(r).nodes;
@@ -12,10 +23,10 @@ ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches) 
   }
   findConsumed();
   usedSaved_.resize(size_t(g.numNodes()));
-  for (const Node& n : g.nodes())
-    for (size_t i = 0; i < n.saved.size(); ++i)
-      if (consumed_.count({n.id, n.control.savedBase + int(i)}))
-        usedSaved_[size_t(n.id)].push_back(int(i));
+  for (const Node* n : nodes_)
+    for (size_t i = 0; i < n->saved.size(); ++i)
+      if (consumed_.count({n->id, n->control.savedBase + int(i)}))
+        usedSaved_[size_t(n->id)].push_back(int(i));
   regions_.resize(size_t(g.numRegions()));
   regions_[0] = planRegion(0, fetches);
   for (int r = 1; r < g.numRegions(); ++r) {
@@ -31,9 +42,9 @@ ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches) 
 }
 
 void ExecutionPlan::findConsumed() {
-  for (const Node& n : g_.nodes()) {
-    for (Value v : n.inputs) consumed_.insert(v);
-    for (Value v : n.captures) consumed_.insert(v);
+  for (const Node* n : nodes_) {
+    for (Value v : n->inputs) consumed_.insert(v);
+    for (Value v : n->captures) consumed_.insert(v);
   }
   for (int r = 0; r < g_.numRegions(); ++r)
     for (Value v : g_.region(r).results) consumed_.insert(v);
@@ -70,7 +81,7 @@ std::unique_ptr<RegionPlan> ExecutionPlan::planRegion(int r,
   for (int id : reg.nodes)
     if (g_.node(id).sideEffect) mark({id, 0}, true);
   while (!stack.empty()) {
-    const Node& n = g_.node(stack.back());
+    const Node& n = node(stack.back());
     stack.pop_back();
     for (Value v : n.inputs) mark(v, false);
     for (Value v : n.captures) mark(v, false);
@@ -80,7 +91,7 @@ std::unique_ptr<RegionPlan> ExecutionPlan::planRegion(int r,
     if (need[i]) plan->order.push_back(reg.nodes[i]);
   std::vector<int> lastUse(reg.nodes.size(), -1);
   for (size_t p = 0; p < plan->order.size(); ++p) {
-    const Node& n = g_.node(plan->order[p]);
+    const Node& n = node(plan->order[p]);
     int& own = lastUse[size_t(local(n.id))];
     own = std::max(own, int(p));
     auto use = [&](Value v) {

@@ -1,7 +1,10 @@
 #pragma once
 // What a run executes, decided before it starts: per region, the nodes the fetches need in
 // order, and after which of them each local value can be freed; per control-flow node, which
-// of its saved values some reverse body reads (the others are never kept).
+// of its saved values some reverse body reads (the others are never kept). With `simplify`, the
+// plan runs transform/simplify.h's rewrites: node() is the rewritten node, and the nodes it
+// absorbed drop out of the order.
+#include <deque>
 #include <memory>
 #include <set>
 #include <vector>
@@ -17,7 +20,13 @@ struct RegionPlan {
 
 class ExecutionPlan {
  public:
-  ExecutionPlan(const Graph& g, const std::vector<Value>& fetches);
+  ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify = false);
+  // The node the run executes: the graph's, or its rewrite.
+  const Node& node(int id) const { return *nodes_[size_t(id)]; }
+  const Node& node(Value v) const { return node(v.node); }
+  // The node a rewrite of `id` absorbed (no longer run: its work is id's), or -1.
+  int absorbed(int id) const { return absorbed_[size_t(id)]; }
+  int numRewritten() const { return int(rewritten_.size()); }
   // A node's index in its region (its slot in a frame).
   int local(int node) const { return local_[size_t(node)]; }
   const RegionPlan& region(int r) const { return *regions_[size_t(r)]; }
@@ -29,6 +38,9 @@ class ExecutionPlan {
   std::unique_ptr<RegionPlan> planRegion(int r, const std::vector<Value>& roots) const;
 
   const Graph& g_;
+  std::deque<Node> rewritten_;
+  std::vector<const Node*> nodes_;
+  std::vector<int> absorbed_;
   std::vector<int> local_;
   std::set<Value> consumed_;
   std::vector<std::vector<int>> usedSaved_;

@@ -49,7 +49,7 @@ void checkPlannedMemory(const Graph& g, const ExecutionPlan& plan, size_t live, 
   std::vector<double> held(nodes.size(), 0);  // per local slot: bytes its outputs hold
   double total = double(live);
   for (size_t p = 0; p < top.order.size(); ++p) {
-    const Node& n = g.node(top.order[p]);
+    const Node& n = plan.node(top.order[p]);
     const double bytes = newBytes(g, n);
     total += bytes;
     if (total > double(budget))
