@@ -47,6 +47,13 @@ class ControlRuntime {
   // iteration reuses its vectors.
   virtual void runRegionInto(int region, const std::vector<Datum>& params, int64_t iteration,
                              RegionRun& out) = 0;
+  // The same with params the caller no longer needs: they move into the region's frame (and
+  // `params` is left holding nothing), so their buffers can die inside it, where the last
+  // reader may write its output into them. A loop's carried values, for one.
+  virtual void runRegionTaking(int region, std::vector<Datum>& params, int64_t iteration,
+                               RegionRun& out) {
+    runRegionInto(region, params, iteration, out);
+  }
   // Indices into Node::saved that some reverse body reads; the others are not kept.
   virtual const std::vector<int>& usedSaved() const = 0;
   virtual void setOutputs(std::vector<Datum> outputs) = 0;

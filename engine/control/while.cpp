@@ -250,9 +250,9 @@ void executeWhile(ControlRuntime& rt, const Node& n) {
       const Datum& pred = c.results.at(0);
       if (!pred.t.defined() || pred.t.at(0) == 0.0) break;
       if (!reverse) record.atStep(vars);
-      rt.runRegionInto(bodyR, vars, it, b);
+      rt.runRegionTaking(bodyR, vars, it, b);
       saved.put(size_t(it), b.saved);
-      // The old values die here, as a move would drop them; both vectors keep their capacity.
+      // The old values died in the body; both vectors keep their capacity.
       vars.swap(b.results);
       b.results.clear();
       ++it;

@@ -328,15 +328,23 @@ struct Executor::Impl {
 
   // Runs region r in a child frame of f into `out` (whose vectors keep their capacity); the
   // node's used saved values are read before the frame goes.
+  // With `taken`, the params move into the frame instead (ControlRuntime::runRegionTaking).
   void runRegion(const Frame& f, const Node& owner, int r, const std::vector<Datum>& params,
-                 int64_t iteration, RegionRun& out) {
+                 std::vector<Datum>* taken, int64_t iteration, RegionRun& out) {
     out.results.clear();
     out.saved.clear();
     const Region& region = g.region(r);
     Frame child(&f, r, iteration, region.nodes.size());
     const auto& ps = region.params;
-    for (size_t i = 0; i < ps.size() && i < params.size(); ++i)
-      setOnly(slot(child, ps[i].node), params[i]);
+    for (size_t i = 0; i < ps.size() && i < params.size(); ++i) {
+      std::vector<Datum>& s = slot(child, ps[i].node);
+      if (taken) {
+        s.resize(1);
+        s[0] = std::move((*taken)[i]);
+      } else {
+        setOnly(s, params[i]);
+      }
+    }
     execRegion(child);
     for (Value v : region.results) out.results.push_back(get(child, v));
     for (int i : plan->usedSaved(owner.id)) {
@@ -511,7 +519,11 @@ class Executor::Impl::FrameRuntime final : public ControlRuntime {
   int64_t iteration() const override { return f_.iteration; }
   void runRegionInto(int region, const std::vector<Datum>& params, int64_t iteration,
                      RegionRun& out) override {
-    ex_.runRegion(f_, n_, region, params, iteration, out);
+    ex_.runRegion(f_, n_, region, params, nullptr, iteration, out);
+  }
+  void runRegionTaking(int region, std::vector<Datum>& params, int64_t iteration,
+                       RegionRun& out) override {
+    ex_.runRegion(f_, n_, region, params, &params, iteration, out);
   }
   const std::vector<int>& usedSaved() const override { return ex_.plan->usedSaved(n_.id); }
   void setOutputs(std::vector<Datum> outputs) override { ex_.slot(f_, n_.id) = std::move(outputs); }
