@@ -619,16 +619,19 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
   ctx.checkFinite = opt.checkNumerics;
   // A rewrite's absorbed negation read input 1 (transform/simplify.h): a NaN/Inf already there
   // is the negation's, which ran first. A buffer the kernel may write over (forwardable) is a
-  // primitive's output this frame alone held, and was checked when that primitive ran.
+  // primitive's output this frame alone held, and was checked when that primitive ran; another
+  // is kept to look at if the output is not finite (the kernel takes its inputs).
   const int absorbed = plan->absorbed(n.id);
-  const bool absorbedInputChecked = absorbed >= 0 && (ctx.forwardable & 2u);
-  slot(f, n.id) = n.prim->forward(in, n.attrs, ctx);
+  Datum negated;
+  if (absorbed >= 0 && opt.checkNumerics && !(ctx.forwardable & 2u)) negated = in[1];
+  std::vector<Datum>& out = slot(f, n.id);
+  out.clear();
+  n.prim->forward(in, n.attrs, ctx, out);
   f.countPrimitives(absorbed >= 0 ? 2 : 1);
   // Elementwise kernels check their outputs while writing them; the others are scanned here.
   if (opt.checkNumerics && !ctx.outputsFinite) {
-    if (absorbed >= 0 && !absorbedInputChecked)
-      numerics.scan(g.node(absorbed), 0, in[1], f.iteration);
-    numerics.scan(n, slot(f, n.id), f.iteration);
+    if (negated.defined()) numerics.scan(g.node(absorbed), 0, negated, f.iteration);
+    numerics.scan(n, out, f.iteration);
   }
 }
 

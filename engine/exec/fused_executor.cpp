@@ -144,7 +144,8 @@ class SliceValues {
       for (Value v : n.inputs) in_.push_back(get(v, vars));
       KernelContext ctx;
       try {
-        out = n.prim->forward(in_, n.attrs, ctx);
+        out.clear();
+        n.prim->forward(in_, n.attrs, ctx, out);
       } catch (const EngineError& e) {
         throw e.located(n.loc, std::string(n.opName()));
       } catch (const ShapeError& e) {

@@ -95,12 +95,12 @@ void registerListOps(Registry& r) {
       .arity = 0,
       .differentiable = false,
       .shape = newListShape,
-      .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data&, const Attrs& a, KernelContext&) -> Data {
         auto l = emptyList(a);
         l->dynamicSize = a.b("dynamic_size");
         l->resize(std::max<int64_t>(a.i("size"), 0));
         return {Datum(ListPtr(l))};
-      },
+      }),
       .batch = batch::newList(false),
   });
 
@@ -111,12 +111,12 @@ void registerListOps(Registry& r) {
       .arity = 0,
       .differentiable = false,
       .shape = newListShape,
-      .forward = [](const Data&, const Attrs& a, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data&, const Attrs& a, KernelContext&) -> Data {
         auto l = emptyList(a);
         l->zeroDefault = true;
         l->dynamicSize = true;
         return {Datum(ListPtr(l))};
-      },
+      }),
       .batch = batch::newList(true),
   });
 
@@ -138,7 +138,7 @@ void registerListOps(Registry& r) {
                            " into a TensorArray of elements " + shapeStr(in[0].shape));
         return {listType(in[0].dtype, elem.empty() ? in[2].shape : elem)};
       },
-      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs&, KernelContext&) -> Data {
         const TensorList& l = asList(in[0], "write");
         int64_t i = indexOf(in[1]);
         if (i < 0) throw ShapeError("TensorArray write at negative index " + std::to_string(i));
@@ -162,7 +162,7 @@ void registerListOps(Registry& r) {
         auto out = l.withEntry(i, in[2].t);
         out->elemShape = std::move(elem);
         return {Datum(ListPtr(out))};
-      },
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<Value> g(3);
         Value gl = c.goutOrZeros(0);
@@ -182,14 +182,14 @@ void registerListOps(Registry& r) {
         if (!in[0].list) throw ShapeError("read expects a TensorArray");
         return {{in[0].dtype, in[0].shape, in[0].nested}};
       },
-      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs&, KernelContext&) -> Data {
         const TensorList& l = asList(in[0], "read");
         const int64_t i = indexOf(in[1]);
         if (i >= 0 && i < static_cast<int64_t>(l.lists.size()) && l.lists[size_t(i)])
           return {Datum(l.lists[size_t(i)])};
         if (l.savedPerIteration && !l.entry(i).defined()) return {Datum()};
         return {Datum(readEntry(l, i))};
-      },
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         Value z = c.b.op1("list_zeros", {}, zerosAttrs(c.inType(0)));
         return {c.b.op1("list_write", {z, c.in[1], c.gout[0]}), Value{}};
@@ -210,7 +210,7 @@ void registerListOps(Registry& r) {
         s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
         return {{in[0].dtype, s, false}};
       },
-      .forward = [](const Data& in, const Attrs& a, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs& a, KernelContext&) -> Data {
         const TensorList& l = asList(in[0], "stack");
         int64_t n = std::max<int64_t>(l.size(), a.i("min_size", 0));
         Shape elem = l.elemShape;
@@ -242,7 +242,7 @@ void registerListOps(Registry& r) {
           std::memset(dst + i * row, 0, row);
         }
         return {Datum(out)};
-      },
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {c.b.op1("list_unstack", {c.gout[0]}, Attrs{{"zero_default", true}})};
       },
@@ -259,7 +259,7 @@ void registerListOps(Registry& r) {
           throw ShapeError("unstack into a TensorArray needs a tensor of rank >= 1");
         return {listType(in[0].dtype, Shape(in[0].shape.begin() + 1, in[0].shape.end()))};
       },
-      .forward = [](const Data& in, const Attrs& a, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs& a, KernelContext&) -> Data {
         const Tensor& t = in[0].t;
         auto l = std::make_shared<TensorList>();
         l->dtype = t.dtype();
@@ -275,7 +275,7 @@ void registerListOps(Registry& r) {
           l->set(i, std::move(e));
         }
         return {Datum(ListPtr(l))};
-      },
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         const TypeInfo& t = c.inType(0);
         return {c.b.op1("list_stack", {c.goutOrZeros(0)},
@@ -296,7 +296,7 @@ void registerListOps(Registry& r) {
         s.insert(s.end(), in[0].shape.begin(), in[0].shape.end());
         return {{in[0].dtype, s, false}};
       },
-      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs&, KernelContext&) -> Data {
         const TensorList& l = asList(in[0], "gather");
         const Tensor& idx = in[1].t;
         std::vector<Tensor> rows;
@@ -309,7 +309,7 @@ void registerListOps(Registry& r) {
         for (size_t k = 0; k < rows.size(); ++k)
           std::memcpy(static_cast<char*>(out.raw()) + k * row, rows[k].raw(), row);
         return {Datum(out)};
-      },
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {c.b.op1("list_scatter", {c.in[1], c.gout[0]}), Value{}};
       },
@@ -326,7 +326,7 @@ void registerListOps(Registry& r) {
       .shape = [](const Types& in, const Attrs&) -> Types {
         return {listType(in[1].dtype, Shape(in[1].shape.begin() + 1, in[1].shape.end()))};
       },
-      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs&, KernelContext&) -> Data {
         const Tensor& idx = in[0].t;
         const Tensor& t = in[1].t;
         auto l = std::make_shared<TensorList>();
@@ -344,7 +344,7 @@ void registerListOps(Registry& r) {
           l->set(i, std::move(e));
         }
         return {Datum(ListPtr(l))};
-      },
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {Value{}, c.b.op1("list_gather", {c.gout[0], c.in[0]})};
       },
@@ -361,9 +361,9 @@ void registerListOps(Registry& r) {
         if (!in[0].list) throw ShapeError("size expects a TensorArray");
         return {{DType::I32, {}, false}};
       },
-      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs&, KernelContext&) -> Data {
         return {Datum(Tensor::scalar(double(asList(in[0], "size").size()), DType::I32))};
-      },
+      }),
       .batch = batch::listSize(),
   });
 
@@ -374,7 +374,7 @@ void registerListOps(Registry& r) {
               "da = dc, db = dc",
       .arity = 2,
       .shape = [](const Types& in, const Attrs&) -> Types { return {in[0]}; },
-      .forward = [](const Data& in, const Attrs&, KernelContext&) -> Data {
+      .forward = dataKernel([](const Data& in, const Attrs&, KernelContext&) -> Data {
         const TensorList& a = asList(in[0], "list_add");
         const TensorList& b = asList(in[1], "list_add");
         // b's entries go into a new version of a, one O(1) write each: adding the one-entry
@@ -409,7 +409,7 @@ void registerListOps(Registry& r) {
         l->zeroDefault = zeroDefault;
         if (b.size() > l->size()) l->resize(b.size());
         return {Datum(ListPtr(l))};
-      },
+      }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         return {c.gout[0], c.gout[0]};
       },

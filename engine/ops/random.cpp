@@ -72,18 +72,17 @@ void registerRandomOps(Registry& r) {
       .stateful = true,
       .shape = [](const Types&,
                   const Attrs& a) { return Types{randomType(a, "random_normal", false)}; },
-      .forward =
-          [](const Data&, const Attrs& a, KernelContext& ctx) {
-            const TypeInfo t = randomType(a, "random_normal", false);
-            const double mean = a.f("mean", 0.0), sd = a.f("stddev", 1.0);
-            Rng rng = streamFor(a, ctx);
-            Tensor y = Tensor::empty(t.dtype, t.shape);
-            dispatchFloat(t.dtype, [&](auto z) {
-              using T = decltype(z);
-              fill<T>(y, [&] { return T(mean + sd * rng.normal()); });
-            });
-            return Data{y};
-          },
+      .forward = dataKernel([](const Data&, const Attrs& a, KernelContext& ctx) {
+        const TypeInfo t = randomType(a, "random_normal", false);
+        const double mean = a.f("mean", 0.0), sd = a.f("stddev", 1.0);
+        Rng rng = streamFor(a, ctx);
+        Tensor y = Tensor::empty(t.dtype, t.shape);
+        dispatchFloat(t.dtype, [&](auto z) {
+          using T = decltype(z);
+          fill<T>(y, [&] { return T(mean + sd * rng.normal()); });
+        });
+        return Data{y};
+      }),
   });
 
   r.add({
@@ -100,26 +99,25 @@ void registerRandomOps(Registry& r) {
             checkRange(a, t.dtype);
             return Types{t};
           },
-      .forward =
-          [](const Data&, const Attrs& a, KernelContext& ctx) {
-            const TypeInfo t = randomType(a, "random_uniform", true);
-            checkRange(a, t.dtype);
-            const double lo = a.f("minval", 0.0), hi = a.f("maxval", 1.0);
-            Rng rng = streamFor(a, ctx);
-            Tensor y = Tensor::empty(t.dtype, t.shape);
-            if (t.dtype == DType::I32) {
-              const double ilo = std::ceil(lo), span = std::ceil(hi) - ilo;  // integers in range
-              fill<int32_t>(y, [&] { return int32_t(ilo + std::floor(span * rng.uniform())); });
-              return Data{y};
-            }
-            dispatchFloat(t.dtype, [&](auto z) {
-              using T = decltype(z);
-              // Rounding to float32 can land on maxval itself; keep the interval half-open.
-              const T top = hi > lo ? std::nextafter(T(hi), T(lo)) : T(hi);
-              fill<T>(y, [&] { return std::min(T(lo + (hi - lo) * rng.uniform()), top); });
-            });
-            return Data{y};
-          },
+      .forward = dataKernel([](const Data&, const Attrs& a, KernelContext& ctx) {
+        const TypeInfo t = randomType(a, "random_uniform", true);
+        checkRange(a, t.dtype);
+        const double lo = a.f("minval", 0.0), hi = a.f("maxval", 1.0);
+        Rng rng = streamFor(a, ctx);
+        Tensor y = Tensor::empty(t.dtype, t.shape);
+        if (t.dtype == DType::I32) {
+          const double ilo = std::ceil(lo), span = std::ceil(hi) - ilo;  // integers in range
+          fill<int32_t>(y, [&] { return int32_t(ilo + std::floor(span * rng.uniform())); });
+          return Data{y};
+        }
+        dispatchFloat(t.dtype, [&](auto z) {
+          using T = decltype(z);
+          // Rounding to float32 can land on maxval itself; keep the interval half-open.
+          const T top = hi > lo ? std::nextafter(T(hi), T(lo)) : T(hi);
+          fill<T>(y, [&] { return std::min(T(lo + (hi - lo) * rng.uniform()), top); });
+        });
+        return Data{y};
+      }),
   });
 }
 
