@@ -164,7 +164,9 @@ struct Executor::Impl {
   std::vector<Datum>& slot(Frame& f, int node) const { return f.slots[size_t(plan->local(node))]; }
 
   const Datum& get(const Frame& f, Value v) const {
-    const int r = node(v).region;
+    const Node& n = node(v);
+    if (n.kind == NodeKind::Const) return constant(n);
+    const int r = n.region;
     const Frame* fr = &f;
     while (fr && fr->region != r) fr = fr->parent;
     if (!fr) throw EngineError("internal: value " + g.node(v).label() + " is not in scope");
@@ -261,26 +263,42 @@ struct Executor::Impl {
     Eigen::setNbThreads(k);
   }
 
-  // A constant in a loop body, as this thread's own copy when the team has two or more threads:
-  // every copy of one tensor writes its reference count, and two threads running the same body
-  // each step (seed-a's per-sample loops) otherwise fight over that cache line. Small constants
-  // only (the scalars of a step); copies live until the thread's next run.
-  const Tensor& constantIn(const Frame& f, const Node& n) {
+  // Constants take no slot in loop bodies: every read of one (get) is of this table, so a body
+  // run spends no node dispatch and no reference count on its scalars (a third of the ODE
+  // step's nodes). With two or more threads a small constant is read as this thread's own
+  // copy: every copy of one tensor writes its reference count, and two threads running the same
+  // body each step (seed-a's per-sample loops) otherwise fight over that cache line. Copies
+  // live until the thread's next run.
+  std::vector<int> constantIndex;  // per node id: its entry in constantValues, or -1
+  std::vector<Datum> constantValues;
+
+  void tableConstants() {
+    constantIndex.assign(size_t(g.numNodes()), -1);
+    constantValues.clear();
+    for (const Node& n : g.nodes())
+      if (n.is(NodeKind::Const)) {
+        constantIndex[size_t(n.id)] = int(constantValues.size());
+        constantValues.emplace_back(n.value);
+      }
+  }
+
+  const Datum& constant(const Node& n) const {
     static constexpr size_t kCopyBytes = 4096;
-    if (!f.parent || threads < 2 || !n.value.defined() || n.value.bytes() > kCopyBytes)
-      return n.value;
+    const size_t k = size_t(constantIndex[size_t(n.id)]);
+    const Datum& shared = constantValues[k];
+    if (threads < 2 || !shared.t.defined() || shared.t.bytes() > kCopyBytes) return shared;
     struct Copies {
       uint64_t run = 0;
-      std::vector<Tensor> byNode;
+      std::vector<Datum> byIndex;
     };
     thread_local Copies copies;
     if (copies.run != runSerial) {
-      copies.byNode.clear();
+      copies.byIndex.clear();
       copies.run = runSerial;
     }
-    if (copies.byNode.size() <= size_t(n.id)) copies.byNode.resize(size_t(g.numNodes()));
-    Tensor& mine = copies.byNode[size_t(n.id)];
-    if (!mine.defined()) mine = n.value.clone();
+    if (copies.byIndex.size() <= k) copies.byIndex.resize(constantValues.size());
+    Datum& mine = copies.byIndex[k];
+    if (!mine.t.defined()) mine = Datum(shared.t.clone());
     return mine;
   }
 
@@ -355,6 +373,7 @@ struct Executor::Impl {
 
   // ---- nodes ------------------------------------------------------------------------------
   void execNode(Frame& f, const Node& n) {
+    if (n.kind == NodeKind::Const && f.parent) return;  // nothing to run (see constant())
     if (opt.monitor && f.parent == nullptr && opt.monitor->cancelled()) throw CancelledError();
     const bool timed = timeline.wanted();
     const double start = timed ? timeline.now() : 0;
@@ -468,6 +487,7 @@ struct Executor::Impl {
     // Rewrites drop the values they absorb: not when the inspector records every value, nor
     // for the fusing executor, which fuses such chains anyway.
     plan = std::make_unique<ExecutionPlan>(g, fetches, !opt.valueRecords && !opt.fused);
+    tableConstants();
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     outputBytes.resize(size_t(g.numNodes()));
     for (const Node& n : g.nodes()) outputBytes[size_t(n.id)] = staticOutputBytes(n);
@@ -566,7 +586,8 @@ void Executor::Impl::execKind(Frame& f, const Node& n) {
     case NodeKind::Primitive:
       return execPrimitive(f, n);
     case NodeKind::Const:
-      setOnly(slot(f, n.id), constantIn(f, n));
+      // Read from the constant table (get); the top level's slot is there for value records.
+      if (!f.parent) setOnly(slot(f, n.id), n.value);
       return;
     case NodeKind::Variable:
       setOnly(slot(f, n.id), n.value);
@@ -639,7 +660,8 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
 bool Executor::Impl::diesHere(const Frame& f, const Node& n, size_t k) const {
   if (!f.lastUseHere) return false;
   const Value v = n.inputs[k];
-  if (node(v).region != f.region) return false;
+  const Node& from = node(v);
+  if (from.region != f.region || from.kind == NodeKind::Const) return false;
   for (size_t j = 0; j < n.inputs.size(); ++j)
     if (j != k && n.inputs[j] == v) return false;
   const int local = plan->local(v.node);

@@ -136,6 +136,35 @@ class TestAutodiff : public QObject {
     QCOMPARE(both[0].at(3), 10.0);
   }
 
+  // Constants in a loop body are read from the executor's table, not from a slot: one whose
+  // last reader is an elementwise op (which may write into a dying input) keeps its contents
+  // for every iteration and every run, on one thread and on two.
+  void loopBodyConstantsKeepTheirValues() {
+    Graph g;
+    Builder b(g);
+    Value x = b.constant(Tensor::fromVector({1, 2, 3, 4}, {4}, DType::F64), "x");
+    Value n = b.scalar(5, DType::I32);
+    auto outs = whileLoop(
+        b, [&](Builder& bb, const std::vector<Value>& v) { return o::less(bb, v[0], n); },
+        [&](Builder& bb, const std::vector<Value>& v) {
+          const Value step = bb.constant(Tensor::fromVector({0.5, 1, 2, 4}, {4}, DType::F64));
+          return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32)),
+                                    o::add(bb, v[1], o::mul(bb, step, bb.scalar(2.0, DType::F64)))};
+        },
+        {b.scalar(0, DType::I32), x});
+    for (bool records : {false, true}) {
+      RunOptions opt;
+      opt.valueRecords = records;
+      for (int run = 0; run < 2; ++run) {
+        const std::vector<double> y = Executor(g, opt).run({outs[1]}).values[0].t.toVector();
+        const double steps[] = {0.5, 1, 2, 4};
+        for (int i = 0; i < 4; ++i) QCOMPARE(y[size_t(i)], (i + 1) + 10 * steps[i]);
+      }
+    }
+    auto both = gltest::runBoth(g, {outs[1]}, 0);
+    QCOMPARE(both[0].at(3), 44.0);
+  }
+
   // A body whose VJP needs x (y = x * x) saves one tensor per iteration.
   void nonlinearBodySavesPerIteration() {
     Graph g;
