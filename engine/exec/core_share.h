@@ -11,7 +11,6 @@
 // kernel worker that happens to run at the moment of one lookup does not cost a parallel phase
 // (about 1 lookup in 100 sees one on a quiet machine). A thread count the user chose is kept.
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <optional>
 #include <string_view>
@@ -43,8 +42,8 @@ class CoreShare {
   // `team`).
   CoreShare(int team, bool adapt, LoadWatch& watch = machineLoad());
 
-  // The threads to use now. Cheap enough to ask before every node: it looks at the clock only
-  // every 16th call, and at the machine only every kRecheckSeconds.
+  // The threads to use now. Cheap enough to ask before every node: it looks at a coarse clock
+  // only every 16th call, and at the machine only every kRecheckSeconds.
   int threads() {
     if (adapt_ && (++calls_ & 15) == 0) recheck();
     return current_;
@@ -58,7 +57,7 @@ class CoreShare {
   bool adapt_;
   LoadWatch& watch_;
   unsigned calls_ = 0;
-  std::chrono::steady_clock::time_point next_{};
+  double next_ = 0;  // coarseSeconds() of the next lookup
 };
 
 }  // namespace gl
