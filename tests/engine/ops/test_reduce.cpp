@@ -91,6 +91,9 @@ class TestReduce : public QObject {
     QTest::newRow("hot rows") << Shape{10, 5000} << std::vector<int64_t>{1} << false;
     QTest::newRow("hot cols") << Shape{10, 5000} << std::vector<int64_t>{0} << true;
     QTest::newRow("big general") << Shape{40, 30, 50} << std::vector<int64_t>{0, 2} << false;
+    // A bias gradient: kept innermost dims, added run by run.
+    QTest::newRow("bias gradient") << Shape{8, 16, 32, 8} << std::vector<int64_t>{0, 2} << false;
+    QTest::newRow("kept inner three") << Shape{3, 4, 5, 6, 7} << std::vector<int64_t>{1, 3} << true;
   }
   void matchesReference() {
     QFETCH(Shape, shape);
@@ -165,12 +168,15 @@ class TestReduce : public QObject {
   void sameResultForAnyThreadCount() {
     Rng rng(11);
     const Tensor x = rng.uniform({10, 5000}, -3, 3, DType::F32);
+    // 2^20 elements or more reduce on the team; dims 0 and 2 kept innermost (seed-c's bias).
+    const Tensor big = rng.uniform({16, 64, 32, 32}, -3, 3, DType::F32);
     const int old = omp_get_max_threads();
     std::vector<std::vector<double>> r[2];
     for (int k = 0; k < 2; ++k) {
       omp_set_num_threads(k ? 4 : 1);
       for (auto axes : {std::vector<int64_t>{}, {0}, {1}})
         r[k].push_back(run("sum", {x}, axesAttrs(axes)).toVector());
+      r[k].push_back(run("sum", {big}, axesAttrs({0, 2})).toVector());
     }
     omp_set_num_threads(old);
     QCOMPARE(r[0], r[1]);
