@@ -364,10 +364,24 @@ struct Executor::Impl {
       }
     }
     execRegion(child);
-    for (Value v : region.results) out.results.push_back(get(child, v));
     for (int i : plan->usedSaved(owner.id)) {
       const Value s = owner.saved[size_t(i)];
       out.saved.push_back(node(s).region == r ? get(child, s) : Datum());
+    }
+    // The frame ends here: its results move out (no reference count taken here and dropped
+    // when the frame goes), unless a later result is the same value or it lives elsewhere.
+    const std::vector<Value>& rs = region.results;
+    for (size_t i = 0; i < rs.size(); ++i) {
+      const Value v = rs[i];
+      const Node& from = node(v);
+      std::vector<Datum>* held = nullptr;
+      if (from.region == r && from.kind != NodeKind::Const &&
+          std::find(rs.begin() + std::ptrdiff_t(i) + 1, rs.end(), v) == rs.end())
+        held = &slot(child, v.node);
+      if (held && size_t(v.index) < held->size())
+        out.results.push_back(std::move((*held)[size_t(v.index)]));
+      else
+        out.results.push_back(get(child, v));
     }
   }
 
