@@ -3,10 +3,21 @@
 #include <QtTest>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "engine/exec/executor.h"
 
 namespace gltest {
+
+// A whole text file (a lesson, a script); empty when it cannot be read.
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 inline double maxAbsDiff(const gl::Tensor& a, const gl::Tensor& b) {
   if (a.shape() != b.shape()) return INFINITY;

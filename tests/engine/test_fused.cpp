@@ -7,9 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <new>
-#include <sstream>
 
 #include "engine/build/builder.h"
 #include "engine/exec/executor.h"
@@ -17,6 +15,7 @@
 #include "engine/lab/session.h"
 #include "engine/ops/api.h"
 #include "engine/transform/fusion.h"
+#include "helpers.h"
 
 using namespace gl;
 using namespace gl::lab;
@@ -46,20 +45,13 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 lang::TracedProgram traceLesson(const std::string& name, lang::ParamPreset preset,
                                 std::map<std::string, double> overrides = {}) {
   lang::TraceOptions opt;
   opt.preset = preset;
   opt.overrides = std::move(overrides);
   const std::string path = std::string(GRADLAB_SOURCE_DIR) + "/resources/lessons/" + name;
-  return lang::traceProgram(readFile(path), name, opt);
+  return lang::traceProgram(gltest::readFile(path), name, opt);
 }
 
 lang::TracedProgram traceScript(const std::string& source) {

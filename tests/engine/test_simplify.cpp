@@ -4,9 +4,7 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "engine/build/builder.h"
 #include "engine/exec/executor.h"
@@ -15,18 +13,12 @@
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 #include "engine/transform/simplify.h"
+#include "helpers.h"
 
 using namespace gl;
 namespace o = gl::ops;
 
 namespace {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void fail(const std::string& message) { QTest::qFail(message.c_str(), __FILE__, __LINE__); }
 
@@ -219,7 +211,7 @@ _, y = tf.while_loop(lambda i, y: i < 3, body, [tf.constant(0), x * 1.0])
                              "custom_gradients.gls", "training_loop.gls"}) {
       lang::TraceOptions topt;
       topt.preset = lang::ParamPreset::Classroom;
-      const lang::TracedProgram p = lang::traceProgram(readFile(dir + name), name, topt);
+      const lang::TracedProgram p = lang::traceProgram(gltest::readFile(dir + name), name, topt);
       for (bool parallel : {false, true}) {
         lab::RunSettings plain, simplified;
         plain.parallel = simplified.parallel = parallel;
