@@ -21,6 +21,9 @@ struct RegionPlan {
 class ExecutionPlan {
  public:
   ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify = false);
+  // node() points into the plan's own rewrites.
+  ExecutionPlan(const ExecutionPlan&) = delete;
+  ExecutionPlan& operator=(const ExecutionPlan&) = delete;
   // The node the run executes: the graph's, or its rewrite.
   const Node& node(int id) const { return *nodes_[size_t(id)]; }
   const Node& node(Value v) const { return node(v.node); }
