@@ -438,8 +438,9 @@ void addFilledAndRanges(BuiltinTable& t) {
 void addShapes(BuiltinTable& t) {
   t["tf.shape"] = {
       Signature::parse("input, out_type=None, name=None"), [](Bound& a) {
-        const Shape& s = a.cx.b.type(a.tensor("input")).shape;
-        if (!fullyKnown(s)) a.fail("input", "has a shape not known while tracing: " + shapeStr(s));
+        const Value x = a.tensor("input");
+        const Shape s = a.cx.b.type(x).shape;
+        if (!fullyKnown(s)) return T(o::shapeOf(a.cx.b, x));  // read when the graph runs
         std::vector<double> d(s.begin(), s.end());
         return T(a.cx.b.constant(Tensor::fromVector(d, {int64_t(d.size())}, DType::I32)));
       }};

@@ -56,6 +56,11 @@ Value reduceMax(Emitter& b, Value x, const std::vector<int64_t>& axes = {}, bool
 Value reduceMin(Emitter& b, Value x, const std::vector<int64_t>& axes = {}, bool keepdims = false);
 // Sums the broadcast dimensions of x away so that it has `shape` (reverse of broadcasting).
 Value sumTo(Emitter& b, Value x, const Shape& shape);
+// sumTo(x, shape of `like`) and broadcastTo(x, shape of `like`): the static shape when it is
+// fully known, else the run-time one (shape_of(like)), as TF's gradients read
+// array_ops.shape(op.inputs[0]). VJPs use these, never a static shape with unknown dims.
+Value sumToLike(Emitter& b, Value x, Value like);
+Value broadcastLike(Emitter& b, Value x, Value like);
 Value argmax(Emitter& b, Value x, int64_t axis);
 
 // shape_ops.cpp ---------------------------------------------------------------------------
@@ -65,6 +70,8 @@ Value expandDims(Emitter& b, Value x, int64_t axis);
 Value squeeze(Emitter& b, Value x, const std::vector<int64_t>& axes = {});
 Value tile(Emitter& b, Value x, const std::vector<int64_t>& multiples);
 Value broadcastTo(Emitter& b, Value x, const Shape& shape);
+// tf.shape(x): the run-time shape as an int32 vector (not differentiable).
+Value shapeOf(Emitter& b, Value x);
 Value concat(Emitter& b, const std::vector<Value>& xs, int64_t axis);
 Value stack(Emitter& b, const std::vector<Value>& xs, int64_t axis = 0);
 std::vector<Value> unstack(Emitter& b, Value x, int64_t axis = 0);

@@ -244,11 +244,9 @@ VjpFn broadcastVjp(F f) {
   return [f](VjpContext& c) -> Values {
     Values r(c.in.size());
     if (!isFloat(c.b.type(c.out.at(0)).dtype)) return r;
-    std::vector<Shape> shapes;  // copied: building nodes may move the graph's node storage
-    for (size_t i = 0; i < c.in.size(); ++i) shapes.push_back(c.inType(i).shape);
     const Values raw = f(c, grad(c));
     for (size_t i = 0; i < raw.size(); ++i)
-      if (raw[i].valid() && c.needs.at(i)) r[i] = ops::sumTo(c.b, raw[i], shapes[i]);
+      if (raw[i].valid() && c.needs.at(i)) r[i] = ops::sumToLike(c.b, raw[i], c.in[i]);
     return r;
   };
 }

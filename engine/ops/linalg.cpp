@@ -150,11 +150,6 @@ void requireFloatPair(DType a, DType b, const char* op) {
 }
 
 // Sums broadcast batch dims of a gradient away when its static shape differs from the input's.
-Value sumToShape(Emitter& b, Value g, const Shape& shape) {
-  if (b.type(g).shape == shape) return g;
-  return b.op1("sum_to", {g}, {{"shape", shape}});
-}
-
 // ---------------------------------------------------------------------------------------------
 // einsum
 
@@ -320,13 +315,13 @@ void registerLinalgOps(Registry& r) {
         const bool ta = c.attrs().b("transpose_a"), tb = c.attrs().b("transpose_b");
         Emitter& b = c.b;
         const Value A = c.in[0], B = c.in[1], g = c.goutOrZeros(0);
-        const Shape &as = c.inType(0).shape, &bs = c.inType(1).shape;
+        const Shape as = c.inType(0).shape, bs = c.inType(1).shape;  // copies: nodes move
         auto mm = [&](Value x, Value y, bool tx, bool ty) { return ops::matmul(b, x, y, tx, ty); };
         std::vector<Value> grads(2);
         if (c.needs[0]) {
           const Value da = ta ? (tb ? mm(B, g, true, true) : mm(B, g, false, true))
                               : (tb ? mm(g, B, false, false) : mm(g, B, false, true));
-          grads[0] = sumToShape(b, da, as);
+          grads[0] = ops::sumToLike(b, da, A);
         }
         if (c.needs[1]) {
           const int64_t K = as.back(), N = b.type(g).shape.back();
@@ -337,7 +332,7 @@ void registerLinalgOps(Registry& r) {
           } else {
             const Value db = tb ? (ta ? mm(g, A, true, true) : mm(g, A, true, false))
                                 : (ta ? mm(A, g, false, false) : mm(A, g, true, false));
-            grads[1] = sumToShape(b, db, bs);
+            grads[1] = ops::sumToLike(b, db, B);
           }
         }
         return grads;

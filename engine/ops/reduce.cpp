@@ -327,11 +327,6 @@ Value restoreReduced(Emitter& b, Value v, const Shape& xShape, const std::vector
   return v;
 }
 
-Value broadcastTo(Emitter& b, Value v, const Shape& shape) {
-  if (b.type(v).shape == shape) return v;
-  return b.op1("broadcast_to", {v}, Attrs{{"shape", shape}});
-}
-
 // What every reduction VJP reads from the context. Copied first: building nodes may move the
 // graph's node storage that c.node and c.inType refer to.
 struct ReduceInfo {
@@ -419,7 +414,7 @@ void registerReduceOps(Registry& r) {
         const ReduceInfo r = reduceInfo(c);
         if (!c.needs.at(0) || !isFloat(r.dtype)) return {Value{}};
         const Value g = restoreReduced(c.b, grad(c), r.xShape, r.axes, r.keepdims);
-        return {broadcastTo(c.b, g, r.xShape)};
+        return {ops::broadcastLike(c.b, g, c.in[0])};
       },
       .batch = batch::reduction(),
       .gradChecks = reduceChecks(401, false),
@@ -440,11 +435,12 @@ void registerReduceOps(Registry& r) {
         const int64_t n = numel(reducedDims);
         if (n > 0) {  // known count: scale the small tensor before broadcasting
           Value g = ops::scale(b, grad(c), 1.0 / double(n));
-          return {broadcastTo(b, restoreReduced(b, g, r.xShape, r.axes, r.keepdims), r.xShape)};
+          return {
+              ops::broadcastLike(b, restoreReduced(b, g, r.xShape, r.axes, r.keepdims), c.in[0])};
         }
         // Unknown dims: count at run time from ones shaped like the (backward) result.
-        Value g =
-            broadcastTo(b, restoreReduced(b, grad(c), r.xShape, r.axes, r.keepdims), r.xShape);
+        Value g = ops::broadcastLike(b, restoreReduced(b, grad(c), r.xShape, r.axes, r.keepdims),
+                                     c.in[0]);
         Value count = ops::reduceSum(b, b.onesLike(g), toInt64(r.axes), true);
         return {ops::div(b, g, count)};
       },
@@ -497,7 +493,7 @@ void registerReduceOps(Registry& r) {
       .vjp = [](VjpContext& c) -> Values {
         const TypeInfo t = c.inType(0);
         if (!c.needs.at(0) || !isFloat(t.dtype)) return {Value{}};
-        return {broadcastTo(c.b, grad(c), t.shape)};
+        return {ops::broadcastLike(c.b, grad(c), c.in[0])};
       },
       .batch = batch::sumTo(),
       .gradChecks =
@@ -578,6 +574,16 @@ Value reduceMin(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keep
 Value sumTo(Emitter& b, Value x, const Shape& shape) {
   if (b.type(x).shape == shape) return x;
   return b.op1("sum_to", {x}, Attrs{{"shape", shape}});
+}
+Value sumToLike(Emitter& b, Value x, Value like) {
+  const Shape s = b.type(like).shape;
+  if (fullyKnown(s)) return sumTo(b, x, s);
+  return b.op1("sum_to_dynamic", {x, shapeOf(b, like)}, Attrs{{"shape", s}});
+}
+Value broadcastLike(Emitter& b, Value x, Value like) {
+  const Shape s = b.type(like).shape;
+  if (fullyKnown(s)) return b.type(x).shape == s ? x : broadcastTo(b, x, s);
+  return b.op1("broadcast_to_dynamic", {x, shapeOf(b, like)}, Attrs{{"shape", s}});
 }
 Value argmax(Emitter& b, Value x, int64_t axis) {
   return b.op1("argmax", {x}, Attrs{{"axis", axis}});

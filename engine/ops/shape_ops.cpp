@@ -336,6 +336,58 @@ Shape broadcastTarget(const Shape& in, const Shape& target) {
   return out;
 }
 
+// The static shape of x broadcast to a target of which only `hint` is known (-1 = unknown): an
+// unknown target dim is x's dim where that is known and not 1 (broadcasting keeps it), else
+// unknown. Never x's unknown dim for the target's: a [-1] input may be [1] at run time.
+Shape broadcastHint(const Shape& in, const Shape& hint) {
+  if (hint.size() < in.size())
+    throw ShapeError("cannot broadcast " + shapeStr(in) + " to " + shapeStr(hint));
+  const size_t lead = hint.size() - in.size();
+  Shape out(hint.size());
+  for (size_t i = 0; i < hint.size(); ++i) {
+    const int64_t d = i < lead ? 1 : in[i - lead], t = hint[i];
+    if (known(t) && known(d) && d != 1 && d != t)
+      throw ShapeError("cannot broadcast " + shapeStr(in) + " to " + shapeStr(hint));
+    out[i] = known(t) ? t : (known(d) && d != 1 ? d : -1);
+  }
+  return out;
+}
+
+// A run-time shape operand (the int32 vector shape_of gives) as a Shape. It must fit `hint`,
+// the static shape the graph was built with.
+Shape shapeOperand(const Tensor& s, const Shape& hint, const char* op) {
+  if (s.dtype() != DType::I32 || s.rank() != 1 || s.numel() != int64_t(hint.size()))
+    throw ShapeError(std::string(op) + " needs its shape as an int32 vector of " +
+                     num(int64_t(hint.size())) + " dims");
+  const int32_t* d = s.data<int32_t>();
+  Shape r(d, d + s.numel());
+  if (std::any_of(r.begin(), r.end(), [](int64_t v) { return v < 0; }) || !compatible(r, hint))
+    throw ShapeError(std::string(op) + " got the shape " + dimsStr(r) + " at run time, where " +
+                     shapeStr(hint) + " was expected");
+  return r;
+}
+
+// The static check of a shape operand: an int32 vector as long as the known part of it.
+void requireShapeVector(const TypeInfo& t, const Shape& hint, const char* op) {
+  if (t.list || t.dtype != DType::I32 || t.shape != Shape{int64_t(hint.size())})
+    throw ShapeError(std::string(op) + " needs its shape as an int32 vector of " +
+                     num(int64_t(hint.size())) + " dims, got " + dtypeName(t.dtype) +
+                     shapeStr(t.shape));
+}
+
+// x's elements repeated to `out` (a valid NumPy broadcast of x's shape).
+Tensor broadcastCopy(const Tensor& x, const Shape& out) {
+  if (out == x.shape()) return x;
+  const auto st = stridesOf(x.shape());
+  const size_t lead = out.size() - x.shape().size();
+  Layout l{out, stridesOf(out), std::vector<int64_t>(out.size(), 0)};
+  for (size_t i = lead; i < out.size(); ++i)
+    if (x.shape()[i - lead] != 1) l.ss[i] = st[i - lead];
+  Tensor y = Tensor::empty(x.dtype(), out);
+  stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
+  return y;
+}
+
 Shape tileShape(const Shape& in, const std::vector<int64_t>& multiples) {
   if (multiples.size() != in.size())
     throw ShapeError("tile multiples " + dimsStr(multiples) + " must have one entry per dim of " +
@@ -776,23 +828,10 @@ void registerShapeOps(Registry& r) {
             return Types{{x.dtype, broadcastTarget(x.shape, a.ints("shape")), false}};
           },
       .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
-        const Tensor& x = in[0];
-        const Shape out = broadcastTarget(x.shape(), a.ints("shape"));
-        if (out == x.shape()) return Tensors{x};
-        const auto st = stridesOf(x.shape());
-        const size_t lead = out.size() - x.shape().size();
-        Layout l{out, stridesOf(out), std::vector<int64_t>(out.size(), 0)};
-        for (size_t i = lead; i < out.size(); ++i)
-          if (x.shape()[i - lead] != 1) l.ss[i] = st[i - lead];
-        Tensor y = Tensor::empty(x.dtype(), out);
-        stridedCopy(y.raw(), x.raw(), l, dtypeSize(x.dtype()));
-        return Tensors{y};
+        return Tensors{broadcastCopy(in[0], broadcastTarget(in[0].shape(), a.ints("shape")))};
       }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
-        const Shape& s = c.inType(0).shape;
-        Value g = c.goutOrZeros(0);
-        if (c.b.type(g).shape == s) return {g};
-        return {c.b.op1("sum_to", {g}, {{"shape", s}})};
+        return {ops::sumToLike(c.b, c.goutOrZeros(0), c.in[0])};
       },
       .batch = batch::broadcastTo(),
       // A copy of each element when x is a scalar or already has the shape: the only uses the
@@ -803,6 +842,96 @@ void registerShapeOps(Registry& r) {
             Rng rng(106);
             return std::vector<GradCheckCase>{
                 {{randn(rng, {3, 1})}, {{"shape", Shape{2, 3, 4}}}},
+            };
+          }(),
+  });
+
+  // Shapes known only at run time (a while_loop's shape_invariants, a dynamic TensorArray): the
+  // gradients of broadcasting ops read the input's shape when it runs, as TF's read
+  // array_ops.shape(op.inputs[0]). A static shape with -1 in it would guess the input's size.
+  r.add({
+      .name = "shape_of",
+      .math = "y = shape(x), x's dims at run time as an int32 vector (tf.shape)\n"
+              "no gradient: y depends on x's shape, not on its values",
+      .arity = 1,
+      .differentiable = false,
+      .noGradient = "shape_of (tf.shape), whose value depends only on the input's shape",
+      .shape =
+          [](const Types& in, const Attrs&) {
+            const TypeInfo& x = tensorIn(in, 0);
+            return Types{{DType::I32, Shape{int64_t(x.shape.size())}, false}};
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs&) {
+        const Shape& s = in[0].shape();
+        return Tensors{Tensor::fromVector(std::vector<double>(s.begin(), s.end()),
+                                          {int64_t(s.size())}, DType::I32)};
+      }),
+      .work = outputWork,
+  });
+
+  r.add({
+      .name = "broadcast_to_dynamic",
+      .math = "y = x broadcast to the run-time shape s (input 1; attr shape: what is known of s)\n"
+              "dx = sum_to(dy, shape(x)); no gradient for s",
+      .arity = 2,
+      .shape =
+          [](const Types& in, const Attrs& a) {
+            const TypeInfo& x = tensorIn(in, 0);
+            requireShapeVector(in.at(1), a.ints("shape"), "broadcast_to_dynamic");
+            return Types{{x.dtype, broadcastHint(x.shape, a.ints("shape")), false}};
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Shape target = shapeOperand(in[1], a.ints("shape"), "broadcast_to_dynamic");
+        return Tensors{broadcastCopy(in[0], broadcastTarget(in[0].shape(), target))};
+      }),
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        std::vector<Value> g = noGrads(2);
+        if (c.needs[0]) g[0] = ops::sumToLike(c.b, c.goutOrZeros(0), c.in[0]);
+        return g;
+      },
+      .gradChecks =
+          [] {
+            Rng rng(113);
+            return std::vector<GradCheckCase>{
+                {{randn(rng, {3, 1}), ints({2, 3, 4}, {3})}, {{"shape", Shape{-1, 3, -1}}}},
+                {{randn(rng, {1}), ints({5}, {1})}, {{"shape", Shape{-1}}}},
+            };
+          }(),
+  });
+
+  r.add({
+      .name = "sum_to_dynamic",
+      .math = "y = x summed to the run-time shape s (input 1; attr shape: what is known of s)\n"
+              "dx = broadcast_to(dy, shape(x)); no gradient for s",
+      .arity = 2,
+      .shape =
+          [](const Types& in, const Attrs& a) {
+            const TypeInfo& x = tensorIn(in, 0);
+            const Shape hint = a.ints("shape");
+            requireShapeVector(in.at(1), hint, "sum_to_dynamic");
+            // Checks what is known (the target must broadcast to x); unknown dims stay unknown.
+            const Shape checked = Registry::instance().get("sum_to").shape({x}, a).at(0).shape;
+            Shape out = hint;
+            for (size_t i = 0; i < out.size(); ++i)
+              if (!known(out[i]) && checked[i] == 1) out[i] = 1;
+            return Types{{x.dtype, out, false}};
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Shape target = shapeOperand(in[1], a.ints("shape"), "sum_to_dynamic");
+        return Registry::instance().get("sum_to").run({in[0]}, Attrs{{"shape", target}});
+      }),
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        std::vector<Value> g = noGrads(2);
+        if (c.needs[0] && isFloat(c.inType(0).dtype))
+          g[0] = ops::broadcastLike(c.b, c.goutOrZeros(0), c.in[0]);
+        return g;
+      },
+      .gradChecks =
+          [] {
+            Rng rng(114);
+            return std::vector<GradCheckCase>{
+                {{randn(rng, {2, 3, 4}), ints({3, 1}, {2})}, {{"shape", Shape{-1, -1}}}},
+                {{randn(rng, {4}), ints({1}, {1})}, {{"shape", Shape{-1}}}},
             };
           }(),
   });
@@ -1198,6 +1327,8 @@ Value tile(Emitter& b, Value x, const std::vector<int64_t>& multiples) {
 Value broadcastTo(Emitter& b, Value x, const Shape& shape) {
   return b.op1("broadcast_to", {x}, {{"shape", shape}});
 }
+
+Value shapeOf(Emitter& b, Value x) { return b.op1("shape_of", {x}, {}); }
 
 Value concat(Emitter& b, const std::vector<Value>& xs, int64_t axis) {
   return b.op1("concat", xs, {{"axis", axis}});
