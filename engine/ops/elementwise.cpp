@@ -481,13 +481,15 @@ void registerUnary(Registry& r) {
   });
   r.add({
       .name = "sign",
-      .math = "y = sign(x) in {-1, 0, 1}\nnot differentiable: dy/dx = 0 almost everywhere",
+      .math = "y = sign(x) in {-1, 0, 1}\n"
+              "dy/dx = 0, a zero gradient (not None), as TF's _SignGrad registers",
       .arity = 1,
-      .differentiable = false,
       .shape = sameTypeRule(kNumeric),
       .forward = tensorKernel(unaryKernel<kNumeric>([](const auto& x) { return x.sign(); })),
+      .vjp = unaryVjp([](VjpContext& c, Value) { return c.b.zerosLike(c.in[0]); }),
       .batch = batch::elementwise(),
       .elementwise = blocks::array([](const auto& x) { return x.sign(); }),
+      .gradChecks = unaryChecks(113, awayGen(0.2, 1.5)),
   });
   r.add({
       .name = "round",
