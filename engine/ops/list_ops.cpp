@@ -2,6 +2,7 @@
 // does), so a TensorArray can be a loop variable and reverse mode treats it like any value:
 // the adjoint of a list is a list whose unwritten entries read as zeros.
 #include <cstring>
+#include <optional>
 
 #include "engine/ops/batch_rules.h"
 #include "engine/ops/emitter.h"
@@ -24,8 +25,21 @@ int64_t indexOf(const Datum& d) {
   return static_cast<int64_t>(d.t.at(0));
 }
 
-// Reads entry i; zero-default (adjoint) lists read unwritten entries as zeros, one shared
-// tensor rather than a new one per read.
+// The shape an unwritten entry reads as: the element shape when given in full, else that of a
+// written entry (writes share one shape). Empty when neither is known.
+std::optional<Shape> zerosShape(const TensorList& l) {
+  if (!l.elemShape.empty() && fullyKnown(l.elemShape)) return l.elemShape;
+  std::optional<Shape> s;
+  l.forEachWritten([&](int64_t, const Tensor& t) {
+    if (!s) s = t.shape();
+  });
+  return s;
+}
+
+// Reads entry i. An unwritten entry inside the size reads as zeros when its shape is known, as
+// in TF (eager: TensorArray._maybe_zero; graphs: TensorListGetItem and TensorListStack fill
+// uninitialized items with zeros of the element shape); zero-default (adjoint) lists read every
+// unwritten entry so. The zeros are one shared tensor rather than a new one per read.
 Tensor readEntry(const TensorList& l, int64_t i) {
   if (i < 0) throw ShapeError("TensorArray index " + std::to_string(i) + " is negative");
   if (Tensor t = l.entry(i); t.defined()) return t;
@@ -33,8 +47,10 @@ Tensor readEntry(const TensorList& l, int64_t i) {
   if (i >= l.size())
     throw ShapeError("TensorArray read at index " + std::to_string(i) +
                      " is out of range for size " + std::to_string(l.size()));
+  if (const auto s = zerosShape(l)) return l.zeroEntry(*s);
   throw ShapeError("TensorArray read of index " + std::to_string(i) +
-                   ", which was never written (size " + std::to_string(l.size()) + ")");
+                   ", which was never written (size " + std::to_string(l.size()) +
+                   "), with no element_shape to read it as zeros");
 }
 
 Shape elemShapeAttr(const Attrs& a) { return a.ints("elem_shape"); }
@@ -90,7 +106,7 @@ void registerListOps(Registry& r) {
   r.add({
       .name = "list_new",
       .math = "ta = TensorArray(dtype, size, element_shape): `size` unwritten entries, which "
-              "cannot be read (dynamic_size: writes past the end grow it)\n"
+              "read as zeros once the element shape is known (dynamic_size: writes grow it)\n"
               "no inputs, so no gradient",
       .arity = 0,
       .differentiable = false,
@@ -201,7 +217,7 @@ void registerListOps(Registry& r) {
 
   r.add({
       .name = "list_stack",
-      .math = "t = stack(ta): entry i is t[i] (unwritten entries of an adjoint list are zeros)\n"
+      .math = "t = stack(ta): entry i is t[i] (unwritten entries are zeros of the element shape)\n"
               "dta = unstack(dt)",
       .arity = 1,
       .shape = [](const Types& in, const Attrs& a) -> Types {
@@ -234,7 +250,7 @@ void registerListOps(Registry& r) {
         });
         for (int64_t i = 0; i < n; ++i) {
           if (written[size_t(i)]) continue;
-          // A shape mismatch, or an unwritten entry: zeros for an adjoint list, else an error.
+          // A shape mismatch, or an unwritten entry: zeros when its shape is known, else an error.
           Tensor e = readEntry(l, i);
           if (e.shape() != elem)
             throw ShapeError("cannot stack TensorArray entries of shapes " + shapeStr(elem) +

@@ -253,8 +253,8 @@ class TestListOps : public QObject {
     QCOMPARE(out[5].item(), 3.0);
   }
 
-  // ta3 is written from ta1, which never had entry 1: reading it fails, with ta2's entry at 1
-  // not leaking into ta3.
+  // ta3 is written from ta1, which never had entry 1: it reads as zeros (TF fills unwritten
+  // entries with zeros of the element shape), with ta2's entry at 1 not leaking into ta3.
   void writesFromOneListDoNotLeak() {
     Graph g;
     Builder b(g);
@@ -265,12 +265,40 @@ class TestListOps : public QObject {
     Value ta3 = b.op1("list_write", {ta1, b.scalar(2, DType::I32), b.scalar(3.0, DType::F64)});
     Value r2 = b.op1("list_read", {ta2, b.scalar(1, DType::I32)});
     Value r3 = b.op1("list_read", {ta3, b.scalar(1, DType::I32)});
-    QCOMPARE(evaluate(g, {r2})[0].item(), 2.0);
+    const auto v = evaluate(g, {r2, r3});
+    QCOMPARE(v[0].item(), 2.0);
+    QCOMPARE(v[1].item(), 0.0);
+  }
+
+  // An unwritten entry inside the size reads and stacks as zeros of the element shape, given
+  // (element_shape=[2]) or learnt from a write, as TF's TensorArray (eager _maybe_zero, graph
+  // TensorListGetItem/TensorListStack). With neither, reading it is a run-time error.
+  void unwrittenEntriesReadAsZeros() {
+    Graph g;
+    Builder b(g);
+    const Value ta = b.op1("list_new", {}, newList(3, {2}));
+    const Value r1 = b.op1("list_read", {ta, b.scalar(1, DType::I32)});
+    const Value w = b.op1("list_write", {b.op1("list_new", {}, newList(3, {})),
+                                         b.scalar(2, DType::I32), b.constant(randn(3, {2}))});
+    const Value r0 = b.op1("list_read", {w, b.scalar(0, DType::I32)});
+    const Value all = b.op1("list_stack", {w}, {{"size", int64_t(3)}});
+    const auto v = evaluate(g, {r1, r0, all});
+    expectClose(v[0], Tensor::zeros(DType::F64, {2}), 0, "read(1) of element_shape [2]");
+    expectClose(v[1], Tensor::zeros(DType::F64, {2}), 0, "read(0) after a write of [2]");
+    QCOMPARE(v[2].shape(), (Shape{3, 2}));
+    for (int64_t i = 0; i < 4; ++i) QCOMPARE(v[2].at(i), 0.0);
+    expectClose(row(v[2], 2), randn(3, {2}), 0, "stack row 2");
+    Graph g2;
+    Builder b2(g2);
+    const Value unknown =
+        b2.op1("list_read", {b2.op1("list_new", {}, newList(3, {})), b2.scalar(1, DType::I32)});
     try {
-      evaluate(g, {r2, r3});
-      QFAIL("reading an entry ta3 never had succeeded");
+      evaluate(g2, {unknown});
+      QFAIL("reading an unwritten entry of unknown shape succeeded");
     } catch (const EngineError& e) {
-      QVERIFY2(QString(e.what()).contains("never written"), e.what());
+      QVERIFY2(QString(e.what()).contains("never written") &&
+                   QString(e.what()).contains("element_shape"),
+               e.what());
     }
   }
 
