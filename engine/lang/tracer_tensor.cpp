@@ -218,7 +218,7 @@ std::optional<Value> tensorBinary(Builder& b, BinaryOp op, Value x, Value y) {
     case BinaryOp::Mul:
       return o::mul(b, x, y);
     case BinaryOp::Div:
-      return o::div(b, x, y);
+      return o::trueDiv(b, x, y);
     case BinaryOp::Pow:
       return o::pow(b, x, y);
     case BinaryOp::MatMul:

@@ -26,7 +26,9 @@ Value sign(Emitter& b, Value x);
 Value add(Emitter& b, Value x, Value y);
 Value sub(Emitter& b, Value x, Value y);
 Value mul(Emitter& b, Value x, Value y);
-Value div(Emitter& b, Value x, Value y);
+Value div(Emitter& b, Value x, Value y);  // int32: floor division (Python's //)
+// TF's truediv (x / y, tf.divide, tf.math.truediv): int32 operands divide as float64.
+Value trueDiv(Emitter& b, Value x, Value y);
 Value pow(Emitter& b, Value x, Value y);
 Value maximum(Emitter& b, Value x, Value y);
 Value minimum(Emitter& b, Value x, Value y);

@@ -830,6 +830,10 @@ Value add(Emitter& b, Value x, Value y) { return b.op1("add", {x, y}); }
 Value sub(Emitter& b, Value x, Value y) { return b.op1("sub", {x, y}); }
 Value mul(Emitter& b, Value x, Value y) { return b.op1("mul", {x, y}); }
 Value div(Emitter& b, Value x, Value y) { return b.op1("div", {x, y}); }
+Value trueDiv(Emitter& b, Value x, Value y) {
+  if (b.type(x).dtype != DType::I32 || b.type(y).dtype != DType::I32) return div(b, x, y);
+  return div(b, cast(b, x, DType::F64), cast(b, y, DType::F64));
+}
 Value pow(Emitter& b, Value x, Value y) { return b.op1("pow", {x, y}); }
 Value maximum(Emitter& b, Value x, Value y) { return b.op1("maximum", {x, y}); }
 Value minimum(Emitter& b, Value x, Value y) { return b.op1("minimum", {x, y}); }
