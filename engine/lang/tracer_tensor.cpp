@@ -168,16 +168,12 @@ Val repeat(Tracer& t, const Val& seq, int64_t n, const SourceLoc& loc) {
   return Val::listOf(std::move(items), seq.kind == Kind::Tuple);
 }
 
-// Python's // and % on int32 tensors (floor semantics), from a truncating division: there is
-// no floor primitive, and counters (i % 2 in a loop body) need these.
+// Python's // and % on int32 tensors: the div primitive floor-divides int32 and rejects a zero
+// divisor, as TF's FloorDiv and FloorMod do ("Integer division by zero"); x % y = x - (x // y) y.
+// (A round trip through float64 here cast inf to int32 for a zero divisor: undefined.)
 Value intFloorDivMod(Builder& b, Value x, Value y, bool mod) {
-  Value q = o::cast(b, o::div(b, o::cast(b, x, DType::F64), o::cast(b, y, DType::F64)), DType::I32);
-  Value r = o::sub(b, x, o::mul(b, q, y));
-  Value zero = b.scalar(0, DType::I32);
-  Value fix = o::logicalAnd(b, o::notEqual(b, r, zero),
-                            o::notEqual(b, o::less(b, r, zero), o::less(b, y, zero)));
-  if (mod) return o::where(b, fix, o::add(b, r, y), r);
-  return o::where(b, fix, o::sub(b, q, b.scalar(1, DType::I32)), q);
+  const Value q = o::div(b, x, y);
+  return mod ? o::sub(b, x, o::mul(b, q, y)) : q;
 }
 
 // +, * on strings, lists and tuples: concatenation and repetition; nothing for other types.
