@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <sstream>
+#include <type_traits>
 #include <unordered_map>
 
 #include "engine/tensor/error.h"
@@ -328,6 +330,21 @@ double Tensor::item() const {
   return at(0);
 }
 
+namespace {
+
+// A float to a signed int truncates, as x86's cvttss2si (and so TF on CPU) does, and gives the
+// most negative int for NaN and values out of range, where a plain static_cast is undefined.
+template <class O, class I>
+O convertElement(I v) {
+  if constexpr (std::is_floating_point_v<I> && std::is_integral_v<O> && std::is_signed_v<O>) {
+    constexpr I lo = I(std::numeric_limits<O>::min());  // -2^31 or -2^63: exact in I
+    if (!(v >= lo && v < -lo)) return std::numeric_limits<O>::min();
+  }
+  return static_cast<O>(v);
+}
+
+}  // namespace
+
 Tensor Tensor::astype(DType dt) const {
   Tensor r = empty(dt, *shape_);
   dispatchAll(dtype_, [&](auto zi) {
@@ -337,7 +354,7 @@ Tensor Tensor::astype(DType dt) const {
       const I* a = data<I>();
       O* o = r.data<O>();
       for (int64_t i = 0; i < numel_; ++i)
-        o[i] = dt == DType::Bool ? static_cast<O>(a[i] != I(0)) : static_cast<O>(a[i]);
+        o[i] = dt == DType::Bool ? static_cast<O>(a[i] != I(0)) : convertElement<O>(a[i]);
     });
   });
   return r;

@@ -51,6 +51,20 @@ class TestTensor : public QObject {
     QCOMPARE(t.astype(DType::Bool).dtype(), DType::Bool);
     QVERIFY_THROWS_EXCEPTION(ShapeError, t.reshaped({4, 2}));
   }
+  // Float to int32 truncates toward zero; NaN, infinities and values out of range give
+  // INT32_MIN, as TF's cast on x86 CPUs (cvttss2si), never undefined behaviour (issue #31).
+  void floatToIntCastIsDefined() {
+    const double inf = std::numeric_limits<double>::infinity();
+    const Tensor x = Tensor::fromVector({3.7, -3.7, std::nan(""), inf, -inf, 3e9, -2147483648.0},
+                                        {7}, DType::F64);
+    const std::vector<double> want{
+        3, -3, -2147483648.0, -2147483648.0, -2147483648.0, -2147483648.0, -2147483648.0};
+    for (DType from : {DType::F64, DType::F32}) {
+      const Tensor y = x.astype(from).astype(DType::I32);
+      for (int64_t i = 0; i < 7; ++i) QCOMPARE(y.at(i), want[size_t(i)]);
+    }
+  }
+
   void broadcasting() {
     QCOMPARE(broadcastShapes({10, 1}, {5000}), (Shape{10, 5000}));
     QCOMPARE(broadcastShapes({}, {3, 2}), (Shape{3, 2}));
