@@ -341,7 +341,9 @@ Val BuiltinObj::call(Context& cx, CallArgs& args) {
   bound.self = self;
   cx.at(args.loc);
   try {
-    return def->fn(bound);
+    Val result = def->fn(bound);
+    bound.checkAllRead();
+    return result;
   } catch (const EngineError& e) {
     if (e.loc().known()) throw;
     throw e.located(args.loc, "");

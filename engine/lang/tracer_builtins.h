@@ -20,6 +20,9 @@ struct ParamSpec {
   Val def;
   bool varargs = false;  // *name
   bool varkw = false;    // **name
+  // "~name=...": a hint that does not change TF's answer (parallel_iterations, swap_memory),
+  // accepted without being read. Every other given argument must be read (Bound::checkAllRead).
+  bool hint = false;
 };
 
 struct Signature {
@@ -81,6 +84,10 @@ class Bound {
   DType dtype(const std::string& name, DType def) const;
   Shape shape(const std::string& name) const;
   [[noreturn]] void fail(const std::string& name, const std::string& msg) const;
+  // After the builtin ran: an argument given with a value other than its default that the
+  // builtin never looked at (and that is not a hint or `name`) is a located error naming it.
+  // GradLab never ignores an argument TF would honour.
+  void checkAllRead() const;
 
  private:
   const Arg* find(const std::string& name) const;
@@ -88,6 +95,9 @@ class Bound {
   std::vector<std::string> names_;
   std::vector<Arg> slots_;
   std::vector<bool> given_;
+  std::vector<Val> defaults_;
+  std::vector<bool> hints_;
+  mutable std::vector<bool> read_;
 };
 
 // A builtin as a Python callable, optionally bound to a receiver (x.shape, ta.write).

@@ -229,6 +229,30 @@ Val condBuiltin(Bound& a) {
 }
 
 // tf.map_fn, or tf.vectorized_map when `vectorize`: the same tracing of fn per slice.
+// map_fn's dtype / fn_output_signature declare what fn returns: a dtype, or a structure of
+// dtypes matching fn's results. GradLab reads the types from fn's trace and checks them
+// against the declaration, failing where TF would.
+void checkDeclared(Bound& a, const char* param, const std::vector<Value>& outs) {
+  const Val& d = a[param];
+  if (d.isNone()) return;
+  std::vector<DType> want;
+  if (d.kind == Kind::DType) want.assign(outs.size(), d.dt);
+  for (const Val& x : d.isSeq() ? d.items() : std::vector<Val>{}) {
+    if (x.kind != Kind::DType) a.fail(param, "must be a dtype or a list of dtypes in GradLab");
+    want.push_back(x.dt);
+  }
+  if (want.empty() && d.kind != Kind::DType)
+    a.fail(param, "must be a dtype or a list of dtypes in GradLab");
+  if (want.size() != outs.size())
+    a.fail(param, "declares " + std::to_string(want.size()) + " results, fn returns " +
+                      std::to_string(outs.size()));
+  for (size_t i = 0; i < outs.size(); ++i)
+    if (a.cx.b.type(outs[i]).dtype != want[i])
+      a.fail(param, std::string("declares ") + dtypeName(want[i]) + " for result " +
+                        std::to_string(i) + ", fn returns " +
+                        dtypeName(a.cx.b.type(outs[i]).dtype));
+}
+
 Val mapOrVectorize(Bound& a, bool vectorize) {
   Context& cx = a.cx;
   const Val elems = a["elems"];
@@ -259,6 +283,15 @@ Val mapOrVectorize(Bound& a, bool vectorize) {
   cx.at(a.callLoc);
   std::vector<Value> outs = vectorize ? vectorizedMap(cx.b, body, flat, fallback, par).outputs
                                       : mapFn(cx.b, body, flat, par);
+  if (!vectorize) {
+    for (const char* declared : {"dtype", "fn_output_signature"}) checkDeclared(a, declared, outs);
+    if (!a.boolean("back_prop"))  // TF: no gradient flows back through the map
+      for (Value& v : outs)
+        if (isFloat(cx.b.type(v).dtype)) {
+          v = o::stopGradient(cx.b, v);
+          cx.b.graph().node(v).name = "map_fn(back_prop=False)";
+        }
+  }
   size_t pos = 0;
   return cx.unflatten(structure, outs, pos);
 }
@@ -270,13 +303,13 @@ Val vectorizedMapBuiltin(Bound& a) { return mapOrVectorize(a, true); }
 
 void addControlFlowBuiltins(BuiltinTable& t) {
   t["tf.while_loop"] = {
-      Signature::parse("cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, "
-                       "back_prop=True, swap_memory=False, maximum_iterations=None, name=None"),
+      Signature::parse("cond, body, loop_vars, shape_invariants=None, ~parallel_iterations=10, "
+                       "back_prop=True, ~swap_memory=False, maximum_iterations=None, name=None"),
       whileLoopBuiltin};
   t["tf.cond"] = {Signature::parse("pred, true_fn=None, false_fn=None, name=None"), condBuiltin};
   t["tf.map_fn"] = {
       Signature::parse("fn, elems, dtype=None, parallel_iterations=None, back_prop=True, "
-                       "swap_memory=False, infer_shape=True, name=None, "
+                       "~swap_memory=False, ~infer_shape=True, name=None, "
                        "fn_output_signature=None"),
       mapBuiltin};
   // tf.TensorShape(dims): GradLab's shapes are tuples of ints and None.
@@ -289,9 +322,10 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                          }};
   // @tf.function and tf.function(f) are markers: the whole script is traced like one function.
   // Called with options only (@tf.function(jit_compile=True)) it returns itself.
-  t["tf.function"] = {Signature::parse("func=None, input_signature=None, autograph=True, "
-                                       "jit_compile=None, reduce_retracing=False, "
-                                       "experimental_compile=None, name=None"),
+  // Compilation and retracing options change how TF runs f, not what it returns.
+  t["tf.function"] = {Signature::parse("func=None, ~input_signature=None, autograph=True, "
+                                       "~jit_compile=None, ~reduce_retracing=False, "
+                                       "~experimental_compile=None, name=None"),
                       [](Bound& a) {
                         if (!a.none("func")) return a["func"];
                         return *lookupBuiltin("tf.function");

@@ -371,9 +371,11 @@ void addTapeBuiltins(BuiltinTable& t) {
 // tf.TensorArray: a value; write returns a new one.
 void addTensorArrayBuiltins(BuiltinTable& t) {
   t["tf.TensorArray"] = {
-      Signature::parse("dtype, size=None, dynamic_size=None, clear_after_read=None, "
-                       "tensor_array_name=None, handle=None, flow=None, infer_shape=True, "
-                       "element_shape=None, colocate_with_first_write_call=True, name=None"),
+      // clear_after_read is unused by TF 2's graph TensorArray (a TensorList); the name and
+      // colocation change nothing here.
+      Signature::parse("dtype, size=None, dynamic_size=None, ~clear_after_read=None, "
+                       "~tensor_array_name=None, handle=None, flow=None, infer_shape=True, "
+                       "element_shape=None, ~colocate_with_first_write_call=True, name=None"),
       [](Bound& a) {
         auto ta = std::make_shared<TensorArrayObj>();
         ta->dtype = a.dtype("dtype", DType::F32);

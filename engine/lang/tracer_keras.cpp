@@ -44,9 +44,12 @@ struct LayerObj : Object {
   virtual void build(Context&, const Shape&, DType) { built = true; }
   virtual Value forward(Context& cx, Value x, const SourceLoc& loc) = 0;
   Val call(Context& cx, CallArgs& args) override {
-    static const Signature sig = Signature::parse("inputs, training=None, mask=None");
+    // `training` changes nothing in these layers (no dropout or batch statistics); a mask is
+    // refused, as Keras refuses it for layers that do not support masking.
+    static const Signature sig = Signature::parse("inputs, ~training=None, mask=None");
     Bound a(cx, kind, sig, args);
     Value x = a.tensor("inputs");
+    a.checkAllRead();
     return Val::tensor(forward(cx, x, args.loc));
   }
 
@@ -236,7 +239,9 @@ struct LossObj : Object {
         Signature::parse("y_true, y_pred, sample_weight=None, from_logits=False");
     args.kw.push_back({"from_logits", {Val::boolean(fromLogits), args.loc, nullptr}});
     Bound a(cx, "CategoricalCrossentropy", sig, args);
-    return Val::tensor(o::reduceMean(cx.b, perSampleCrossEntropy(a)));
+    const Value loss = o::reduceMean(cx.b, perSampleCrossEntropy(a));
+    a.checkAllRead();
+    return Val::tensor(loss);
   }
 };
 

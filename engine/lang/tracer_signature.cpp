@@ -89,6 +89,9 @@ Signature Signature::parse(const std::string& spec) {
     } else if (s.rfind("*", 0) == 0) {
       p.varargs = true;
       s = s.substr(1);
+    } else if (s.rfind("~", 0) == 0) {
+      p.hint = true;
+      s = s.substr(1);
     }
     if (auto eq = s.find('='); eq != std::string::npos) {
       p.hasDefault = true;
@@ -113,6 +116,9 @@ Bound::Bound(Context& context, std::string fnName, const Signature& sig, CallArg
     names_.push_back(p.name);
     slots_.push_back({p.def, args.loc, nullptr});
     given_.push_back(false);
+    defaults_.push_back(p.def);
+    hints_.push_back(p.hint || p.name == "name");
+    read_.push_back(false);
   }
   const std::string f = fn + "()";
   for (size_t i = 0; i < args.pos.size(); ++i) {
@@ -159,8 +165,20 @@ Bound::Bound(Context& context, std::string fnName, const Signature& sig, CallArg
 
 const Arg* Bound::find(const std::string& name) const {
   for (size_t i = 0; i < names_.size(); ++i)
-    if (names_[i] == name) return &slots_[i];
+    if (names_[i] == name) {
+      read_[i] = true;
+      return &slots_[i];
+    }
   return nullptr;
+}
+
+void Bound::checkAllRead() const {
+  for (size_t i = 0; i < names_.size(); ++i) {
+    if (!given_[i] || read_[i] || hints_[i] || sameValue(slots_[i].v, defaults_[i])) continue;
+    cx.fail(slots_[i].loc, fn + "(): argument '" + names_[i] +
+                               "' is not supported by GradLab yet; it is refused rather than "
+                               "ignored, since TF's answer depends on it");
+  }
 }
 
 const Val& Bound::operator[](const std::string& name) const {
@@ -181,7 +199,10 @@ const Expr* Bound::expr(const std::string& name) const {
 
 bool Bound::given(const std::string& name) const {
   for (size_t i = 0; i < names_.size(); ++i)
-    if (names_[i] == name) return given_[i];
+    if (names_[i] == name) {
+      read_[i] = true;
+      return given_[i];
+    }
   return false;
 }
 
