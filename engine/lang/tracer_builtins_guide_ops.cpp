@@ -195,16 +195,44 @@ Val tensordot(Bound& a) {
   return T(o::einsum(b, lx + "," + ly + "->" + out, {x, y}));
 }
 
-// linalg.diag(v): [..., n] -> [..., n, n] with v on the diagonal (v times an identity).
+// linalg.diag(v, k): [..., n] -> [..., m, m], m = n + |k|, with v on diagonal k (above the main
+// one for k > 0) and padding_value elsewhere (tf.linalg.diag's docstring; a band of diagonals,
+// k = (lo, hi) with lo < hi, is refused). As a product with constant 0/1 selectors, so the
+// gradient lands on the diagonal only.
 Val diag(Bound& a) {
   Emitter& b = a.cx.b;
   Value v = a.tensor("diagonal");
-  const Shape& s = b.type(v).shape;
+  const Shape s = b.type(v).shape;
   if (s.empty() || s.back() < 0) a.fail("diagonal", "needs a last axis of known length");
-  const int64_t n = s.back();
-  Tensor eye = Tensor::zeros(b.type(v).dtype, {n, n});
-  for (int64_t i = 0; i < n; ++i) eye.set(i * n + i, 1.0);
-  return T(o::mul(b, o::expandDims(b, v, -1), b.constant(eye, "identity")));
+  std::vector<int64_t> ks = a.ints("k");
+  if (ks.size() == 2 && ks[0] == ks[1]) ks.pop_back();
+  if (ks.size() != 1) a.fail("k", "must be one diagonal offset; a band (lo, hi) is not supported");
+  const int64_t n = s.back(), k = ks[0], m = n + std::abs(k);
+  for (const char* dim : {"num_rows", "num_cols"})
+    if (const int64_t d = a.integer(dim); d != -1 && d != m)
+      a.fail(dim,
+             "must be -1 or " + std::to_string(m) + " (n + |k|): other sizes are not supported");
+  const DType dt = b.type(v).dtype;
+  if (k == 0 && n == m && a.number("padding_value") == 0) {
+    Tensor eye = Tensor::zeros(dt, {n, n});
+    for (int64_t i = 0; i < n; ++i) eye.set(i * n + i, 1.0);
+    return T(o::mul(b, o::expandDims(b, v, -1), b.constant(eye, "identity")));
+  }
+  // select[i, r*m + c] = 1 where v[i] goes: (i, i + k) for k >= 0, (i - k, i) below.
+  Tensor select = Tensor::zeros(dt, {n, m * m});
+  Tensor pad = Tensor::full(dt, {m * m}, a.number("padding_value"));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t r = k >= 0 ? i : i - k, c = k >= 0 ? i + k : i;
+    select.set(i * m * m + r * m + c, 1.0);
+    pad.set(r * m + c, 0.0);
+  }
+  Value flat = o::reduceSum(b, o::mul(b, o::expandDims(b, v, -1), b.constant(select)), {-2});
+  if (a.number("padding_value") != 0) flat = o::add(b, flat, b.constant(pad));
+  Shape out(s.begin(), s.end() - 1);
+  if (std::count(out.begin(), out.end(), int64_t(-1)) > 1)
+    a.fail("diagonal", "needs at most one unknown batch dim, got " + shapeStr(s));
+  out.insert(out.end(), {m, m});
+  return T(o::reshape(b, flat, out));
 }
 
 // einsum with a label repeated inside one operand ('ii->', 'bxby->bxy'): that operand's
@@ -287,8 +315,9 @@ void addGuideOpBuiltins(BuiltinTable& t) {
   t["tf.clip_by_global_norm"] = {Signature::parse("t_list, clip_norm, use_norm=None, name=None"),
                                  clipByGlobalNorm};
   t["tf.tensordot"] = {Signature::parse("a, b, axes, name=None"), tensordot};
+  // align places the diagonals of a band only: with one diagonal it changes nothing.
   t["tf.linalg.diag"] = {Signature::parse("diagonal, name=None, k=0, num_rows=-1, num_cols=-1, "
-                                          "padding_value=0, align='RIGHT_LEFT'"),
+                                          "padding_value=0, ~align='RIGHT_LEFT'"),
                          diag};
 }
 
