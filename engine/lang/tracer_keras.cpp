@@ -1,12 +1,13 @@
 // Keras layers and losses, kept close to the seeds' code. A layer owns its variables: they are
-// created once, on the first call (seeded Glorot-uniform kernels, zero biases), always at the
-// top level of the graph, so a layer first called inside a loop or map body still has one set
-// of weights; later calls reuse them.
+// created once, on the first call (from kernel_initializer and bias_initializer: seeded
+// Glorot-uniform kernels and zero biases by default), always at the top level of the graph,
+// so a layer first called inside a loop or map body still has one set of weights; later calls
+// reuse them.
 #include <cmath>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_keras_init.h"
 #include "engine/ops/api.h"
-#include "engine/tensor/rng.h"
 
 namespace gl::lang::trace {
 
@@ -65,10 +66,11 @@ struct LayerObj : Object {
     variables.push_back(v);
     return v;
   }
-  Tensor glorot(Context& cx, const Shape& s, int64_t fanIn, int64_t fanOut, DType dt) {
-    cx.b.checkBudget(TypeInfo{dt, s}, kind + " kernel");  // before the kernel is allocated
-    const double limit = std::sqrt(6.0 / double(fanIn + fanOut));
-    return Rng(uint64_t(cx.nextSeed(std::nullopt))).uniform(s, -limit, limit, dt);
+  // Weights from a Keras initializer (kernel_initializer, bias_initializer).
+  Value makeWeight(Context& cx, const Val& init, const Shape& s, DType dt,
+                   const std::string& what) {
+    cx.b.checkBudget(TypeInfo{dt, s}, kind + " " + what);  // before the weights are allocated
+    return makeVariable(cx, initialValue(cx, init, s, dt), what);
   }
   Value activate(Context& cx, Value y, const SourceLoc& callLoc) {
     if (activation.isNone()) return y;
@@ -95,10 +97,10 @@ struct LayerObj : Object {
 struct DenseLayer : LayerObj {
   int64_t units = 0;
   bool useBias = true;
+  Val kernelInit, biasInit;
   void build(Context& cx, const Shape& input, DType dt) override {
-    const int64_t in = input.back();
-    makeVariable(cx, glorot(cx, {in, units}, in, units, dt), "kernel");
-    if (useBias) makeVariable(cx, Tensor::zeros(dt, {units}), "bias");
+    makeWeight(cx, kernelInit, {input.back(), units}, dt, "kernel");
+    if (useBias) makeWeight(cx, biasInit, {units}, dt, "bias");
     built = true;
   }
   Value forward(Context& cx, Value x, const SourceLoc& loc) override {
@@ -128,11 +130,10 @@ struct Conv2DLayer : LayerObj {
   std::vector<int64_t> kernel, strides;
   std::string padding;
   bool useBias = true;
+  Val kernelInit, biasInit;
   void build(Context& cx, const Shape& input, DType dt) override {
-    const int64_t in = input.back(), k = kernel[0] * kernel[1];
-    makeVariable(cx, glorot(cx, {kernel[0], kernel[1], in, filters}, k * in, k * filters, dt),
-                 "kernel");
-    if (useBias) makeVariable(cx, Tensor::zeros(dt, {filters}), "bias");
+    makeWeight(cx, kernelInit, {kernel[0], kernel[1], input.back(), filters}, dt, "kernel");
+    if (useBias) makeWeight(cx, biasInit, {filters}, dt, "bias");
     built = true;
   }
   Value forward(Context& cx, Value x, const SourceLoc& loc) override {
@@ -261,13 +262,16 @@ void addDenseAndConv(BuiltinTable& t) {
         if (l->units < 1) a.fail("units", "must be positive");
         l->useBias = a.boolean("use_bias");
         l->activation = a["activation"];
+        l->kernelInit = initializerArg(a, "kernel_initializer");
+        l->biasInit = initializerArg(a, "bias_initializer");
         buildNow(a, *l);
         return Val::object(l);
       }};
   t["tf.keras.layers.Conv2D"] = {
       Signature::parse(
           "filters, kernel_size, strides=(1, 1), padding='valid', activation=None, "
-          "use_bias=True, kernel_initializer='glorot_uniform', input_shape=None, name=None"),
+          "use_bias=True, kernel_initializer='glorot_uniform', bias_initializer='zeros', "
+          "input_shape=None, name=None"),
       [](Bound& a) {
         auto l = layer<Conv2DLayer>(a, "Conv2D");
         l->filters = a.integer("filters");
@@ -280,6 +284,8 @@ void addDenseAndConv(BuiltinTable& t) {
         l->padding = p;
         l->useBias = a.boolean("use_bias");
         l->activation = a["activation"];
+        l->kernelInit = initializerArg(a, "kernel_initializer");
+        l->biasInit = initializerArg(a, "bias_initializer");
         buildNow(a, *l);
         return Val::object(l);
       }};
@@ -350,6 +356,7 @@ void addLosses(BuiltinTable& t) {
 }  // namespace
 
 void addKerasBuiltins(BuiltinTable& t) {
+  addKerasInitializers(t);
   addDenseAndConv(t);
   addOtherLayers(t);
   addLosses(t);
