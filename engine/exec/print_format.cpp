@@ -1,5 +1,6 @@
 #include "engine/exec/print_format.h"
 
+#include <cmath>
 #include <functional>
 #include <sstream>
 
@@ -13,6 +14,8 @@ std::string formatDatum(const Datum& d) {
   auto elem = [&](int64_t i) {
     if (t.dtype() == DType::Bool)
       os << (t.at(i) != 0 ? "True" : "False");
+    else if (std::isnan(t.at(i)))
+      os << "nan";  // as TF prints it; the stream says "-nan" when the sign bit is set
     else
       os << t.at(i);
   };
