@@ -90,6 +90,15 @@ void addElementwise(BuiltinTable& t) {
     t[std::string("tf.") + name] = {Signature::parse("x, name=None"),
                                     [f](Bound& a) { return T(f(a.cx.b, a.tensor("x"))); }};
   }
+  // Unary primitives with no typed helper: the tf function of the same name.
+  for (const char* name :
+       {"acos", "asin", "atan", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "expm1", "log1p",
+        "erf", "erfc", "reciprocal", "rsqrt", "softsign", "log_sigmoid", "floor", "ceil"}) {
+    const std::string prim = name;
+    t[std::string("tf.") + name] = {Signature::parse("x, name=None"), [prim](Bound& a) {
+                                      return T(a.cx.b.op1(prim, {a.tensor("x")}));
+                                    }};
+  }
   // Elementwise binary functions.
   for (auto [name, fn] :
        std::initializer_list<std::pair<const char*, BinaryFn>>{{"add", o::add},

@@ -528,6 +528,150 @@ void registerUnary(Registry& r) {
   });
 }
 
+// A float unary entry: y = f(x) elementwise (an Eigen array expression, also the fused block),
+// with the VJP dx = grad(c, g) and grad checks drawn by gen.
+template <class F, class G>
+Primitive floatUnary(const char* name, const char* math, F f, G grad, uint64_t seed, Gen gen) {
+  return {.name = name,
+          .math = math,
+          .arity = 1,
+          .shape = sameTypeRule(kFloat),
+          .forward = tensorKernel(unaryKernel<kFloat>(f)),
+          .vjp = unaryVjp(grad),
+          .batch = batch::elementwise(),
+          .elementwise = blocks::array(f),
+          .gradChecks = unaryChecks(seed, gen)};
+}
+
+// std::<fn> applied to every element, for the functions Eigen's arrays do not all have.
+#define GL_STD_UNARY(fn) \
+  [](const auto& x) { return x.unaryExpr([](auto v) { return decltype(v)(std::fn(v)); }); }
+
+// The rest of tf.math's unary functions, each with TF's gradient (math_grad.py).
+void registerMathUnary(Registry& r) {
+  auto op = [](VjpContext& c, const char* name, Value x) { return c.b.op1(name, {x}); };
+  auto one = [](VjpContext& c, Value like) { return scalarLike(c.b, like, 1.0); };
+  // 1 - x^2 and 1 + x^2, which the inverse trigonometric gradients share.
+  auto oneMinusSq = [one](VjpContext& c) {
+    return ops::sub(c.b, one(c, c.in[0]), ops::square(c.b, c.in[0]));
+  };
+  auto onePlusSq = [one](VjpContext& c) {
+    return ops::add(c.b, one(c, c.in[0]), ops::square(c.b, c.in[0]));
+  };
+  r.add(floatUnary(
+      "acos", "y = acos(x)\ndy/dx = -1 / sqrt(1 - x^2)", [](const auto& x) { return x.acos(); },
+      [=](VjpContext& c, Value g) {
+        return ops::neg(c.b, ops::div(c.b, g, ops::sqrt(c.b, oneMinusSq(c))));
+      },
+      120, uniformGen(-0.8, 0.8)));
+  r.add(floatUnary(
+      "asin", "y = asin(x)\ndy/dx = 1 / sqrt(1 - x^2)", [](const auto& x) { return x.asin(); },
+      [=](VjpContext& c, Value g) { return ops::div(c.b, g, ops::sqrt(c.b, oneMinusSq(c))); }, 121,
+      uniformGen(-0.8, 0.8)));
+  r.add(floatUnary(
+      "atan", "y = atan(x)\ndy/dx = 1 / (1 + x^2)", [](const auto& x) { return x.atan(); },
+      [=](VjpContext& c, Value g) { return ops::div(c.b, g, onePlusSq(c)); }, 122,
+      uniformGen(-2, 2)));
+  r.add(floatUnary(
+      "sinh", "y = sinh(x)\ndy/dx = cosh(x)", [](const auto& x) { return x.sinh(); },
+      [=](VjpContext& c, Value g) { return ops::mul(c.b, g, op(c, "cosh", c.in[0])); }, 123,
+      uniformGen(-2, 2)));
+  r.add(floatUnary(
+      "cosh", "y = cosh(x)\ndy/dx = sinh(x)", [](const auto& x) { return x.cosh(); },
+      [=](VjpContext& c, Value g) { return ops::mul(c.b, g, op(c, "sinh", c.in[0])); }, 124,
+      uniformGen(-2, 2)));
+  r.add(floatUnary(
+      "tan", "y = tan(x)\ndy/dx = sec(x)^2 = 1 / cos(x)^2", [](const auto& x) { return x.tan(); },
+      [](VjpContext& c, Value g) {
+        return ops::div(c.b, g, ops::square(c.b, ops::cos(c.b, c.in[0])));
+      },
+      125, uniformGen(-1.2, 1.2)));
+  r.add(floatUnary(
+      "asinh", "y = asinh(x)\ndy/dx = 1 / cosh(y) = 1 / sqrt(x^2 + 1)", GL_STD_UNARY(asinh),
+      [=](VjpContext& c, Value g) { return ops::div(c.b, g, op(c, "cosh", c.out[0])); }, 126,
+      uniformGen(-2, 2)));
+  r.add(floatUnary(
+      "acosh", "y = acosh(x) (x >= 1)\ndy/dx = 1 / sinh(y) = 1 / sqrt(x^2 - 1)",
+      GL_STD_UNARY(acosh),
+      [=](VjpContext& c, Value g) { return ops::div(c.b, g, op(c, "sinh", c.out[0])); }, 127,
+      uniformGen(1.2, 3)));
+  r.add(floatUnary(
+      "atanh", "y = atanh(x) (|x| < 1)\ndy/dx = 1 / (1 - x^2)", GL_STD_UNARY(atanh),
+      [=](VjpContext& c, Value g) { return ops::div(c.b, g, oneMinusSq(c)); }, 128,
+      uniformGen(-0.8, 0.8)));
+  r.add(floatUnary(
+      "expm1", "y = exp(x) - 1, exact near 0\ndy/dx = exp(x)", GL_STD_UNARY(expm1),
+      [](VjpContext& c, Value g) { return ops::mul(c.b, g, ops::exp(c.b, c.in[0])); }, 129,
+      uniformGen(-2, 2)));
+  r.add(floatUnary(
+      "log1p", "y = log(1 + x), exact near 0\ndy/dx = 1 / (1 + x)", GL_STD_UNARY(log1p),
+      [=](VjpContext& c, Value g) {
+        return ops::div(c.b, g, ops::add(c.b, one(c, c.in[0]), c.in[0]));
+      },
+      130, uniformGen(-0.5, 2)));
+  // d erf(x)/dx = 2/sqrt(pi) exp(-x^2); erfc = 1 - erf.
+  auto erfSlope = [](VjpContext& c, Value g, double sign) {
+    Value e = ops::exp(c.b, ops::neg(c.b, ops::square(c.b, c.in[0])));
+    return ops::mul(c.b, g, ops::scale(c.b, e, sign * 2 / std::sqrt(M_PI)));
+  };
+  r.add(floatUnary(
+      "erf", "y = erf(x)\ndy/dx = 2 / sqrt(pi) exp(-x^2)", GL_STD_UNARY(erf),
+      [=](VjpContext& c, Value g) { return erfSlope(c, g, 1.0); }, 131, uniformGen(-2, 2)));
+  r.add(floatUnary(
+      "erfc", "y = erfc(x) = 1 - erf(x)\ndy/dx = -2 / sqrt(pi) exp(-x^2)", GL_STD_UNARY(erfc),
+      [=](VjpContext& c, Value g) { return erfSlope(c, g, -1.0); }, 132, uniformGen(-2, 2)));
+  r.add(floatUnary(
+      "reciprocal", "y = 1 / x\ndy/dx = -y^2", [](const auto& x) { return x.inverse(); },
+      [](VjpContext& c, Value g) {
+        return ops::neg(c.b, ops::mul(c.b, g, ops::square(c.b, c.out[0])));
+      },
+      133, awayGen(0.5, 2)));
+  r.add(floatUnary(
+      "rsqrt", "y = 1 / sqrt(x)\ndy/dx = -y^3 / 2", [](const auto& x) { return x.rsqrt(); },
+      [](VjpContext& c, Value g) {
+        Value y = c.out[0];
+        return ops::scale(c.b, ops::mul(c.b, g, ops::mul(c.b, y, ops::square(c.b, y))), -0.5);
+      },
+      134, uniformGen(0.5, 2)));
+  r.add(floatUnary(
+      "softsign", "y = x / (1 + |x|)\ndy/dx = 1 / (1 + |x|)^2",
+      [](const auto& x) { return x / (x.abs() + 1); },
+      [=](VjpContext& c, Value g) {
+        Value d = ops::add(c.b, one(c, c.in[0]), ops::abs(c.b, c.in[0]));
+        return ops::div(c.b, g, ops::square(c.b, d));
+      },
+      135, awayGen(0.2, 2)));
+  // min(x, 0) - log1p(exp(-|x|)): no overflow for large |x| (TF's log_sigmoid is
+  // -softplus(-x), computed the same way).
+  r.add(floatUnary(
+      "log_sigmoid", "y = log(sigmoid(x)) = -softplus(-x)\ndy/dx = sigmoid(-x) = 1 - sigmoid(x)",
+      [](const auto& x) {
+        using T = typename std::decay_t<decltype(x)>::Scalar;
+        return x.min(T(0)) - (-x.abs()).exp().log1p();
+      },
+      [](VjpContext& c, Value g) {
+        return ops::mul(c.b, g, ops::sigmoid(c.b, ops::neg(c.b, c.in[0])));
+      },
+      136, uniformGen(-3, 3)));
+  // TF registers None for both (_FloorGrad and _CeilGrad return [None]).
+  auto rounding = [](const char* name, const char* math, auto f) {
+    return Primitive{.name = name,
+                     .math = math,
+                     .arity = 1,
+                     .differentiable = false,
+                     .shape = sameTypeRule(kFloat),
+                     .forward = tensorKernel(unaryKernel<kFloat>(f)),
+                     .batch = batch::elementwise(),
+                     .elementwise = blocks::array(f)};
+  };
+  r.add(rounding("floor", "y = the largest integer <= x\nno gradient (TF: None)",
+                 [](const auto& x) { return x.floor(); }));
+  r.add(rounding("ceil", "y = the smallest integer >= x\nno gradient (TF: None)",
+                 [](const auto& x) { return x.ceil(); }));
+}
+
+#undef GL_STD_UNARY
+
 void registerBinary(Registry& r) {
   r.add({
       .name = "add",
@@ -806,6 +950,7 @@ void registerSelectAndCast(Registry& r) {
 
 void registerElementwiseOps(Registry& r) {
   registerUnary(r);
+  registerMathUnary(r);
   registerBinary(r);
   registerPredicates(r);
   registerSelectAndCast(r);
