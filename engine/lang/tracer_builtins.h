@@ -55,6 +55,7 @@ void addKerasBuiltins(BuiltinTable& t);
 void addGuideOpBuiltins(BuiltinTable& t);
 void addCustomGradientBuiltins(BuiltinTable& t);
 void addOptimizerBuiltins(BuiltinTable& t);
+void addTfMathMoreBuiltins(BuiltinTable& t);
 
 // Arguments bound to a builtin's signature, with typed accessors whose errors name the
 // builtin, the parameter and the argument's location.
@@ -99,6 +100,9 @@ class Bound {
   std::vector<bool> hints_;
   mutable std::vector<bool> read_;
 };
+
+// Arguments x and y as two tensors, a Python number taking the other side's dtype.
+std::pair<Value, Value> operands(Bound& a, const char* x, const char* y);
 
 // A builtin as a Python callable, optionally bound to a receiver (x.shape, ta.write).
 struct BuiltinObj : Object {

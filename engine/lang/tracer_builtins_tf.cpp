@@ -10,15 +10,6 @@ namespace gl::lang::trace {
 
 namespace o = gl::ops;
 
-namespace {
-
-using Unary = Value (*)(Emitter&, Value);
-using BinaryFn = Value (*)(Emitter&, Value, Value);
-using Reduce = Value (*)(Emitter&, Value, const std::vector<int64_t>&, bool);
-
-Val T(Value v) { return Val::tensor(v); }
-
-// Two operands with Python numbers converted to the other side's dtype.
 std::pair<Value, Value> operands(Bound& a, const char* x, const char* y) {
   const Val& vx = a[x];
   const Val& vy = a[y];
@@ -30,6 +21,14 @@ std::pair<Value, Value> operands(Bound& a, const char* x, const char* y) {
   a.cx.at(a.callLoc);
   return {tx, ty};
 }
+
+namespace {
+
+using Unary = Value (*)(Emitter&, Value);
+using BinaryFn = Value (*)(Emitter&, Value, Value);
+using Reduce = Value (*)(Emitter&, Value, const std::vector<int64_t>&, bool);
+
+Val T(Value v) { return Val::tensor(v); }
 
 Tensor constantOf(Bound& a, const Val& v, std::optional<DType> dt, const SourceLoc& loc) {
   Value c = a.cx.toTensor(v, loc, dt);

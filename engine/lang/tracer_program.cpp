@@ -27,6 +27,7 @@ const BuiltinTable& builtins() {
     addGuideOpBuiltins(t);
     addCustomGradientBuiltins(t);
     addOptimizerBuiltins(t);
+    addTfMathMoreBuiltins(t);
     return t;
   }();
   return table;

@@ -547,8 +547,8 @@ Primitive floatUnary(const char* name, const char* math, F f, G grad, uint64_t s
 #define GL_STD_UNARY(fn) \
   [](const auto& x) { return x.unaryExpr([](auto v) { return decltype(v)(std::fn(v)); }); }
 
-// The rest of tf.math's unary functions, each with TF's gradient (math_grad.py).
-void registerMathUnary(Registry& r) {
+// The rest of tf.math's elementwise functions, each with TF's gradient (math_grad.py).
+void registerMath(Registry& r) {
   auto op = [](VjpContext& c, const char* name, Value x) { return c.b.op1(name, {x}); };
   auto one = [](VjpContext& c, Value like) { return scalarLike(c.b, like, 1.0); };
   // 1 - x^2 and 1 + x^2, which the inverse trigonometric gradients share.
@@ -653,6 +653,40 @@ void registerMathUnary(Registry& r) {
         return ops::mul(c.b, g, ops::sigmoid(c.b, ops::neg(c.b, c.in[0])));
       },
       136, uniformGen(-3, 3)));
+  r.add({
+      .name = "atan2",
+      .math = "z = atan2(y, x), the angle of (x, y)\n"
+              "dz/dy = x / (x^2 + y^2), dz/dx = -y / (x^2 + y^2)",
+      .arity = 2,
+      .shape = broadcastRule(kFloat, false),
+      .forward = tensorKernel(
+          binaryKernel<kFloat, false>([](auto y, auto x) { return std::atan2(y, x); })),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        Emitter& b = c.b;
+        const Value y = c.in[0], x = c.in[1];
+        const Value r = ops::div(b, g, ops::add(b, ops::square(b, x), ops::square(b, y)));
+        return {c.needs[0] ? ops::mul(b, r, x) : Value{},
+                c.needs[1] ? ops::neg(b, ops::mul(b, r, y)) : Value{}};
+      }),
+      .batch = batch::elementwise(),
+      .gradChecks = binaryChecks(137, awayGen(0.5, 2), awayGen(0.5, 2)),
+  });
+  // TF's MulNoNan: 0 wherever y is 0, even for an infinite or NaN x (_MulNoNanGrad).
+  r.add({
+      .name = "mul_no_nan",
+      .math = "z = 0 where y == 0, else x * y\n"
+              "dz/dx = mul_no_nan(g, y), dz/dy = mul_no_nan(x, g)",
+      .arity = 2,
+      .shape = broadcastRule(kFloat, false),
+      .forward = tensorKernel(binaryKernel<kFloat, false>(
+          [](auto x, auto y) { return y == 0 ? decltype(x)(0) : x * y; })),
+      .vjp = broadcastVjp([](VjpContext& c, Value g) -> Values {
+        return {c.needs[0] ? c.b.op1("mul_no_nan", {g, c.in[1]}) : Value{},
+                c.needs[1] ? c.b.op1("mul_no_nan", {c.in[0], g}) : Value{}};
+      }),
+      .batch = batch::elementwise(),
+      .gradChecks = binaryChecks(138, uniformGen(-2, 2), awayGen(0.5, 2)),
+  });
   // TF registers None for both (_FloorGrad and _CeilGrad return [None]).
   auto rounding = [](const char* name, const char* math, auto f) {
     return Primitive{.name = name,
@@ -950,7 +984,7 @@ void registerSelectAndCast(Registry& r) {
 
 void registerElementwiseOps(Registry& r) {
   registerUnary(r);
-  registerMathUnary(r);
+  registerMath(r);
   registerBinary(r);
   registerPredicates(r);
   registerSelectAndCast(r);

@@ -1,0 +1,199 @@
+// tf.math and tf.nn functions that TF itself builds from other ops, built here from primitives
+// the same way so their gradients are TF's: the *_no_nan and x*y-style functions, the
+// predicates is_nan / is_inf / is_finite, the statistics reductions, and the activations.
+#include <cmath>
+
+#include "engine/lang/tracer_builtins.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+namespace {
+
+Val T(Value v) { return Val::tensor(v); }
+
+Value scalarOf(Emitter& b, Value like, double v) { return b.scalar(v, b.type(like).dtype); }
+
+Value requireFloat(Bound& a, const char* name) {
+  Value x = a.tensor(name);
+  if (!isFloat(a.cx.b.type(x).dtype))
+    a.fail(name, std::string("must be a float tensor, got ") + dtypeName(a.cx.b.type(x).dtype));
+  return x;
+}
+
+// x op y where the result is 0 wherever `zeroWhere` holds. The other branch is computed on safe
+// operands, so neither its value nor its gradient is NaN there (TF's *_no_nan gradients are 0).
+void addNoNan(BuiltinTable& t) {
+  // divide_no_nan(x, y) = 0 where y == 0, else x / y (TF: _DivNoNanGrad).
+  t["tf.math.divide_no_nan"] = {
+      Signature::parse("x, y, name=None"), [](Bound& a) {
+        auto [x, y] = operands(a, "x", "y");
+        Emitter& b = a.cx.b;
+        const Value zero = o::equal(b, y, scalarOf(b, y, 0));
+        const Value safeY = o::where(b, zero, scalarOf(b, y, 1), y);
+        return T(o::where(b, zero, b.zerosLike(o::div(b, x, safeY)), o::div(b, x, safeY)));
+      }};
+  t["tf.math.multiply_no_nan"] = {Signature::parse("x, y, name=None"), [](Bound& a) {
+                                    auto [x, y] = operands(a, "x", "y");
+                                    return T(a.cx.b.op1("mul_no_nan", {x, y}));
+                                  }};
+  // xdivy(x, y) = 0 where x == 0, else x / y; xlogy(x, y) = 0 where x == 0, else x log(y).
+  t["tf.math.xdivy"] = {Signature::parse("x, y, name=None"), [](Bound& a) {
+                          auto [x, y] = operands(a, "x", "y");
+                          Emitter& b = a.cx.b;
+                          const Value zero = o::equal(b, x, scalarOf(b, x, 0));
+                          const Value safeY = o::where(b, zero, b.onesLike(y), y);
+                          const Value q = o::div(b, x, safeY);
+                          return T(o::where(b, zero, b.zerosLike(q), q));
+                        }};
+  t["tf.math.xlogy"] = {Signature::parse("x, y, name=None"), [](Bound& a) {
+                          auto [x, y] = operands(a, "x", "y");
+                          Emitter& b = a.cx.b;
+                          const Value zero = o::equal(b, x, scalarOf(b, x, 0));
+                          const Value safeY = o::where(b, zero, b.onesLike(y), y);
+                          const Value p = o::mul(b, x, o::log(b, safeY));
+                          return T(o::where(b, zero, b.zerosLike(p), p));
+                        }};
+  t["tf.math.squared_difference"] = {Signature::parse("x, y, name=None"), [](Bound& a) {
+                                       auto [x, y] = operands(a, "x", "y");
+                                       return T(o::square(a.cx.b, o::sub(a.cx.b, x, y)));
+                                     }};
+  // Floats: x - floor(x / y) y, the sign of y (TF's FloorMod; _FloorModGrad: dx = g,
+  // dy = -g floor(x / y)). int32: floor semantics through the div primitive.
+  t["tf.math.floormod"] = {Signature::parse("x, y, name=None"), [](Bound& a) {
+                             auto [x, y] = operands(a, "x", "y");
+                             Emitter& b = a.cx.b;
+                             if (!isFloat(b.type(x).dtype))
+                               return T(o::sub(b, x, o::mul(b, o::div(b, x, y), y)));
+                             const Value q = b.op1("floor", {o::div(b, x, y)});
+                             return T(o::sub(b, x, o::mul(b, q, y)));
+                           }};
+  t["tf.atan2"] = {Signature::parse("y, x, name=None"), [](Bound& a) {
+                     auto [y, x] = operands(a, "y", "x");
+                     return T(a.cx.b.op1("atan2", {y, x}));
+                   }};
+  t["tf.math.logical_xor"] = {Signature::parse("x, y, name=None"), [](Bound& a) {
+                                auto [x, y] = operands(a, "x", "y");
+                                if (a.cx.b.type(x).dtype != DType::Bool)
+                                  a.fail("x", "must be a bool tensor");
+                                return T(o::notEqual(a.cx.b, x, y));
+                              }};
+}
+
+// is_nan(x) = x != x; is_inf(x) = |x| == inf; is_finite(x) = |x| < inf (false for NaN).
+void addPredicates(BuiltinTable& t) {
+  t["tf.math.is_nan"] = {Signature::parse("x, name=None"), [](Bound& a) {
+                           const Value x = requireFloat(a, "x");
+                           return T(o::notEqual(a.cx.b, x, x));
+                         }};
+  t["tf.math.is_inf"] = {Signature::parse("x, name=None"), [](Bound& a) {
+                           const Value x = requireFloat(a, "x");
+                           Emitter& b = a.cx.b;
+                           return T(o::equal(b, o::abs(b, x), scalarOf(b, x, INFINITY)));
+                         }};
+  t["tf.math.is_finite"] = {Signature::parse("x, name=None"), [](Bound& a) {
+                              const Value x = requireFloat(a, "x");
+                              Emitter& b = a.cx.b;
+                              return T(o::less(b, o::abs(b, x), scalarOf(b, x, INFINITY)));
+                            }};
+}
+
+// The statistics reductions, as TF's math_ops builds them.
+void addStatistics(BuiltinTable& t) {
+  const Signature sig = Signature::parse("input_tensor, axis=None, keepdims=False, name=None");
+  // log(sum(exp(x))) = m + log(sum(exp(x - m))) with m the (gradient-free) max, 0 where it is
+  // not finite: no overflow, and the gradient is softmax(x) along the axes.
+  t["tf.reduce_logsumexp"] = {
+      sig, [](Bound& a) {
+        const Value x = requireFloat(a, "input_tensor");
+        Emitter& b = a.cx.b;
+        const auto axes = a.axes("axis");
+        const bool keep = a.boolean("keepdims");
+        Value m = o::stopGradient(b, o::reduceMax(b, x, axes, true));
+        const Value finite = o::less(b, o::abs(b, m), scalarOf(b, m, INFINITY));
+        m = o::where(b, finite, m, b.zerosLike(m));
+        const Value s = o::reduceSum(b, o::exp(b, o::sub(b, x, m)), axes, keep);
+        const Value mk = keep ? m : o::reduceSum(b, m, axes, false);
+        return T(o::add(b, o::log(b, s), mk));
+      }};
+  // variance = mean(|x - mean(x)|^2) over the axes; std = sqrt(variance).
+  auto variance = [](Bound& a) {
+    const Value x = requireFloat(a, "input_tensor");
+    Emitter& b = a.cx.b;
+    const auto axes = a.axes("axis");
+    const Value d = o::sub(b, x, o::reduceMean(b, x, axes, true));
+    return o::reduceMean(b, o::square(b, d), axes, a.boolean("keepdims"));
+  };
+  t["tf.reduce_variance"] = {sig, [variance](Bound& a) { return T(variance(a)); }};
+  t["tf.reduce_std"] = {sig, [variance](Bound& a) { return T(o::sqrt(a.cx.b, variance(a))); }};
+  t["tf.math.reduce_euclidean_norm"] = {
+      sig, [](Bound& a) {
+        const Value x = requireFloat(a, "input_tensor");
+        Emitter& b = a.cx.b;
+        return T(
+            o::sqrt(b, o::reduceSum(b, o::square(b, x), a.axes("axis"), a.boolean("keepdims"))));
+      }};
+}
+
+// Activations (nn_ops.py; keras/activations.py for gelu's formulas).
+void addActivations(BuiltinTable& t) {
+  t["tf.nn.relu6"] = {Signature::parse("features, name=None"), [](Bound& a) {
+                        const Value x = requireFloat(a, "features");
+                        Emitter& b = a.cx.b;
+                        return T(o::minimum(b, o::relu(b, x), scalarOf(b, x, 6)));
+                      }};
+  // x where x > 0, alpha x elsewhere (TF's gradient: 1 or alpha).
+  t["tf.nn.leaky_relu"] = {Signature::parse("features, alpha=0.2, name=None"), [](Bound& a) {
+                             const Value x = requireFloat(a, "features");
+                             Emitter& b = a.cx.b;
+                             const Value pos = o::greater(b, x, scalarOf(b, x, 0));
+                             return T(o::where(b, pos, x, o::scale(b, x, a.number("alpha"))));
+                           }};
+  // scale (x if x > 0 else alpha (exp(x) - 1)), Klambauer et al.'s constants, as TF's Selu.
+  t["tf.nn.selu"] = {Signature::parse("features, name=None"), [](Bound& a) {
+                       const Value x = requireFloat(a, "features");
+                       Emitter& b = a.cx.b;
+                       constexpr double kAlpha = 1.6732632423543772848170429916717;
+                       constexpr double kScale = 1.0507009873554804934193349852946;
+                       const Value pos = o::greater(b, x, scalarOf(b, x, 0));
+                       const Value neg = o::scale(b, b.op1("expm1", {x}), kAlpha);
+                       return T(o::scale(b, o::where(b, pos, x, neg), kScale));
+                     }};
+  // x sigmoid(beta x) (tf.nn.silu, a.k.a. swish).
+  t["tf.nn.silu"] = {Signature::parse("features, beta=1.0"), [](Bound& a) {
+                       const Value x = requireFloat(a, "features");
+                       Emitter& b = a.cx.b;
+                       return T(o::mul(b, x, o::sigmoid(b, o::scale(b, x, a.number("beta")))));
+                     }};
+  // 0.5 x (1 + erf(x / sqrt 2)); approximate: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+  auto gelu = [](Bound& a, const char* xName) {
+    const Value x = requireFloat(a, xName);
+    Emitter& b = a.cx.b;
+    Value inner;
+    if (a.boolean("approximate")) {
+      const Value cube = o::mul(b, x, o::square(b, x));
+      inner =
+          o::tanh(b, o::scale(b, o::add(b, x, o::scale(b, cube, 0.044715)), std::sqrt(2.0 / M_PI)));
+    } else {
+      inner = b.op1("erf", {o::scale(b, x, 1.0 / std::sqrt(2.0))});
+    }
+    return T(o::mul(b, o::scale(b, x, 0.5), o::addScalar(b, inner, 1.0)));
+  };
+  t["tf.nn.gelu"] = {Signature::parse("features, approximate=False, name=None"),
+                     [gelu](Bound& a) { return gelu(a, "features"); }};
+  t["tf.keras.activations.gelu"] = {Signature::parse("x, approximate=False"),
+                                    [gelu](Bound& a) { return gelu(a, "x"); }};
+}
+
+}  // namespace
+
+void addTfMathMoreBuiltins(BuiltinTable& t) {
+  addNoNan(t);
+  addPredicates(t);
+  addStatistics(t);
+  addActivations(t);
+}
+
+}  // namespace gl::lang::trace

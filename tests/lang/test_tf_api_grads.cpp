@@ -1,0 +1,198 @@
+// The tf functions GradLab builds from primitives (tracer_builtins_math.cpp and friends),
+// checked as scripts: each value against TF's documented answer where the docstring gives one,
+// and each gradient against central finite differences in float64 of the same script
+// (L = sum(sin(out)), so every output element weighs differently).
+#include <QtTest>
+
+#include <cmath>
+#include <sstream>
+
+#include "../engine/helpers.h"
+#include "engine/lang/program.h"
+
+using namespace gl;
+using namespace gl::lang;
+
+namespace {
+
+struct Case {
+  const char* name;
+  const char* expr;  // in terms of x and y
+  std::vector<double> x, y;
+  std::vector<double> want;  // TF's values (empty: none documented)
+  const char* source;        // where TF documents them
+  // Where finite differences apply, when x, y hold a point where the function jumps or TF
+  // defines the gradient by convention (0 at x == 0 for xdivy): empty = x, y.
+  std::vector<double> fdx = {}, fdy = {};
+};
+
+// clang-format off
+const Case kCases[] = {
+    {"divide_no_nan", "tf.math.divide_no_nan(x, y)", {3, -2, 5}, {0.5, 0, -2}, {6, 0, -2.5},
+     "math_ops.py, div_no_nan: 0 where y is 0", {3, -2, 5}, {0.5, 0.7, -2}},
+    {"multiply_no_nan", "tf.math.multiply_no_nan(x, y)", {3, 2, 5}, {0.5, 0, -2}, {1.5, 0, -10},
+     "math_ops.py, multiply_no_nan: 0 where y is 0"},
+    {"xdivy", "tf.math.xdivy(x, y)", {0, 2, -3}, {0.5, 4, 2}, {0, 0.5, -1.5},
+     "gen_math_ops Xdivy: 0 if x == 0, else x / y", {0.3, 2, -3}, {0.5, 4, 2}},
+    {"xlogy", "tf.math.xlogy(x, y)", {0, 2, -3}, {0.5, 4, 2}, {0, 2 * std::log(4.0), -3 * std::log(2.0)},
+     "gen_math_ops Xlogy: 0 if x == 0, else x * log(y)", {0.3, 2, -3}, {0.5, 4, 2}},
+    {"squared_difference", "tf.math.squared_difference(x, y)", {1, 2, 3}, {3, 2, -1}, {4, 0, 16},
+     "gen_math_ops SquaredDifference: (x - y)(x - y)"},
+    {"floormod", "tf.math.floormod(x, y)", {7.5, -7.5, 7.5}, {2, 2, -2}, {1.5, 0.5, -0.5},
+     "gen_math_ops FloorMod: the result has the sign of y"},
+    {"atan2", "tf.math.atan2(y, x)", {1, -1, 2}, {1, 1, -0.5}, {M_PI / 4, 3 * M_PI / 4, std::atan2(-0.5, 2)},
+     "gen_math_ops Atan2: the angle of (x, y)"},
+    {"reduce_logsumexp", "tf.reduce_logsumexp(tf.reshape(x, [2, 3]), 1)", {0, 0, 0, 1, 2, 3}, {},
+     {std::log(3.0), 3 + std::log(1 + std::exp(-1.0) + std::exp(-2.0))},
+     "math_ops.py, reduce_logsumexp docstring: log(3) along a row of zeros"},
+    {"reduce_logsumexp keepdims", "tf.reduce_logsumexp(x * 800.0, keepdims=True)", {1, 0.5, -1}, {},
+     {800}, "math_ops.py, reduce_logsumexp: stable where exp(800) overflows float64"},
+    {"reduce_variance", "tf.math.reduce_variance(tf.reshape(x, [2, 2]), 0)", {1, 2, 3, 4}, {},
+     {1, 1}, "math_ops.py, reduce_variance docstring: [[1, 2], [3, 4]], axis 0 gives [1, 1]"},
+    {"reduce_std", "tf.math.reduce_std(tf.reshape(x, [2, 2]), 1)", {1, 2, 3, 4}, {}, {0.5, 0.5},
+     "math_ops.py, reduce_std docstring: [[1, 2], [3, 4]], axis 1 gives [0.5, 0.5]"},
+    {"reduce_euclidean_norm", "tf.math.reduce_euclidean_norm(tf.reshape(x, [2, 3]), 1)",
+     {1, 2, 3, 1, 1, 1}, {}, {std::sqrt(14.0), std::sqrt(3.0)},
+     "math_ops.py, reduce_euclidean_norm docstring: [[1, 2, 3], [1, 1, 1]], axis 1"},
+    {"relu6", "tf.nn.relu6(x)", {-1, 3, 7.5}, {}, {0, 3, 6}, "nn_ops.py, relu6: min(max(x, 0), 6)"},
+    {"leaky_relu", "tf.nn.leaky_relu(x)", {-1, 3, -0.5}, {}, {-0.2, 3, -0.1},
+     "nn_ops.py, leaky_relu docstring: alpha 0.2"},
+    {"leaky_relu alpha", "tf.nn.leaky_relu(x, alpha=0.01)", {-1, 3}, {}, {-0.01, 3},
+     "nn_ops.py, leaky_relu(alpha=0.01)"},
+    {"selu", "tf.nn.selu(x)", {-1, 0.5, 2}, {},
+     {1.0507009873554805 * 1.6732632423543772 * (std::exp(-1.0) - 1), 0.5 * 1.0507009873554805,
+      2 * 1.0507009873554805},
+     "nn_ops.py, selu: scale * (x if x > 0 else alpha * (exp(x) - 1))"},
+    {"silu", "tf.nn.silu(x)", {-1, 0.5, 2}, {}, {-1 / (1 + std::exp(1.0)), 0.5 / (1 + std::exp(-0.5)),
+     2 / (1 + std::exp(-2.0))}, "nn_impl.py, swish/silu: x * sigmoid(x)"},
+    {"gelu", "tf.nn.gelu(x)", {-3, -1, 0, 1, 3}, {},
+     {-0.00404951, -0.15865529, 0, 0.8413447, 2.9959507}, "nn_ops.py, gelu docstring"},
+    {"gelu approximate", "tf.nn.gelu(x, approximate=True)", {-3, -1, 0, 1, 3}, {},
+     {-0.00363752, -0.15880796, 0, 0.841192, 2.9963627}, "nn_ops.py, gelu docstring"},
+    {"keras gelu", "tf.keras.activations.gelu(x)", {-1, 1}, {}, {-0.15865529, 0.8413447},
+     "keras/activations.py, gelu"},
+};
+// clang-format on
+
+std::string list(const std::vector<double>& v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "[";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  return os.str() + "]";
+}
+
+std::string script(const Case& c, const std::vector<double>& x, const std::vector<double>& y) {
+  std::string s = "x = tf.constant(" + list(x) + ", dtype=tf.float64)\n";
+  if (!y.empty()) s += "y = tf.constant(" + list(y) + ", dtype=tf.float64)\n";
+  s += "with tf.GradientTape(persistent=True) as tape:\n    tape.watch(x)\n";
+  if (!y.empty()) s += "    tape.watch(y)\n";
+  s += std::string("    out = ") + c.expr + "\n    loss = tf.reduce_sum(tf.sin(out))\n";
+  s += "gx = tape.gradient(loss, x)\n";
+  if (!y.empty()) s += "gy = tape.gradient(loss, y)\n";
+  return s;
+}
+
+Value outputValue(const TracedProgram& p, const std::string& name) {
+  for (const Output& o : p.variants.at(0).outputs)
+    if (o.name == name) return o.entries.at(0).value;
+  return {};
+}
+
+// The named outputs of the case's script at x, y.
+std::vector<Tensor> run(const Case& c, const std::vector<double>& x, const std::vector<double>& y,
+                        const std::vector<std::string>& names) {
+  const TracedProgram p = traceProgram(script(c, x, y), "case.gls");
+  std::vector<Value> fetches;
+  for (const auto& n : names) fetches.push_back(outputValue(p, n));
+  for (size_t i = 0; i < fetches.size(); ++i)
+    if (!fetches[i].valid()) throw EngineError(names[i] + " is None");
+  return gltest::runBoth(*p.graph, fetches, 1e-12);
+}
+
+double lossAt(const Case& c, const std::vector<double>& x, const std::vector<double>& y) {
+  return run(c, x, y, {"loss"}).at(0).item();
+}
+
+}  // namespace
+
+class TestTfApiGrads : public QObject {
+  Q_OBJECT
+ private slots:
+  void composite_data() {
+    QTest::addColumn<int>("index");
+    for (int i = 0; i < int(std::size(kCases)); ++i) QTest::newRow(kCases[i].name) << i;
+  }
+
+  void composite() {
+    QFETCH(int, index);
+    const Case& c = kCases[index];
+    std::vector<std::string> names{"out", "gx"};
+    if (!c.y.empty()) names.push_back("gy");
+    std::vector<Tensor> v;
+    try {
+      v = run(c, c.x, c.y, names);
+    } catch (const EngineError& e) {
+      QFAIL(e.what());
+    }
+    // TF's values.
+    QCOMPARE(v[0].numel(), int64_t(c.want.size()));
+    for (size_t i = 0; i < c.want.size(); ++i)
+      QVERIFY2(
+          std::abs(v[0].at(int64_t(i)) - c.want[i]) <= 1e-6 * std::max(1.0, std::abs(c.want[i])),
+          qPrintable(QString("%1: out[%2] = %3, TF (%4): %5")
+                         .arg(c.name)
+                         .arg(i)
+                         .arg(v[0].at(int64_t(i)), 0, 'g', 10)
+                         .arg(c.source)
+                         .arg(c.want[i], 0, 'g', 10)));
+    // The gradient against central differences.
+    const std::vector<double> px = c.fdx.empty() ? c.x : c.fdx, py = c.fdy.empty() ? c.y : c.fdy;
+    if (px != c.x || py != c.y) v = run(c, px, py, names);
+    const double h = 1e-6;
+    for (int side = 0; side < (c.y.empty() ? 1 : 2); ++side) {
+      const Tensor& g = v[size_t(1 + side)];
+      const std::vector<double>& base = side == 0 ? px : py;
+      QCOMPARE(g.numel(), int64_t(base.size()));
+      for (size_t i = 0; i < base.size(); ++i) {
+        std::vector<double> up = base, down = base;
+        up[i] += h;
+        down[i] -= h;
+        const double fd = side == 0 ? (lossAt(c, up, py) - lossAt(c, down, py)) / (2 * h)
+                                    : (lossAt(c, px, up) - lossAt(c, px, down)) / (2 * h);
+        const double got = g.at(int64_t(i));
+        QVERIFY2(std::abs(got - fd) <= 1e-5 * std::max(1.0, std::abs(fd)),
+                 qPrintable(QString("%1: d loss / d %2[%3] = %4, finite differences %5")
+                                .arg(c.name)
+                                .arg(side == 0 ? "x" : "y")
+                                .arg(i)
+                                .arg(got, 0, 'g', 10)
+                                .arg(fd, 0, 'g', 10)));
+      }
+    }
+  }
+
+  // Predicates: bool results, TF's values (math_ops is_nan / is_inf / is_finite docstrings).
+  void predicates() {
+    const char* src = R"(
+x = tf.constant([5.0, float("nan"), float("inf"), -float("inf"), 0.0])
+n = tf.math.is_nan(x)
+i = tf.math.is_inf(x)
+f = tf.math.is_finite(x)
+b = tf.math.logical_xor(tf.constant([True, True, False]), tf.constant([True, False, False]))
+)";
+    const TracedProgram p = traceProgram(src, "p.gls");
+    const auto v = gltest::runBoth(
+        *p.graph,
+        {outputValue(p, "n"), outputValue(p, "i"), outputValue(p, "f"), outputValue(p, "b")}, 0);
+    const std::vector<std::vector<double>> want{
+        {0, 1, 0, 0, 0}, {0, 0, 1, 1, 0}, {1, 0, 0, 0, 1}, {0, 1, 0}};
+    for (size_t k = 0; k < want.size(); ++k) {
+      QCOMPARE(v[k].dtype(), DType::Bool);
+      for (size_t i = 0; i < want[k].size(); ++i) QCOMPARE(v[k].at(int64_t(i)), want[k][i]);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTfApiGrads)
+#include "test_tf_api_grads.moc"
