@@ -56,6 +56,7 @@ void addGuideOpBuiltins(BuiltinTable& t);
 void addCustomGradientBuiltins(BuiltinTable& t);
 void addOptimizerBuiltins(BuiltinTable& t);
 void addTfMathMoreBuiltins(BuiltinTable& t);
+void addTfArrayMoreBuiltins(BuiltinTable& t);
 
 // Arguments bound to a builtin's signature, with typed accessors whose errors name the
 // builtin, the parameter and the argument's location.

@@ -28,6 +28,7 @@ const BuiltinTable& builtins() {
     addCustomGradientBuiltins(t);
     addOptimizerBuiltins(t);
     addTfMathMoreBuiltins(t);
+    addTfArrayMoreBuiltins(t);
     return t;
   }();
   return table;

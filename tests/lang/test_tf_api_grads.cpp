@@ -71,6 +71,42 @@ const Case kCases[] = {
      {-0.00363752, -0.15880796, 0, 0.841192, 2.9963627}, "nn_ops.py, gelu docstring"},
     {"keras gelu", "tf.keras.activations.gelu(x)", {-1, 1}, {}, {-0.15865529, 0.8413447},
      "keras/activations.py, gelu"},
+    {"reverse", "tf.reverse(tf.reshape(x, [2, 3]), [1])", {1, 2, 3, 4, 5, 6}, {}, {3, 2, 1, 6, 5, 4},
+     "array_ops.py, reverse: the entries of an axis in reverse order"},
+    {"roll", "tf.roll(x, shift=2, axis=0)", {0, 1, 2, 3, 4}, {}, {3, 4, 0, 1, 2},
+     "manip_ops.py, roll docstring: roll([0, 1, 2, 3, 4], 2, 0) = [3, 4, 0, 1, 2]"},
+    {"repeat", "tf.repeat(tf.reshape(x, [2, 2]), repeats=[2, 3], axis=0)", {1, 2, 3, 4}, {},
+     {1, 2, 1, 2, 3, 4, 3, 4, 3, 4}, "array_ops.py, repeat docstring ([[1, 2], [3, 4]], [2, 3], 0)"},
+    {"repeat flat", "tf.repeat(tf.reshape(x, [2, 2]), repeats=2)", {1, 2, 3, 4}, {},
+     {1, 1, 2, 2, 3, 3, 4, 4}, "array_ops.py, repeat docstring (axis None flattens)"},
+    {"split", "tf.split(x, [1, -1, 2])[1] * 10.0", {1, 2, 3, 4, 5, 6}, {}, {20, 30, 40},
+     "array_ops.py, split: sizes [1, -1, 2] of 6 are 1, 3, 2"},
+    {"meshgrid", "tf.reshape(tf.stack(tf.meshgrid(x, y)), [-1])", {1, 2, 3}, {4, 5, 6},
+     {1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6},
+     "array_ops.py, meshgrid docstring: X = [[1, 2, 3]] * 3, Y = [[4, 4, 4], [5, 5, 5], [6, 6, 6]]"},
+    {"cumsum", "tf.cumsum(x)", {2, 4, 6, 8}, {}, {2, 6, 12, 20}, "math_ops.py, cumsum docstring"},
+    {"cumsum exclusive", "tf.cumsum(x, exclusive=True)", {2, 4, 6, 8}, {}, {0, 2, 6, 12},
+     "math_ops.py, cumsum docstring"},
+    {"cumsum reverse", "tf.math.cumsum(x, reverse=True)", {2, 4, 6, 8}, {}, {20, 18, 14, 8},
+     "math_ops.py, cumsum docstring"},
+    {"cumsum both axis 1", "tf.cumsum(tf.reshape(x, [2, 2]), axis=1, exclusive=True, reverse=True)",
+     {2, 4, 6, 8}, {}, {4, 0, 8, 0}, "math_ops.py, cumsum docstring (exclusive and reverse)"},
+    {"polyval", "tf.math.polyval([1.0, 2.5, -4.2], x)", {5, -1}, {}, {33.3, -5.7},
+     "math_ops.py, polyval docstring: [1.0, 2.5, -4.2] at 5.0 is 33.3"},
+    {"trace", "tf.linalg.trace(tf.reshape(x, [3, 3]))", {1, 2, 3, 4, 5, 6, 7, 8, 9}, {}, {15},
+     "linalg_impl.py, trace docstring: [[1, 2, 3], [4, 5, 6], [7, 8, 9]] gives 15"},
+    {"diag_part", "tf.linalg.diag_part(tf.reshape(x, [2, 3]))", {1, 2, 3, 4, 5, 6}, {}, {1, 5},
+     "array_ops.py, matrix_diag_part: x[i, i] for i < min(m, n)"},
+    {"band_part", "tf.reshape(tf.linalg.band_part(tf.reshape(x, [4, 4]), 1, -1), [-1])",
+     {0, 1, 2, 3, -1, 0, 1, 2, -2, -1, 0, 1, -3, -2, -1, 0}, {},
+     {0, 1, 2, 3, -1, 0, 1, 2, 0, -1, 0, 1, 0, 0, -1, 0},
+     "array_ops.py, matrix_band_part docstring: band_part(input, 1, -1)"},
+    {"band_part 2 1", "tf.reshape(tf.linalg.band_part(tf.reshape(x, [4, 4]), 2, 1), [-1])",
+     {0, 1, 2, 3, -1, 0, 1, 2, -2, -1, 0, 1, -3, -2, -1, 0}, {},
+     {0, 1, 0, 0, -1, 0, 1, 0, -2, -1, 0, 1, 0, -2, -1, 0},
+     "array_ops.py, matrix_band_part docstring: band_part(input, 2, 1)"},
+    {"matvec", "tf.linalg.matvec(tf.reshape(x, [2, 3]), y)", {1, 2, 3, 4, 5, 6}, {7, 9, 11},
+     {58, 139}, "linalg_impl.py, matvec docstring: [[1, 2, 3], [4, 5, 6]] times [7, 9, 11]"},
 };
 // clang-format on
 
@@ -170,6 +206,25 @@ class TestTfApiGrads : public QObject {
                                 .arg(fd, 0, 'g', 10)));
       }
     }
+  }
+
+  // Integer and bool results: argmin (math_ops.py docstring: argmin of [1, 10, 26.9, 2.8,
+  // 166.32, 62.3] is 0) and sequence_mask (array_ops.py docstring: sequence_mask([1, 3, 2], 5)).
+  void integerResults() {
+    const char* src = R"(
+a = tf.math.argmin(input=tf.constant([1, 10, 26.9, 2.8, 166.32, 62.3]))
+c = tf.argmin(tf.constant([[3.0, 1.0], [0.5, 2.0]]), axis=1)
+m = tf.sequence_mask([1, 3, 2], 5)
+)";
+    const TracedProgram p = traceProgram(src, "i.gls");
+    const auto v = gltest::runBoth(
+        *p.graph, {outputValue(p, "a"), outputValue(p, "c"), outputValue(p, "m")}, 0);
+    QCOMPARE(v[0].item(), 0.0);
+    QCOMPARE(v[1].at(0), 1.0);
+    QCOMPARE(v[1].at(1), 0.0);
+    const std::vector<double> mask{1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0};
+    QCOMPARE(v[2].shape(), (Shape{3, 5}));
+    for (size_t i = 0; i < mask.size(); ++i) QCOMPARE(v[2].at(int64_t(i)), mask[i]);
   }
 
   // Predicates: bool results, TF's values (math_ops is_nan / is_inf / is_finite docstrings).

@@ -1,0 +1,309 @@
+// Array and matrix functions built from primitives with constant index and mask tensors, so
+// their gradients are those of gather, matmul and mul: argmin, reverse, roll, repeat, split,
+// meshgrid, sequence_mask, cumsum, polyval, and tf.linalg's trace, diag_part, band_part,
+// matvec. They need the sizes they index known while tracing, and say so where they are not.
+#include <algorithm>
+#include <numeric>
+
+#include "engine/lang/tracer_builtins.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+namespace {
+
+Val T(Value v) { return Val::tensor(v); }
+
+// The normalised axis `param` of x, whose size must be known while tracing.
+int64_t knownAxis(Bound& a, Value x, const char* param, int64_t axis) {
+  const Shape& s = a.cx.b.type(x).shape;
+  const int64_t r = int64_t(s.size());
+  if (axis < -r || axis >= r)
+    a.fail(param, "is out of range for a tensor of rank " + std::to_string(r));
+  if (axis < 0) axis += r;
+  if (s[size_t(axis)] < 0)
+    a.fail(param, "needs the size of axis " + std::to_string(axis) + " known, got " + shapeStr(s));
+  return axis;
+}
+
+Value indexConstant(Emitter& b, const std::vector<int64_t>& idx) {
+  std::vector<double> d(idx.begin(), idx.end());
+  return b.constant(Tensor::fromVector(d, {int64_t(d.size())}, DType::I32));
+}
+
+// x's entries along `axis` in the order `idx` (a gather: its gradient sums repeats back).
+Value pick(Emitter& b, Value x, const std::vector<int64_t>& idx, int64_t axis) {
+  return o::gather(b, x, indexConstant(b, idx), axis);
+}
+
+// x with `axis` moved last, and back.
+std::vector<int64_t> moveLast(int64_t rank, int64_t axis) {
+  std::vector<int64_t> p;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != axis) p.push_back(i);
+  p.push_back(axis);
+  return p;
+}
+std::vector<int64_t> inverse(const std::vector<int64_t>& p) {
+  std::vector<int64_t> q(p.size());
+  for (size_t i = 0; i < p.size(); ++i) q[size_t(p[i])] = int64_t(i);
+  return q;
+}
+
+void addReorderings(BuiltinTable& t) {
+  // argmin(x) = argmax(-x): the first smallest, as TF returns (int32 here).
+  t["tf.argmin"] = {
+      Signature::parse("input, axis=None, output_type=None, name=None"), [](Bound& a) {
+        if (!a.none("output_type") && a.dtype("output_type", DType::I32) != DType::I32)
+          a.fail("output_type", "must be tf.int32 (GradLab's integers are int32)");
+        const Value x = a.tensor("input");
+        return T(o::argmax(a.cx.b, o::neg(a.cx.b, x), a.none("axis") ? 0 : a.integer("axis")));
+      }};
+  t["tf.reverse"] = {Signature::parse("tensor, axis, name=None"), [](Bound& a) {
+                       Value x = a.tensor("tensor");
+                       for (int64_t ax : a.ints("axis")) {
+                         ax = knownAxis(a, x, "axis", ax);
+                         const int64_t n = a.cx.b.type(x).shape[size_t(ax)];
+                         std::vector<int64_t> idx(static_cast<size_t>(n));
+                         for (int64_t i = 0; i < n; ++i) idx[size_t(i)] = n - 1 - i;
+                         x = pick(a.cx.b, x, idx, ax);
+                       }
+                       return T(x);
+                     }};
+  // roll: element i moves to (i + shift) mod n along each axis.
+  t["tf.roll"] = {Signature::parse("input, shift, axis, name=None"), [](Bound& a) {
+                    Value x = a.tensor("input");
+                    const auto shifts = a.ints("shift"), axes = a.ints("axis");
+                    if (shifts.size() != axes.size()) a.fail("shift", "needs one shift per axis");
+                    for (size_t k = 0; k < axes.size(); ++k) {
+                      const int64_t ax = knownAxis(a, x, "axis", axes[k]);
+                      const int64_t n = a.cx.b.type(x).shape[size_t(ax)];
+                      std::vector<int64_t> idx(static_cast<size_t>(n));
+                      for (int64_t i = 0; i < n; ++i)
+                        idx[size_t(i)] = (((i - shifts[k]) % n) + n) % n;
+                      x = pick(a.cx.b, x, idx, ax);
+                    }
+                    return T(x);
+                  }};
+  // repeat: each entry along axis `repeats` times (one count, or one per entry); axis None
+  // repeats the flattened tensor.
+  t["tf.repeat"] = {Signature::parse("input, repeats, axis=None, name=None"), [](Bound& a) {
+                      Value x = a.tensor("input");
+                      int64_t ax = 0;
+                      if (a.none("axis")) {
+                        const Shape& s = a.cx.b.type(x).shape;
+                        if (!fullyKnown(s))
+                          a.fail("input", "needs a known shape when axis is None");
+                        x = o::reshape(a.cx.b, x, {-1});
+                      } else {
+                        ax = knownAxis(a, x, "axis", a.integer("axis"));
+                      }
+                      const int64_t n = a.cx.b.type(x).shape[size_t(ax)];
+                      std::vector<int64_t> reps = a.ints("repeats");
+                      if (reps.size() == 1) reps.assign(size_t(n), reps[0]);
+                      if (int64_t(reps.size()) != n)
+                        a.fail("repeats",
+                               "needs one count, or one per entry (" + std::to_string(n) + ")");
+                      std::vector<int64_t> idx;
+                      for (int64_t i = 0; i < n; ++i) {
+                        if (reps[size_t(i)] < 0) a.fail("repeats", "must not be negative");
+                        idx.insert(idx.end(), size_t(reps[size_t(i)]), i);
+                      }
+                      return T(pick(a.cx.b, x, idx, ax));
+                    }};
+}
+
+void addSplitsAndGrids(BuiltinTable& t) {
+  // split: num_or_size_splits equal parts, or parts of the given sizes (one -1 inferred).
+  t["tf.split"] = {
+      Signature::parse("value, num_or_size_splits, axis=0, num=None, name=None"), [](Bound& a) {
+        const Value x = a.tensor("value");
+        const int64_t ax = knownAxis(a, x, "axis", a.integer("axis"));
+        const Shape s = a.cx.b.type(x).shape;
+        const int64_t n = s[size_t(ax)];
+        std::vector<int64_t> sizes;
+        const Val& v = a["num_or_size_splits"];
+        if (v.kind == Kind::Int) {
+          if (v.i <= 0 || n % v.i != 0)
+            a.fail("num_or_size_splits",
+                   "must divide the axis size " + std::to_string(n) + " into equal parts");
+          sizes.assign(size_t(v.i), n / v.i);
+        } else {
+          sizes = a.ints("num_or_size_splits");
+          const auto unknown = std::count(sizes.begin(), sizes.end(), int64_t(-1));
+          const int64_t known = std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) + unknown;
+          if (unknown > 1) a.fail("num_or_size_splits", "may hold one -1 at most");
+          for (auto& z : sizes)
+            if (z == -1) z = n - known;
+          if (std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != n ||
+              std::any_of(sizes.begin(), sizes.end(), [](int64_t z) { return z < 0; }))
+            a.fail("num_or_size_splits", "must add up to the axis size " + std::to_string(n));
+        }
+        if (!a.none("num") && a.integer("num") != int64_t(sizes.size()))
+          a.fail("num", "does not match the number of parts");
+        std::vector<Val> parts;
+        int64_t begin = 0;
+        for (int64_t z : sizes) {
+          std::vector<int64_t> b(s.size(), 0), size(s.size(), -1);
+          b[size_t(ax)] = begin;
+          size[size_t(ax)] = z;
+          parts.push_back(T(o::slice(a.cx.b, x, b, size)));
+          begin += z;
+        }
+        return Val::listOf(std::move(parts));
+      }};
+  // meshgrid(*args, indexing='xy'): N-D grids of the 1-D inputs; 'xy' swaps the first two axes.
+  t["tf.meshgrid"] = {
+      Signature::parse("*args, indexing='xy', name=None"), [](Bound& a) {
+        const std::string ix = a.string("indexing");
+        if (ix != "xy" && ix != "ij") a.fail("indexing", "must be 'xy' or 'ij'");
+        std::vector<Value> xs;
+        Shape grid;
+        for (const Arg& arg : a.rest) {
+          xs.push_back(o::reshape(a.cx.b, a.cx.toTensor(arg.v, arg.loc), {-1}));
+          const int64_t n = a.cx.b.type(xs.back()).shape[0];
+          if (n < 0) a.fail("", "meshgrid needs inputs of known size");
+          grid.push_back(n);
+        }
+        const bool xy = ix == "xy" && xs.size() >= 2;
+        if (xy) std::swap(grid[0], grid[1]);
+        std::vector<Val> out;
+        for (size_t i = 0; i < xs.size(); ++i) {
+          const size_t at = xy && i < 2 ? 1 - i : i;
+          Shape s(grid.size(), 1);
+          s[at] = grid[at];
+          out.push_back(T(o::broadcastTo(a.cx.b, o::reshape(a.cx.b, xs[i], s), grid)));
+        }
+        return Val::listOf(std::move(out));
+      }};
+  // sequence_mask(lengths, maxlen): mask[..., j] = j < lengths[...].
+  t["tf.sequence_mask"] = {
+      Signature::parse("lengths, maxlen=None, dtype=None, name=None"), [](Bound& a) {
+        if (a.none("maxlen")) a.fail("maxlen", "is needed in GradLab (the mask's width)");
+        const Value len = a.cx.toTensor(a["lengths"], a.loc("lengths"), DType::I32);
+        const int64_t m = a.integer("maxlen");
+        std::vector<int64_t> cols(size_t(std::max<int64_t>(m, 0)));
+        std::iota(cols.begin(), cols.end(), 0);
+        Emitter& b = a.cx.b;
+        Value mask = o::less(b, indexConstant(b, cols), o::expandDims(b, len, -1));
+        const DType dt = a.dtype("dtype", DType::Bool);
+        return T(dt == DType::Bool ? mask : o::cast(b, mask, dt));
+      }};
+}
+
+// cumsum along an axis as a product with a 0/1 triangle: out[j] = sum of x[i] for i <= j
+// (i < j exclusive; i >= j, i > j reversed). O(n^2), which the lessons' sizes afford; the
+// gradient is the transposed triangle, as TF's _CumsumGrad (a reversed cumsum).
+Value cumsum(Bound& a, const char* xName) {
+  const Value x = a.tensor(xName);
+  Emitter& b = a.cx.b;
+  if (!isFloat(b.type(x).dtype)) a.fail(xName, "must be a float tensor in GradLab");
+  const int64_t ax = knownAxis(a, x, "axis", a.integer("axis"));
+  const int64_t rank = int64_t(b.type(x).shape.size()), n = b.type(x).shape[size_t(ax)];
+  const bool exclusive = a.boolean("exclusive"), reverse = a.boolean("reverse");
+  Tensor tri = Tensor::zeros(b.type(x).dtype, {n, n});
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const bool in = reverse ? (exclusive ? i > j : i >= j) : (exclusive ? i < j : i <= j);
+      if (in) tri.set(i * n + j, 1.0);
+    }
+  const Value triangle = b.constant(tri, "cumsum triangle");
+  if (rank == 1)  // matmul wants matrices: a row vector
+    return o::squeeze(b, o::matmul(b, o::expandDims(b, x, 0), triangle), {0});
+  const auto perm = moveLast(rank, ax);
+  const Value last = o::transpose(b, x, perm);
+  return o::transpose(b, o::matmul(b, last, triangle), inverse(perm));
+}
+
+void addScansAndPolynomials(BuiltinTable& t) {
+  const Signature sig = Signature::parse("x, axis=0, exclusive=False, reverse=False, name=None");
+  t["tf.cumsum"] = {sig, [](Bound& a) { return T(cumsum(a, "x")); }};
+  // polyval(coeffs, x) = coeffs[0] x^(n-1) + ... + coeffs[n-1], by Horner's rule.
+  t["tf.math.polyval"] = {Signature::parse("coeffs, x, name=None"), [](Bound& a) {
+                            const Val& c = a["coeffs"];
+                            if (!c.isSeq() || c.items().empty())
+                              a.fail("coeffs", "must be a non-empty list of coefficients");
+                            const Value x = a.tensor("x");
+                            Emitter& b = a.cx.b;
+                            const DType dt = b.type(x).dtype;
+                            Value y = a.cx.toTensor(c.items()[0], a.loc("coeffs"), dt);
+                            for (size_t i = 1; i < c.items().size(); ++i)
+                              y = o::add(b, o::mul(b, y, x),
+                                         a.cx.toTensor(c.items()[i], a.loc("coeffs"), dt));
+                            return T(y);
+                          }};
+}
+
+// x times a constant 0/1 mask over its last two axes (which must be known).
+Value masked(Bound& a, Value x, const char* param, bool (*keep)(int64_t, int64_t, int64_t, int64_t),
+             int64_t lo = 0, int64_t hi = 0) {
+  Emitter& b = a.cx.b;
+  const Shape& s = b.type(x).shape;
+  if (s.size() < 2 || s[s.size() - 1] < 0 || s[s.size() - 2] < 0)
+    a.fail(param, "needs a matrix (or batch of them) of known size, got " + shapeStr(s));
+  const int64_t m = s[s.size() - 2], n = s.back();
+  Tensor mask = Tensor::zeros(b.type(x).dtype, {m, n});
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if (keep(i, j, lo, hi)) mask.set(i * n + j, 1.0);
+  return o::mul(b, x, b.constant(mask));
+}
+
+void addMatrixParts(BuiltinTable& t) {
+  auto diagonal = [](int64_t i, int64_t j, int64_t, int64_t) { return i == j; };
+  // trace = the sum of the main diagonal of the last two axes.
+  t["tf.linalg.trace"] = {Signature::parse("x, name=None"), [diagonal](Bound& a) {
+                            const Value d = masked(a, a.tensor("x"), "x", diagonal);
+                            return T(o::reduceSum(a.cx.b, d, {-2, -1}));
+                          }};
+  // diag_part (k = 0): x[..., i, i] for i < min(m, n).
+  t["tf.linalg.diag_part"] = {
+      Signature::parse("input, name=None, k=0, padding_value=0, ~align='RIGHT_LEFT'"),
+      [diagonal](Bound& a) {
+        if (a.integer("k") != 0) a.fail("k", "must be 0 (the main diagonal) in GradLab");
+        if (a.number("padding_value") != 0) a.fail("padding_value", "must be 0 in GradLab");
+        const Value x = a.tensor("input");
+        const Value rows = o::reduceSum(a.cx.b, masked(a, x, "input", diagonal), {-1});
+        const Shape& s = a.cx.b.type(x).shape;
+        const int64_t m = s[s.size() - 2], n = s.back();
+        if (m <= n) return T(rows);
+        std::vector<int64_t> begin(s.size() - 1, 0), size(s.size() - 1, -1);
+        size.back() = n;
+        return T(o::slice(a.cx.b, rows, begin, size));
+      }};
+  // band_part: keeps i - j <= num_lower and j - i <= num_upper (a negative bound keeps all).
+  t["tf.linalg.band_part"] = {Signature::parse("input, num_lower, num_upper, name=None"),
+                              [](Bound& a) {
+                                return T(masked(
+                                    a, a.tensor("input"), "input",
+                                    [](int64_t i, int64_t j, int64_t lo, int64_t hi) {
+                                      return (lo < 0 || i - j <= lo) && (hi < 0 || j - i <= hi);
+                                    },
+                                    a.integer("num_lower"), a.integer("num_upper")));
+                              }};
+  // matvec(a, b) = a @ b[..., None], squeezed.
+  t["tf.linalg.matvec"] = {
+      Signature::parse("a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, "
+                       "b_is_sparse=False, name=None"),
+      [](Bound& a) {
+        auto [m, v] = operands(a, "a", "b");
+        Emitter& b = a.cx.b;
+        const bool ta = a.boolean("transpose_a") || a.boolean("adjoint_a");  // real: adjoint = T
+        if (a.boolean("a_is_sparse") || a.boolean("b_is_sparse"))
+          a.fail("a_is_sparse", "sparse operands are not supported");
+        return T(o::squeeze(b, o::matmul(b, m, o::expandDims(b, v, -1), ta, false), {-1}));
+      }};
+}
+
+}  // namespace
+
+void addTfArrayMoreBuiltins(BuiltinTable& t) {
+  addReorderings(t);
+  addSplitsAndGrids(t);
+  addScansAndPolynomials(t);
+  addMatrixParts(t);
+}
+
+}  // namespace gl::lang::trace
