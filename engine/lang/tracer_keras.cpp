@@ -220,32 +220,6 @@ void buildNow(Bound& a, LayerObj& l) {
   l.build(a.cx, {v.items().back().i}, DType::F32);
 }
 
-Value perSampleCrossEntropy(Bound& a) {
-  Context& cx = a.cx;
-  Value yTrue = a.tensor("y_true");
-  Value yPred = a.tensorLike("y_pred", yTrue);
-  cx.at(a.callLoc);
-  if (a.boolean("from_logits")) return o::softmaxCrossEntropy(cx.b, yTrue, yPred);
-  // Probabilities: normalise, then -sum(y_true * log(p)).
-  Value p = o::div(cx.b, yPred, o::reduceSum(cx.b, yPred, {-1}, true));
-  return o::neg(cx.b, o::reduceSum(cx.b, o::mul(cx.b, yTrue, o::log(cx.b, p)), {-1}));
-}
-
-struct LossObj : Object {
-  bool fromLogits = false;
-  std::string typeName() const override { return "CategoricalCrossentropy"; }
-  bool callable() const override { return true; }
-  Val call(Context& cx, CallArgs& args) override {
-    static const Signature sig =
-        Signature::parse("y_true, y_pred, sample_weight=None, from_logits=False");
-    args.kw.push_back({"from_logits", {Val::boolean(fromLogits), args.loc, nullptr}});
-    Bound a(cx, "CategoricalCrossentropy", sig, args);
-    const Value loss = o::reduceMean(cx.b, perSampleCrossEntropy(a));
-    a.checkAllRead();
-    return Val::tensor(loss);
-  }
-};
-
 void addDenseAndConv(BuiltinTable& t) {
   // keras.activations.* are the tf functions (added to the table before this).
   for (const char* a : {"relu", "sigmoid", "tanh"})
@@ -329,37 +303,13 @@ void addOtherLayers(BuiltinTable& t) {
       }};
 }
 
-void addLosses(BuiltinTable& t) {
-  t["tf.keras.losses.categorical_crossentropy"] = {
-      Signature::parse("y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1"),
-      [](Bound& a) {
-        if (a.number("label_smoothing") != 0) a.fail("label_smoothing", "must be 0");
-        if (a.integer("axis") != -1) a.fail("axis", "must be -1");
-        return Val::tensor(perSampleCrossEntropy(a));
-      }};
-  t["tf.keras.losses.CategoricalCrossentropy"] = {
-      Signature::parse("from_logits=False, label_smoothing=0.0, reduction='auto', name=None"),
-      [](Bound& a) {
-        auto l = std::make_shared<LossObj>();
-        l->fromLogits = a.boolean("from_logits");
-        return Val::object(l);
-      }};
-  t["tf.keras.losses.mean_squared_error"] = {
-      Signature::parse("y_true, y_pred"), [](Bound& a) {
-        Value y = a.tensor("y_true");
-        Value p = a.tensorLike("y_pred", y);
-        a.cx.at(a.callLoc);
-        return Val::tensor(o::reduceMean(a.cx.b, o::square(a.cx.b, o::sub(a.cx.b, p, y)), {-1}));
-      }};
-}
-
 }  // namespace
 
 void addKerasBuiltins(BuiltinTable& t) {
   addKerasInitializers(t);
   addDenseAndConv(t);
   addOtherLayers(t);
-  addLosses(t);
+  addKerasLosses(t);
 }
 
 }  // namespace gl::lang::trace

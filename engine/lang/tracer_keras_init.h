@@ -17,5 +17,7 @@ Val initializerArg(Bound& a, const std::string& param);
 Tensor initialValue(Context& cx, const Val& init, const Shape& shape, DType dt);
 
 void addKerasInitializers(BuiltinTable& t);
+// Keras losses, functions and classes (tracer_keras_losses.cpp).
+void addKerasLosses(BuiltinTable& t);
 
 }  // namespace gl::lang::trace
