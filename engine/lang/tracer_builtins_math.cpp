@@ -2,6 +2,7 @@
 // the same way so their gradients are TF's: the *_no_nan and x*y-style functions, the
 // predicates is_nan / is_inf / is_finite, the statistics reductions, and the activations.
 #include <cmath>
+#include <optional>
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
@@ -187,6 +188,133 @@ void addActivations(BuiltinTable& t) {
                                     [gelu](Bound& a) { return gelu(a, "x"); }};
 }
 
+// Normalisation and lookups (nn_impl.py, embedding_ops.py), as TF composes them.
+void addNormalisation(BuiltinTable& t) {
+  // x / sqrt(max(sum(x^2, axis), epsilon)).
+  t["tf.math.l2_normalize"] = {
+      Signature::parse("x, axis=None, epsilon=1e-12, name=None, dim=None"), [](Bound& a) {
+        if (!a.none("dim")) a.fail("dim", "is deprecated in TF; use axis");
+        const Value x = requireFloat(a, "x");
+        Emitter& b = a.cx.b;
+        const Value ss = o::reduceSum(b, o::square(b, x), a.axes("axis"), true);
+        const Value floor = o::maximum(b, ss, scalarOf(b, ss, a.number("epsilon")));
+        return T(o::mul(b, x, b.op1("rsqrt", {floor})));
+      }};
+  t["tf.nn.l2_normalize"] = t["tf.math.l2_normalize"];
+  t["tf.nn.bias_add"] = {Signature::parse("value, bias, data_format=None, name=None"),
+                         [](Bound& a) {
+                           if (!a.none("data_format") && a.string("data_format") != "NHWC" &&
+                               a.string("data_format") != "N...C")
+                             a.fail("data_format", "must be channels-last (NHWC) in GradLab");
+                           auto [x, bias] = operands(a, "value", "bias");
+                           if (a.cx.b.type(bias).shape.size() != 1)
+                             a.fail("bias", "must be a vector");
+                           return T(o::add(a.cx.b, x, bias));
+                         }};
+  // (mean, variance) over axes; the variance's deviations from a stop_gradient mean, as TF's
+  // nn_impl.moments (shift is unused by TF 2).
+  t["tf.nn.moments"] = {
+      Signature::parse("x, axes, ~shift=None, keepdims=False, name=None"), [](Bound& a) {
+        const Value x = requireFloat(a, "x");
+        Emitter& b = a.cx.b;
+        const auto axes = a.axes("axes");
+        const bool keep = a.boolean("keepdims");
+        const Value mean = o::reduceMean(b, x, axes, true);
+        const Value dev = o::sub(b, x, o::stopGradient(b, mean));
+        const Value var = o::reduceMean(b, o::square(b, dev), axes, true);
+        auto out = [&](Value v) { return keep ? v : o::reduceSum(b, v, axes, false); };
+        return Val::listOf({T(out(mean)), T(out(var))}, true);
+      }};
+  // x * inv + (offset - mean * inv), inv = scale / sqrt(variance + epsilon).
+  t["tf.nn.batch_normalization"] = {
+      Signature::parse("x, mean, variance, offset, scale, variance_epsilon, name=None"),
+      [](Bound& a) {
+        const Value x = requireFloat(a, "x");
+        Emitter& b = a.cx.b;
+        const Value mean = a.tensorLike("mean", x), var = a.tensorLike("variance", x);
+        Value inv = b.op1("rsqrt", {o::addScalar(b, var, a.number("variance_epsilon"))});
+        if (!a.none("scale")) inv = o::mul(b, inv, a.tensorLike("scale", x));
+        Value shift = o::neg(b, o::mul(b, mean, inv));
+        if (!a.none("offset")) shift = o::add(b, a.tensorLike("offset", x), shift);
+        return T(o::add(b, o::mul(b, x, inv), shift));
+      }};
+  t["tf.nn.embedding_lookup"] = {
+      Signature::parse("params, ids, max_norm=None, name=None"), [](Bound& a) {
+        if (!a.none("max_norm")) a.fail("max_norm", "is not supported yet");
+        const Value ids = a.cx.toTensor(a["ids"], a.loc("ids"), DType::I32);
+        if (isFloat(a.cx.b.type(ids).dtype)) a.fail("ids", "must be integers");
+        return T(o::gather(a.cx.b, a.tensor("params"), ids, 0));
+      }};
+}
+
+int64_t seedOf(Bound& a) {
+  return a.cx.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
+}
+
+// Random functions beyond normal and uniform. Draws come from GradLab's generator: their
+// distribution is TF's, their values are not.
+void addRandom(BuiltinTable& t) {
+  t["tf.random.truncated_normal"] = {
+      Signature::parse("shape, mean=0.0, stddev=1.0, dtype=None, seed=None, name=None"),
+      [](Bound& a) {
+        const int64_t seed = seedOf(a);
+        return T(a.cx.b.op1("random_normal", {},
+                            {{"shape", a.shape("shape")},
+                             {"dtype", std::string(dtypeName(a.dtype("dtype", DType::F32)))},
+                             {"mean", a.number("mean")},
+                             {"stddev", a.number("stddev")},
+                             {"seed", seed},
+                             {"truncated", true}}));
+      }};
+  // The stateless draws are functions of seed = [s0, s1]: the same numbers every execution.
+  auto statelessSeed = [](Bound& a) {
+    const auto s = a.ints("seed");
+    if (s.size() != 2) a.fail("seed", "must be a pair of ints, [s0, s1]");
+    return s[0] * 1000003 + s[1];
+  };
+  t["tf.random.stateless_normal"] = {
+      Signature::parse(
+          "shape, seed, mean=0.0, stddev=1.0, dtype=None, name=None, ~alg='auto_select'"),
+      [statelessSeed](Bound& a) {
+        return T(a.cx.b.op1("random_normal", {},
+                            {{"shape", a.shape("shape")},
+                             {"dtype", std::string(dtypeName(a.dtype("dtype", DType::F32)))},
+                             {"mean", a.number("mean")},
+                             {"stddev", a.number("stddev")},
+                             {"seed", statelessSeed(a)},
+                             {"stateless", true}}));
+      }};
+  t["tf.random.stateless_uniform"] = {
+      Signature::parse(
+          "shape, seed, minval=0, maxval=None, dtype=None, name=None, ~alg='auto_select'"),
+      [statelessSeed](Bound& a) {
+        const DType dt = a.dtype("dtype", DType::F32);
+        if (a.none("maxval") && !isFloat(dt)) a.fail("maxval", "is required for integer dtypes");
+        return T(a.cx.b.op1("random_uniform", {},
+                            {{"shape", a.shape("shape")},
+                             {"dtype", std::string(dtypeName(dt))},
+                             {"minval", a.number("minval")},
+                             {"maxval", a.none("maxval") ? 1.0 : a.number("maxval")},
+                             {"seed", statelessSeed(a)},
+                             {"stateless", true}}));
+      }};
+  // dropout: x / (1 - rate) where a uniform draw >= rate, else 0 (nn_ops.dropout_v2).
+  t["tf.nn.dropout"] = {
+      Signature::parse("x, rate, noise_shape=None, seed=None, name=None"), [](Bound& a) {
+        const Value x = requireFloat(a, "x");
+        Emitter& b = a.cx.b;
+        const double rate = a.number("rate");
+        if (!(rate >= 0 && rate < 1)) a.fail("rate", "must be in [0, 1)");
+        const Shape s = a.none("noise_shape") ? b.type(x).shape : a.shape("noise_shape");
+        if (!fullyKnown(s)) a.fail("x", "needs a known shape for its dropout mask");
+        const int64_t seed = seedOf(a);
+        const DType dt = b.type(x).dtype;
+        const Value u = o::randomUniform(b, s, 0, 1, dt, seed);
+        const Value keep = o::cast(b, o::greaterEqual(b, u, scalarOf(b, u, rate)), dt);
+        return T(o::mul(b, o::scale(b, x, 1 / (1 - rate)), keep));
+      }};
+}
+
 }  // namespace
 
 void addTfMathMoreBuiltins(BuiltinTable& t) {
@@ -194,6 +322,8 @@ void addTfMathMoreBuiltins(BuiltinTable& t) {
   addPredicates(t);
   addStatistics(t);
   addActivations(t);
+  addNormalisation(t);
+  addRandom(t);
 }
 
 }  // namespace gl::lang::trace

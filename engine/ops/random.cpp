@@ -47,10 +47,12 @@ void checkRange(const Attrs& a, DType dt) {
 }
 
 // One stream per (seed attr, execution): the attr seed is hashed before it meets the
-// executor's seed, so that seeds 1 and 2 are not neighbouring states of one stream.
+// executor's seed, so that seeds 1 and 2 are not neighbouring states of one stream. A
+// "stateless" draw (tf.random.stateless_*) is a function of its seed alone: the same numbers
+// in every execution.
 Rng streamFor(const Attrs& a, const KernelContext& ctx) {
   Rng hash(uint64_t(a.i("seed", 0)));
-  return Rng(hash.next() ^ ctx.seed);
+  return Rng(hash.next() ^ (a.b("stateless") ? 0 : ctx.seed));
 }
 
 template <class T, class F>
@@ -64,7 +66,8 @@ void fill(Tensor& t, F draw) {
 void registerRandomOps(Registry& r) {
   r.add({
       .name = "random_normal",
-      .math = "y ~ Normal(mean, stddev^2), elementwise, of attr shape and dtype\n"
+      .math = "y ~ Normal(mean, stddev^2), elementwise, of attr shape and dtype (truncated: "
+              "redrawn beyond 2 stddev)\n"
               "(a random source: not differentiable)",
       .arity = 0,
       .differentiable = false,
@@ -76,10 +79,16 @@ void registerRandomOps(Registry& r) {
         const TypeInfo t = randomType(a, "random_normal", false);
         const double mean = a.f("mean", 0.0), sd = a.f("stddev", 1.0);
         Rng rng = streamFor(a, ctx);
+        const bool truncated = a.b("truncated");  // tf.random.truncated_normal
+        auto draw = [&] {
+          double z = rng.normal();
+          while (truncated && std::abs(z) > 2) z = rng.normal();
+          return mean + sd * z;
+        };
         Tensor y = Tensor::empty(t.dtype, t.shape);
         dispatchFloat(t.dtype, [&](auto z) {
           using T = decltype(z);
-          fill<T>(y, [&] { return T(mean + sd * rng.normal()); });
+          fill<T>(y, [&] { return T(draw()); });
         });
         return Data{y};
       }),

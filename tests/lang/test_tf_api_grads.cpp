@@ -143,6 +143,18 @@ const Case kCases[] = {
      "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 3, 1], logits=tf.reshape(x, [3, 4]))",
      {2, -5, 0.5, -0.1, 0, 0, 1.9, 1.4, -100, 100, -100, -100}, {}, {0.29750752, 1.1448325, 0},
      "nn_ops.py, sparse_softmax_cross_entropy_with_logits docstring"},
+    {"l2_normalize", "tf.math.l2_normalize(x)", {3, 4}, {}, {0.6, 0.8},
+     "nn_impl.py, l2_normalize docstring: [3, 4] gives [0.6, 0.8]"},
+    {"l2_normalize axis", "tf.reshape(tf.nn.l2_normalize(tf.reshape(x, [2, 2]), axis=1), [-1])",
+     {3, 4, 0, 2}, {}, {0.6, 0.8, 0, 1}, "nn_impl.py, l2_normalize along axis 1"},
+    {"bias_add", "tf.nn.bias_add(tf.reshape(x, [2, 2]), y)", {1, 2, 3, 4}, {10, 20},
+     {11, 22, 13, 24}, "nn_ops.py, bias_add: value + bias over the last axis"},
+    {"moments", "tf.concat(tf.nn.moments(tf.reshape(x, [2, 2]), [0]), 0)", {1, 2, 3, 5}, {},
+     {2, 3.5, 1, 2.25}, "nn_impl.py, moments: mean and variance over axes"},
+    {"batch_normalization", "tf.nn.batch_normalization(x, 1.5, 0.25, 0.1, y, 0.0)", {1, 2},
+     {2, 2}, {-1.9, 2.1}, "nn_impl.py, batch_normalization: scale (x - mean) / sqrt(var + eps) + offset"},
+    {"embedding_lookup", "tf.reshape(tf.nn.embedding_lookup(tf.reshape(x, [3, 2]), [2, 0, 2]), [-1])",
+     {1, 2, 3, 4, 5, 6}, {}, {5, 6, 1, 2, 5, 6}, "embedding_ops.py, embedding_lookup: rows of params"},
 };
 // clang-format on
 
@@ -261,6 +273,56 @@ m = tf.sequence_mask([1, 3, 2], 5)
     const std::vector<double> mask{1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0};
     QCOMPARE(v[2].shape(), (Shape{3, 5}));
     for (size_t i = 0; i < mask.size(); ++i) QCOMPARE(v[2].at(int64_t(i)), mask[i]);
+  }
+
+  // Random draws: TF's distributions (values differ from TF's generator). dropout keeps each
+  // entry with probability 1 - rate, scaled by 1 / (1 - rate), and its gradient is that mask;
+  // truncated_normal stays within two standard deviations; a stateless draw is a function of
+  // its seed.
+  void randomDraws() {
+    const char* src = R"(
+x = tf.ones([20000], dtype=tf.float64)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    d = tf.nn.dropout(x, rate=0.25, seed=3)
+g = tape.gradient(d, x)
+t = tf.random.truncated_normal([20000], mean=1.0, stddev=2.0, dtype=tf.float64, seed=4)
+s1 = tf.random.stateless_normal([5], seed=[1, 2])
+s2 = tf.random.stateless_normal([5], seed=[1, 2])
+s3 = tf.random.stateless_uniform([5], seed=[1, 3])
+z = tf.zeros([3])
+for i in tf.range(2):
+    z = z + tf.random.stateless_normal([3], seed=[5, 6]) * tf.cast(2 * i - 1, tf.float32)
+)";
+    const TracedProgram p = traceProgram(src, "r.gls");
+    std::vector<Value> f;
+    for (const char* n : {"d", "g", "t", "s1", "s2", "s3", "z"}) f.push_back(outputValue(p, n));
+    const auto v = gltest::runBoth(*p.graph, f, 0);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < v[0].numel(); ++i) {
+      const double d = v[0].at(i);
+      QVERIFY2(d == 0 || std::abs(d - 4.0 / 3) < 1e-12, "dropout scales kept entries by 4/3");
+      QCOMPARE(v[1].at(i), d);  // d = x * mask / 0.75 with x = 1: the gradient is d itself
+      kept += d != 0;
+    }
+    QVERIFY2(std::abs(double(kept) / 20000 - 0.75) < 0.02, qPrintable(QString::number(kept)));
+    double sum = 0, sq = 0;
+    for (int64_t i = 0; i < v[2].numel(); ++i) {
+      const double z = v[2].at(i);
+      QVERIFY(std::abs(z - 1.0) <= 4.0);
+      sum += z;
+      sq += (z - 1) * (z - 1);
+    }
+    // A unit normal truncated at +-2 has standard deviation 0.8796.
+    QVERIFY(std::abs(sum / 20000 - 1.0) < 0.05);
+    QVERIFY(std::abs(std::sqrt(sq / 20000) - 2 * 0.8796) < 0.05);
+    for (int64_t i = 0; i < 5; ++i) QCOMPARE(v[3].at(i), v[4].at(i));
+    QVERIFY(v[3].at(0) != v[5].at(0));
+    // The same draw in both iterations of a loop: -s + s = 0.
+    for (int64_t i = 0; i < 3; ++i) QCOMPARE(v[6].at(i), 0.0);
+    // And again: a stateless draw gives the same numbers in another run.
+    const auto again = gltest::runBoth(*p.graph, {f[3]}, 0);
+    for (int64_t i = 0; i < 5; ++i) QCOMPARE(again[0].at(i), v[3].at(i));
   }
 
   // Predicates: bool results, TF's values (math_ops is_nan / is_inf / is_finite docstrings).
