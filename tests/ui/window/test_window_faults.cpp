@@ -348,7 +348,12 @@ class TestWindowFaults : public QObject {
       QVERIFY(run->variants[0].cancelled || run->variants[0].ok());
       if (cycle == 0) threadsAfterFirst = threadCount();
     }
-    QCOMPARE(threadCount(), threadsAfterFirst);
+    // No thread leaks across the cycles. Fewer is fine: under load a thread the first cycle
+    // counted (a worker winding down) may have ended by now (seen: 5 after the first, 4 here).
+    QVERIFY2(threadCount() <= threadsAfterFirst,
+             qPrintable(QString("%1 threads, %2 after the first cycle")
+                            .arg(threadCount())
+                            .arg(threadsAfterFirst)));
     QCOMPARE(finished.count(), 20);
     // Still usable: a short script runs to its value.
     QFile::remove(path);
