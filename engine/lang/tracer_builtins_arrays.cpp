@@ -297,6 +297,61 @@ void addMatrixParts(BuiltinTable& t) {
       }};
 }
 
+Value transposeLast(Emitter& b, Value x) {
+  const int64_t r = int64_t(b.type(x).shape.size());
+  std::vector<int64_t> perm(static_cast<size_t>(r));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[size_t(r - 1)], perm[size_t(r - 2)]);
+  return o::transpose(b, x, perm);
+}
+
+// tf.linalg on the decomposition primitives (ops/linalg_decomp.cpp). Real matrices: the
+// adjoint is the transpose.
+void addDecompositions(BuiltinTable& t) {
+  auto unary = [](const char* prim) {
+    return [p = std::string(prim)](Bound& a) { return T(a.cx.b.op1(p, {a.tensor("input")})); };
+  };
+  t["tf.linalg.det"] = {Signature::parse("input, name=None"), unary("matrix_determinant")};
+  t["tf.linalg.cholesky"] = {Signature::parse("input, name=None"), unary("cholesky")};
+  t["tf.linalg.inv"] = {Signature::parse("input, adjoint=False, name=None"), [](Bound& a) {
+                          Value x = a.tensor("input");
+                          if (a.boolean("adjoint")) x = transposeLast(a.cx.b, x);
+                          return T(a.cx.b.op1("matrix_inverse", {x}));
+                        }};
+  // log det of a (symmetric positive definite) matrix: log |det|, from the LU factors.
+  t["tf.linalg.logdet"] = {Signature::parse("matrix, name=None"), [](Bound& a) {
+                             return T(a.cx.b.op1("log_abs_determinant", {a.tensor("matrix")}));
+                           }};
+  // (sign(det), log |det|): the sign has no gradient, as in TF.
+  t["tf.linalg.slogdet"] = {
+      Signature::parse("input, name=None"), [](Bound& a) {
+        const Value x = a.tensor("input");
+        Emitter& b = a.cx.b;
+        const Value sign = o::stopGradient(b, o::sign(b, b.op1("matrix_determinant", {x})));
+        return Val::listOf({T(sign), T(b.op1("log_abs_determinant", {x}))}, true);
+      }};
+  // solve(A, B) = A^-1 B (adjoint: A^-T B); the gradients are those of the inverse.
+  t["tf.linalg.solve"] = {Signature::parse("matrix, rhs, adjoint=False, name=None"), [](Bound& a) {
+                            auto [m, rhs] = operands(a, "matrix", "rhs");
+                            Emitter& b = a.cx.b;
+                            if (a.boolean("adjoint")) m = transposeLast(b, m);
+                            return T(o::matmul(b, b.op1("matrix_inverse", {m}), rhs));
+                          }};
+  // triangular_solve reads one triangle of A (lower by default) and ignores the other, as TF.
+  t["tf.linalg.triangular_solve"] = {
+      Signature::parse("matrix, rhs, lower=True, adjoint=False, name=None"), [](Bound& a) {
+        auto [m, rhs] = operands(a, "matrix", "rhs");
+        Emitter& b = a.cx.b;
+        const bool lower = a.boolean("lower");
+        m = masked(
+            a, m, "matrix",
+            [](int64_t i, int64_t j, int64_t lo, int64_t) { return lo ? j <= i : j >= i; },
+            lower ? 1 : 0, 0);
+        if (a.boolean("adjoint")) m = transposeLast(b, m);
+        return T(o::matmul(b, b.op1("matrix_inverse", {m}), rhs));
+      }};
+}
+
 }  // namespace
 
 void addTfArrayMoreBuiltins(BuiltinTable& t) {
@@ -304,6 +359,7 @@ void addTfArrayMoreBuiltins(BuiltinTable& t) {
   addSplitsAndGrids(t);
   addScansAndPolynomials(t);
   addMatrixParts(t);
+  addDecompositions(t);
 }
 
 }  // namespace gl::lang::trace

@@ -120,6 +120,7 @@ Registry::Registry() {
   registerReduceOps(*this);
   registerShapeOps(*this);
   registerLinalgOps(*this);
+  registerDecompositionOps(*this);
   registerConvOps(*this);
   registerNnOps(*this);
   registerRandomOps(*this);

@@ -210,6 +210,7 @@ void registerElementwiseOps(Registry& r);
 void registerReduceOps(Registry& r);
 void registerShapeOps(Registry& r);
 void registerLinalgOps(Registry& r);
+void registerDecompositionOps(Registry& r);
 void registerConvOps(Registry& r);
 void registerNnOps(Registry& r);
 void registerRandomOps(Registry& r);
