@@ -7,6 +7,7 @@
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_keras_init.h"
+#include "engine/lang/tracer_keras_layer.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -14,85 +15,6 @@ namespace gl::lang::trace {
 namespace o = gl::ops;
 
 namespace {
-
-struct LayerObj : Object {
-  std::string kind;  // "Dense", "Conv2D", ...
-  std::string name;
-  SourceLoc loc;   // where the layer was made: its variables are located there
-  Val activation;  // None, a string or a function
-  bool built = false;
-  std::vector<Value> variables;
-  std::string typeName() const override { return kind; }
-  bool callable() const override { return true; }
-  std::optional<Val> attr(Context&, const std::string& n) override {
-    if (n == "trainable_variables" || n == "variables" || n == "weights") {
-      std::vector<Val> vs;
-      for (Value v : allVariables()) vs.push_back(Val::tensor(v));
-      return Val::listOf(std::move(vs));
-    }
-    if (n == "kernel" && !variables.empty()) return Val::tensor(variables[0]);
-    if (n == "bias" && variables.size() > 1) return Val::tensor(variables[1]);
-    if (n == "built") return Val::boolean(built);
-    if (n == "name") return Val::str(name);
-    return std::nullopt;
-  }
-  std::vector<std::string> attrNames() const override {
-    return {"trainable_variables", "variables", "weights", "kernel", "bias", "built", "name"};
-  }
-  virtual std::vector<Value> allVariables() const { return variables; }
-  // Creates the variables for inputs of this shape (last dimension known); layers without
-  // variables have nothing to build.
-  virtual void build(Context&, const Shape&, DType) { built = true; }
-  virtual Value forward(Context& cx, Value x, const SourceLoc& loc) = 0;
-  Val call(Context& cx, CallArgs& args) override {
-    // `training` changes nothing in these layers (no dropout or batch statistics); a mask is
-    // refused, as Keras refuses it for layers that do not support masking.
-    static const Signature sig = Signature::parse("inputs, ~training=None, mask=None");
-    Bound a(cx, kind, sig, args);
-    Value x = a.tensor("inputs");
-    a.checkAllRead();
-    return Val::tensor(forward(cx, x, args.loc));
-  }
-
-  // A variable at the top level of the graph, whatever region is being built.
-  Value makeVariable(Context& cx, const Tensor& init, const std::string& what) {
-    const int region = cx.b.currentRegion();
-    const SourceLoc saved = cx.b.loc();
-    cx.b.setCurrentRegion(0);
-    cx.b.setLoc(loc);
-    Value v = cx.b.variable(init, name + "/" + what);
-    cx.b.setCurrentRegion(region);
-    cx.b.setLoc(saved);
-    variables.push_back(v);
-    return v;
-  }
-  // Weights from a Keras initializer (kernel_initializer, bias_initializer).
-  Value makeWeight(Context& cx, const Val& init, const Shape& s, DType dt,
-                   const std::string& what) {
-    cx.b.checkBudget(TypeInfo{dt, s}, kind + " " + what);  // before the weights are allocated
-    return makeVariable(cx, initialValue(cx, init, s, dt), what);
-  }
-  Value activate(Context& cx, Value y, const SourceLoc& callLoc) {
-    if (activation.isNone()) return y;
-    if (activation.kind == Kind::Str) {
-      const std::string& s = activation.s;
-      if (s == "linear") return y;
-      if (s == "relu") return o::relu(cx.b, y);
-      if (s == "sigmoid") return o::sigmoid(cx.b, y);
-      if (s == "tanh") return o::tanh(cx.b, y);
-      if (s == "softmax") return o::softmax(cx.b, y);
-      cx.fail(loc, "unknown activation '" + s + "' (relu, sigmoid, tanh, softmax, linear)");
-    }
-    Val r = cx.callSimple(activation, {Val::tensor(y)}, callLoc, "activation");
-    return cx.toTensor(r, callLoc);
-  }
-  int64_t lastDim(Context& cx, Value x, const SourceLoc& callLoc) {
-    const Shape& s = cx.b.type(x).shape;
-    if (s.empty() || s.back() < 0)
-      cx.fail(callLoc, kind + " needs inputs with a known last dimension, got " + shapeStr(s));
-    return s.back();
-  }
-};
 
 struct DenseLayer : LayerObj {
   int64_t units = 0;
@@ -192,21 +114,6 @@ std::vector<int64_t> pair(Bound& a, const char* name) {
   if (v.size() != 2 || v[0] < 1 || v[1] < 1)
     a.fail(name, "must be a positive int or a pair of them");
   return v;
-}
-
-template <class L>
-std::shared_ptr<L> layer(Bound& a, const char* kind) {
-  auto l = std::make_shared<L>();
-  l->kind = kind;
-  l->loc = a.callLoc;
-  // Keras numbers layers of a kind in creation order; three heads get three names.
-  if (a.none("name")) {
-    const int n = a.cx.nextLayerIndex(kind);
-    l->name = n == 0 ? std::string(kind) : std::string(kind) + "_" + std::to_string(n);
-  } else {
-    l->name = a.string("name");
-  }
-  return l;
 }
 
 // input_shape=(..., features) builds the variables at once, as Keras does.
@@ -310,6 +217,7 @@ void addKerasBuiltins(BuiltinTable& t) {
   addDenseAndConv(t);
   addOtherLayers(t);
   addKerasLosses(t);
+  addKerasMoreLayers(t);
 }
 
 }  // namespace gl::lang::trace

@@ -37,6 +37,7 @@ constexpr InitInfo kInitializers[] = {
     {"Constant", "constant", InitKind::Constant},
     {"RandomNormal", "random_normal", InitKind::RandomNormal},
     {"RandomUniform", "random_uniform", InitKind::RandomUniform},
+    {"RandomUniform", "uniform", InitKind::RandomUniform},  // Keras's other name for it
     {"TruncatedNormal", "truncated_normal", InitKind::TruncatedNormal},
     {"GlorotUniform", "glorot_uniform", InitKind::GlorotUniform},
     {"GlorotNormal", "glorot_normal", InitKind::GlorotNormal},

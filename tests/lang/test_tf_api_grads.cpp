@@ -174,6 +174,30 @@ const Case kCases[] = {
      {2, 1, 7, 4}, {4, 8}, {1, 2}, "linalg_ops.py, matrix_triangular_solve: the other triangle is ignored"},
     {"cholesky", "tf.reshape(tf.linalg.cholesky((tf.reshape(x, [2, 2]) + tf.transpose(tf.reshape(x, [2, 2]))) / 2.0), [-1])",
      {4, 2, 2, 3}, {}, {2, 0, 1, std::sqrt(2.0)}, "linalg_ops: cholesky of [[4, 2], [2, 3]]"},
+    {"keras ReLU", "tf.keras.layers.ReLU()(x)", {-3, -1, 0.5, 2}, {}, {0, 0, 0.5, 2},
+     "keras/layers/activation/relu.py docstring"},
+    {"keras ReLU max_value", "tf.keras.layers.ReLU(max_value=1.0)(x)", {-3, -1, 0.5, 2}, {},
+     {0, 0, 0.5, 1}, "keras/layers/activation/relu.py docstring: max_value=1.0"},
+    {"keras ReLU negative_slope", "tf.keras.layers.ReLU(negative_slope=1.0)(x)", {-3, -1, 0.5, 2},
+     {}, {-3, -1, 0.5, 2}, "keras/layers/activation/relu.py docstring: negative_slope=1.0"},
+    {"keras ReLU threshold", "tf.keras.layers.ReLU(threshold=1.5)(x)", {-3, -1, 0.5, 2}, {},
+     {0, 0, 0, 2}, "keras/layers/activation/relu.py docstring: threshold=1.5"},
+    {"keras Activation", "tf.keras.layers.Activation('tanh')(x)", {-1, 0.5}, {},
+     {std::tanh(-1.0), std::tanh(0.5)}, "keras/layers/core/activation.py"},
+    {"keras Dropout at inference", "tf.keras.layers.Dropout(0.5)(x)", {-1, 0.5}, {}, {-1, 0.5},
+     "keras/layers/regularization/dropout.py: identity unless training=True"},
+    {"keras Reshape", "tf.reshape(tf.keras.layers.Reshape((3, 2))(tf.reshape(x, [1, 6])), [-1])",
+     {1, 2, 3, 4, 5, 6}, {}, {1, 2, 3, 4, 5, 6}, "keras/layers/reshaping/reshape.py"},
+    {"keras Lambda", "tf.keras.layers.Lambda(lambda v: v * v)(x)", {-1, 3}, {}, {1, 9},
+     "keras/layers/core/lambda_layer.py"},
+    {"keras Add", "tf.keras.layers.Add()([x, y, x])", {1, 2}, {10, 20}, {12, 24},
+     "keras/layers/merging/add.py"},
+    {"keras Concatenate", "tf.reshape(tf.keras.layers.Concatenate(axis=1)([tf.reshape(x, [2, 1]), tf.reshape(y, [2, 1])]), [-1])",
+     {1, 2}, {10, 20}, {1, 10, 2, 20}, "keras/layers/merging/concatenate.py"},
+    {"keras LayerNormalization", "tf.reshape(tf.keras.layers.LayerNormalization()(tf.reshape(x, [2, 2])), [-1])",
+     {0, 10, 20, 30}, {}, {-0.99998, 0.99998, -0.99998, 0.99998},
+     "keras/layers/normalization/layer_normalization.py docstring: arange(10) * 10 rows", {1, 2.5, -1, 0.5},
+     {}, 1e-5},
 };
 // clang-format on
 
@@ -342,6 +366,36 @@ for i in tf.range(2):
     // And again: a stateless draw gives the same numbers in another run.
     const auto again = gltest::runBoth(*p.graph, {f[3]}, 0);
     for (int64_t i = 0; i < 5; ++i) QCOMPARE(again[0].at(i), v[3].at(i));
+  }
+
+  // Keras Dropout with training=True keeps entries with probability 1 - rate, scaled by
+  // 1 / (1 - rate) (dropout.py docstring: rate 0.2 scales kept entries by 1.25); an Embedding
+  // layer gathers rows of its [input_dim, output_dim] weights, uniform in [-0.05, 0.05].
+  void kerasLayersWithState() {
+    const char* src = R"(
+x = tf.ones([4000])
+d = tf.keras.layers.Dropout(0.2)(x, training=True)
+e = tf.keras.layers.Embedding(10, 3)
+v = e(tf.constant([[1, 2], [2, 9]]))
+w = e.trainable_variables[0]
+)";
+    const TracedProgram p = traceProgram(src, "k.gls");
+    const auto v = gltest::runBoth(
+        *p.graph, {outputValue(p, "d"), outputValue(p, "v"), outputValue(p, "w")}, 0);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < v[0].numel(); ++i) {
+      QVERIFY(v[0].at(i) == 0 || std::abs(v[0].at(i) - 1.25) < 1e-6);
+      kept += v[0].at(i) != 0;
+    }
+    QVERIFY2(std::abs(double(kept) / 4000 - 0.8) < 0.03, qPrintable(QString::number(kept)));
+    QCOMPARE(v[1].shape(), (Shape{2, 2, 3}));
+    QCOMPARE(v[2].shape(), (Shape{10, 3}));
+    const int rows[4] = {1, 2, 2, 9};
+    for (int k = 0; k < 4; ++k)
+      for (int j = 0; j < 3; ++j) {
+        QCOMPARE(v[1].at(k * 3 + j), v[2].at(rows[k] * 3 + j));
+        QVERIFY(std::abs(v[2].at(rows[k] * 3 + j)) <= 0.05);
+      }
   }
 
   // Predicates: bool results, TF's values (math_ops is_nan / is_inf / is_finite docstrings).
