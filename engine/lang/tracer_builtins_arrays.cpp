@@ -3,7 +3,9 @@
 // meshgrid, sequence_mask, cumsum, polyval, and tf.linalg's trace, diag_part, band_part,
 // matvec. They need the sizes they index known while tracing, and say so where they are not.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <set>
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
@@ -352,6 +354,168 @@ void addDecompositions(BuiltinTable& t) {
       }};
 }
 
+// int32 indices from argument `name`.
+Value indexArg(Bound& a, const char* name) {
+  const Value v = a.cx.toTensor(a[name], a.loc(name), DType::I32);
+  if (a.cx.b.type(v).dtype != DType::I32) a.fail(name, "must be int32 indices");
+  return v;
+}
+
+// indices [..., k] into the first k dims of `shape` as flat row numbers (row-major).
+Value linearIndex(Bound& a, Value idx, const Shape& shape, const char* param) {
+  Emitter& b = a.cx.b;
+  const Shape& is = b.type(idx).shape;
+  if (is.empty() || is.back() < 0) a.fail(param, "needs a last axis of known length");
+  const int64_t k = is.back();
+  if (k > int64_t(shape.size())) a.fail(param, "indexes more dims than the tensor has");
+  std::vector<int64_t> strides(size_t(k), 1);
+  for (int64_t j = k - 1; j >= 0; --j) {
+    if (shape[size_t(j)] < 0) a.fail(param, "needs the indexed dims known, got " + shapeStr(shape));
+    if (j + 1 < k) strides[size_t(j)] = strides[size_t(j + 1)] * shape[size_t(j + 1)];
+  }
+  return o::reduceSum(b, o::mul(b, idx, indexConstant(b, strides)), {-1});
+}
+
+// shape with its first k dims merged into one.
+Shape mergedLeading(const Shape& s, int64_t k) {
+  int64_t rows = 1;
+  for (int64_t j = 0; j < k; ++j) rows *= s[size_t(j)];
+  Shape out{rows};
+  out.insert(out.end(), s.begin() + k, s.end());
+  return out;
+}
+
+// gather_nd / scatter_nd as a gather / scatter_add over the indexed dims merged into one:
+// their gradients are those of gather and scatter_add.
+void addNdIndexing(BuiltinTable& t) {
+  t["tf.gather_nd"] = {Signature::parse("params, indices, batch_dims=0, name=None"), [](Bound& a) {
+                         if (a.integer("batch_dims") != 0) a.fail("batch_dims", "must be 0");
+                         const Value p = a.tensor("params"), idx = indexArg(a, "indices");
+                         Emitter& b = a.cx.b;
+                         const Shape ps = b.type(p).shape;
+                         const int64_t k = b.type(idx).shape.back();
+                         const Value rows = linearIndex(a, idx, ps, "indices");
+                         return T(o::gather(b, o::reshape(b, p, mergedLeading(ps, k)), rows, 0));
+                       }};
+  auto scatterNd = [](Bound& a, Value idx, Value updates, const Shape& shape) {
+    Emitter& b = a.cx.b;
+    if (!fullyKnown(shape)) a.fail("shape", "must be known while tracing");
+    const int64_t k = b.type(idx).shape.back();
+    const Value rows = linearIndex(a, idx, shape, "indices");
+    const Value flat = o::scatterAdd(b, updates, rows, 0, mergedLeading(shape, k));
+    return o::reshape(b, flat, shape);
+  };
+  t["tf.scatter_nd"] = {Signature::parse("indices, updates, shape, name=None"),
+                        [scatterNd](Bound& a) {
+                          const Value idx = indexArg(a, "indices");
+                          return T(scatterNd(a, idx, a.tensor("updates"), a.shape("shape")));
+                        }};
+  t["tf.tensor_scatter_nd_add"] = {
+      Signature::parse("tensor, indices, updates, name=None"), [scatterNd](Bound& a) {
+        const Value x = a.tensor("tensor"), idx = indexArg(a, "indices");
+        const Value u = a.tensorLike("updates", x);
+        return T(o::add(a.cx.b, x, scatterNd(a, idx, u, a.cx.b.type(x).shape)));
+      }};
+  // x where no index points, the update where one does (indices must be distinct).
+  t["tf.tensor_scatter_nd_update"] = {
+      Signature::parse("tensor, indices, updates, name=None"), [scatterNd](Bound& a) {
+        const Value x = a.tensor("tensor"), idx = indexArg(a, "indices");
+        const Value u = a.tensorLike("updates", x);
+        Emitter& b = a.cx.b;
+        if (const auto c = a.cx.constantValue(idx)) {
+          std::set<std::vector<double>> seen;
+          const int64_t k = c->shape().back();
+          const auto v = c->toVector();
+          for (size_t i = 0; i + size_t(k) <= v.size(); i += size_t(k))
+            if (!seen.insert({v.begin() + long(i), v.begin() + long(i + size_t(k))}).second)
+              a.fail("indices", "holds an index twice; TF leaves which update wins unspecified");
+        }
+        const Shape s = b.type(x).shape;
+        const Value hit = scatterNd(a, idx, b.onesLike(u), s);
+        const Value keep = o::sub(b, b.onesLike(x), hit);
+        return T(o::add(b, o::mul(b, x, keep), scatterNd(a, idx, u, s)));
+      }};
+  // boolean_mask with a mask known while tracing: a gather of its true positions.
+  t["tf.boolean_mask"] = {Signature::parse("tensor, mask, axis=None, name=None"), [](Bound& a) {
+                            const Value x = a.tensor("tensor");
+                            const Value m = a.cx.toTensor(a["mask"], a.loc("mask"), DType::Bool);
+                            const auto c = a.cx.constantValue(m);
+                            if (!c)
+                              a.fail("mask",
+                                     "must be known while tracing in GradLab (the result's size "
+                                     "depends on it)");
+                            const int64_t axis = a.none("axis") ? 0 : a.integer("axis");
+                            if (axis != 0) a.fail("axis", "must be 0 in GradLab");
+                            Emitter& b = a.cx.b;
+                            const Shape xs = b.type(x).shape;
+                            const int64_t k = int64_t(c->shape().size());
+                            if (k == 0 || k > int64_t(xs.size()) ||
+                                !std::equal(c->shape().begin(), c->shape().end(), xs.begin()))
+                              a.fail("mask", "must have the shape of the tensor's leading dims");
+                            std::vector<int64_t> rows;
+                            for (int64_t i = 0; i < c->numel(); ++i)
+                              if (c->at(i) != 0) rows.push_back(i);
+                            return T(pick(b, o::reshape(b, x, mergedLeading(xs, k)), rows, 0));
+                          }};
+}
+
+// Segment reductions: data rows summed (averaged, maximised) into segment_ids' segments.
+// sum and mean are scatter_adds; max is a masked reduce_max, its gradient split between ties.
+void addSegments(BuiltinTable& t) {
+  enum class Kind { Sum, Mean, Max };
+  auto segment = [](Bound& a, Kind kind, int64_t segments) {
+    const Value x = a.tensor("data"), ids = indexArg(a, "segment_ids");
+    Emitter& b = a.cx.b;
+    const Shape xs = b.type(x).shape, is = b.type(ids).shape;
+    const size_t k = is.size();
+    if (k > xs.size() || !std::equal(is.begin(), is.end(), xs.begin()))
+      a.fail("segment_ids", "must have the shape of the data's leading dims");
+    Shape out{segments};
+    out.insert(out.end(), xs.begin() + long(k), xs.end());
+    if (kind == Kind::Max) {
+      if (k != 1 || !fullyKnown(xs)) a.fail("segment_ids", "must be a vector (and the data known)");
+      // onehot[s, i] = (ids[i] == s); max over i of data where selected, else -inf.
+      std::vector<int64_t> all(static_cast<size_t>(segments));
+      std::iota(all.begin(), all.end(), 0);
+      Value sel = o::equal(b, o::expandDims(b, indexConstant(b, all), 1), ids);
+      Value data = o::expandDims(b, x, 0);
+      for (size_t d = 1; d < xs.size(); ++d) sel = o::expandDims(b, sel, -1);
+      const DType dt = b.type(x).dtype;
+      const Value lowest = b.scalar(-INFINITY, dt);
+      const Value m = o::reduceMax(b, o::where(b, sel, data, lowest), {1});
+      // An empty segment is the lowest float, as TF gives.
+      const Value empty = o::equal(b, m, lowest);
+      return o::where(
+          b, empty,
+          b.scalar(dt == DType::F32 ? -3.4028234663852886e38 : -1.7976931348623157e308, dt), m);
+    }
+    const Value sum = o::scatterAdd(b, x, ids, 0, out);
+    if (kind == Kind::Sum) return sum;
+    const Value count = o::scatterAdd(b, b.onesLike(x), ids, 0, out);
+    return o::div(b, sum, o::maximum(b, count, b.scalar(1, b.type(count).dtype)));
+  };
+  // Sorted segment_ids: as many segments as the largest id + 1, which must be known.
+  auto sortedCount = [](Bound& a) {
+    const Value ids = indexArg(a, "segment_ids");
+    const auto c = a.cx.constantValue(ids);
+    if (!c) a.fail("segment_ids", "must be known while tracing (they give the result's size)");
+    double top = -1;
+    for (double v : c->toVector()) top = std::max(top, v);
+    return int64_t(top) + 1;
+  };
+  const std::pair<const char*, Kind> kinds[] = {
+      {"sum", Kind::Sum}, {"mean", Kind::Mean}, {"max", Kind::Max}};
+  for (auto [name, kind] : kinds) {
+    const Kind kd = kind;
+    t[std::string("tf.math.segment_") + name] = {
+        Signature::parse("data, segment_ids, name=None"),
+        [segment, sortedCount, kd](Bound& a) { return T(segment(a, kd, sortedCount(a))); }};
+    t[std::string("tf.math.unsorted_segment_") + name] = {
+        Signature::parse("data, segment_ids, num_segments, name=None"),
+        [segment, kd](Bound& a) { return T(segment(a, kd, a.integer("num_segments"))); }};
+  }
+}
+
 }  // namespace
 
 void addTfArrayMoreBuiltins(BuiltinTable& t) {
@@ -360,6 +524,8 @@ void addTfArrayMoreBuiltins(BuiltinTable& t) {
   addScansAndPolynomials(t);
   addMatrixParts(t);
   addDecompositions(t);
+  addNdIndexing(t);
+  addSegments(t);
 }
 
 }  // namespace gl::lang::trace
