@@ -105,6 +105,10 @@ class Bound {
 // Arguments x and y as two tensors, a Python number taking the other side's dtype.
 std::pair<Value, Value> operands(Bound& a, const char* x, const char* y);
 
+// tf.cumsum of x with the call's axis, exclusive and reverse arguments
+// (tracer_builtins_arrays.cpp).
+Value cumsumAlong(Bound& a, Value x);
+
 // A builtin as a Python callable, optionally bound to a receiver (x.shape, ta.write).
 struct BuiltinObj : Object {
   std::string name;

@@ -198,10 +198,11 @@ void addSplitsAndGrids(BuiltinTable& t) {
 // cumsum along an axis as a product with a 0/1 triangle: out[j] = sum of x[i] for i <= j
 // (i < j exclusive; i >= j, i > j reversed). O(n^2), which the lessons' sizes afford; the
 // gradient is the transposed triangle, as TF's _CumsumGrad (a reversed cumsum).
-Value cumsum(Bound& a, const char* xName) {
-  const Value x = a.tensor(xName);
+}  // namespace
+
+Value cumsumAlong(Bound& a, Value x) {
   Emitter& b = a.cx.b;
-  if (!isFloat(b.type(x).dtype)) a.fail(xName, "must be a float tensor in GradLab");
+  if (!isFloat(b.type(x).dtype)) a.fail("x", "must be a float tensor in GradLab");
   const int64_t ax = knownAxis(a, x, "axis", a.integer("axis"));
   const int64_t rank = int64_t(b.type(x).shape.size()), n = b.type(x).shape[size_t(ax)];
   const bool exclusive = a.boolean("exclusive"), reverse = a.boolean("reverse");
@@ -219,9 +220,11 @@ Value cumsum(Bound& a, const char* xName) {
   return o::transpose(b, o::matmul(b, last, triangle), inverse(perm));
 }
 
+namespace {
+
 void addScansAndPolynomials(BuiltinTable& t) {
   const Signature sig = Signature::parse("x, axis=0, exclusive=False, reverse=False, name=None");
-  t["tf.cumsum"] = {sig, [](Bound& a) { return T(cumsum(a, "x")); }};
+  t["tf.cumsum"] = {sig, [](Bound& a) { return T(cumsumAlong(a, a.tensor("x"))); }};
   // polyval(coeffs, x) = coeffs[0] x^(n-1) + ... + coeffs[n-1], by Horner's rule.
   t["tf.math.polyval"] = {Signature::parse("coeffs, x, name=None"), [](Bound& a) {
                             const Val& c = a["coeffs"];

@@ -315,6 +315,46 @@ void addRandom(BuiltinTable& t) {
       }};
 }
 
+void addChecksAndSampling(BuiltinTable& t) {
+  // The tensor itself, checked when it is computed (the check runs only where the result is
+  // used: GradLab keeps no side effect for it).
+  t["tf.debugging.check_numerics"] = {
+      Signature::parse("tensor, message, name=None"), [](Bound& a) {
+        const Value x = requireFloat(a, "tensor");
+        return T(a.cx.b.op1("check_numerics", {x}, {{"message", a.string("message")}}));
+      }};
+  // log(cumsum(exp(x))) along axis, shifted by the (gradient-free) max so it cannot overflow.
+  t["tf.math.cumulative_logsumexp"] = {
+      Signature::parse("x, axis=0, exclusive=False, reverse=False, name=None"), [](Bound& a) {
+        const Value x = requireFloat(a, "x");
+        Emitter& b = a.cx.b;
+        const int64_t axis = a.integer("axis");
+        Value m = o::stopGradient(b, o::reduceMax(b, x, {axis}, true));
+        m = o::where(b, o::less(b, o::abs(b, m), scalarOf(b, m, INFINITY)), m, b.zerosLike(m));
+        const Value s = cumsumAlong(a, o::exp(b, o::sub(b, x, m)));
+        return T(o::add(b, o::log(b, s), m));
+      }};
+  // Gumbel-max: argmax(logits + Gumbel noise) draws class k with probability softmax(logits)_k.
+  t["tf.random.categorical"] = {
+      Signature::parse("logits, num_samples, dtype=None, seed=None, name=None"), [](Bound& a) {
+        const Value logits = requireFloat(a, "logits");
+        Emitter& b = a.cx.b;
+        const Shape s = b.type(logits).shape;
+        if (s.size() != 2 || !fullyKnown(s))
+          a.fail("logits", "must be [batch, classes] of known size, got " + shapeStr(s));
+        if (!a.none("dtype") && a.dtype("dtype", DType::I32) != DType::I32)
+          a.fail("dtype", "must be tf.int32 (GradLab's integers are int32)");
+        const int64_t n = a.integer("num_samples");
+        const int64_t seed =
+            a.cx.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
+        const DType dt = b.type(logits).dtype;
+        const Value u = o::randomUniform(b, {s[0], n, s[1]}, 0, 1, dt, seed);
+        const Value gumbel = o::neg(b, o::log(b, o::neg(b, o::log(b, u))));
+        return T(
+            o::argmax(b, o::add(b, o::expandDims(b, o::stopGradient(b, logits), 1), gumbel), -1));
+      }};
+}
+
 }  // namespace
 
 void addTfMathMoreBuiltins(BuiltinTable& t) {
@@ -324,6 +364,7 @@ void addTfMathMoreBuiltins(BuiltinTable& t) {
   addActivations(t);
   addNormalisation(t);
   addRandom(t);
+  addChecksAndSampling(t);
 }
 
 }  // namespace gl::lang::trace

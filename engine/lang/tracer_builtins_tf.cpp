@@ -241,6 +241,22 @@ void addNn(BuiltinTable& t) {
         if (s.size() == 4) s = {s[1], s[2]};
         return T(o::conv2d(a.cx.b, a.tensor("input"), a.tensor("filters"), s, a.string("padding")));
       }};
+  // conv1d over [N, W, C] with filters [K, C, O]: a conv2d of height 1, as TF's conv1d is.
+  t["tf.nn.conv1d"] = {
+      Signature::parse("input, filters, stride, padding, data_format='NWC', dilations=None, "
+                       "name=None"),
+      [](Bound& a) {
+        if (a.string("data_format") != "NWC") a.fail("data_format", "must be 'NWC' in GradLab");
+        if (!a.none("dilations") && a.ints("dilations") != std::vector<int64_t>{1})
+          a.fail("dilations", "must be 1 in GradLab");
+        std::vector<int64_t> st = a.ints("stride");
+        if (st.size() == 3) st = {st[1]};
+        if (st.size() != 1) a.fail("stride", "must be an int");
+        Emitter& b = a.cx.b;
+        const Value x = o::expandDims(b, a.tensor("input"), 1);
+        const Value f = o::expandDims(b, a.tensor("filters"), 0);
+        return T(o::squeeze(b, o::conv2d(b, x, f, {1, st[0]}, a.string("padding")), {1}));
+      }};
 }
 
 void addRandomAndPrint(BuiltinTable& t) {

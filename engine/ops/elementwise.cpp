@@ -687,6 +687,27 @@ void registerMath(Registry& r) {
       .batch = batch::elementwise(),
       .gradChecks = binaryChecks(138, uniformGen(-2, 2), awayGen(0.5, 2)),
   });
+  r.add({
+      .name = "check_numerics",
+      .math = "y = x, or an error (attr message) where x holds a NaN or an infinity\n"
+              "dx = check_numerics(dy), as TF's _CheckNumericsGrad",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
+        const Tensor& x = in.at(0);
+        for (int64_t i = 0; i < x.numel(); ++i)
+          if (const double v = x.at(i); !std::isfinite(v))
+            throw EngineError(a.s("message") + " : Tensor had " + (std::isnan(v) ? "NaN" : "Inf") +
+                              " values");
+        return {x};
+      }),
+      .vjp = unaryVjp([](VjpContext& c, Value g) {
+        const std::string m = "Not a number (NaN) or infinity (Inf) values detected in gradient. " +
+                              c.attrs().s("message");
+        return c.b.op1("check_numerics", {g}, {{"message", m}});
+      }),
+      .gradChecks = unaryChecks(139, uniformGen(-2, 2)),
+  });
   // TF registers None for both (_FloorGrad and _CeilGrad return [None]).
   auto rounding = [](const char* name, const char* math, auto f) {
     return Primitive{.name = name,

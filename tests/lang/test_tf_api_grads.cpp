@@ -232,6 +232,17 @@ const Case kCases[] = {
      "math_ops.py, unsorted_segment_max docstring"},
     {"segment_max", "tf.reshape(tf.math.segment_max(tf.reshape(x, [3, 2]), [0, 0, 1]), [-1])",
      {1, 4, 3, 2, 5, 6}, {}, {3, 4, 5, 6}, "math_ops.py, segment_max"},
+    {"check_numerics", "tf.debugging.check_numerics(x * 2.0, 'x doubled')", {1, -2}, {}, {2, -4},
+     "check_ops: check_numerics passes a finite tensor through"},
+    {"cumulative_logsumexp", "tf.math.cumulative_logsumexp(x)", {1, 2, 3}, {},
+     {1, std::log(std::exp(1.0) + std::exp(2.0)), std::log(std::exp(1.0) + std::exp(2.0) + std::exp(3.0))},
+     "math_ops.py, cumulative_logsumexp: log(cumsum(exp(x)))"},
+    {"conv1d", "tf.reshape(tf.nn.conv1d(tf.reshape(x, [1, 4, 1]), tf.reshape(y, [2, 1, 1]), 1, 'VALID'), [-1])",
+     {1, 2, 3, 4}, {1, -1}, {-1, -1, -1}, "nn_ops.py, conv1d: y[i] = x[i] f[0] + x[i + 1] f[1]"},
+    {"keras Conv1D", "tf.reshape(tf.keras.layers.Conv1D(1, 2, kernel_initializer='ones')(tf.reshape(x, [1, 3, 2])), [-1])",
+     {1, 2, 3, 4, 5, 6}, {}, {10, 18}, "keras/layers/convolutional/conv1d.py"},
+    {"keras GlobalMaxPooling2D", "tf.reshape(tf.keras.layers.GlobalMaxPooling2D()(tf.reshape(x, [1, 2, 2, 1])), [-1])",
+     {1, 5, 3, 2}, {}, {5}, "keras/layers/pooling/global_max_pooling2d.py"},
 };
 // clang-format on
 
@@ -430,6 +441,35 @@ w = e.trainable_variables[0]
         QCOMPARE(v[1].at(k * 3 + j), v[2].at(rows[k] * 3 + j));
         QVERIFY(std::abs(v[2].at(rows[k] * 3 + j)) <= 0.05);
       }
+  }
+
+  // check_numerics fails with its message where a value is not finite (check_ops.py:
+  // "message : Tensor had NaN values"); categorical draws class k with probability
+  // softmax(logits)_k (random_ops.py, categorical).
+  void checksAndSampling() {
+    const char* bad = R"(
+x = tf.constant([1.0, 0.0])
+y = tf.debugging.check_numerics(tf.math.log(x) * x, "log of x")
+z = y + 1.0
+)";
+    const TracedProgram p = traceProgram(bad, "c.gls");
+    QString error;
+    try {
+      evaluate(*p.graph, {outputValue(p, "z")});
+    } catch (const EngineError& e) {
+      error = e.what();
+    }
+    QVERIFY2(error.contains("log of x : Tensor had NaN values"), qPrintable(error));
+    const char* src = R"(
+c = tf.random.categorical(tf.math.log([[0.2, 0.8]]), 20000, seed=5)
+)";
+    const TracedProgram q = traceProgram(src, "s.gls");
+    const Tensor c = gltest::runBoth(*q.graph, {outputValue(q, "c")}, 0).at(0);
+    QCOMPARE(c.shape(), (Shape{1, 20000}));
+    QCOMPARE(c.dtype(), DType::I32);
+    double ones = 0;
+    for (int64_t i = 0; i < c.numel(); ++i) ones += c.at(i);
+    QVERIFY2(std::abs(ones / 20000 - 0.8) < 0.02, qPrintable(QString::number(ones)));
   }
 
   // Predicates: bool results, TF's values (math_ops is_nan / is_inf / is_finite docstrings).
