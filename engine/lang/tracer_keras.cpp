@@ -3,6 +3,8 @@
 // Glorot-uniform kernels and zero biases by default), always at the top level of the graph,
 // so a layer first called inside a loop or map body still has one set of weights; later calls
 // reuse them.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "engine/lang/tracer_builtins.h"
@@ -47,27 +49,39 @@ struct DenseLayer : LayerObj {
   }
 };
 
-struct Conv2DLayer : LayerObj {
+// Conv1D and Conv2D: a [k..., in, filters] kernel. Conv1D runs as a conv2d of height 1, as
+// Keras's Conv1D runs on TF's conv1d, and keeps Keras's [k, in, filters] weight.
+struct ConvLayer : LayerObj {
+  int rank = 2;
   int64_t filters = 0;
-  std::vector<int64_t> kernel, strides;
+  std::vector<int64_t> kernel, strides;  // `rank` entries each
   std::string padding;
   bool useBias = true;
   Val kernelInit, biasInit;
   void build(Context& cx, const Shape& input, DType dt) override {
-    makeWeight(cx, kernelInit, {kernel[0], kernel[1], input.back(), filters}, dt, "kernel");
+    Shape k(kernel.begin(), kernel.end());
+    k.insert(k.end(), {input.back(), filters});
+    makeWeight(cx, kernelInit, k, dt, "kernel");
     if (useBias) makeWeight(cx, biasInit, {filters}, dt, "bias");
     built = true;
   }
   Value forward(Context& cx, Value x, const SourceLoc& loc) override {
     const Shape s = cx.b.type(x).shape;
-    if (s.size() != 4) cx.fail(loc, "Conv2D needs NHWC inputs of rank 4, got " + shapeStr(s));
+    if (int(s.size()) != rank + 2)
+      cx.fail(loc, kind +
+                       (rank == 1 ? " needs NWC inputs of rank 3, got "
+                                  : " needs NHWC inputs of rank 4, got ") +
+                       shapeStr(s));
     lastDim(cx, x, loc);
     if (!built) build(cx, s, cx.b.type(x).dtype);
     cx.at(loc);
+    Emitter& b = cx.b;
     // The bias joins the conv (one pass over y instead of two, as oneDNN's fused conv).
-    const Value y =
-        o::conv2d(cx.b, x, variables[0], strides, padding, useBias ? variables[1] : Value{});
-    return activate(cx, y, loc);
+    const Value bias = useBias ? variables[1] : Value{};
+    if (rank == 2) return activate(cx, o::conv2d(b, x, variables[0], strides, padding, bias), loc);
+    const Value y = o::conv2d(b, o::expandDims(b, x, 1), o::expandDims(b, variables[0], 0),
+                              {1, strides[0]}, padding, bias);
+    return activate(cx, o::squeeze(b, y, {1}), loc);
   }
 };
 
@@ -108,11 +122,12 @@ struct SequentialLayer : LayerObj {
   }
 };
 
-std::vector<int64_t> pair(Bound& a, const char* name) {
+// One positive size per spatial dim, or one for all of them.
+std::vector<int64_t> sizes(Bound& a, const char* name, int rank) {
   std::vector<int64_t> v = a.ints(name);
-  if (v.size() == 1) v.push_back(v[0]);
-  if (v.size() != 2 || v[0] < 1 || v[1] < 1)
-    a.fail(name, "must be a positive int or a pair of them");
+  if (v.size() == 1) v.assign(size_t(rank), v[0]);
+  if (int(v.size()) != rank || *std::min_element(v.begin(), v.end()) < 1)
+    a.fail(name, rank == 1 ? "must be a positive int" : "must be a positive int or a pair of them");
   return v;
 }
 
@@ -148,28 +163,33 @@ void addDenseAndConv(BuiltinTable& t) {
         buildNow(a, *l);
         return Val::object(l);
       }};
+  auto conv = [](Bound& a, const char* kind, int rank) {
+    auto l = layer<ConvLayer>(a, kind);
+    l->rank = rank;
+    l->filters = a.integer("filters");
+    if (l->filters < 1) a.fail("filters", "must be positive");
+    l->kernel = sizes(a, "kernel_size", rank);
+    l->strides = sizes(a, "strides", rank);
+    std::string p = a.string("padding");
+    for (auto& c : p) c = char(std::toupper(c));
+    if (p != "VALID" && p != "SAME") a.fail("padding", "must be 'valid' or 'same'");
+    l->padding = p;
+    l->useBias = a.boolean("use_bias");
+    l->activation = a["activation"];
+    l->kernelInit = initializerArg(a, "kernel_initializer");
+    l->biasInit = initializerArg(a, "bias_initializer");
+    buildNow(a, *l);
+    return Val::object(l);
+  };
+  const char* convOptions =
+      "padding='valid', activation=None, use_bias=True, kernel_initializer='glorot_uniform', "
+      "bias_initializer='zeros', input_shape=None, name=None";
   t["tf.keras.layers.Conv2D"] = {
-      Signature::parse(
-          "filters, kernel_size, strides=(1, 1), padding='valid', activation=None, "
-          "use_bias=True, kernel_initializer='glorot_uniform', bias_initializer='zeros', "
-          "input_shape=None, name=None"),
-      [](Bound& a) {
-        auto l = layer<Conv2DLayer>(a, "Conv2D");
-        l->filters = a.integer("filters");
-        if (l->filters < 1) a.fail("filters", "must be positive");
-        l->kernel = pair(a, "kernel_size");
-        l->strides = pair(a, "strides");
-        std::string p = a.string("padding");
-        for (auto& c : p) c = char(std::toupper(c));
-        if (p != "VALID" && p != "SAME") a.fail("padding", "must be 'valid' or 'same'");
-        l->padding = p;
-        l->useBias = a.boolean("use_bias");
-        l->activation = a["activation"];
-        l->kernelInit = initializerArg(a, "kernel_initializer");
-        l->biasInit = initializerArg(a, "bias_initializer");
-        buildNow(a, *l);
-        return Val::object(l);
-      }};
+      Signature::parse(std::string("filters, kernel_size, strides=(1, 1), ") + convOptions),
+      [conv](Bound& a) { return conv(a, "Conv2D", 2); }};
+  t["tf.keras.layers.Conv1D"] = {
+      Signature::parse(std::string("filters, kernel_size, strides=1, ") + convOptions),
+      [conv](Bound& a) { return conv(a, "Conv1D", 1); }};
 }
 
 // Flatten, pooling, Sequential, and build() of the layers with variables.
@@ -177,7 +197,7 @@ void addOtherLayers(BuiltinTable& t) {
   t["tf.keras.layers.Flatten"] = {Signature::parse("data_format=None, name=None"), [](Bound& a) {
                                     return Val::object(layer<FlattenLayer>(a, "Flatten"));
                                   }};
-  for (const char* kind : {"Dense", "Conv2D"})
+  for (const char* kind : {"Dense", "Conv1D", "Conv2D"})
     t[std::string(kind) + ".build"] = {Signature::parse("input_shape"), [](Bound& a) {
                                          auto* l = static_cast<LayerObj*>(a.self.obj.get());
                                          if (!l->built) buildNow(a, *l);

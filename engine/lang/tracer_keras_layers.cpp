@@ -2,7 +2,6 @@
 // Dropout (active only when called with training=True, as outside fit()), Reshape, Lambda,
 // Add, Concatenate, Embedding and LayerNormalization.
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "engine/lang/tracer_keras_layer.h"
@@ -143,31 +142,6 @@ struct LayerNormLayer : LayerObj {
   }
 };
 
-// Conv1D: a [kernel, in, filters] kernel applied as a conv2d of height 1 (as Keras's Conv1D
-// runs on TF's conv1d).
-struct Conv1DLayer : LayerObj {
-  int64_t filters = 0, kernel = 1, stride = 1;
-  std::string padding;
-  bool useBias = true;
-  Val kernelInit, biasInit;
-  void build(Context& cx, const Shape& input, DType dt) override {
-    makeWeight(cx, kernelInit, {kernel, input.back(), filters}, dt, "kernel");
-    if (useBias) makeWeight(cx, biasInit, {filters}, dt, "bias");
-    built = true;
-  }
-  Value forward(Context& cx, Value x, const SourceLoc& loc) override {
-    const Shape s = cx.b.type(x).shape;
-    if (s.size() != 3) cx.fail(loc, "Conv1D needs NWC inputs of rank 3, got " + shapeStr(s));
-    lastDim(cx, x, loc);
-    if (!built) build(cx, s, cx.b.type(x).dtype);
-    cx.at(loc);
-    Emitter& b = cx.b;
-    const Value y = o::conv2d(b, o::expandDims(b, x, 1), o::expandDims(b, variables[0], 0),
-                              {1, stride}, padding, useBias ? variables[1] : Value{});
-    return activate(cx, o::squeeze(b, y, {1}), loc);
-  }
-};
-
 struct GlobalMaxPoolLayer : LayerObj {
   bool keepdims = false;
   Value forward(Context& cx, Value x, const SourceLoc& loc) override {
@@ -181,29 +155,6 @@ struct GlobalMaxPoolLayer : LayerObj {
 }  // namespace
 
 void addKerasMoreLayers(BuiltinTable& t) {
-  t["tf.keras.layers.Conv1D"] = {
-      Signature::parse("filters, kernel_size, strides=1, padding='valid', activation=None, "
-                       "use_bias=True, kernel_initializer='glorot_uniform', "
-                       "bias_initializer='zeros', name=None"),
-      [](Bound& a) {
-        auto l = layer<Conv1DLayer>(a, "Conv1D");
-        l->filters = a.integer("filters");
-        if (l->filters < 1) a.fail("filters", "must be positive");
-        const auto k = a.ints("kernel_size"), st = a.ints("strides");
-        if (k.size() != 1 || k[0] < 1) a.fail("kernel_size", "must be a positive int");
-        if (st.size() != 1 || st[0] < 1) a.fail("strides", "must be a positive int");
-        l->kernel = k[0];
-        l->stride = st[0];
-        std::string p = a.string("padding");
-        for (auto& c : p) c = char(std::toupper(c));
-        if (p != "VALID" && p != "SAME") a.fail("padding", "must be 'valid' or 'same'");
-        l->padding = p;
-        l->useBias = a.boolean("use_bias");
-        l->activation = a["activation"];
-        l->kernelInit = initializerArg(a, "kernel_initializer");
-        l->biasInit = initializerArg(a, "bias_initializer");
-        return Val::object(l);
-      }};
   t["tf.keras.layers.GlobalMaxPooling2D"] = {
       Signature::parse("data_format=None, keepdims=False, name=None"), [](Bound& a) {
         if (!a.none("data_format") && a.string("data_format") != "channels_last")
