@@ -19,6 +19,17 @@ inline std::string readFile(const std::string& path) {
   return ss.str();
 }
 
+// The text of the EngineError f throws ("" when it throws none).
+template <class F>
+std::string errorText(F&& f) {
+  try {
+    f();
+  } catch (const gl::EngineError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 inline double maxAbsDiff(const gl::Tensor& a, const gl::Tensor& b) {
   if (a.shape() != b.shape()) return INFINITY;
   double m = 0;

@@ -99,17 +99,6 @@ Attrs newList(int64_t size, const Shape& elem = {}) {
   return Attrs{{"dtype", std::string("float64")}, {"size", size}, {"elem_shape", elem}};
 }
 
-// The text of the EngineError f throws ("" when it throws none).
-template <class F>
-std::string errorText(F&& f) {
-  try {
-    f();
-  } catch (const EngineError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 Tensor randn(uint64_t seed, const Shape& s) { return Rng(seed).normal(s, 0, 1, DType::F64); }
 
 // Row i of a [n, ...] tensor.
@@ -334,10 +323,10 @@ class TestListOps : public QObject {
     for (bool parallel : {false, true}) {
       RunOptions opt;
       opt.parallel = parallel;
-      QCOMPARE(errorText([&] { evaluate(g, {twice}, opt); }),
+      QCOMPARE(gltest::errorText([&] { evaluate(g, {twice}, opt); }),
                std::string("ta.gls:4:9: list_write: could not write to TensorArray index 1 "
                            "because it has already been written to"));
-      QCOMPARE(errorText([&] { evaluate(g, {far}, opt); }),
+      QCOMPARE(gltest::errorText([&] { evaluate(g, {far}, opt); }),
                std::string("ta.gls:4:9: list_read: TensorArray read at index 7 is out of range "
                            "for size 3"));
     }

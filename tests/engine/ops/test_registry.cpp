@@ -77,22 +77,20 @@ Primitive fakeEntry() {
 // unknown while tracing, with an error naming it (a gap, issue #28: TF builds these from the
 // run-time shape too).
 bool refusesUnknownDims(const std::string& row) {
-  static const std::set<std::string> kRefuse{
-      "concat#0", "concat#1", "conv2d_backprop_filter_pooled#0", "conv2d_backprop_filter_pooled#1",
-      "einsum#5", "einsum#6", "gather#0", "gather#1", "pad#0", "reshape#0", "slice#0", "tile#0",
-      "tile#1"};
+  static const std::set<std::string> kRefuse{"concat#0",
+                                             "concat#1",
+                                             "conv2d_backprop_filter_pooled#0",
+                                             "conv2d_backprop_filter_pooled#1",
+                                             "einsum#5",
+                                             "einsum#6",
+                                             "gather#0",
+                                             "gather#1",
+                                             "pad#0",
+                                             "reshape#0",
+                                             "slice#0",
+                                             "tile#0",
+                                             "tile#1"};
   return kRefuse.count(row) > 0;
-}
-
-// The text of the EngineError f throws ("" when it throws none).
-template <class F>
-std::string errorText(F&& f) {
-  try {
-    f();
-  } catch (const EngineError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 class TestRegistry : public QObject {
@@ -232,7 +230,7 @@ class TestRegistry : public QObject {
                        {{"shape", Shape(c.inputs[i].shape().size(), int64_t(-1))}});
       }
     std::vector<Value> outs;
-    const std::string shapeError = errorText([&] { outs = b.op(p.name, ins, c.attrs); });
+    const std::string shapeError = gltest::errorText([&] { outs = b.op(p.name, ins, c.attrs); });
     if (!shapeError.empty()) {
       // The entry itself needs those sizes (squeeze without axes, unstack): it refuses them
       // with an error when built, so there is no VJP to run.
@@ -259,14 +257,16 @@ class TestRegistry : public QObject {
     tape.stop();
     if (unknownDims && refusesUnknownDims(name.toStdString() + "#" + std::to_string(index))) {
       // A located refusal at trace time, never a wrong answer; fixing one fails this line.
-      const std::string e = errorText([&] { tape.gradient(loss, sources, Unconnected::Zero); });
+      const std::string e =
+          gltest::errorText([&] { tape.gradient(loss, sources, Unconnected::Zero); });
       QVERIFY2(e.find("known") != std::string::npos,
                qPrintable(name + " was listed as refusing unknown dims: " +
                           QString::fromStdString(e.empty() ? "it no longer does" : e)));
       return;
     }
     GradResult gr;
-    const std::string e = errorText([&] { gr = tape.gradient(loss, sources, Unconnected::Zero); });
+    const std::string e =
+        gltest::errorText([&] { gr = tape.gradient(loss, sources, Unconnected::Zero); });
     QVERIFY2(e.empty(), e.c_str());
     RunOptions opt;
     std::vector<Tensor> base;
