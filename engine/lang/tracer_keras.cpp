@@ -142,6 +142,17 @@ void buildNow(Bound& a, LayerObj& l) {
   l.build(a.cx, {v.items().back().i}, DType::F32);
 }
 
+// use_bias, activation and the two initializers, which Dense and the convolutions share;
+// then input_shape, which builds the weights at once.
+template <class L>
+void readWeightOptions(Bound& a, L& l) {
+  l.useBias = a.boolean("use_bias");
+  l.activation = a["activation"];
+  l.kernelInit = initializerArg(a, "kernel_initializer");
+  l.biasInit = initializerArg(a, "bias_initializer");
+  buildNow(a, l);
+}
+
 void addDenseAndConv(BuiltinTable& t) {
   // keras.activations.* are the tf functions (added to the table before this).
   for (const char* a : {"relu", "sigmoid", "tanh"})
@@ -156,11 +167,7 @@ void addDenseAndConv(BuiltinTable& t) {
         auto l = layer<DenseLayer>(a, "Dense");
         l->units = a.integer("units");
         if (l->units < 1) a.fail("units", "must be positive");
-        l->useBias = a.boolean("use_bias");
-        l->activation = a["activation"];
-        l->kernelInit = initializerArg(a, "kernel_initializer");
-        l->biasInit = initializerArg(a, "bias_initializer");
-        buildNow(a, *l);
+        readWeightOptions(a, *l);
         return Val::object(l);
       }};
   auto conv = [](Bound& a, const char* kind, int rank) {
@@ -174,11 +181,7 @@ void addDenseAndConv(BuiltinTable& t) {
     for (auto& c : p) c = char(std::toupper(c));
     if (p != "VALID" && p != "SAME") a.fail("padding", "must be 'valid' or 'same'");
     l->padding = p;
-    l->useBias = a.boolean("use_bias");
-    l->activation = a["activation"];
-    l->kernelInit = initializerArg(a, "kernel_initializer");
-    l->biasInit = initializerArg(a, "bias_initializer");
-    buildNow(a, *l);
+    readWeightOptions(a, *l);
     return Val::object(l);
   };
   const char* convOptions =
