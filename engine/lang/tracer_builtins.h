@@ -109,6 +109,13 @@ std::pair<Value, Value> operands(Bound& a, const char* x, const char* y);
 // (tracer_builtins_arrays.cpp).
 Value cumsumAlong(Bound& a, Value x);
 
+// Average pooling of NHWC x over windows k with strides s, as TF: the mean of each window's
+// values inside the input (SAME padding does not count the padding). Fails at `loc` unless
+// H, W and C are known (tracer_builtins_math.cpp).
+Value averagePool2d(Context& cx, Value x, const std::vector<int64_t>& k,
+                    const std::vector<int64_t>& s, const std::string& padding,
+                    const SourceLoc& loc);
+
 // A builtin as a Python callable, optionally bound to a receiver (x.shape, ta.write).
 struct BuiltinObj : Object {
   std::string name;

@@ -222,9 +222,31 @@ Value cumsumAlong(Bound& a, Value x) {
 
 namespace {
 
+// cumprod along an axis as a running product of its slices: the gradient is that of the
+// multiplications, exact also where x holds zeros.
+Value cumprodAlong(Bound& a, Value x) {
+  Emitter& b = a.cx.b;
+  if (!isFloat(b.type(x).dtype)) a.fail("x", "must be a float tensor in GradLab");
+  const int64_t ax = knownAxis(a, x, "axis", a.integer("axis"));
+  const int64_t n = b.type(x).shape[size_t(ax)];
+  if (n == 0) return x;
+  const bool exclusive = a.boolean("exclusive"), reverse = a.boolean("reverse");
+  const std::vector<Value> slices = o::unstack(b, x, ax);
+  std::vector<Value> out(static_cast<size_t>(n));
+  Value acc = b.onesLike(slices[0]);
+  for (int64_t step = 0; step < n; ++step) {
+    const size_t i = size_t(reverse ? n - 1 - step : step);
+    if (exclusive) out[i] = acc;
+    acc = step == 0 && !exclusive ? slices[i] : o::mul(b, acc, slices[i]);
+    if (!exclusive) out[i] = acc;
+  }
+  return o::stack(b, out, ax);
+}
+
 void addScansAndPolynomials(BuiltinTable& t) {
   const Signature sig = Signature::parse("x, axis=0, exclusive=False, reverse=False, name=None");
   t["tf.cumsum"] = {sig, [](Bound& a) { return T(cumsumAlong(a, a.tensor("x"))); }};
+  t["tf.math.cumprod"] = {sig, [](Bound& a) { return T(cumprodAlong(a, a.tensor("x"))); }};
   // polyval(coeffs, x) = coeffs[0] x^(n-1) + ... + coeffs[n-1], by Horner's rule.
   t["tf.math.polyval"] = {Signature::parse("coeffs, x, name=None"), [](Bound& a) {
                             const Val& c = a["coeffs"];

@@ -1,6 +1,8 @@
-// tf.while_loop, tf.cond, tf.map_fn and tf.vectorized_map: script functions traced once into
-// the bodies of control-flow nodes. Loop variables may be tensors, TensorArrays, numbers and
-// lists/tuples of them (nested structures are flattened and rebuilt).
+// tf.while_loop, tf.cond, tf.switch_case, tf.map_fn and tf.vectorized_map: script functions traced
+// once into the bodies of control-flow nodes. Loop variables may be tensors, TensorArrays, numbers
+// and lists/tuples of them (nested structures are flattened and rebuilt).
+#include <functional>
+
 #include "engine/control/control_flow.h"
 #include "engine/lang/tracer_builtins.h"
 #include "engine/ops/api.h"
@@ -229,6 +231,54 @@ Val condBuiltin(Bound& a) {
 }
 
 // tf.map_fn, or tf.vectorized_map when `vectorize`: the same tracing of fn per slice.
+// tf.switch_case: branch_fns[i] where branch_index == i, else `default` (the last branch when
+// it is None), as TF lowers it: nested conds, so gradients flow through the branch taken. A
+// Python int picks the branch while tracing.
+Val switchCaseBuiltin(Bound& a) {
+  Context& cx = a.cx;
+  const Val& fns = a["branch_fns"];
+  std::vector<Val> branches;
+  for (const Val& f : fns.isSeq() ? fns.items() : std::vector<Val>{}) {
+    // A callable, or an (index, callable) pair with the indices 0, 1, ... in order.
+    if (f.isSeq() && f.items().size() == 2 && f.items()[0].kind == Kind::Int) {
+      if (f.items()[0].i != int64_t(branches.size()))
+        a.fail("branch_fns", "pairs must be numbered 0, 1, ... in order in GradLab");
+      branches.push_back(f.items()[1]);
+    } else {
+      branches.push_back(f);
+    }
+  }
+  if (branches.empty()) a.fail("branch_fns", "must be a non-empty list of functions");
+  const Val fallback = a.none("default") ? branches.back() : a["default"];
+  const Val& index = a["branch_index"];
+  if (!index.isTensor()) {
+    const int64_t i = a.integer("branch_index");
+    const bool in = i >= 0 && i < int64_t(branches.size());
+    return cx.callSimple(in ? branches[size_t(i)] : fallback, {}, a.callLoc, "the branch");
+  }
+  const Value k = cx.toTensor(index, a.loc("branch_index"), DType::I32);
+  Val structure;
+  auto run = [&](const Val& fn) {
+    const Val r = cx.callSimple(fn, {}, a.callLoc, "the branch");
+    if (structure.isNone() && !r.isNone()) structure = r;
+    std::vector<Value> out;
+    if (!r.isNone()) cx.flatten(r, out, a.loc("branch_fns"), "a branch's result");
+    return out;
+  };
+  std::function<std::vector<Value>(size_t)> from = [&](size_t i) -> std::vector<Value> {
+    if (i == branches.size()) return run(fallback);
+    const Value hit = ops::equal(cx.b, k, cx.b.scalar(double(i), DType::I32));
+    return cond(
+        cx.b, hit, [&](Builder&) { return run(branches[i]); },
+        [&](Builder&) { return from(i + 1); });
+  };
+  cx.at(a.callLoc);
+  std::vector<Value> outs = from(0);
+  if (structure.isNone()) return Val::none();
+  size_t pos = 0;
+  return cx.unflatten(structure, outs, pos);
+}
+
 // map_fn's dtype / fn_output_signature declare what fn returns: a dtype, or a structure of
 // dtypes matching fn's results. GradLab reads the types from fn's trace and checks them
 // against the declaration, failing where TF would.
@@ -307,6 +357,8 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                        "back_prop=True, ~swap_memory=False, maximum_iterations=None, name=None"),
       whileLoopBuiltin};
   t["tf.cond"] = {Signature::parse("pred, true_fn=None, false_fn=None, name=None"), condBuiltin};
+  t["tf.switch_case"] = {Signature::parse("branch_index, branch_fns, default=None, name=None"),
+                         switchCaseBuiltin};
   t["tf.map_fn"] = {
       Signature::parse("fn, elems, dtype=None, parallel_iterations=None, back_prop=True, "
                        "~swap_memory=False, ~infer_shape=True, name=None, "

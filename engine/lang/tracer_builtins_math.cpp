@@ -1,6 +1,8 @@
 // tf.math and tf.nn functions that TF itself builds from other ops, built here from primitives
 // the same way so their gradients are TF's: the *_no_nan and x*y-style functions, the
 // predicates is_nan / is_inf / is_finite, the statistics reductions, and the activations.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 
@@ -355,7 +357,62 @@ void addChecksAndSampling(BuiltinTable& t) {
       }};
 }
 
+// ksize / strides of tf.nn pooling: one int, one per spatial dim, or the full NHWC form.
+std::vector<int64_t> windowArg(Bound& a, const char* name, size_t spatial) {
+  std::vector<int64_t> v = a.ints(name);
+  if (v.size() == 1) v.assign(spatial, v[0]);
+  if (v.size() == spatial + 2) v = std::vector<int64_t>(v.begin() + 1, v.end() - 1);
+  if (v.size() != spatial || *std::min_element(v.begin(), v.end()) < 1)
+    a.fail(name, "must be a positive int or one per spatial dim");
+  return v;
+}
+
+void addPooling(BuiltinTable& t) {
+  t["tf.nn.avg_pool2d"] = {
+      Signature::parse("input, ksize, strides, padding, data_format='NHWC', name=None"),
+      [](Bound& a) {
+        if (a.string("data_format") != "NHWC") a.fail("data_format", "must be 'NHWC' in GradLab");
+        return T(averagePool2d(a.cx, a.tensor("input"), windowArg(a, "ksize", 2),
+                               windowArg(a, "strides", 2), a.string("padding"), a.callLoc));
+      }};
+  // avg_pool1d over [N, W, C]: a pool of height 1.
+  t["tf.nn.avg_pool1d"] = {
+      Signature::parse("input, ksize, strides, padding, data_format='NWC', name=None"),
+      [](Bound& a) {
+        if (a.string("data_format") != "NWC") a.fail("data_format", "must be 'NWC' in GradLab");
+        Emitter& b = a.cx.b;
+        const auto k = windowArg(a, "ksize", 1), s = windowArg(a, "strides", 1);
+        const Value y = averagePool2d(a.cx, o::expandDims(b, a.tensor("input"), 1), {1, k[0]},
+                                      {1, s[0]}, a.string("padding"), a.callLoc);
+        return T(o::squeeze(b, y, {1}));
+      }};
+}
+
 }  // namespace
+
+Value averagePool2d(Context& cx, Value x, const std::vector<int64_t>& k,
+                    const std::vector<int64_t>& s, const std::string& padding,
+                    const SourceLoc& loc) {
+  Emitter& b = cx.b;
+  const Shape xs = b.type(x).shape;
+  if (xs.size() != 4 || xs[1] < 0 || xs[2] < 0 || xs[3] < 0)
+    cx.fail(loc, "average pooling needs NHWC inputs with H, W and C known, got " + shapeStr(xs));
+  std::string pad = padding;
+  for (auto& c : pad) c = char(std::toupper(c));
+  if (pad != "VALID" && pad != "SAME") cx.fail(loc, "padding must be 'VALID' or 'SAME'");
+  const int64_t c = xs[3];
+  const DType dt = b.type(x).dtype;
+  // Window sums channel by channel, then the number of inside positions per window.
+  Tensor perChannel = Tensor::zeros(dt, {k[0], k[1], c, c});
+  for (int64_t i = 0; i < k[0] * k[1]; ++i)
+    for (int64_t ch = 0; ch < c; ++ch) perChannel.set((i * c + ch) * c + ch, 1.0);
+  cx.at(loc);
+  const Value sums = o::conv2d(b, x, b.constant(perChannel, "pool window"), s, pad);
+  const Value inside = b.constant(Tensor::full(dt, {1, xs[1], xs[2], 1}, 1.0));
+  const Value count =
+      o::conv2d(b, inside, b.constant(Tensor::full(dt, {k[0], k[1], 1, 1}, 1.0)), s, pad);
+  return o::div(b, sums, count);
+}
 
 void addTfMathMoreBuiltins(BuiltinTable& t) {
   addNoNan(t);
@@ -365,6 +422,7 @@ void addTfMathMoreBuiltins(BuiltinTable& t) {
   addNormalisation(t);
   addRandom(t);
   addChecksAndSampling(t);
+  addPooling(t);
 }
 
 }  // namespace gl::lang::trace
