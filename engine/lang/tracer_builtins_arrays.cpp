@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "engine/lang/tracer_builtins.h"
@@ -541,6 +542,71 @@ void addSegments(BuiltinTable& t) {
   }
 }
 
+// The sort primitive along `axis` (moved last and back): (values, indices).
+std::pair<Value, Value> sortAlong(Bound& a, Value x, int64_t axis, bool descending) {
+  Emitter& b = a.cx.b;
+  const int64_t rank = int64_t(b.type(x).shape.size());
+  if (rank == 0) a.fail("values", "must have rank >= 1");
+  if (axis < -rank || axis >= rank) a.fail("axis", "is out of range");
+  if (axis < 0) axis += rank;
+  const auto perm = moveLast(rank, axis);
+  const bool moved = axis != rank - 1;
+  const Value in = moved ? o::transpose(b, x, perm) : x;
+  const auto out = b.op("sort", {in}, {{"descending", descending}});
+  if (!moved) return {out[0], out[1]};
+  return {o::transpose(b, out[0], inverse(perm)), o::transpose(b, out[1], inverse(perm))};
+}
+
+bool descendingArg(Bound& a) {
+  const std::string d = a.string("direction");
+  if (d != "ASCENDING" && d != "DESCENDING")
+    a.fail("direction", "must be 'ASCENDING' or 'DESCENDING'");
+  return d == "DESCENDING";
+}
+
+void addSorting(BuiltinTable& t) {
+  t["tf.sort"] = {
+      Signature::parse("values, axis=-1, direction='ASCENDING', name=None"), [](Bound& a) {
+        return T(sortAlong(a, a.tensor("values"), a.integer("axis"), descendingArg(a)).first);
+      }};
+  // A stable sort is one of the orders an unstable one may give.
+  t["tf.argsort"] = {
+      Signature::parse("values, axis=-1, direction='ASCENDING', ~stable=False, name=None"),
+      [](Bound& a) {
+        return T(sortAlong(a, a.tensor("values"), a.integer("axis"), descendingArg(a)).second);
+      }};
+  // top_k: the k largest along the last axis, largest first, with their indices.
+  t["tf.math.top_k"] = {
+      Signature::parse("input, k=1, sorted=True, index_type=None, name=None"), [](Bound& a) {
+        if (!a.boolean("sorted")) a.fail("sorted", "must be True in GradLab");
+        if (!a.none("index_type") && a.dtype("index_type", DType::I32) != DType::I32)
+          a.fail("index_type", "must be tf.int32 (GradLab's integers are int32)");
+        const Value x = a.tensor("input");
+        Emitter& b = a.cx.b;
+        const Shape s = b.type(x).shape;
+        const int64_t k = a.integer("k");
+        if (s.empty() || s.back() < 0 || k < 0 || k > s.back())
+          a.fail("k", "must be between 0 and the last axis's known size, got " + std::to_string(k));
+        auto [v, i] = sortAlong(a, x, -1, true);
+        std::vector<int64_t> begin(s.size(), 0), size(s.size(), -1);
+        size.back() = k;
+        return Val::listOf({T(o::slice(b, v, begin, size)), T(o::slice(b, i, begin, size))}, true);
+      }};
+  // shuffle: the rows in the order of a uniform draw's argsort (each order equally likely).
+  t["tf.random.shuffle"] = {Signature::parse("value, seed=None, name=None"), [](Bound& a) {
+                              const Value x = a.tensor("value");
+                              Emitter& b = a.cx.b;
+                              const Shape& s = b.type(x).shape;
+                              if (s.empty() || s[0] < 0)
+                                a.fail("value", "needs a first axis of known size");
+                              const int64_t seed = a.cx.nextSeed(
+                                  a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
+                              const Value u = o::randomUniform(b, {s[0]}, 0, 1, DType::F64, seed);
+                              const Value order = b.op("sort", {u}, {})[1];
+                              return T(o::gather(b, x, order, 0));
+                            }};
+}
+
 }  // namespace
 
 void addTfArrayMoreBuiltins(BuiltinTable& t) {
@@ -551,6 +617,7 @@ void addTfArrayMoreBuiltins(BuiltinTable& t) {
   addDecompositions(t);
   addNdIndexing(t);
   addSegments(t);
+  addSorting(t);
 }
 
 }  // namespace gl::lang::trace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <type_traits>
 
 #include "engine/ops/api.h"
@@ -549,6 +550,74 @@ void registerReduceOps(Registry& r) {
         return {out};
       }),
       .batch = batch::axisAttr(),
+  });
+  // Sorting along the last axis, stably (ties keep their order), as tf.sort / tf.argsort /
+  // tf.math.top_k. The values' gradient goes back to where each value came from.
+  r.add({
+      .name = "sort",
+      .math = "(y, i) = x sorted along the last axis (attr descending), i the source positions\n"
+              "dx[..., i[..., j]] = dy[..., j] (a scatter through the flat positions)",
+      .arity = 1,
+      .shape = [](const Types& in, const Attrs&) -> Types {
+        requireTensor(in.at(0));
+        requireNumeric(in[0].dtype, true);
+        if (in[0].shape.empty()) throw ShapeError("sort needs a tensor of rank >= 1");
+        return {in[0], {DType::I32, in[0].shape}};
+      },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
+        const Tensor& x = in.at(0);
+        requireNumeric(x.dtype(), true);
+        if (x.rank() == 0) throw ShapeError("sort needs a tensor of rank >= 1");
+        const int64_t n = x.shape().back(), rows = n == 0 ? 0 : x.numel() / n;
+        const bool descending = a.b("descending");
+        Tensor y = Tensor::empty(x.dtype(), x.shape()), idx = Tensor::empty(DType::I32, x.shape());
+        dispatchAll(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          const T* px = x.data<T>();
+          T* py = y.data<T>();
+          int32_t* pi = idx.data<int32_t>();
+          std::vector<int32_t> order(static_cast<size_t>(n));
+          for (int64_t r = 0; r < rows; ++r) {
+            const T* row = px + r * n;
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](int32_t u, int32_t v) {
+              return descending ? row[u] > row[v] : row[u] < row[v];
+            });
+            for (int64_t j = 0; j < n; ++j) {
+              pi[r * n + j] = order[size_t(j)];
+              py[r * n + j] = row[order[size_t(j)]];
+            }
+          }
+        });
+        return {y, idx};
+      }),
+      .vjp = [](VjpContext& c) -> Values {
+        const TypeInfo t = c.inType(0);
+        if (!c.needs.at(0) || !isFloat(t.dtype) || !c.gout[0].valid()) return {Value{}};
+        if (!fullyKnown(t.shape))
+          throw EngineError("the gradient of sort needs the input shape known, got " +
+                            shapeStr(t.shape));
+        Emitter& b = c.b;
+        const int64_t n = t.shape.back(), rows = n == 0 ? 0 : numel(t.shape) / n;
+        // Flat source positions: row r's indices plus r * n.
+        std::vector<double> offsets(static_cast<size_t>(rows));
+        for (int64_t r = 0; r < rows; ++r) offsets[size_t(r)] = double(r * n);
+        Shape rowShape = t.shape;
+        rowShape.back() = 1;
+        const Value flat =
+            ops::add(b, c.out[1], b.constant(Tensor::fromVector(offsets, rowShape, DType::I32)));
+        const Value g = ops::reshape(b, c.gout[0], {-1});
+        const Value dx = ops::scatterAdd(b, g, ops::reshape(b, flat, {-1}), 0, {rows * n});
+        return {ops::reshape(b, dx, t.shape)};
+      },
+      .gradChecks =
+          [] {
+            Rng rng(406);
+            return std::vector<GradCheckCase>{
+                {gradcheck::distinct(rng, {{3, 4}}), {}},
+                {gradcheck::distinct(rng, {{5}}), {{"descending", true}}},
+            };
+          }(),
   });
 }
 

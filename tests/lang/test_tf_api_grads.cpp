@@ -4,7 +4,9 @@
 // (L = sum(sin(out)), so every output element weighs differently).
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 #include "../engine/helpers.h"
@@ -261,6 +263,12 @@ const Case kCases[] = {
      {1, 3, 5, 9}, {}, {2, 7}, "nn_ops.py, avg_pool1d"},
     {"keras AveragePooling2D", "tf.reshape(tf.keras.layers.AveragePooling2D()(tf.reshape(x, [1, 2, 4, 1])), [-1])",
      {1, 2, 3, 4, 5, 6, 7, 8}, {}, {3.5, 5.5}, "keras/layers/pooling/average_pooling2d.py: pool and stride 2"},
+    {"sort", "tf.sort(x)", {1, 10, 26.9, 2.8, 166.32, 62.3}, {}, {1, 2.8, 10, 26.9, 62.3, 166.32},
+     "sort_ops.py, sort docstring: [1, 10, 26.9, 2.8, 166.32, 62.3]"},
+    {"sort descending axis 0", "tf.reshape(tf.sort(tf.reshape(x, [2, 2]), axis=0, direction='DESCENDING'), [-1])",
+     {1, 4, 3, 2}, {}, {3, 4, 1, 2}, "sort_ops.py, sort along axis 0, descending"},
+    {"top_k values", "tf.math.top_k(x, k=2)[0]", {1, 10, 26.9, 2.8}, {}, {26.9, 10},
+     "nn_ops.py, top_k: the k largest, largest first"},
 };
 // clang-format on
 
@@ -488,6 +496,33 @@ c = tf.random.categorical(tf.math.log([[0.2, 0.8]]), 20000, seed=5)
     double ones = 0;
     for (int64_t i = 0; i < c.numel(); ++i) ones += c.at(i);
     QVERIFY2(std::abs(ones / 20000 - 0.8) < 0.02, qPrintable(QString::number(ones)));
+  }
+
+  // argsort (sort_ops.py docstring: argsort([1, 10, 26.9, 2.8, 166.32, 62.3]) = [0 3 1 2 5 4]),
+  // top_k's indices, and shuffle (a permutation of the rows).
+  void sortIndices() {
+    const char* src = R"(
+i = tf.argsort([1, 10, 26.9, 2.8, 166.32, 62.3])
+j = tf.argsort([1, 10, 26.9, 2.8, 166.32, 62.3], direction="DESCENDING")
+k = tf.math.top_k([1.0, 10.0, 26.9, 2.8], k=2)[1]
+s = tf.random.shuffle(tf.range(50), seed=7)
+)";
+    const TracedProgram p = traceProgram(src, "o.gls");
+    const auto v = gltest::runBoth(
+        *p.graph,
+        {outputValue(p, "i"), outputValue(p, "j"), outputValue(p, "k"), outputValue(p, "s")}, 0);
+    const std::vector<double> asc{0, 3, 1, 2, 5, 4}, desc{4, 5, 2, 1, 3, 0}, top{2, 1};
+    for (size_t n = 0; n < asc.size(); ++n) QCOMPARE(v[0].at(int64_t(n)), asc[n]);
+    for (size_t n = 0; n < desc.size(); ++n) QCOMPARE(v[1].at(int64_t(n)), desc[n]);
+    for (size_t n = 0; n < top.size(); ++n) QCOMPARE(v[2].at(int64_t(n)), top[n]);
+    std::vector<double> seen = v[3].toVector();
+    QVERIFY(seen != [] {
+      std::vector<double> r(50);
+      std::iota(r.begin(), r.end(), 0);
+      return r;
+    }());
+    std::sort(seen.begin(), seen.end());
+    for (int n = 0; n < 50; ++n) QCOMPARE(seen[size_t(n)], double(n));
   }
 
   // Predicates: bool results, TF's values (math_ops is_nan / is_inf / is_finite docstrings).

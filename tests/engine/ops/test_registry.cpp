@@ -88,6 +88,8 @@ bool refusesUnknownDims(const std::string& row) {
                                              "pad#0",
                                              "reshape#0",
                                              "slice#0",
+                                             "sort#0",
+                                             "sort#1",
                                              "tile#0",
                                              "tile#1"};
   return kRefuse.count(row) > 0;
