@@ -116,6 +116,12 @@ Value averagePool2d(Context& cx, Value x, const std::vector<int64_t>& k,
                     const std::vector<int64_t>& s, const std::string& padding,
                     const SourceLoc& loc);
 
+// Max pooling of NHWC x over windows k with strides s: the max of each window's values inside
+// the input, gathered as [N, H', W', window, C] patches and reduced (the gradient goes to the
+// maximum; ties share it, where TF's MaxPoolGrad gives it all to the first).
+Value maxPool2d(Context& cx, Value x, const std::vector<int64_t>& k, const std::vector<int64_t>& s,
+                const std::string& padding, const SourceLoc& loc);
+
 // A builtin as a Python callable, optionally bound to a receiver (x.shape, ta.write).
 struct BuiltinObj : Object {
   std::string name;

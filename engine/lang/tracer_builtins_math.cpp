@@ -375,6 +375,23 @@ void addPooling(BuiltinTable& t) {
         return T(averagePool2d(a.cx, a.tensor("input"), windowArg(a, "ksize", 2),
                                windowArg(a, "strides", 2), a.string("padding"), a.callLoc));
       }};
+  t["tf.nn.max_pool2d"] = {
+      Signature::parse("input, ksize, strides, padding, data_format='NHWC', name=None"),
+      [](Bound& a) {
+        if (a.string("data_format") != "NHWC") a.fail("data_format", "must be 'NHWC' in GradLab");
+        return T(maxPool2d(a.cx, a.tensor("input"), windowArg(a, "ksize", 2),
+                           windowArg(a, "strides", 2), a.string("padding"), a.callLoc));
+      }};
+  t["tf.nn.max_pool1d"] = {
+      Signature::parse("input, ksize, strides, padding, data_format='NWC', name=None"),
+      [](Bound& a) {
+        if (a.string("data_format") != "NWC") a.fail("data_format", "must be 'NWC' in GradLab");
+        Emitter& b = a.cx.b;
+        const auto k = windowArg(a, "ksize", 1), s = windowArg(a, "strides", 1);
+        const Value y = maxPool2d(a.cx, o::expandDims(b, a.tensor("input"), 1), {1, k[0]},
+                                  {1, s[0]}, a.string("padding"), a.callLoc);
+        return T(o::squeeze(b, y, {1}));
+      }};
   // avg_pool1d over [N, W, C]: a pool of height 1.
   t["tf.nn.avg_pool1d"] = {
       Signature::parse("input, ksize, strides, padding, data_format='NWC', name=None"),
@@ -412,6 +429,48 @@ Value averagePool2d(Context& cx, Value x, const std::vector<int64_t>& k,
   const Value count =
       o::conv2d(b, inside, b.constant(Tensor::full(dt, {k[0], k[1], 1, 1}, 1.0)), s, pad);
   return o::div(b, sums, count);
+}
+
+Value maxPool2d(Context& cx, Value x, const std::vector<int64_t>& k, const std::vector<int64_t>& s,
+                const std::string& padding, const SourceLoc& loc) {
+  Emitter& b = cx.b;
+  const Shape xs = b.type(x).shape;
+  if (xs.size() != 4 || !fullyKnown(xs))
+    cx.fail(loc, "max pooling needs NHWC inputs of known shape, got " + shapeStr(xs));
+  std::string pad = padding;
+  for (auto& c : pad) c = char(std::toupper(c));
+  if (pad != "VALID" && pad != "SAME") cx.fail(loc, "padding must be 'VALID' or 'SAME'");
+  const int64_t n = xs[0], h = xs[1], w = xs[2], c = xs[3];
+  // Output size and the padding before, as TF's conv geometry.
+  auto geometry = [&](int64_t in, int64_t win, int64_t st, int64_t& out, int64_t& before) {
+    if (pad == "VALID") {
+      out = in >= win ? (in - win) / st + 1 : 0;
+      before = 0;
+    } else {
+      out = (in + st - 1) / st;
+      before = std::max<int64_t>((out - 1) * st + win - in, 0) / 2;
+    }
+  };
+  int64_t oh = 0, ow = 0, ph = 0, pw = 0;
+  geometry(h, k[0], s[0], oh, ph);
+  geometry(w, k[1], s[1], ow, pw);
+  // Positions into [N, H*W + 1, C]: H*W is a row of -inf that stands for the padding.
+  std::vector<double> idx;
+  for (int64_t i = 0; i < oh; ++i)
+    for (int64_t j = 0; j < ow; ++j)
+      for (int64_t di = 0; di < k[0]; ++di)
+        for (int64_t dj = 0; dj < k[1]; ++dj) {
+          const int64_t r = i * s[0] + di - ph, q = j * s[1] + dj - pw;
+          idx.push_back(r >= 0 && r < h && q >= 0 && q < w ? double(r * w + q) : double(h * w));
+        }
+  cx.at(loc);
+  const DType dt = b.type(x).dtype;
+  const Value rows = o::reshape(b, x, {n, h * w, c});
+  const Value padRow = b.constant(Tensor::full(dt, {n, 1, c}, -INFINITY));
+  const Value withPad = o::concat(b, {rows, padRow}, 1);
+  const Value where = b.constant(Tensor::fromVector(idx, {oh, ow, k[0] * k[1]}, DType::I32));
+  const Value patches = o::gather(b, withPad, where, 1);  // [N, oh, ow, window, C]
+  return o::reduceMax(b, patches, {3});
 }
 
 void addTfMathMoreBuiltins(BuiltinTable& t) {

@@ -142,11 +142,13 @@ struct LayerNormLayer : LayerObj {
   }
 };
 
-struct AvgPoolLayer : LayerObj {
+struct PoolLayer2d : LayerObj {
+  bool max = false;
   std::vector<int64_t> pool, strides;
   std::string padding;
   Value forward(Context& cx, Value x, const SourceLoc& loc) override {
-    return averagePool2d(cx, x, pool, strides, padding, loc);
+    return max ? maxPool2d(cx, x, pool, strides, padding, loc)
+               : averagePool2d(cx, x, pool, strides, padding, loc);
   }
 };
 
@@ -164,25 +166,30 @@ struct GlobalMaxPoolLayer : LayerObj {
 
 void addKerasMoreLayers(BuiltinTable& t) {
   // strides default to the pool size, as Keras's.
-  t["tf.keras.layers.AveragePooling2D"] = {
-      Signature::parse(
-          "pool_size=(2, 2), strides=None, padding='valid', data_format=None, name=None"),
-      [](Bound& a) {
-        if (!a.none("data_format") && a.string("data_format") != "channels_last")
-          a.fail("data_format", "must be 'channels_last' in GradLab");
-        auto l = layer<AvgPoolLayer>(a, "AveragePooling2D");
-        auto pair = [&](const char* name) {
-          std::vector<int64_t> v = a.ints(name);
-          if (v.size() == 1) v.push_back(v[0]);
-          if (v.size() != 2 || v[0] < 1 || v[1] < 1)
-            a.fail(name, "must be a positive int or a pair of them");
-          return v;
-        };
-        l->pool = pair("pool_size");
-        l->strides = a.none("strides") ? l->pool : pair("strides");
-        l->padding = a.string("padding");
-        return Val::object(l);
-      }};
+  for (auto [name, isMax] : {std::pair{"AveragePooling2D", false}, {"MaxPooling2D", true}}) {
+    const bool max = isMax;
+    const char* kind = name;
+    t[std::string("tf.keras.layers.") + name] = {
+        Signature::parse(
+            "pool_size=(2, 2), strides=None, padding='valid', data_format=None, name=None"),
+        [max, kind](Bound& a) {
+          if (!a.none("data_format") && a.string("data_format") != "channels_last")
+            a.fail("data_format", "must be 'channels_last' in GradLab");
+          auto l = layer<PoolLayer2d>(a, kind);
+          l->max = max;
+          auto pair = [&](const char* param) {
+            std::vector<int64_t> v = a.ints(param);
+            if (v.size() == 1) v.push_back(v[0]);
+            if (v.size() != 2 || v[0] < 1 || v[1] < 1)
+              a.fail(param, "must be a positive int or a pair of them");
+            return v;
+          };
+          l->pool = pair("pool_size");
+          l->strides = a.none("strides") ? l->pool : pair("strides");
+          l->padding = a.string("padding");
+          return Val::object(l);
+        }};
+  }
   t["tf.keras.layers.GlobalMaxPooling2D"] = {
       Signature::parse("data_format=None, keepdims=False, name=None"), [](Bound& a) {
         if (!a.none("data_format") && a.string("data_format") != "channels_last")

@@ -269,6 +269,17 @@ const Case kCases[] = {
      {1, 4, 3, 2}, {}, {3, 4, 1, 2}, "sort_ops.py, sort along axis 0, descending"},
     {"top_k values", "tf.math.top_k(x, k=2)[0]", {1, 10, 26.9, 2.8}, {}, {26.9, 10},
      "nn_ops.py, top_k: the k largest, largest first"},
+    {"keras MaxPooling2D valid", "tf.reshape(tf.keras.layers.MaxPooling2D(pool_size=(2, 2), strides=(1, 1))(tf.reshape(x, [1, 3, 3, 1])), [-1])",
+     {1, 2, 3, 4, 5, 6, 7, 8, 9}, {}, {5, 6, 8, 9},
+     "keras/layers/pooling/max_pooling2d.py docstring: strides (1, 1), valid"},
+    {"keras MaxPooling2D same", "tf.reshape(tf.keras.layers.MaxPooling2D(pool_size=(2, 2), strides=(1, 1), padding='same')(tf.reshape(x, [1, 3, 3, 1])), [-1])",
+     {1, 2, 3, 4, 5, 6, 7, 8, 9}, {}, {5, 6, 6, 8, 9, 9, 8, 9, 9},
+     "keras/layers/pooling/max_pooling2d.py docstring: padding 'same'"},
+    {"max_pool2d strides 2", "tf.reshape(tf.nn.max_pool2d(tf.reshape(x, [1, 3, 4, 1]), 2, 2, 'VALID'), [-1])",
+     {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {}, {6, 8},
+     "keras/layers/pooling/max_pooling2d.py docstring: a 3x4 input, strides (2, 2)"},
+    {"max_pool1d", "tf.reshape(tf.nn.max_pool1d(tf.reshape(x, [1, 5, 1]), 2, 1, 'VALID'), [-1])",
+     {1, 2, 3, 4, 5}, {}, {2, 3, 4, 5}, "keras/layers/pooling/max_pooling1d.py docstring"},
 };
 // clang-format on
 
