@@ -564,6 +564,100 @@ bool descendingArg(Bound& a) {
   return d == "DESCENDING";
 }
 
+// The constant value of an int argument: these functions' result sizes depend on it, so it
+// must be known while tracing.
+Tensor constantInts(Bound& a, const char* name, Value v) {
+  const auto c = a.cx.constantValue(v);
+  if (!c) a.fail(name, "must be known while tracing in GradLab (the result's size depends on it)");
+  return *c;
+}
+
+// Partitions, stitches and unique with their indices known while tracing: gathers, so the
+// gradients are those of gather (TF's _DynamicPartitionGrads and _DynamicStitchGrads are the
+// same gathers and stitches); unique's results are constants, and TF registers no gradient.
+void addPartitions(BuiltinTable& t) {
+  t["tf.dynamic_partition"] = {
+      Signature::parse("data, partitions, num_partitions, name=None"), [](Bound& a) {
+        const Value x = a.tensor("data");
+        const Tensor p = constantInts(a, "partitions", indexArg(a, "partitions"));
+        Emitter& b = a.cx.b;
+        const Shape xs = b.type(x).shape;
+        const size_t k = p.shape().size();
+        if (k > xs.size() || !std::equal(p.shape().begin(), p.shape().end(), xs.begin()))
+          a.fail("partitions", "must have the shape of the data's leading dims");
+        const int64_t n = a.integer("num_partitions");
+        std::vector<std::vector<int64_t>> rows(static_cast<size_t>(std::max<int64_t>(n, 0)));
+        for (int64_t i = 0; i < p.numel(); ++i) {
+          const int64_t q = int64_t(p.at(i));
+          if (q < 0 || q >= n)
+            a.fail("partitions", "holds " + std::to_string(q) + ", not in [0, num_partitions)");
+          rows[size_t(q)].push_back(i);
+        }
+        const Value flat = o::reshape(b, x, mergedLeading(xs, int64_t(k)));
+        std::vector<Val> out;
+        for (const auto& r : rows) out.push_back(T(pick(b, flat, r, 0)));
+        return Val::listOf(std::move(out));
+      }};
+  // merged[indices[m][i]] = data[m][i], a later write winning, as TF's dynamic_stitch.
+  t["tf.dynamic_stitch"] = {Signature::parse("indices, data, name=None"), [](Bound& a) {
+                              const Val& iv = a["indices"];
+                              const Val& dv = a["data"];
+                              if (!iv.isSeq() || !dv.isSeq() ||
+                                  iv.items().size() != dv.items().size() || iv.items().empty())
+                                a.fail("indices", "and data must be lists of the same length");
+                              Emitter& b = a.cx.b;
+                              std::vector<Value> parts;
+                              std::vector<int64_t> source;  // merged position -> row of parts
+                              int64_t row = 0;
+                              for (size_t m = 0; m < iv.items().size(); ++m) {
+                                const Value im =
+                                    a.cx.toTensor(iv.items()[m], a.loc("indices"), DType::I32);
+                                const Tensor c = constantInts(a, "indices", im);
+                                const Value d = a.cx.toTensor(dv.items()[m], a.loc("data"));
+                                const Shape ds = b.type(d).shape;
+                                const int64_t k = int64_t(c.shape().size());
+                                if (!fullyKnown(ds) || k > int64_t(ds.size()))
+                                  a.fail("data", "needs known shapes led by their indices' shape");
+                                parts.push_back(o::reshape(b, d, mergedLeading(ds, k)));
+                                for (int64_t i = 0; i < c.numel(); ++i, ++row) {
+                                  const int64_t at = int64_t(c.at(i));
+                                  if (at < 0) a.fail("indices", "must not be negative");
+                                  if (at >= int64_t(source.size()))
+                                    source.resize(size_t(at) + 1, -1);
+                                  source[size_t(at)] = row;
+                                }
+                              }
+                              for (int64_t r : source)
+                                if (r < 0) a.fail("indices", "must cover 0 .. max(indices)");
+                              return T(pick(b, o::concat(b, parts, 0), source, 0));
+                            }};
+  // unique of a vector known while tracing: (y, idx) with x = gather(y, idx), y in order of
+  // first occurrence.
+  t["tf.unique"] = {
+      Signature::parse("x, out_idx=None, name=None"), [](Bound& a) {
+        if (!a.none("out_idx") && a.dtype("out_idx", DType::I32) != DType::I32)
+          a.fail("out_idx", "must be tf.int32 (GradLab's integers are int32)");
+        const Value x = a.tensor("x");
+        const auto c = a.cx.constantValue(x);
+        if (!c)
+          a.fail("x", "must be known while tracing in GradLab (the result's size depends on it)");
+        if (c->rank() != 1) a.fail("x", "must be a vector");
+        std::vector<double> y, idx;
+        for (int64_t i = 0; i < c->numel(); ++i) {
+          const double v = c->at(i);
+          auto it = std::find(y.begin(), y.end(), v);
+          if (it == y.end()) y.push_back(v), it = y.end() - 1;
+          idx.push_back(double(it - y.begin()));
+        }
+        Emitter& b = a.cx.b;
+        const DType dt = c->dtype();
+        return Val::listOf(
+            {T(b.constant(Tensor::fromVector(y, {int64_t(y.size())}, dt))),
+             T(b.constant(Tensor::fromVector(idx, {int64_t(idx.size())}, DType::I32)))},
+            true);
+      }};
+}
+
 void addSorting(BuiltinTable& t) {
   t["tf.sort"] = {
       Signature::parse("values, axis=-1, direction='ASCENDING', name=None"), [](Bound& a) {
@@ -618,6 +712,7 @@ void addTfArrayMoreBuiltins(BuiltinTable& t) {
   addNdIndexing(t);
   addSegments(t);
   addSorting(t);
+  addPartitions(t);
 }
 
 }  // namespace gl::lang::trace

@@ -280,6 +280,13 @@ const Case kCases[] = {
      "keras/layers/pooling/max_pooling2d.py docstring: a 3x4 input, strides (2, 2)"},
     {"max_pool1d", "tf.reshape(tf.nn.max_pool1d(tf.reshape(x, [1, 5, 1]), 2, 1, 'VALID'), [-1])",
      {1, 2, 3, 4, 5}, {}, {2, 3, 4, 5}, "keras/layers/pooling/max_pooling1d.py docstring"},
+    {"dynamic_partition", "tf.concat(tf.dynamic_partition(x, [0, 0, 1, 1, 0], 2), 0)",
+     {10, 20, 30, 40, 50}, {}, {10, 20, 50, 30, 40},
+     "data_flow_ops: dynamic_partition docstring ([[10, 20, 50], [30, 40]])"},
+    {"dynamic_stitch",
+     "tf.dynamic_stitch([[6], [4, 1], [[5, 2], [0, 3]]], [x[0:1], x[1:3], tf.reshape(x[3:7], [2, 2])])",
+     {61, 41, 11, 51, 21, 1, 31}, {}, {1, 11, 21, 31, 41, 51, 61},
+     "data_flow_ops: dynamic_stitch docstring"},
 };
 // clang-format on
 
@@ -534,6 +541,12 @@ s = tf.random.shuffle(tf.range(50), seed=7)
     }());
     std::sort(seen.begin(), seen.end());
     for (int n = 0; n < 50; ++n) QCOMPARE(seen[size_t(n)], double(n));
+    // unique (array_ops.py docstring): y = [1, 2, 4, 7, 8], idx = [0, 0, 1, 2, 2, 2, 3, 4, 4].
+    const TracedProgram u =
+        traceProgram("y, idx = tf.unique([1, 1, 2, 4, 4, 4, 7, 8, 8])\n", "u.gls");
+    const auto w = gltest::runBoth(*u.graph, {outputValue(u, "y"), outputValue(u, "idx")}, 0);
+    QCOMPARE(w[0].toVector(), (std::vector<double>{1, 2, 4, 7, 8}));
+    QCOMPARE(w[1].toVector(), (std::vector<double>{0, 0, 1, 2, 2, 2, 3, 4, 4}));
   }
 
   // Predicates: bool results, TF's values (math_ops is_nan / is_inf / is_finite docstrings).
