@@ -91,8 +91,9 @@ void addElementwise(BuiltinTable& t) {
   }
   // Unary primitives with no typed helper: the tf function of the same name.
   for (const char* name :
-       {"acos", "asin", "atan", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "expm1", "log1p",
-        "erf", "erfc", "reciprocal", "rsqrt", "softsign", "log_sigmoid", "floor", "ceil"}) {
+       {"acos",  "asin",     "atan",        "sinh",  "cosh", "tan",    "asinh",
+        "acosh", "atanh",    "expm1",       "log1p", "erf",  "erfc",   "reciprocal",
+        "rsqrt", "softsign", "log_sigmoid", "floor", "ceil", "lgamma", "digamma"}) {
     const std::string prim = name;
     t[std::string("tf.") + name] = {Signature::parse("x, name=None"), [prim](Bound& a) {
                                       return T(a.cx.b.op1(prim, {a.tensor("x")}));

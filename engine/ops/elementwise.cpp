@@ -1,5 +1,6 @@
 // Elementwise primitives: unary math, broadcasting binary arithmetic, comparisons and logic,
 // where, cast, stop_gradient and zeros/ones_like.
+
 #include <cmath>
 #include <type_traits>
 
@@ -9,6 +10,18 @@
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
+
+// lgamma and digamma: Eigen's special functions, whose AVX-512 paths trip GCC 12's false
+// "uninitialized" warnings (GCC bug 105593), as kernels.h notes.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <unsupported/Eigen/SpecialFunctions>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace gl {
 
@@ -707,6 +720,35 @@ void registerMath(Registry& r) {
         return c.b.op1("check_numerics", {g}, {{"message", m}});
       }),
       .gradChecks = unaryChecks(139, uniformGen(-2, 2)),
+  });
+  // log |Gamma(x)| and its derivatives, from Eigen's special functions (unsupported module).
+  r.add(floatUnary(
+      "lgamma", "y = log |Gamma(x)|\ndy/dx = digamma(x)", [](const auto& x) { return x.lgamma(); },
+      [](VjpContext& c, Value g) { return ops::mul(c.b, g, c.b.op1("digamma", {c.in[0]})); }, 140,
+      uniformGen(0.5, 4)));
+  r.add(floatUnary(
+      "digamma", "y = digamma(x) = d log Gamma(x) / dx\ndy/dx = polygamma(1, x)",
+      [](const auto& x) { return x.digamma(); },
+      [](VjpContext& c, Value g) { return ops::mul(c.b, g, c.b.op1("trigamma", {c.in[0]})); }, 141,
+      uniformGen(0.5, 4)));
+  r.add({
+      .name = "trigamma",
+      .math = "y = polygamma(1, x)\n"
+              "dy/dx = polygamma(2, x), which GradLab does not have: its gradient is an error",
+      .arity = 1,
+      .shape = sameTypeRule(kFloat),
+      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) {
+        return x.unaryExpr([](auto v) {
+          return Eigen::internal::polygamma_impl<decltype(v)>::run(decltype(v)(1), v);
+        });
+      })),
+      .vjp = [](VjpContext&) -> Values {
+        throw EngineError(
+            "the gradient of polygamma(1, x) (a third derivative of lgamma) is not "
+            "supported yet");
+      },
+      .batch = batch::elementwise(),
+      .noGradCheck = "its gradient, polygamma(2, x), is not implemented: the VJP is an error",
   });
   // TF registers None for both (_FloorGrad and _CeilGrad return [None]).
   auto rounding = [](const char* name, const char* math, auto f) {

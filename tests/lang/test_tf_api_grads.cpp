@@ -287,6 +287,10 @@ const Case kCases[] = {
      "tf.dynamic_stitch([[6], [4, 1], [[5, 2], [0, 3]]], [x[0:1], x[1:3], tf.reshape(x[3:7], [2, 2])])",
      {61, 41, 11, 51, 21, 1, 31}, {}, {1, 11, 21, 31, 41, 51, 61},
      "data_flow_ops: dynamic_stitch docstring"},
+    {"lgamma", "tf.math.lgamma(x)", {0.5, 1, 4.5, -5.6}, {}, {0.5723649, 0, 2.4537368, -4.6477685},
+     "math_ops: lgamma docstring ([0, 0.5, 1, 4.5, -4, -5.6], finite entries)", {}, {}, 1e-6},
+    {"digamma", "tf.math.digamma(x)", {0.5, 1, 2}, {}, {-1.9635100260214235, -0.5772156649015329, 0.42278433509846713},
+     "gen_math_ops Digamma: the derivative of lgamma"},
 };
 // clang-format on
 
