@@ -729,26 +729,49 @@ void registerMath(Registry& r) {
   r.add(floatUnary(
       "digamma", "y = digamma(x) = d log Gamma(x) / dx\ndy/dx = polygamma(1, x)",
       [](const auto& x) { return x.digamma(); },
-      [](VjpContext& c, Value g) { return ops::mul(c.b, g, c.b.op1("trigamma", {c.in[0]})); }, 141,
-      uniformGen(0.5, 4)));
-  r.add({
-      .name = "trigamma",
-      .math = "y = polygamma(1, x)\n"
-              "dy/dx = polygamma(2, x), which GradLab does not have: its gradient is an error",
-      .arity = 1,
-      .shape = sameTypeRule(kFloat),
-      .forward = tensorKernel(unaryKernel<kFloat>([](const auto& x) {
-        return x.unaryExpr([](auto v) {
-          return Eigen::internal::polygamma_impl<decltype(v)>::run(decltype(v)(1), v);
-        });
-      })),
-      .vjp = [](VjpContext&) -> Values {
-        throw EngineError(
-            "the gradient of polygamma(1, x) (a third derivative of lgamma) is not "
-            "supported yet");
+      [](VjpContext& c, Value g) {
+        return ops::mul(c.b, g, c.b.op1("polygamma", {c.in[0]}, {{"order", int64_t(1)}}));
       },
+      141, uniformGen(0.5, 4)));
+  // polygamma(n, x) for n >= 1 (attr order): its gradient is polygamma(n + 1, x), so every
+  // order of lgamma's derivatives has one.
+  r.add({
+      .name = "polygamma",
+      .math = "y = polygamma(n, x), the n-th derivative of digamma (attr order = n >= 1)\n"
+              "dy/dx = polygamma(n + 1, x)",
+      .arity = 1,
+      .shape =
+          [](const Types& in, const Attrs& a) {
+            if (a.i("order", 1) < 1) throw ShapeError("polygamma needs an order >= 1");
+            return sameTypeRule(kFloat)(in, a);
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) -> Tensors {
+        const Tensor& x = in.at(0);
+        requireDtype(x.dtype(), kFloat);
+        const double n = double(a.i("order", 1));
+        Tensor y = Tensor::empty(x.dtype(), x.shape());
+        dispatchFloat(x.dtype(), [&](auto z) {
+          using T = decltype(z);
+          const T* px = x.data<T>();
+          T* py = y.data<T>();
+          for (int64_t k = 0; k < x.numel(); ++k)
+            py[k] = Eigen::internal::polygamma_impl<T>::run(T(n), px[k]);
+        });
+        return {y};
+      }),
+      .vjp = unaryVjp([](VjpContext& c, Value g) {
+        const int64_t n = c.attrs().i("order", 1);
+        return ops::mul(c.b, g, c.b.op1("polygamma", {c.in[0]}, {{"order", n + 1}}));
+      }),
       .batch = batch::elementwise(),
-      .noGradCheck = "its gradient, polygamma(2, x), is not implemented: the VJP is an error",
+      .gradChecks =
+          [] {
+            Rng rng(142);
+            return std::vector<GradCheckCase>{
+                {{gradcheck::uniform(rng, {3, 4}, 0.5, 4)}, {{"order", int64_t(1)}}},
+                {{gradcheck::uniform(rng, {2, 3}, 0.5, 4)}, {{"order", int64_t(2)}}},
+            };
+          }(),
   });
   // TF registers None for both (_FloorGrad and _CeilGrad return [None]).
   auto rounding = [](const char* name, const char* math, auto f) {
