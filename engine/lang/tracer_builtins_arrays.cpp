@@ -118,7 +118,55 @@ void addReorderings(BuiltinTable& t) {
                     }};
 }
 
+// strided_slice as Python slicing per axis (begin:end:stride, begin_mask / end_mask bits
+// meaning "from the start" / "to the end", shrink_axis_mask bits taking one index and dropping
+// the axis): a gather per axis with the positions the slice visits.
+Val stridedSlice(Bound& a) {
+  Value x = a.tensor("input_");
+  Emitter& b = a.cx.b;
+  for (const char* m : {"ellipsis_mask", "new_axis_mask"})
+    if (a.integer(m) != 0) a.fail(m, "is not supported yet (use Python slicing)");
+  const auto begin = a.ints("begin"), end = a.ints("end");
+  std::vector<int64_t> strides =
+      a.none("strides") ? std::vector<int64_t>(begin.size(), 1) : a.ints("strides");
+  if (begin.size() != end.size() || begin.size() != strides.size())
+    a.fail("begin", "end and strides must have the same length");
+  const int64_t beginMask = a.integer("begin_mask"), endMask = a.integer("end_mask"),
+                shrinkMask = a.integer("shrink_axis_mask");
+  std::vector<int64_t> dropped;
+  for (size_t i = 0; i < begin.size(); ++i) {
+    const int64_t ax = knownAxis(a, x, "begin", int64_t(i));
+    const int64_t n = b.type(x).shape[size_t(ax)], st = strides[i];
+    if (st == 0) a.fail("strides", "must not be 0");
+    std::vector<int64_t> idx;
+    if (shrinkMask >> i & 1) {
+      const int64_t k = begin[i] < 0 ? begin[i] + n : begin[i];
+      if (k < 0 || k >= n)
+        a.fail("begin", "index " + std::to_string(begin[i]) + " is out of range");
+      idx.push_back(k);
+      dropped.push_back(ax);
+    } else {
+      // Python's slice.indices: negative bounds count from the end, then clamp.
+      auto bound = [&](int64_t v, bool masked, bool isBegin) {
+        if (masked) return isBegin ? (st > 0 ? int64_t(0) : n - 1) : (st > 0 ? n : int64_t(-1));
+        if (v < 0) v += n;
+        return st > 0 ? std::clamp<int64_t>(v, 0, n) : std::clamp<int64_t>(v, -1, n - 1);
+      };
+      const int64_t from = bound(begin[i], beginMask >> i & 1, true);
+      const int64_t to = bound(end[i], endMask >> i & 1, false);
+      for (int64_t k = from; st > 0 ? k < to : k > to; k += st) idx.push_back(k);
+    }
+    x = pick(b, x, idx, ax);
+  }
+  if (!dropped.empty()) x = o::squeeze(b, x, dropped);
+  return T(x);
+}
+
 void addSplitsAndGrids(BuiltinTable& t) {
+  t["tf.strided_slice"] = {
+      Signature::parse("input_, begin, end, strides=None, begin_mask=0, end_mask=0, "
+                       "ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None, name=None"),
+      stridedSlice};
   // split: num_or_size_splits equal parts, or parts of the given sizes (one -1 inferred).
   t["tf.split"] = {
       Signature::parse("value, num_or_size_splits, axis=0, num=None, name=None"), [](Bound& a) {

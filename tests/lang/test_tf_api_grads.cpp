@@ -291,6 +291,14 @@ const Case kCases[] = {
      "math_ops: lgamma docstring ([0, 0.5, 1, 4.5, -4, -5.6], finite entries)", {}, {}, 1e-6},
     {"digamma", "tf.math.digamma(x)", {0.5, 1, 2}, {}, {-1.9635100260214235, -0.5772156649015329, 0.42278433509846713},
      "gen_math_ops Digamma: the derivative of lgamma"},
+    {"strided_slice", "tf.reshape(tf.strided_slice(tf.reshape(x, [3, 2, 3]), [1, 0, 0], [2, 2, 3], [1, 1, 1]), [-1])",
+     {1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6}, {}, {3, 3, 3, 4, 4, 4},
+     "array_ops.py, strided_slice docstring: [1, 0, 0] to [2, 2, 3]", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}},
+    {"strided_slice negative stride", "tf.reshape(tf.strided_slice(tf.reshape(x, [3, 2, 3]), [1, -1, 0], [2, -3, 3], [1, -1, 1]), [-1])",
+     {1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6}, {}, {4, 4, 4, 3, 3, 3},
+     "array_ops.py, strided_slice docstring: [1, -1, 0] to [2, -3, 3] by [1, -1, 1]", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}},
+    {"strided_slice masks", "tf.strided_slice(tf.reshape(x, [2, 3]), [0, 1], [0, 0], [1, 1], end_mask=2, shrink_axis_mask=1)",
+     {1, 2, 3, 4, 5, 6}, {}, {2, 3}, "array_ops.py, strided_slice: x[0, 1:]"},
 };
 // clang-format on
 
