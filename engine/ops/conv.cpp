@@ -746,8 +746,10 @@ void registerConvOps(Registry& r) {
         if (c.needs[0]) {
           const Shape ys = convGeom(xs, a.ints("filter_shape"), a, "conv2d").outShape();
           if (ys[1] < 0 || ys[2] < 0)  // no value of y's shape here to read it from at run time
-            throw EngineError("the gradient of conv2d_backprop_filter_pooled needs the conv "
-                              "output's spatial size known, got " + shapeStr(ys));
+            throw EngineError(
+                "the gradient of conv2d_backprop_filter_pooled needs the conv "
+                "output's spatial size known, got " +
+                shapeStr(ys));
           const Value gy = c.b.op1("global_avg_pool_grad", {c.in[1]}, Attrs{{"input_shape", ys}});
           grads[0] = backpropInputNode(c.b, gy, h, xs, c.in[0], a);
         }
