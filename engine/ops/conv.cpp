@@ -8,15 +8,6 @@
 // fixed by the shapes, never by the thread count, so the serial and the parallel executor compute
 // every number the same way.
 
-// GCC 12 reports false "may be used uninitialized" warnings inside Eigen's AVX-512 packing code.
-#if defined(__GNUC__) && !defined(__clang__)  // clang has no -Wmaybe-uninitialized
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <Eigen/Core>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -24,6 +15,7 @@
 #include <string>
 
 #include "engine/ops/api.h"
+#include "engine/ops/eigen.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"

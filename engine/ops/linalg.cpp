@@ -3,19 +3,11 @@
 // are spread over OpenMP threads instead (Eigen then stays single-threaded inside the team).
 #include <omp.h>
 
-// GCC 12 reports false "may be used uninitialized" warnings inside Eigen's AVX-512 packing code.
-#if defined(__GNUC__) && !defined(__clang__)  // clang has no -Wmaybe-uninitialized
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <Eigen/Core>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <map>
 
 #include "engine/ops/api.h"
 #include "engine/ops/batch_rules.h"
+#include "engine/ops/eigen.h"
 #include "engine/ops/einsum.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"

@@ -1,19 +1,10 @@
 // Matrix functions over the last two axes, batched over the rest, with Eigen's decompositions
 // and TF's gradients (linalg_grad.py): matrix_inverse, matrix_determinant,
 // log_abs_determinant (slogdet's second result), cholesky.
-#if defined(__GNUC__) && !defined(__clang__)  // GCC 12's false positives inside Eigen
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <Eigen/Cholesky>
-#include <Eigen/Core>
-#include <Eigen/LU>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <cmath>
 
 #include "engine/ops/api.h"
+#include "engine/ops/eigen.h"
 #include "engine/ops/kernels.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/rng.h"
