@@ -82,6 +82,12 @@ Value slice(Emitter& b, Value x, const std::vector<int64_t>& begin,
             const std::vector<int64_t>& size);
 // Zero padding: paddings = {before0, after0, before1, after1, ...}.
 Value pad(Emitter& b, Value x, const std::vector<int64_t>& paddings);
+// A slice along one axis at a run-time begin and size (int32 scalars), and its adjoint: x placed
+// at begin in zeros of run-time extent total. The static sizes are what is known (-1: unknown).
+Value sliceAxis(Emitter& b, Value x, Value begin, Value size, int64_t axis, int64_t staticSize);
+Value padAxis(Emitter& b, Value x, Value begin, Value total, int64_t axis, int64_t staticTotal);
+// x's size along axis as an int32 scalar: a constant when known, else read at run time.
+Value sizeAlongAxis(Emitter& b, Value x, int64_t axis);
 // gather(params, indices, axis): out.shape = params[:axis] + indices.shape + params[axis+1:].
 Value gather(Emitter& b, Value params, Value indices, int64_t axis = 0);
 // Adds slices of `updates` into zeros of params' shape (the reverse of gather).

@@ -124,6 +124,7 @@ Registry::Registry() {
   registerConvOps(*this);
   registerNnOps(*this);
   registerRandomOps(*this);
+  registerDynamicSliceOps(*this);
   registerListOps(*this);
 }
 

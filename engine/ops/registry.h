@@ -214,6 +214,7 @@ void registerDecompositionOps(Registry& r);
 void registerConvOps(Registry& r);
 void registerNnOps(Registry& r);
 void registerRandomOps(Registry& r);
-void registerListOps(Registry& r);  // TensorArray lists, fill
+void registerDynamicSliceOps(Registry& r);  // slice_axis, pad_axis
+void registerListOps(Registry& r);          // TensorArray lists, fill
 
 }  // namespace gl

@@ -962,19 +962,27 @@ void registerShapeOps(Registry& r) {
         Value g = c.goutOrZeros(0);
         std::vector<Value> grads(c.in.size());
         int64_t offset = 0;
+        Value runOffset;  // the offset read at run time, once a size before it is unknown
         for (size_t i = 0; i < c.in.size(); ++i) {
           const int64_t n = c.inType(i).shape[size_t(axis)];
           const bool lastOne = i + 1 == c.in.size();
-          if (c.needs[i] && (!known(offset) || (!known(n) && !lastOne)))
-            throw EngineError("the gradient of concat needs the sizes along axis " + num(axis) +
-                              " known, got " + shapeStr(c.inType(i).shape));
-          if (c.needs[i]) {
+          if (c.needs[i] && known(offset) && (known(n) || lastOne)) {
             std::vector<int64_t> begin(size_t(r), 0), size(size_t(r), -1);
             begin[size_t(axis)] = offset;
             size[size_t(axis)] = known(n) ? n : -1;
             grads[i] = ops::slice(c.b, g, begin, size);
+          } else if (c.needs[i]) {
+            // Sizes unknown while tracing (a sequence grown in a loop): slice at run time.
+            Value at = runOffset.valid() ? runOffset : c.b.scalar(double(offset), DType::I32);
+            grads[i] = ops::sliceAxis(c.b, g, at, ops::sizeAlongAxis(c.b, c.in[i], axis), axis, n);
           }
-          offset = known(n) ? offset + n : -1;
+          if (known(offset) && known(n)) {
+            offset += n;
+          } else {
+            Value before = runOffset.valid() ? runOffset : c.b.scalar(double(offset), DType::I32);
+            runOffset = ops::add(c.b, before, ops::sizeAlongAxis(c.b, c.in[i], axis));
+            offset = -1;
+          }
         }
         return grads;
       },
@@ -1093,17 +1101,22 @@ void registerShapeOps(Registry& r) {
         return Tensors{y};
       }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
+        // A sized slice of an unknown dim pads back to x's run-time size (pad_axis).
         const Shape& s = c.inType(0).shape;
         const auto begin = c.attrs().ints("begin"), size = c.attrs().ints("size");
         std::vector<int64_t> p;
+        std::vector<int64_t> dynamic;
         for (size_t i = 0; i < s.size(); ++i) {
-          if (size[i] != -1 && !known(s[i]))
-            throw EngineError("the gradient of slice needs dim " + num(int64_t(i)) + " of " +
-                              shapeStr(s) + " known (or size -1 there)");
-          p.push_back(begin[i]);
-          p.push_back(size[i] == -1 ? 0 : s[i] - begin[i] - size[i]);
+          const bool late = size[i] != -1 && !known(s[i]);
+          if (late) dynamic.push_back(int64_t(i));
+          p.push_back(late ? 0 : begin[i]);
+          p.push_back(size[i] == -1 || late ? 0 : s[i] - begin[i] - size[i]);
         }
-        return {ops::pad(c.b, c.goutOrZeros(0), p)};
+        Value g = ops::pad(c.b, c.goutOrZeros(0), p);
+        for (int64_t d : dynamic)
+          g = ops::padAxis(c.b, g, c.b.scalar(double(begin[size_t(d)]), DType::I32),
+                           ops::sizeAlongAxis(c.b, c.in[0], d), d, -1);
+        return {g};
       },
       .batch = batch::slice(),
       .work = outputWork,
@@ -1140,17 +1153,22 @@ void registerShapeOps(Registry& r) {
         return Tensors{y};
       }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
+        // An unknown dim padded after: slice it at run time, x's size read from x (slice_axis).
         const Shape& s = c.inType(0).shape;
         const auto p = c.attrs().ints("paddings");
         std::vector<int64_t> begin, size;
+        std::vector<int64_t> dynamic;
         for (size_t i = 0; i < s.size(); ++i) {
-          if (!known(s[i]) && p[2 * i + 1] != 0)
-            throw EngineError("the gradient of pad needs dim " + num(int64_t(i)) + " of " +
-                              shapeStr(s) + " known (or no padding after it)");
-          begin.push_back(p[2 * i]);
+          const bool late = !known(s[i]) && p[2 * i + 1] != 0;
+          if (late) dynamic.push_back(int64_t(i));
+          begin.push_back(late ? 0 : p[2 * i]);
           size.push_back(known(s[i]) ? s[i] : -1);
         }
-        return {ops::slice(c.b, c.goutOrZeros(0), begin, size)};
+        Value g = c.goutOrZeros(0);
+        for (int64_t d : dynamic)
+          g = ops::sliceAxis(c.b, g, c.b.scalar(double(p[size_t(2 * d)]), DType::I32),
+                             ops::sizeAlongAxis(c.b, c.in[0], d), d, -1);
+        return {ops::slice(c.b, g, begin, size)};
       },
       .batch = batch::pad(),
       .gradChecks =

@@ -77,17 +77,13 @@ Primitive fakeEntry() {
 // unknown while tracing, with an error naming it (a gap, issue #28: TF builds these from the
 // run-time shape too).
 bool refusesUnknownDims(const std::string& row) {
-  static const std::set<std::string> kRefuse{"concat#0",
-                                             "concat#1",
-                                             "conv2d_backprop_filter_pooled#0",
+  static const std::set<std::string> kRefuse{"conv2d_backprop_filter_pooled#0",
                                              "conv2d_backprop_filter_pooled#1",
                                              "einsum#5",
                                              "einsum#6",
                                              "gather#0",
                                              "gather#1",
-                                             "pad#0",
                                              "reshape#0",
-                                             "slice#0",
                                              "sort#0",
                                              "sort#1",
                                              "tile#0",
