@@ -190,6 +190,30 @@ T divide(T x, T y) {
   }
 }
 
+// x^y; for integers by repeated squaring in unsigned arithmetic, so it wraps on overflow as
+// TF's int32 Pow does. Negative integer exponents are refused before (checkNoNegativeIntPower).
+template <class T>
+T power(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    uint32_t base = static_cast<uint32_t>(x), result = 1;
+    for (uint32_t e = y < 0 ? 0u : static_cast<uint32_t>(y); e != 0; e >>= 1) {
+      if (e & 1u) result *= base;
+      base *= base;
+    }
+    return static_cast<T>(result);
+  } else {
+    return std::pow(x, y);
+  }
+}
+
+// TF: "Integers to negative integer powers are not allowed" (cwise_ops.h's safe_pow).
+void checkNoNegativeIntPower(const Tensor& y) {
+  if (y.dtype() != DType::I32) return;
+  const int32_t* p = y.data<int32_t>();
+  for (int64_t i = 0; i < y.numel(); ++i)
+    if (p[i] < 0) throw EngineError("integers to negative integer powers are not allowed");
+}
+
 // Ties go to x; a NaN in either input propagates (as in NumPy).
 template <class T>
 bool isNan(T v) {
@@ -217,9 +241,10 @@ Tensors divKernel(const Tensors& in, const Attrs& a, KernelContext* ctx) {
 
 Tensors powKernel(const Tensors& in, const Attrs& a, KernelContext* ctx) {
   static const ElementwiseFn general =
-      binaryKernel<kFloat, false>([](auto x, auto y) { return std::pow(x, y); });
+      binaryKernel<kNumeric, false>([](auto x, auto y) { return power(x, y); });
   const Tensor& x = in.at(0);
   const Tensor& y = in.at(1);
+  checkNoNegativeIntPower(y);
   // x**2 (losses) is the common case: one exact multiply instead of std::pow.
   if (x.dtype() == y.dtype() && isFloat(x.dtype()) && y.numel() == 1 && y.at(0) == 2.0 &&
       broadcastShapes(x.shape(), y.shape()) == x.shape()) {
@@ -852,7 +877,7 @@ void registerBinary(Registry& r) {
       .name = "pow",
       .math = "z = x^y\ndz/dx = y x^(y-1), dz/dy = log(x) x^y (0 where x <= 0, as in TF)",
       .arity = 2,
-      .shape = broadcastRule(kFloat, false),
+      .shape = broadcastRule(kNumeric, false),
       .forward = tensorKernel(powKernel),
       // Each part only references the forward values it needs: dz/dy takes log(x), which is NaN
       // for x <= 0 even when only dz/dx is wanted.
@@ -875,7 +900,7 @@ void registerBinary(Registry& r) {
         return r;
       }),
       .batch = batch::elementwise(),
-      .elementwise = blocks::binary([](auto x, auto y) { return std::pow(x, y); }),
+      .elementwise = blocks::binary([](auto x, auto y) { return power(x, y); }),
       .gradChecks = binaryChecks(205, uniformGen(0.5, 2), uniformGen(-1.5, 1.5)),
   });
   r.add({

@@ -419,6 +419,12 @@ void registerLinalgOps(Registry& r) {
 namespace ops {
 
 Value matmul(Emitter& b, Value x, Value y, bool transposeA, bool transposeB) {
+  // int32 (TF's MatMul takes it): the float64 product is exact while the sums stay below
+  // 2^53; TF's int32 wraps on overflow where the cast back does not.
+  if (b.type(x).dtype == DType::I32 && b.type(y).dtype == DType::I32)
+    return cast(b,
+                matmul(b, cast(b, x, DType::F64), cast(b, y, DType::F64), transposeA, transposeB),
+                DType::I32);
   return b.op1("matmul", {x, y}, {{"transpose_a", transposeA}, {"transpose_b", transposeB}});
 }
 

@@ -631,6 +631,14 @@ Value reduceSum(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keep
   return b.op1("sum", {x}, reduceOpAttrs(axes, keepdims));
 }
 Value reduceMean(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
+  if (b.type(x).dtype == DType::I32) {
+    // TF's integer mean is the sum divided by the count, truncated toward zero (Eigen's
+    // MeanReducer): [-1, -2] gives -1. The count is a sum of ones (run-time sizes welcome).
+    const Value sum = reduceSum(b, x, axes, keepdims);
+    const Value count = reduceSum(b, b.onesLike(x), axes, keepdims);
+    const Value quotient = div(b, abs(b, sum), count);
+    return where(b, greaterEqual(b, sum, b.zerosLike(sum)), quotient, neg(b, quotient));
+  }
   return b.op1("mean", {x}, reduceOpAttrs(axes, keepdims));
 }
 Value reduceMax(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keepdims) {
