@@ -57,6 +57,7 @@ void addCustomGradientBuiltins(BuiltinTable& t);
 void addOptimizerBuiltins(BuiltinTable& t);
 void addTfMathMoreBuiltins(BuiltinTable& t);
 void addTfArrayMoreBuiltins(BuiltinTable& t);
+void addTfPartsBuiltins(BuiltinTable& t);  // called by addTfArrayBuiltins
 
 // Arguments bound to a builtin's signature, with typed accessors whose errors name the
 // builtin, the parameter and the argument's location.

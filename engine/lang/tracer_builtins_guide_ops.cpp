@@ -80,17 +80,38 @@ Val reduceProd(Bound& a) {
 }
 
 // linspace(start, stop, num): start + (stop - start) * k / (num - 1), k = 0..num-1.
+// linspace: start + (stop - start) * k / (num - 1) for k < num, along a new axis `axis` of the
+// start and stop broadcast together (TF's linspace docstring: batched bounds [0, 5] and
+// [10, 40] with axis=-1 give rows [0 2.5 5 7.5 10] and [5 13.75 22.5 31.25 40]).
 Val linspace(Bound& a) {
   const int64_t num = a.integer("num");
   if (num < 1) a.fail("num", "must be at least 1");
   Value start = a.tensor("start");
   Value stop = a.tensorLike("stop", start);
-  const DType dt = a.cx.b.type(start).dtype;
+  Emitter& b = a.cx.b;
+  const DType dt = b.type(start).dtype;
   if (!isFloat(dt)) a.fail("start", "must be a float tensor");
+  const Shape s = broadcastShapes(b.type(start).shape, b.type(stop).shape);
+  const int64_t rank = int64_t(s.size());
+  int64_t axis = a.integer("axis");
+  if (axis < -(rank + 1) || axis > rank)
+    a.fail("axis", "must be in [" + std::to_string(-(rank + 1)) + ", " + std::to_string(rank) +
+                       "] for bounds of shape " + shapeStr(s));
+  if (axis < 0) axis += rank + 1;
   Tensor k = Tensor::zeros(dt, {num});
   for (int64_t i = 0; i < num; ++i) k.set(i, num == 1 ? 0.0 : double(i) / double(num - 1));
-  Emitter& b = a.cx.b;
-  Value frac = b.constant(k, "linspace_fraction");
+  Shape fracShape(size_t(rank + 1), 1);
+  fracShape[size_t(axis)] = num;
+  a.cx.at(a.callLoc);
+  Value frac = o::reshape(b, b.constant(k, "linspace_fraction"), fracShape);
+  // The new axis in each bound's own (right-aligned) axes; in front of them when the bound has
+  // fewer axes, where broadcasting supplies the rest.
+  auto withAxis = [&](Value v) {
+    const int64_t missing = rank - int64_t(b.type(v).shape.size());
+    return o::expandDims(b, v, std::max<int64_t>(0, axis - missing));
+  };
+  start = withAxis(start);
+  stop = withAxis(stop);
   return T(o::add(b, start, o::mul(b, o::sub(b, stop, start), frac)));
 }
 

@@ -42,6 +42,32 @@ Val fillOf(Bound& a, const Shape& s, double value, DType dt) {
       "fill", {}, Attrs{{"dtype", std::string(dtypeName(dt))}, {"shape", s}, {"value", value}}));
 }
 
+// tf.where(condition): the coordinates of the true entries, [count, rank] in row-major order
+// (TF's docstring). The count is the result's size, so the condition must be known while
+// tracing; TF gives int64, GradLab's integers are int32.
+Value trueCoordinates(Bound& a, Value c) {
+  const auto known = a.cx.constantValue(c);
+  if (!known)
+    a.fail("condition",
+           "must be known while tracing when x and y are not given (the result's size depends "
+           "on it)");
+  const Shape s = known->shape();
+  std::vector<double> coords;
+  int64_t count = 0;
+  for (int64_t i = 0; i < known->numel(); ++i) {
+    if (known->at(i) == 0) continue;
+    ++count;
+    std::vector<double> at(s.size());
+    for (int64_t d = int64_t(s.size()) - 1, rest = i; d >= 0; --d) {
+      at[size_t(d)] = double(rest % s[size_t(d)]);
+      rest /= s[size_t(d)];
+    }
+    coords.insert(coords.end(), at.begin(), at.end());
+  }
+  return a.cx.b.constant(Tensor::fromVector(coords, {count, int64_t(s.size())}, DType::I32),
+                         "where_coordinates");
+}
+
 // tf.float32, ... and the other constants of the tf namespace.
 void addDtypes(BuiltinTable& t) {
   for (auto [name, dt] : {std::pair{"float32", DType::F32},
@@ -124,9 +150,10 @@ void addElementwise(BuiltinTable& t) {
                                     }};
   }
   t["tf.where"] = {Signature::parse("condition, x=None, y=None, name=None"), [](Bound& a) {
-                     if (a.none("x") || a.none("y"))
-                       a.fail("x", "is required: GradLab's tf.where selects between x and y");
+                     if (a.none("x") != a.none("y"))
+                       a.fail(a.none("x") ? "x" : "y", "must be given with the other one");
                      Value c = a.tensor("condition");
+                     if (a.none("x")) return T(trueCoordinates(a, c));
                      auto [x, y] = operands(a, "x", "y");
                      return T(o::where(a.cx.b, c, x, y));
                    }};
@@ -176,6 +203,53 @@ void addReductions(BuiltinTable& t) {
                    }};
 }
 
+// tf.norm: a vector norm over `axis` (None: every entry; an int: one axis), or a matrix norm
+// over a pair of axes. ord: 'euclidean' (Frobenius for matrices), 'fro' (matrices), a
+// positive p for vectors ((sum |x|^p)^(1/p), 1 and 2 included), inf (max |x|; for matrices the
+// largest row sum), and 1 for matrices (the largest column sum). TF's norm docstring.
+Val norm(Bound& a) {
+  Emitter& b = a.cx.b;
+  Value x = a.tensor("tensor");
+  const int64_t rank = int64_t(b.type(x).shape.size());
+  const bool keep = !a.none("keepdims") && a.boolean("keepdims");
+  std::vector<int64_t> axes = a.axes("axis");
+  for (int64_t& d : axes) {
+    if (d < -rank || d >= rank)
+      a.fail("axis", "is outside the tensor's " + std::to_string(rank) + " axes");
+    if (d < 0) d += rank;
+  }
+  const bool matrix = axes.size() == 2;
+  if (axes.size() > 2) a.fail("axis", "must be None, an int or a pair of ints");
+  if (matrix && axes[0] == axes[1]) a.fail("axis", "must name two different axes");
+  const Val& ord = a["ord"];
+  const bool euclidean = ord.kind == Kind::Str &&
+                         (a.string("ord") == "euclidean" || (matrix && a.string("ord") == "fro"));
+  if (ord.kind == Kind::Str && !euclidean)
+    a.fail("ord", matrix ? "must be 'euclidean', 'fro', 1 or inf for a matrix norm"
+                         : "must be 'euclidean' or a positive number for a vector norm");
+  const double p = euclidean ? 2.0 : a.number("ord");
+  a.cx.at(a.callLoc);
+  if (euclidean || (!matrix && p == 2.0))
+    return T(o::sqrt(b, o::reduceSum(b, o::square(b, x), axes, keep)));
+  Value mag = o::abs(b, x);
+  if (matrix) {
+    // ord 1: sum down each column (over axes[0]), then the largest; inf: rows.
+    if (p != 1.0 && !std::isinf(p))
+      a.fail("ord",
+             "must be 'euclidean', 'fro', 1 or inf for a matrix norm (2 is not "
+             "supported by GradLab yet)");
+    const int64_t sumAxis = p == 1.0 ? axes[0] : axes[1];
+    const int64_t maxAxis = p == 1.0 ? axes[1] : axes[0];
+    return T(o::reduceMax(b, o::reduceSum(b, mag, {sumAxis}, true), {maxAxis, sumAxis}, keep));
+  }
+  if (!(p > 0)) a.fail("ord", "must be a positive number, 'euclidean' or inf");
+  if (std::isinf(p)) return T(o::reduceMax(b, mag, axes, keep));
+  if (p == 1.0) return T(o::reduceSum(b, mag, axes, keep));
+  const DType dt = b.type(x).dtype;
+  Value sum = o::reduceSum(b, o::pow(b, mag, b.scalar(p, dt)), axes, keep);
+  return T(o::pow(b, sum, b.scalar(1.0 / p, dt)));
+}
+
 // Clipping, norms, sizes, matmul and einsum.
 void addMatrixAndShapeMath(BuiltinTable& t) {
   t["tf.clip_by_value"] = {
@@ -184,15 +258,8 @@ void addMatrixAndShapeMath(BuiltinTable& t) {
         Value lo = a.tensorLike("clip_value_min", x), hi = a.tensorLike("clip_value_max", x);
         return T(o::minimum(a.cx.b, o::maximum(a.cx.b, x, lo), hi));
       }};
-  t["tf.norm"] = {
-      Signature::parse("tensor, ord='euclidean', axis=None, keepdims=None, name=None"),
-      [](Bound& a) {
-        if (a.string("ord") != "euclidean" && a.string("ord") != "fro")
-          a.fail("ord", "must be 'euclidean'");
-        Value x = a.tensor("tensor");
-        const bool keep = !a.none("keepdims") && a.boolean("keepdims");
-        return T(o::sqrt(a.cx.b, o::reduceSum(a.cx.b, o::square(a.cx.b, x), a.axes("axis"), keep)));
-      }};
+  t["tf.norm"] = {Signature::parse("tensor, ord='euclidean', axis=None, keepdims=None, name=None"),
+                  norm};
   t["tf.nn.l2_loss"] = {
       Signature::parse("t, name=None"), [](Bound& a) {
         Value x = a.tensor("t");
@@ -211,10 +278,21 @@ void addMatrixAndShapeMath(BuiltinTable& t) {
       Signature::parse("input, axis=None, output_type=None, name=None"), [](Bound& a) {
         return T(o::argmax(a.cx.b, a.tensor("input"), a.none("axis") ? 0 : a.integer("axis")));
       }};
+  // For real tensors the adjoint is the transpose; TF refuses both on one operand. The sparse
+  // flags pick TF's kernel only.
   t["tf.matmul"] = {
-      Signature::parse("a, b, transpose_a=False, transpose_b=False, name=None"), [](Bound& a) {
+      Signature::parse("a, b, transpose_a=False, transpose_b=False, adjoint_a=False, "
+                       "adjoint_b=False, ~a_is_sparse=False, ~b_is_sparse=False, name=None"),
+      [](Bound& a) {
         auto [x, y] = operands(a, "a", "b");
-        return T(o::matmul(a.cx.b, x, y, a.boolean("transpose_a"), a.boolean("transpose_b")));
+        for (const char* side : {"a", "b"})
+          if (a.boolean(std::string("transpose_") + side) &&
+              a.boolean(std::string("adjoint_") + side))
+            a.fail(std::string("adjoint_") + side, std::string("cannot be True with transpose_") +
+                                                       side + " (TF: only one of them)");
+        const bool ta = a.boolean("transpose_a") || a.boolean("adjoint_a");
+        const bool tb = a.boolean("transpose_b") || a.boolean("adjoint_b");
+        return T(o::matmul(a.cx.b, x, y, ta, tb));
       }};
   // tf.einsum: tracer_builtins_guide_ops.cpp (it takes diagonals first).
 }
@@ -266,13 +344,23 @@ void addRandomAndPrint(BuiltinTable& t) {
                                a.cx.setGlobalSeed(uint64_t(a.integer("seed")));
                                return Val::none();
                              }};
+  // TF builds both from a standard draw: normal is z * stddev + mean, uniform is
+  // u * (maxval - minval) + minval, so tensor parameters broadcast and get gradients
+  // (random_ops.py).
   t["tf.random.normal"] = {
       Signature::parse("shape, mean=0.0, stddev=1.0, dtype=None, seed=None, name=None"),
       [](Bound& a) {
         const int64_t seed =
             a.cx.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
-        return T(o::randomNormal(a.cx.b, a.shape("shape"), a.number("mean"), a.number("stddev"),
-                                 a.dtype("dtype", DType::F32), seed));
+        const DType dt = a.dtype("dtype", DType::F32);
+        if (!a["mean"].isTensor() && !a["stddev"].isTensor())
+          return T(o::randomNormal(a.cx.b, a.shape("shape"), a.number("mean"), a.number("stddev"),
+                                   dt, seed));
+        Emitter& b = a.cx.b;
+        const Value z = o::randomNormal(b, a.shape("shape"), 0.0, 1.0, dt, seed);
+        const Value mean = a.tensorLike("mean", z), stddev = a.tensorLike("stddev", z);
+        a.cx.at(a.callLoc);
+        return T(o::add(b, o::mul(b, z, stddev), mean));
       }};
   t["tf.random.uniform"] = {
       Signature::parse("shape, minval=0, maxval=None, dtype=None, seed=None, name=None"),
@@ -281,8 +369,19 @@ void addRandomAndPrint(BuiltinTable& t) {
             a.cx.nextSeed(a.none("seed") ? std::nullopt : std::optional(a.integer("seed")));
         const DType dt = a.dtype("dtype", DType::F32);
         if (a.none("maxval") && !isFloat(dt)) a.fail("maxval", "is required for integer dtypes");
-        const double hi = a.none("maxval") ? 1.0 : a.number("maxval");
-        return T(o::randomUniform(a.cx.b, a.shape("shape"), a.number("minval"), hi, dt, seed));
+        if (!a["minval"].isTensor() && !a["maxval"].isTensor()) {
+          const double hi = a.none("maxval") ? 1.0 : a.number("maxval");
+          return T(o::randomUniform(a.cx.b, a.shape("shape"), a.number("minval"), hi, dt, seed));
+        }
+        if (!isFloat(dt))
+          a.fail(a["minval"].isTensor() ? "minval" : "maxval",
+                 "must be a Python number for integer dtypes in GradLab");
+        Emitter& b = a.cx.b;
+        const Value u = o::randomUniform(b, a.shape("shape"), 0.0, 1.0, dt, seed);
+        const Value lo = a.tensorLike("minval", u);
+        const Value hi = a.none("maxval") ? b.scalar(1.0, dt) : a.tensorLike("maxval", u);
+        a.cx.at(a.callLoc);
+        return T(o::add(b, o::mul(b, u, o::sub(b, hi, lo)), lo));
       }};
   // tf.print: a print node; it prints every time it runs (each iteration of a loop body).
   t["tf.print"] = {
@@ -391,6 +490,43 @@ int64_t rangeLength(int64_t start, int64_t limit, int64_t delta) {
 
 bool fitsInt32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
+// tf.range over Python numbers of which one is a float, or with a float dtype: a constant of
+// ceil((limit - start) / delta) values, float32 unless dtype says (TF's range docstring:
+// tf.range(3, 18, 3.0) ... float32). Nothing when every bound is an int and dtype is not float.
+std::optional<Val> floatRange(Bound& a, const RangeInfo& r) {
+  bool anyFloat = false;
+  for (const Val* v : {&r.start, &r.limit, &r.delta}) {
+    if (v->isTensor()) {
+      if (isFloat(a.cx.b.type(v->t).dtype))
+        a.fail("start",
+               "bounds that are float tensors are not supported by GradLab yet; pass "
+               "Python numbers");
+      return std::nullopt;
+    }
+    if (v->kind == Kind::Float)
+      anyFloat = true;
+    else if (v->kind != Kind::Int)
+      a.fail("start", "bounds must be numbers or int32 scalar tensors, got " + typeName(*v));
+  }
+  const DType dt = a.dtype("dtype", anyFloat ? DType::F32 : DType::I32);
+  if (!isFloat(dt)) {
+    if (anyFloat) a.fail("dtype", "is an integer type but a bound is a float");
+    return std::nullopt;
+  }
+  auto num = [](const Val& v) { return v.kind == Kind::Int ? double(v.i) : v.f; };
+  const double start = num(r.start), limit = num(r.limit), delta = num(r.delta);
+  if (delta == 0) a.fail("delta", "must not be zero");
+  const double span = std::ceil((limit - start) / delta);
+  const int64_t n = span > 0 ? int64_t(std::min(span, 1e18)) : 0;
+  if (n > kMaxRangeConstant)
+    a.fail("limit", "gives more than " + std::to_string(kMaxRangeConstant) + " values");
+  a.cx.at(a.callLoc);
+  a.cx.b.checkBudget(TypeInfo{dt, {n}}, "tf.range");
+  std::vector<double> xs(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) xs[size_t(k)] = start + double(k) * delta;
+  return T(a.cx.b.constant(Tensor::fromVector(xs, {n}, dt)));
+}
+
 // zeros_like, ones_like, eye and range.
 void addFilledAndRanges(BuiltinTable& t) {
   for (auto [name, value] : {std::pair{"tf.zeros_like", 0.0}, {"tf.ones_like", 1.0}}) {
@@ -404,24 +540,34 @@ void addFilledAndRanges(BuiltinTable& t) {
                  return T(dt == ty.dtype ? z : o::cast(a.cx.b, z, dt));
                }};
   }
-  t["tf.eye"] = {Signature::parse("num_rows, num_columns=None, dtype=None, name=None"),
-                 [](Bound& a) {
-                   const int64_t r = a.integer("num_rows");
-                   const int64_t c = a.none("num_columns") ? r : a.integer("num_columns");
-                   if (r < 0 || c < 0 || r * c > (int64_t(1) << 28))
-                     a.fail("num_rows", "gives an unreasonable size");
-                   a.cx.at(a.callLoc);
-                   a.cx.b.checkBudget(TypeInfo{a.dtype("dtype", DType::F32), {r, c}}, "tf.eye");
-                   Tensor e = Tensor::zeros(a.dtype("dtype", DType::F32), {r, c});
-                   for (int64_t i = 0; i < std::min(r, c); ++i) e.set(i * c + i, 1);
-                   return T(a.cx.b.constant(e));
-                 }};
+  // An identity matrix, repeated over batch_shape's leading axes (TF's eye docstring).
+  t["tf.eye"] = {
+      Signature::parse("num_rows, num_columns=None, batch_shape=None, dtype=None, name=None"),
+      [](Bound& a) {
+        const int64_t r = a.integer("num_rows");
+        const int64_t c = a.none("num_columns") ? r : a.integer("num_columns");
+        Shape s = a.none("batch_shape") ? Shape{} : a.shape("batch_shape");
+        const int64_t copies = numel(s);
+        if (r < 0 || c < 0 || !fullyKnown(s) || copies < 0 || r * c > (int64_t(1) << 28) ||
+            (r * c > 0 && copies > (int64_t(1) << 28) / (r * c)))
+          a.fail("num_rows", "gives an unreasonable size");
+        s.push_back(r);
+        s.push_back(c);
+        const DType dt = a.dtype("dtype", DType::F32);
+        a.cx.at(a.callLoc);
+        a.cx.b.checkBudget(TypeInfo{dt, s}, "tf.eye");
+        Tensor e = Tensor::zeros(dt, s);
+        for (int64_t k = 0; k < copies; ++k)
+          for (int64_t i = 0; i < std::min(r, c); ++i) e.set(k * r * c + i * c + i, 1);
+        return T(a.cx.b.constant(e));
+      }};
   t["tf.range"] = {
       Signature::parse("start, limit=None, delta=1, dtype=None, name=None"), [](Bound& a) {
         auto r = std::make_shared<RangeInfo>();
         r->start = a.none("limit") ? Val::integer(0) : a["start"];
         r->limit = a.none("limit") ? a["start"] : a["limit"];
         r->delta = a["delta"];
+        if (auto floats = floatRange(a, *r)) return *floats;
         for (const Val* v : {&r->start, &r->limit, &r->delta}) {
           if (v->isTensor()) {
             const TypeInfo& ty = a.cx.b.type(v->t);
@@ -517,49 +663,6 @@ void addJoins(BuiltinTable& t) {
                      }};
 }
 
-// Parts of tensors: slice, pad, gather, one_hot.
-void addSlicesAndGathers(BuiltinTable& t) {
-  t["tf.slice"] = {
-      Signature::parse("input_, begin, size, name=None"), [](Bound& a) {
-        return T(o::slice(a.cx.b, a.tensor("input_"), a.ints("begin"), a.ints("size")));
-      }};
-  t["tf.pad"] = {Signature::parse("tensor, paddings, mode='CONSTANT', name=None"), [](Bound& a) {
-                   std::vector<int64_t> p;
-                   const Val& v = a["paddings"];
-                   if (!v.isSeq()) a.fail("paddings", "must be a list of [before, after] pairs");
-                   for (const Val& row : v.items()) {
-                     if (!row.isSeq() || row.items().size() != 2 ||
-                         row.items()[0].kind != Kind::Int || row.items()[1].kind != Kind::Int)
-                       a.fail("paddings", "must be a list of [before, after] pairs of ints");
-                     p.push_back(row.items()[0].i);
-                     p.push_back(row.items()[1].i);
-                   }
-                   if (a.string("mode") != "CONSTANT") a.fail("mode", "must be 'CONSTANT'");
-                   return T(o::pad(a.cx.b, a.tensor("tensor"), p));
-                 }};
-  t["tf.gather"] = {
-      Signature::parse("params, indices, axis=None, batch_dims=0, name=None"), [](Bound& a) {
-        if (a.integer("batch_dims") != 0) a.fail("batch_dims", "must be 0");
-        Value idx = a.cx.toTensor(a["indices"], a.loc("indices"), DType::I32);
-        if (isFloat(a.cx.b.type(idx).dtype)) a.fail("indices", "must be integers");
-        if (a.none("axis") || a.integer("axis") == 0)
-          if (auto r = a.cx.readStacked(a.tensor("params"), Val::tensor(idx), a.callLoc))
-            return T(*r);
-        return T(
-            o::gather(a.cx.b, a.tensor("params"), idx, a.none("axis") ? 0 : a.integer("axis")));
-      }};
-  t["tf.one_hot"] = {
-      Signature::parse(
-          "indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None"),
-      [](Bound& a) {
-        if (!a.none("axis") && a.integer("axis") != -1) a.fail("axis", "must be -1");
-        Value idx = a.cx.toTensor(a["indices"], a.loc("indices"), DType::I32);
-        return T(o::oneHot(
-            a.cx.b, idx, a.integer("depth"), a.none("on_value") ? 1.0 : a.number("on_value"),
-            a.none("off_value") ? 0.0 : a.number("off_value"), a.dtype("dtype", DType::F32)));
-      }};
-}
-
 }  // namespace
 
 void addTfArrayBuiltins(BuiltinTable& t) {
@@ -567,7 +670,7 @@ void addTfArrayBuiltins(BuiltinTable& t) {
   addFilledAndRanges(t);
   addShapes(t);
   addJoins(t);
-  addSlicesAndGathers(t);
+  addTfPartsBuiltins(t);
 }
 
 }  // namespace gl::lang::trace

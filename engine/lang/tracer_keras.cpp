@@ -153,9 +153,36 @@ void readWeightOptions(Bound& a, L& l) {
   buildNow(a, l);
 }
 
+// keras.activations.relu with its options, as Keras 2's backend.relu builds it: x where
+// threshold < x (capped at max_value), else alpha * (x - threshold); alpha alone is leaky_relu.
+// Keras' docstring: [-10, -5, 0, 5, 10] gives [-5 -2.5 0 5 10] with alpha=0.5, [0 0 0 5 5]
+// with max_value=5 and [-0 -0 0 0 10] with threshold=5.
+Val kerasRelu(Bound& a) {
+  Emitter& b = a.cx.b;
+  const Value x = a.tensor("x");
+  const DType dt = b.type(x).dtype;
+  const double alpha = a.number("alpha"), threshold = a.number("threshold");
+  const bool clip = !a.none("max_value");
+  const double cap = clip ? a.number("max_value") : 0;
+  a.cx.at(a.callLoc);
+  const Value zero = b.scalar(0.0, dt);
+  if (alpha != 0 && !clip && threshold == 0)
+    return Val::tensor(o::where(b, o::greater(b, x, zero), x, o::scale(b, x, alpha)));
+  Value y = threshold != 0 ? o::mul(b, x, o::cast(b, o::greater(b, x, b.scalar(threshold, dt)), dt))
+                           : o::relu(b, x);
+  if (clip) y = o::minimum(b, o::maximum(b, y, zero), b.scalar(cap, dt));
+  if (alpha != 0) {
+    const Value below = o::relu(b, o::addScalar(b, o::neg(b, x), threshold));
+    y = o::sub(b, y, o::scale(b, below, alpha));
+  }
+  return Val::tensor(y);
+}
+
 void addDenseAndConv(BuiltinTable& t) {
   // keras.activations.* are the tf functions (added to the table before this).
-  for (const char* a : {"relu", "sigmoid", "tanh"})
+  t["tf.keras.activations.relu"] = {Signature::parse("x, alpha=0.0, max_value=None, threshold=0.0"),
+                                    kerasRelu};
+  for (const char* a : {"sigmoid", "tanh"})
     if (t.count(std::string("tf.") + a))
       t[std::string("tf.keras.activations.") + a] = t[std::string("tf.") + a];
   if (t.count("tf.nn.softmax")) t["tf.keras.activations.softmax"] = t["tf.nn.softmax"];

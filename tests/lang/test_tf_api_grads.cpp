@@ -299,6 +299,58 @@ const Case kCases[] = {
      "array_ops.py, strided_slice docstring: [1, -1, 0] to [2, -3, 3] by [1, -1, 1]", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}},
     {"strided_slice masks", "tf.strided_slice(tf.reshape(x, [2, 3]), [0, 1], [0, 0], [1, 1], end_mask=2, shrink_axis_mask=1)",
      {1, 2, 3, 4, 5, 6}, {}, {2, 3}, "array_ops.py, strided_slice: x[0, 1:]"},
+    // Arguments GradLab refused before although TF takes them (#28).
+    {"eye batch_shape", "x * tf.reshape(tf.eye(2, batch_shape=[2], dtype=tf.float64), [-1])",
+     {1, 2, 3, 4, 5, 6, 7, 8}, {}, {1, 0, 0, 4, 5, 0, 0, 8},
+     "linalg_ops.py, eye docstring: batch_shape=[3] gives [3, 2, 2] identities"},
+    {"gather batch_dims", "tf.reshape(tf.gather(tf.reshape(x, [3, 5]), [[2, 4], [0, 4], [1, 3]], axis=1, batch_dims=1), [-1])",
+     {0, 0, 1, 0, 2, 3, 0, 0, 0, 4, 0, 5, 0, 6, 0}, {}, {1, 2, 3, 4, 5, 6},
+     "array_ops.py, gather docstring: batch_dims=1 picks [[1, 2], [3, 4], [5, 6]]",
+     {0.1, 0.2, 1, 0.3, 2, 3, 0.4, 0.5, 0.6, 4, 0.7, 5, 0.8, 6, 0.9}},
+    {"gather batch_dims axis 2", "tf.reshape(tf.gather(tf.reshape(x, [2, 3, 4]), [[0, 3], [1, 2]], axis=2, batch_dims=1), [-1])",
+     {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}, {},
+     {1, 4, 5, 8, 9, 12, 14, 15, 18, 19, 22, 23},
+     "array_ops.py, gather: out[b, a, j] = params[b, a, indices[b, j]] with batch_dims=1"},
+    {"one_hot axis 0", "x * tf.reshape(tf.one_hot([0, 2, 1], 3, axis=0, dtype=tf.float64), [-1])",
+     {1, 2, 3, 4, 5, 6, 7, 8, 9}, {}, {1, 0, 0, 0, 0, 6, 0, 8, 0},
+     "array_ops.py, one_hot docstring: axis=0 puts the depth axis first"},
+    {"one_hot tensor values", "x * tf.reshape(tf.one_hot([0, 2, -1, 1], 3, on_value=tf.constant(5.0, tf.float64), off_value=tf.constant(0.5, tf.float64)), [-1])",
+     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {}, {5, 0.5, 0.5, 0.5, 0.5, 5, 0.5, 0.5, 0.5, 0.5, 5, 0.5},
+     "array_ops.py, one_hot docstring: on_value=5.0 (a -1 index is all off_value)"},
+    {"linspace batched", "tf.reshape(tf.linspace(x, y, 5, axis=-1), [-1])", {0, 5}, {10, 40},
+     {0, 2.5, 5, 7.5, 10, 5, 13.75, 22.5, 31.25, 40},
+     "math_ops.py, linspace docstring: start [0, 5], stop [10, 40], axis=-1"},
+    {"linspace batched axis 0", "tf.reshape(tf.linspace(x, y, 3), [-1])", {0, 5}, {10, 40},
+     {0, 5, 5, 22.5, 10, 40}, "math_ops.py, linspace docstring: axis=0 stacks the points first"},
+    {"norm ord 1", "tf.norm(x, ord=1)", {1, -2, 3}, {}, {6}, "linalg_ops.py, norm: sum |x|"},
+    {"norm ord 3", "tf.norm(x, ord=3)", {1, -2, 3}, {}, {std::cbrt(36.0)},
+     "linalg_ops.py, norm: (sum |x|^p)^(1/p)"},
+    {"norm ord inf", "tf.norm(tf.reshape(x, [2, 2]), ord=float('inf'), axis=1)", {1, -2, 3, 4}, {}, {2, 4},
+     "linalg_ops.py, norm: max |x| for vectors"},
+    {"norm matrix ord 1", "tf.norm(tf.reshape(x, [2, 2]), ord=1, axis=[0, 1])", {1, -2, 3, 4}, {}, {6},
+     "linalg_ops.py, norm: the largest column sum of |x|"},
+    {"norm matrix ord inf", "tf.norm(tf.reshape(x, [2, 2]), ord=float('inf'), axis=[-2, -1], keepdims=True)",
+     {1, -2, 3, 4}, {}, {7}, "linalg_ops.py, norm: the largest row sum of |x|"},
+    {"pad REFLECT", "tf.reshape(tf.pad(tf.reshape(x, [2, 3]), [[1, 1], [2, 2]], mode='REFLECT'), [-1])",
+     {1, 2, 3, 4, 5, 6}, {},
+     {6, 5, 4, 5, 6, 5, 4, 3, 2, 1, 2, 3, 2, 1, 6, 5, 4, 5, 6, 5, 4, 3, 2, 1, 2, 3, 2, 1},
+     "array_ops.py, pad docstring, mode 'REFLECT'"},
+    {"pad SYMMETRIC", "tf.reshape(tf.pad(tf.reshape(x, [2, 3]), [[1, 1], [2, 2]], mode='symmetric'), [-1])",
+     {1, 2, 3, 4, 5, 6}, {},
+     {2, 1, 1, 2, 3, 3, 2, 2, 1, 1, 2, 3, 3, 2, 5, 4, 4, 5, 6, 6, 5, 5, 4, 4, 5, 6, 6, 5},
+     "array_ops.py, pad docstring, mode 'SYMMETRIC' (the mode is case-insensitive)"},
+    {"pad constant_values", "tf.pad(x, [[1, 2]], constant_values=9)", {1, 2}, {}, {9, 1, 2, 9, 9},
+     "array_ops.py, pad: constant_values fills the padding"},
+    {"matmul adjoint_b", "tf.reshape(tf.matmul(tf.reshape(x, [2, 2]), tf.reshape(y, [2, 2]), adjoint_b=True), [-1])",
+     {1, 2, 3, 4}, {5, 6, 7, 8}, {17, 23, 39, 53}, "math_ops.py, matmul: adjoint_b is b's transpose for reals"},
+    {"keras relu alpha", "tf.keras.activations.relu(x, alpha=0.5)", {-10, -5, 0, 5, 10}, {},
+     {-5, -2.5, 0, 5, 10}, "keras/activations.py, relu docstring", {-10, -5, 0.5, 5, 10}},
+    {"keras relu max_value", "tf.keras.activations.relu(x, max_value=5.0)", {-10, -5, 0, 5, 10}, {},
+     {0, 0, 0, 5, 5}, "keras/activations.py, relu docstring", {-10, -5, 0.5, 4.5, 10}},
+    {"keras relu threshold", "tf.keras.activations.relu(x, threshold=5.0)", {-10, -5, 0, 5, 10}, {},
+     {0, 0, 0, 0, 10}, "keras/activations.py, relu docstring", {-10, -5, 0.5, 4.5, 10}},
+    {"keras relu all options", "tf.keras.activations.relu(x, alpha=0.5, max_value=6.0, threshold=1.0)",
+     {-3, 0.5, 2, 8}, {}, {-2, -0.25, 2, 6}, "keras backend.relu: x * (x > t) capped, minus alpha * relu(t - x)"},
 };
 // clang-format on
 
@@ -417,6 +469,57 @@ m = tf.sequence_mask([1, 3, 2], 5)
     const std::vector<double> mask{1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0};
     QCOMPARE(v[2].shape(), (Shape{3, 5}));
     for (size_t i = 0; i < mask.size(); ++i) QCOMPARE(v[2].at(int64_t(i)), mask[i]);
+  }
+
+  // Integer arithmetic TF accepts (math_ops.py): int32 matmul, pow and reduce_mean (the mean
+  // truncates toward zero, as TF's integer division of the sum does); tf.range over floats
+  // (math_ops.py, range: a float bound makes a float32 range); one-argument tf.where
+  // (array_ops.py docstring: the coordinates of the true entries); tf.random.normal with a
+  // tensor mean (random_ops.py: z * stddev + mean).
+  void argumentsTfAccepts() {
+    const char* src = R"(
+mm = tf.matmul(tf.constant([[1, 2], [3, 4]]), tf.constant([[5, 6], [7, 8]]))
+pw = tf.pow(tf.constant([2, 3, -2]), tf.constant([3, 2, 3]))
+sq = tf.constant([2, 3]) ** 2
+mean = tf.reduce_mean(tf.constant([1, 2, 4]))
+neg = tf.reduce_mean(tf.constant([[-1, -2], [3, 4]]), axis=1)
+r = tf.range(0.0, 1.0, 0.25)
+r2 = tf.range(3, 18, 3.0)
+w = tf.where([[True, False], [False, True]])
+rn = tf.random.normal([20000], mean=tf.constant(3.0, tf.float64), stddev=tf.constant(0.5, tf.float64), dtype=tf.float64, seed=1)
+ru = tf.random.uniform([20000], minval=tf.constant(-1.0), maxval=tf.constant(3.0), seed=2)
+)";
+    const TracedProgram p = traceProgram(src, "a.gls");
+    std::vector<Value> f;
+    for (const char* n : {"mm", "pw", "sq", "mean", "neg", "r", "r2", "w", "rn", "ru"})
+      f.push_back(outputValue(p, n));
+    const auto v = gltest::runBoth(*p.graph, f, 0);
+    auto expect = [](const Tensor& t, DType dt, const Shape& s, const std::vector<double>& want) {
+      QCOMPARE(t.dtype(), dt);
+      QCOMPARE(t.shape(), s);
+      for (size_t i = 0; i < want.size(); ++i) QCOMPARE(t.at(int64_t(i)), want[i]);
+    };
+    expect(v[0], DType::I32, {2, 2}, {19, 22, 43, 50});
+    expect(v[1], DType::I32, {3}, {8, 9, -8});
+    expect(v[2], DType::I32, {2}, {4, 9});
+    expect(v[3], DType::I32, {}, {2});
+    expect(v[4], DType::I32, {2}, {-1, 3});
+    expect(v[5], DType::F32, {4}, {0, 0.25, 0.5, 0.75});
+    expect(v[6], DType::F32, {5}, {3, 6, 9, 12, 15});
+    expect(v[7], DType::I32, {2, 2}, {0, 0, 1, 1});
+    double sum = 0, lo = 1e9, hi = -1e9;
+    for (int64_t i = 0; i < 20000; ++i) sum += v[8].at(i);
+    QVERIFY(std::abs(sum / 20000 - 3.0) < 0.02);
+    for (int64_t i = 0; i < 20000; ++i)
+      lo = std::min(lo, v[9].at(i)), hi = std::max(hi, v[9].at(i));
+    QVERIFY(lo >= -1 && lo < -0.99 && hi < 3 && hi > 2.99);
+    // TF: "Integers to negative integer powers are not allowed".
+    const std::string err = gltest::errorText([] {
+      const TracedProgram q =
+          traceProgram("p = tf.pow(tf.constant([2]), tf.constant([-1]))\n", "n.gls");
+      gltest::runBoth(*q.graph, {outputValue(q, "p")}, 0);
+    });
+    QVERIFY2(err.find("negative integer powers") != std::string::npos, err.c_str());
   }
 
   // Random draws: TF's distributions (values differ from TF's generator). dropout keeps each
