@@ -317,14 +317,67 @@ void addRandom(BuiltinTable& t) {
       }};
 }
 
+// An assert node: a side effect, run although nothing reads it. summarize: entries shown per
+// data tensor (TF's default 3).
+void assertNode(Bound& a, Value condition, const std::vector<Value>& data,
+                const std::string& message) {
+  const int64_t summarize = a.none("summarize") ? 3 : a.integer("summarize");
+  if (summarize < 0) a.fail("summarize", "must not be negative");
+  a.cx.at(a.callLoc);
+  const Value v = o::assertThat(a.cx.b, condition, data, message, summarize);
+  a.cx.b.graph().node(v).sideEffect = true;
+}
+
 void addChecksAndSampling(BuiltinTable& t) {
-  // The tensor itself, checked when it is computed (the check runs only where the result is
-  // used: GradLab keeps no side effect for it).
+  // The tensor itself, checked when it is computed; a side effect, so the check runs even when
+  // nothing reads the result (TF keeps the stateful op in its function).
   t["tf.debugging.check_numerics"] = {
       Signature::parse("tensor, message, name=None"), [](Bound& a) {
         const Value x = requireFloat(a, "tensor");
-        return T(a.cx.b.op1("check_numerics", {x}, {{"message", a.string("message")}}));
+        const Value y = a.cx.b.op1("check_numerics", {x}, {{"message", a.string("message")}});
+        a.cx.b.graph().node(y).sideEffect = true;
+        return T(y);
       }};
+  // tf.debugging.Assert(condition, data): stops the run, showing data, when condition is false.
+  t["tf.debugging.Assert"] = {
+      Signature::parse("condition, data, summarize=None, name=None"), [](Bound& a) {
+        const Value c = a.cx.toTensor(a["condition"], a.loc("condition"), DType::Bool);
+        if (a.cx.b.type(c).dtype != DType::Bool || !a.cx.b.type(c).shape.empty())
+          a.fail("condition", "must be a bool scalar");
+        std::vector<Value> data;
+        const Val& d = a["data"];
+        for (const Val& v : d.isSeq() ? d.items() : std::vector<Val>{d})
+          if (v.kind != Kind::Str) data.push_back(a.cx.toTensor(v, a.loc("data")));
+        std::string text = "assertion failed:";
+        for (const Val& v : d.isSeq() ? d.items() : std::vector<Val>{d})
+          if (v.kind == Kind::Str) text += " " + v.s;
+        assertNode(a, c, data, text);
+        return Val::none();
+      }};
+  // tf.debugging.assert_equal and its kin: the comparison holds for every entry (broadcast),
+  // else the run stops with TF's "Condition x == y did not hold element-wise:" and the data.
+  struct Comparison {
+    const char* name;
+    const char* symbol;
+    Value (*op)(Emitter&, Value, Value);
+  };
+  for (const Comparison k :
+       {Comparison{"assert_equal", "==", o::equal},
+        Comparison{"assert_none_equal", "!=", o::notEqual}, Comparison{"assert_less", "<", o::less},
+        Comparison{"assert_less_equal", "<=", o::lessEqual},
+        Comparison{"assert_greater", ">", o::greater},
+        Comparison{"assert_greater_equal", ">=", o::greaterEqual}})
+    t[std::string("tf.debugging.") + k.name] = {
+        Signature::parse("x, y, message=None, summarize=None, name=None"), [k](Bound& a) {
+          auto [x, y] = operands(a, "x", "y");
+          Emitter& b = a.cx.b;
+          const Value holds = o::cast(b, k.op(b, x, y), DType::F32);
+          const Value all = o::greater(b, o::reduceMin(b, holds), b.scalar(0.5));
+          std::string text = a.none("message") ? "" : a.string("message") + "\n";
+          text += std::string("Condition x ") + k.symbol + " y did not hold element-wise:";
+          assertNode(a, all, {x, y}, text);
+          return Val::none();
+        }};
   // log(cumsum(exp(x))) along axis, shifted by the (gradient-free) max so it cannot overflow.
   t["tf.math.cumulative_logsumexp"] = {
       Signature::parse("x, axis=0, exclusive=False, reverse=False, name=None"), [](Bound& a) {

@@ -88,6 +88,10 @@ Value sliceAxis(Emitter& b, Value x, Value begin, Value size, int64_t axis, int6
 Value padAxis(Emitter& b, Value x, Value begin, Value total, int64_t axis, int64_t staticTotal);
 // x's size along axis as an int32 scalar: a constant when known, else read at run time.
 Value sizeAlongAxis(Emitter& b, Value x, int64_t axis);
+// TF's Assert: stops the run with message and the first `summarize` entries of each data
+// tensor when the bool scalar condition is false (ops/asserts.cpp). Mark the node a side effect.
+Value assertThat(Emitter& b, Value condition, const std::vector<Value>& data,
+                 const std::string& message, int64_t summarize);
 // gather(params, indices, axis): out.shape = params[:axis] + indices.shape + params[axis+1:].
 Value gather(Emitter& b, Value params, Value indices, int64_t axis = 0);
 // Adds slices of `updates` into zeros of params' shape (the reverse of gather).

@@ -125,6 +125,7 @@ Registry::Registry() {
   registerNnOps(*this);
   registerRandomOps(*this);
   registerDynamicSliceOps(*this);
+  registerAssertOps(*this);
   registerListOps(*this);
 }
 

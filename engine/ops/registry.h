@@ -215,6 +215,7 @@ void registerConvOps(Registry& r);
 void registerNnOps(Registry& r);
 void registerRandomOps(Registry& r);
 void registerDynamicSliceOps(Registry& r);  // slice_axis, pad_axis
+void registerAssertOps(Registry& r);        // assert
 void registerListOps(Registry& r);          // TensorArray lists, fill
 
 }  // namespace gl
