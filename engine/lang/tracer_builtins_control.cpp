@@ -1,6 +1,7 @@
 // tf.while_loop, tf.cond, tf.switch_case, tf.map_fn and tf.vectorized_map: script functions traced
 // once into the bodies of control-flow nodes. Loop variables may be tensors, TensorArrays, numbers
 // and lists/tuples of them (nested structures are flattened and rebuilt).
+#include <algorithm>
 #include <functional>
 
 #include "engine/control/control_flow.h"
@@ -303,6 +304,31 @@ void checkDeclared(Bound& a, const char* param, const std::vector<Value>& outs) 
                         dtypeName(a.cx.b.type(outs[i]).dtype));
 }
 
+// vectorized_map's elements with a leading dimension of 1 are broadcast: every iteration sees
+// their one row (TF's _broadcasting_gather), and the batch is the largest leading dimension.
+void broadcastUnitElements(Bound& a, std::vector<Value>& flat) {
+  Emitter& b = a.cx.b;
+  int64_t batch = -1;
+  bool unknown = false;
+  for (Value v : flat) {
+    const Shape& s = b.type(v).shape;
+    if (s.empty()) a.fail("elems", "must have a leading dimension to map over, got a scalar");
+    if (s[0] < 0) unknown = true;
+    batch = std::max(batch, s[0]);
+  }
+  if (batch <= 1) return;
+  for (Value& v : flat) {
+    Shape s = b.type(v).shape;
+    if (s[0] != 1) continue;
+    if (unknown)
+      a.fail("elems",
+             "has an element of leading dimension 1 beside one whose leading dimension "
+             "is unknown while tracing; GradLab broadcasts only known sizes");
+    s[0] = batch;
+    v = o::broadcastTo(b, v, s);
+  }
+}
+
 Val mapOrVectorize(Bound& a, bool vectorize) {
   Context& cx = a.cx;
   const Val elems = a["elems"];
@@ -331,6 +357,7 @@ Val mapOrVectorize(Bound& a, bool vectorize) {
     return out;
   };
   cx.at(a.callLoc);
+  if (vectorize) broadcastUnitElements(a, flat);
   std::vector<Value> outs = vectorize ? vectorizedMap(cx.b, body, flat, fallback, par).outputs
                                       : mapFn(cx.b, body, flat, par);
   if (!vectorize) {

@@ -124,6 +124,51 @@ class TestVectorize : public QObject {
     QVERIFY2(f.empty(), qPrintable(describe(f)));
   }
 
+  // A @tf.custom_gradient function's grad_fn is traced against its own element, so the mapped
+  // function runs as traced, in a loop, and the custom gradient (3v instead of 2v) is the one
+  // map_fn gives (TF's vectorized_map applies grad_fn too).
+  void aCustomGradientInsideRunsTheFunctionInALoop() {
+    ProgramRun r = runAgreeing(script("    @tf.custom_gradient\n"
+                                      "    def sq(v):\n"
+                                      "        def grad(dy):\n"
+                                      "            return dy * 3.0 * v\n"
+                                      "        return v * v, grad\n"
+                                      "    return tf.matmul(sq(e), w)\n"));
+    const std::vector<BatchFallback> f = fallbacksOf(r);
+    QCOMPARE(int(f.size()), 1);
+    QVERIFY2(QString::fromStdString(f[0].reason).contains("custom_gradient"),
+             qPrintable(describe(f)));
+  }
+
+  // An element whose leading dimension is 1 is broadcast to every example (TF's
+  // _broadcasting_gather in control_flow_ops.py); its gradient sums over the examples.
+  void aLeadingDimensionOfOneBroadcasts() {
+    const char* src = R"(
+x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+w = tf.constant([[10.0, 20.0]])
+with tf.GradientTape(persistent=True) as t:
+    t.watch(x)
+    t.watch(w)
+    y = tf.vectorized_map(lambda a: a[0] * a[1], (x, w))
+    s = tf.reduce_sum(y)
+gx = t.gradient(s, x)
+gw = t.gradient(s, w)
+)";
+    TracedProgram p = traceProgram(src, "b.gls");
+    ProgramRun run = runProgram(p, RunSettings{});
+    const VariantRun& v = run.variants.at(0);
+    QVERIFY2(v.ok(), v.error.c_str());
+    auto values = [&](const char* name) {
+      for (const OutputResult& o : v.outputs)
+        if (o.name == name && !o.entries.empty() && !o.entries[0].none())
+          return o.entries[0].value.t.toVector();
+      return std::vector<double>{};
+    };
+    QCOMPARE(values("y"), (std::vector<double>{10, 40, 30, 80, 50, 120}));
+    QCOMPARE(values("gx"), (std::vector<double>{10, 20, 10, 20, 10, 20}));
+    QCOMPARE(values("gw"), (std::vector<double>{9, 12}));
+  }
+
   // one_hot has no batching rule: it alone runs in a loop, and the report says where.
   void aNodeWithoutARuleFallsBackAlone() {
     ProgramRun r =
