@@ -382,8 +382,7 @@ Value transposeLast(Emitter& b, Value x) {
 }
 
 // tf.linalg on the decomposition primitives (ops/linalg_decomp.cpp, ops/linalg_spectral.cpp).
-// Real matrices: the
-// adjoint is the transpose.
+// Real matrices: the adjoint is the transpose.
 void addDecompositions(BuiltinTable& t) {
   auto unary = [](const char* prim) {
     return [p = std::string(prim)](Bound& a) { return T(a.cx.b.op1(p, {a.tensor("input")})); };

@@ -304,6 +304,26 @@ const Case kCases[] = {
      {1, 3, 5, 9}, {}, {2, 7}, "nn_ops.py, avg_pool1d"},
     {"keras AveragePooling2D", "tf.reshape(tf.keras.layers.AveragePooling2D()(tf.reshape(x, [1, 2, 4, 1])), [-1])",
      {1, 2, 3, 4, 5, 6, 7, 8}, {}, {3.5, 5.5}, "keras/layers/pooling/average_pooling2d.py: pool and stride 2"},
+    // conv2d_transpose: each output counts the windows of the matching conv2d that cover it
+    // (nn_ops.py, conv2d_transpose: the gradient of conv2d with respect to its input).
+    {"conv2d_transpose same stride 2", "tf.reshape(tf.nn.conv2d_transpose(tf.reshape(x, [1, 2, 2, 1]), tf.reshape(y, [3, 3, 1, 1]), [1, 4, 4, 1], 2), [-1])",
+     {1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 2, 1, 1, 1, 2, 1, 2, 2, 4, 2, 1, 1, 2, 1},
+     "nn_ops.py, conv2d_transpose of ones: SAME, stride 2, rows 0..2 and 2..4 (padded) of a 3-window overlap at row 2",
+     {0.5, -1, 2, 0.3}, {1, -0.5, 0.2, 0.7, 1.1, -0.3, 0.4, 0.9, -1.2}},
+    {"conv2d_transpose valid", "tf.reshape(tf.nn.conv2d_transpose(tf.reshape(x, [1, 2, 2, 1]), tf.reshape(y, [2, 2, 1, 1]), [1, 3, 3, 1], [1, 1, 1, 1], 'VALID'), [-1])",
+     {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 2, 1, 2, 4, 2, 1, 2, 1},
+     "nn_ops.py, conv2d_transpose of ones: VALID, stride 1, 2x2 windows", {0.5, -1, 2, 0.3}, {1, -0.5, 0.2, 0.7}},
+    {"conv2d_transpose channels", "tf.reshape(tf.nn.conv2d_transpose(tf.reshape(x, [1, 1, 1, 2]), tf.reshape(y, [1, 1, 3, 2]), [1, 1, 1, 3], 1, 'VALID'), [-1])",
+     {1, 2}, {1, 2, 3, 4, 5, 6}, {5, 11, 17},
+     "nn_ops.py, conv2d_transpose: filters [h, w, output_channels, in_channels], out[o] = sum_c f[o, c] x[c]"},
+    // depthwise_conv2d: output channel c * multiplier + m is input channel c convolved with
+    // filter[:, :, c, m] (nn_impl.py, depthwise_conv2d).
+    {"depthwise_conv2d", "tf.reshape(tf.nn.depthwise_conv2d(tf.reshape(x, [1, 2, 2, 2]), tf.reshape(y, [2, 2, 2, 2]), [1, 1, 1, 1], 'VALID'), [-1])",
+     {1, 10, 2, 20, 3, 30, 4, 40}, {1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, -1}, {5, 3, 20, -30},
+     "nn_impl.py, depthwise_conv2d: out[c * 2 + m] = sum_{i, j} x[i, j, c] f[i, j, c, m]; taps (0,0)+(1,1), (1,0), (0,1), (0,0)-(1,1)"},
+    {"depthwise_conv2d same stride 2", "tf.reshape(tf.nn.depthwise_conv2d(tf.reshape(x, [1, 3, 3, 2]), tf.reshape(y, [2, 2, 2, 3]), [1, 2, 2, 1], 'SAME'), [-1])",
+     {0.1, 1, 0.2, -1, 0.3, 2, 0.4, 0.5, -0.5, 0.6, 0.7, -0.7, 0.8, 0.9, -0.9, 1.2, 1.3, 0.2}, {0.3, -1, 0.5, 2, 0.1, -0.4, 0.7, 0.2, -0.3, 1.1, 0.6, -0.8, 0.9, 0.4, -0.2, 0.5, 1.3, -0.6, 0.8, 0.25, -0.7, 0.35, 1.4, -0.9}, {0.13, -0.025, 0.26, 1.36, 0.99, -0.44, 0.72, -0.02, 0.01, 3.65, -0.71, -0.38, -0.39, -0.98, 0.67, 3.12, 0.81, -1.32, 0.39, -1.3, 0.65, 0.4, 0.02, -0.08},
+     "nn_impl.py, depthwise_conv2d, multiplier 3, SAME, stride 2 (pad bottom/right 1): a direct sum, float64"},
     {"sort", "tf.sort(x)", {1, 10, 26.9, 2.8, 166.32, 62.3}, {}, {1, 2.8, 10, 26.9, 62.3, 166.32},
      "sort_ops.py, sort docstring: [1, 10, 26.9, 2.8, 166.32, 62.3]"},
     {"sort descending axis 0", "tf.reshape(tf.sort(tf.reshape(x, [2, 2]), axis=0, direction='DESCENDING'), [-1])",
