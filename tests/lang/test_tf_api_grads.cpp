@@ -466,17 +466,21 @@ class TestTfApiGrads : public QObject {
   void decompositionGradientRefusals_data() {
     QTest::addColumn<QString>("expr");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("qr full deep") << "tf.linalg.qr(x, full_matrices=True)[0]" << "full_matrices=True";
+    QTest::newRow("qr full deep") << "tf.linalg.qr(x, full_matrices=True)[0]"
+                                  << "full_matrices=True";
     QTest::newRow("svd full wide") << "tf.linalg.svd(tf.transpose(x), full_matrices=True)[1]"
                                    << "full_matrices=True";
   }
   void decompositionGradientRefusals() {
     QFETCH(QString, expr);
     QFETCH(QString, reason);
-    const std::string src = "x = tf.constant([[1.0, 4.0], [2.0, 5.0], [3.0, 7.0]])\n"
-                            "with tf.GradientTape() as tape:\n    tape.watch(x)\n"
-                            "    y = " + expr.toStdString() + "\n"
-                            "g = tape.gradient(y, x)\n";
+    const std::string src =
+        "x = tf.constant([[1.0, 4.0], [2.0, 5.0], [3.0, 7.0]])\n"
+        "with tf.GradientTape() as tape:\n    tape.watch(x)\n"
+        "    y = " +
+        expr.toStdString() +
+        "\n"
+        "g = tape.gradient(y, x)\n";
     const std::string e = gltest::errorText([&] { traceProgram(src, "r.gls"); });
     QVERIFY2(e.find(reason.toStdString()) != std::string::npos, e.c_str());
     QVERIFY2(e.find("r.gls:5") != std::string::npos || e.find("line 5") != std::string::npos,
