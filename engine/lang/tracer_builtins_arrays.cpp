@@ -381,8 +381,8 @@ Value transposeLast(Emitter& b, Value x) {
   return o::transpose(b, x, perm);
 }
 
-// tf.linalg on the decomposition primitives (ops/linalg_decomp.cpp). Real matrices: the
-// adjoint is the transpose.
+// tf.linalg on the decomposition primitives (ops/linalg_decomp.cpp, ops/linalg_spectral.cpp).
+// Real matrices: the adjoint is the transpose.
 void addDecompositions(BuiltinTable& t) {
   auto unary = [](const char* prim) {
     return [p = std::string(prim)](Bound& a) { return T(a.cx.b.op1(p, {a.tensor("input")})); };
@@ -406,6 +406,30 @@ void addDecompositions(BuiltinTable& t) {
         const Value sign = o::stopGradient(b, o::sign(b, b.op1("matrix_determinant", {x})));
         return Val::listOf({T(sign), T(b.op1("log_abs_determinant", {x}))}, true);
       }};
+  // qr -> (q, r), Eigen's Householder QR as TF's CPU kernel (r's diagonal signs as LAPACK's).
+  t["tf.linalg.qr"] = {Signature::parse("input, full_matrices=False, name=None"), [](Bound& a) {
+                         const auto qr = a.cx.b.op("qr", {a.tensor("input")},
+                                                   {{"full_matrices", a.boolean("full_matrices")}});
+                         return Val::listOf({T(qr[0]), T(qr[1])}, true);
+                       }};
+  // svd -> (s, u, v) in TF's order, v not v^T; compute_uv=False -> s.
+  t["tf.linalg.svd"] = {
+      Signature::parse("tensor, full_matrices=False, compute_uv=True, name=None"), [](Bound& a) {
+        const bool uv = a.boolean("compute_uv");
+        const auto out =
+            a.cx.b.op("svd", {a.tensor("tensor")},
+                      {{"full_matrices", a.boolean("full_matrices")}, {"compute_uv", uv}});
+        if (!uv) return T(out[0]);
+        return Val::listOf({T(out[0]), T(out[1]), T(out[2])}, true);
+      }};
+  // eigh -> (e, v), e ascending; reads the lower triangle, as TF.
+  t["tf.linalg.eigh"] = {Signature::parse("tensor, name=None"), [](Bound& a) {
+                           const auto ev = a.cx.b.op("self_adjoint_eig", {a.tensor("tensor")});
+                           return Val::listOf({T(ev[0]), T(ev[1])}, true);
+                         }};
+  t["tf.linalg.eigvalsh"] = {Signature::parse("tensor, name=None"), [](Bound& a) {
+                               return T(a.cx.b.op("self_adjoint_eig", {a.tensor("tensor")})[0]);
+                             }};
   // solve(A, B) = A^-1 B (adjoint: A^-T B); the gradients are those of the inverse.
   t["tf.linalg.solve"] = {Signature::parse("matrix, rhs, adjoint=False, name=None"), [](Bound& a) {
                             auto [m, rhs] = operands(a, "matrix", "rhs");

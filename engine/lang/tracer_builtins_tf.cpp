@@ -1,6 +1,7 @@
 // tf math: dtypes, constructors, elementwise math, reductions, matmul/einsum, nn functions,
 // random draws and tf.print. Every name is registered as "tf.<name>"; the tf. prefix is
 // optional in scripts, and tf.math./tf.nn./tf.linalg. reach the same entries.
+#include <algorithm>
 #include <cmath>
 
 #include "engine/lang/tracer_builtins.h"
@@ -29,6 +30,23 @@ using BinaryFn = Value (*)(Emitter&, Value, Value);
 using Reduce = Value (*)(Emitter&, Value, const std::vector<int64_t>&, bool);
 
 Val T(Value v) { return Val::tensor(v); }
+
+// {sh, sw} from TF's strides: an int, [sh, sw] or [1, sh, sw, 1].
+std::vector<int64_t> spatialStrides(Bound& a, const char* name) {
+  std::vector<int64_t> s = a.ints(name);
+  if (s.size() == 1) s = {s[0], s[0]};
+  if (s.size() == 4 && s[0] == 1 && s[3] == 1) s = {s[1], s[2]};
+  if (s.size() != 2 || s[0] < 1 || s[1] < 1)
+    a.fail(name, "must be an int, [sh, sw] or [1, sh, sw, 1] with positive strides");
+  return s;
+}
+
+// dilations None or all 1: dilated convolutions are not in GradLab's conv2d.
+void requireUnitDilations(Bound& a) {
+  if (a.none("dilations")) return;
+  for (int64_t d : a.ints("dilations"))
+    if (d != 1) a.fail("dilations", "must be 1 in GradLab (no dilated convolutions)");
+}
 
 Tensor constantOf(Bound& a, const Val& v, std::optional<DType> dt, const SourceLoc& loc) {
   Value c = a.cx.toTensor(v, loc, dt);
@@ -335,6 +353,54 @@ void addNn(BuiltinTable& t) {
         const Value x = o::expandDims(b, a.tensor("input"), 1);
         const Value f = o::expandDims(b, a.tensor("filters"), 0);
         return T(o::squeeze(b, o::conv2d(b, x, f, {1, st[0]}, a.string("padding")), {1}));
+      }};
+  // conv2d_transpose is the gradient of conv2d with respect to its input: conv2d_backprop_input
+  // with filters [h, w, out_c, in_c] (HWIO of that conv2d); its own gradients are conv2d and
+  // conv2d_backprop_filter, TF's _Conv2DBackpropInputGrad.
+  t["tf.nn.conv2d_transpose"] = {
+      Signature::parse("input, filters, output_shape, strides, padding='SAME', "
+                       "data_format='NHWC', dilations=None, name=None"),
+      [](Bound& a) {
+        if (a.string("data_format") != "NHWC") a.fail("data_format", "must be 'NHWC' in GradLab");
+        requireUnitDilations(a);
+        const Shape out = a.shape("output_shape");
+        if (out.size() != 4 || std::any_of(out.begin(), out.end(), [](int64_t d) { return d < 1; }))
+          a.fail("output_shape", "must be the 4 sizes [N, H, W, C] of the result");
+        auto [x, f] = operands(a, "input", "filters");
+        return T(a.cx.b.op1("conv2d_backprop_input", {x, f},
+                            {{"strides", spatialStrides(a, "strides")},
+                             {"padding", a.string("padding")},
+                             {"input_shape", out}}));
+      }};
+  // depthwise_conv2d: channel c of the input convolved with filter[:, :, c, :] gives output
+  // channels c * multiplier + m; one conv2d per input channel, concatenated in that order.
+  t["tf.nn.depthwise_conv2d"] = {
+      Signature::parse("input, filter, strides, padding, data_format=None, dilations=None, "
+                       "name=None"),
+      [](Bound& a) {
+        if (!a.none("data_format") && a.string("data_format") != "NHWC")
+          a.fail("data_format", "must be 'NHWC' in GradLab");
+        requireUnitDilations(a);
+        auto [x, f] = operands(a, "input", "filter");
+        Emitter& b = a.cx.b;
+        const Shape &xs = b.type(x).shape, &fs = b.type(f).shape;
+        if (xs.size() != 4) a.fail("input", "must be [N, H, W, C], got " + shapeStr(xs));
+        if (fs.size() != 4)
+          a.fail("filter", "must be [h, w, in_channels, multiplier], got " + shapeStr(fs));
+        const int64_t c = fs[2] >= 0 ? fs[2] : xs[3];
+        if (c < 0) a.fail("input", "needs its channel count known, got " + shapeStr(xs));
+        if (xs[3] >= 0 && xs[3] != c)
+          a.fail("filter", "has " + std::to_string(c) + " input channels, the input " +
+                               std::to_string(xs[3]));
+        const std::vector<int64_t> st = spatialStrides(a, "strides");
+        const std::string padding = a.string("padding");
+        std::vector<Value> parts;
+        for (int64_t k = 0; k < c; ++k) {
+          const Value xk = o::slice(b, x, {0, 0, 0, k}, {-1, -1, -1, 1});
+          const Value fk = o::slice(b, f, {0, 0, k, 0}, {-1, -1, 1, -1});
+          parts.push_back(o::conv2d(b, xk, fk, st, padding));
+        }
+        return T(parts.size() == 1 ? parts[0] : o::concat(b, parts, 3));
       }};
 }
 

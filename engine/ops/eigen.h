@@ -7,7 +7,10 @@
 #endif
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/SVD>
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

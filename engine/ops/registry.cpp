@@ -121,6 +121,7 @@ Registry::Registry() {
   registerShapeOps(*this);
   registerLinalgOps(*this);
   registerDecompositionOps(*this);
+  registerSpectralOps(*this);
   registerConvOps(*this);
   registerNnOps(*this);
   registerRandomOps(*this);

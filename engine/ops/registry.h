@@ -211,6 +211,7 @@ void registerReduceOps(Registry& r);
 void registerShapeOps(Registry& r);
 void registerLinalgOps(Registry& r);
 void registerDecompositionOps(Registry& r);
+void registerSpectralOps(Registry& r);  // qr, svd, self_adjoint_eig, band_part
 void registerConvOps(Registry& r);
 void registerNnOps(Registry& r);
 void registerRandomOps(Registry& r);

@@ -176,6 +176,47 @@ const Case kCases[] = {
      {2, 1, 7, 4}, {4, 8}, {1, 2}, "linalg_ops.py, matrix_triangular_solve: the other triangle is ignored"},
     {"cholesky", "tf.reshape(tf.linalg.cholesky((tf.reshape(x, [2, 2]) + tf.transpose(tf.reshape(x, [2, 2]))) / 2.0), [-1])",
      {4, 2, 2, 3}, {}, {2, 0, 1, std::sqrt(2.0)}, "linalg_ops: cholesky of [[4, 2], [2, 3]]"},
+    // qr, svd, eigh run the Eigen decompositions TF's CPU kernels run, so their signs are TF's;
+    // rows that read singular or eigen vectors read sign-free functions of them (v * v, u s v^T).
+    {"qr", "tf.reshape(tf.stack(tf.linalg.qr(tf.reshape(x, [2, 2]))), [-1])", {1, 2, 3, 4}, {},
+     {-1 / std::sqrt(10.0), -3 / std::sqrt(10.0), -3 / std::sqrt(10.0), 1 / std::sqrt(10.0),
+      -std::sqrt(10.0), -14 / std::sqrt(10.0), 0, -2 / std::sqrt(10.0)},
+     "qr_ops (LAPACK geqrf signs, as numpy.linalg.qr): [[1, 2], [3, 4]], r00 = -sqrt(10)"},
+    {"qr deep r", "tf.reshape(tf.linalg.qr(tf.reshape(x, [3, 2]))[1], [-1])", {1, 4, 2, 5, 3, 6}, {},
+     {-std::sqrt(14.0), -32 / std::sqrt(14.0), 0, std::sqrt(77.0 - 32.0 * 32.0 / 14)},
+     "qr of [[1, 4], [2, 5], [3, 6]]: r00 = -|a0|, r01 = q0 . a1, r11 = |a1 - r01 q0| (geqrf signs)"},
+    {"qr wide q r", "tf.reshape(tf.matmul(tf.linalg.qr(tf.reshape(x, [2, 3]))[0], tf.linalg.qr(tf.reshape(x, [2, 3]))[1]), [-1])",
+     {1, 2, 3, 4, 5, 7}, {}, {1, 2, 3, 4, 5, 7}, "linalg_ops.py, qr: a = q r"},
+    {"qr wide r", "tf.reshape(tf.linalg.qr(tf.reshape(x, [2, 3]))[1], [-1])", {1, 2, 3, 4, 5, 7}, {}, {-std::sqrt(17.0), -22 / std::sqrt(17.0), -31 / std::sqrt(17.0), 0, -0.727606875108999, -1.212678125181666},
+     "qr of [[1, 2, 3], [4, 5, 7]], one geqrf reflector (r0j = -a0 . aj / |a0|); gradient: linalg_grad.py, _QrGrad m < n (newer TF)"},
+    {"qr full wide", "tf.reshape(tf.matmul(tf.linalg.qr(tf.reshape(x, [2, 3]), full_matrices=True)[0], tf.linalg.qr(tf.reshape(x, [2, 3]), full_matrices=True)[1]), [-1])",
+     {1, 2, 3, 4, 5, 7}, {}, {1, 2, 3, 4, 5, 7}, "linalg_ops.py, qr: full_matrices with m <= n is the reduced qr"},
+    {"svd s", "tf.linalg.svd(tf.reshape(x, [2, 2]), compute_uv=False)", {3, 0, 4, 5}, {},
+     {std::sqrt(45.0), std::sqrt(5.0)}, "svd of [[3, 0], [4, 5]]: s^2 = eig(A^T A) = 45, 5, descending"},
+    {"svd s u v", "tf.reshape(tf.stack([tf.linalg.svd(tf.reshape(x, [2, 2]))[0] ** 2, tf.reshape(tf.linalg.svd(tf.reshape(x, [2, 2]))[1] ** 2, [-1])[:2], tf.reshape(tf.linalg.svd(tf.reshape(x, [2, 2]))[2] ** 2, [-1])[:2]]), [-1])",
+     {3, 0, 4, 5}, {}, {45, 5, 0.1, 0.9, 0.5, 0.5},
+     "svd of [[3, 0], [4, 5]]: u's columns (1, 3)/sqrt(10), (3, -1)/sqrt(10), v's (1, 1)/sqrt(2), (1, -1)/sqrt(2), up to sign"},
+    {"svd u s v^T", "tf.reshape(tf.matmul(tf.linalg.svd(tf.reshape(x, [2, 3]))[1] * tf.linalg.svd(tf.reshape(x, [2, 3]))[0], tf.linalg.svd(tf.reshape(x, [2, 3]))[2], transpose_b=True), [-1])",
+     {1, 2, 3, 4, 5, 7}, {}, {1, 2, 3, 4, 5, 7}, "linalg_ops.py, svd docstring: a = u diag(s) v^H"},
+    {"svd batched u*u", "tf.reshape(tf.linalg.svd(tf.reshape(x, [2, 3, 3]))[1] ** 2, [-1])",
+     {2, 1, 0, 1, 3, 1, 0, 1, 4, 1, -2, 0.5, 0.3, 2, 1, -1, 0.7, 3}, {}, {0.0446581987385205, 0.333333333333333, 0.622008467928146, 0.333333333333334, 0.333333333333333, 0.333333333333333, 0.622008467928146, 0.333333333333334, 0.0446581987385205,
+      0.0840630885559827, 0.60483346721796, 0.311103444226058, 0.261005567380133, 0.134722109479604, 0.604272323140264, 0.654931344063885, 0.260444423302437, 0.0846242326336787},
+     "u = eigenvectors of a a^T (Jacobi rotations, float64), s descending; gradient: linalg_grad.py, _SvdGrad, a batch of [2, 3, 3]"},
+    {"svd deep v*v", "tf.reshape(tf.linalg.svd(tf.reshape(x, [3, 2]))[2] ** 2, [-1])", {1, 4, 2, 5, 3, 7}, {}, {0.132227447420457, 0.867772552579543, 0.867772552579543, 0.132227447420457},
+     "v = eigenvectors of a^T a (Jacobi rotations, float64); gradient: linalg_grad.py, _SvdGrad, m > n (computed on a^T in TF)"},
+    {"svd nuclear norm batched", "tf.reduce_sum(tf.linalg.svd(tf.reshape(x, [2, 3, 3]), compute_uv=False), -1)",
+     {2, 1, 0, 1, 3, 1, 0, 1, 4, 1, -2, 0.5, 0.3, 2, 1, -1, 0.7, 3}, {}, {9, 7.26690488948725},
+     "the first matrix is symmetric with eigenvalues 3 - sqrt(3), 3, 3 + sqrt(3) (sum 9); gradient: linalg_grad.py, _SvdGrad, compute_uv=False: u diag(gs) v^T"},
+    {"eigh", "tf.linalg.eigh(tf.reshape(x, [2, 2]))[0]", {2, 1, 1, 2}, {}, {1, 3},
+     "linalg_ops.py, eigh: eigenvalues of [[2, 1], [1, 2]], ascending"},
+    {"eigh v*v", "tf.reshape(tf.linalg.eigh(tf.reshape(x, [2, 2]))[1] ** 2, [-1])", {2, 1, 1, 2}, {},
+     {0.5, 0.5, 0.5, 0.5}, "eigh of [[2, 1], [1, 2]]: v = (1, -1)/sqrt(2), (1, 1)/sqrt(2), up to sign"},
+    {"eigh reads the lower triangle", "tf.linalg.eigvalsh(tf.reshape(x, [2, 2]))", {2, 7, 1, 2}, {}, {1, 3},
+     "linalg_ops.py, self_adjoint_eig: only the lower triangle of the input is read"},
+    {"eigh batched", "tf.reshape(tf.linalg.eigh(tf.reshape(x, [2, 3, 3]))[1] ** 2 * [1.0, 2.0, 3.0], [-1])",
+     {2, 1, 0, 1, 3, 1, 0, 1, 4, 1, -2, 0.5, -2, 2, 1, 0.5, 1, 3}, {}, {0.622008467928146, 0.666666666666666, 0.133974596215561, 0.333333333333333, 0.666666666666667, 0.999999999999999, 0.0446581987385204, 0.666666666666666, 1.86602540378444,
+      0.553278645975913, 0.581841023741376, 0.467402526460197, 0.380155060571024, 0.212248632710257, 1.54116186922155, 0.0665662934530636, 1.20591034354837, 0.991435604318259},
+     "v = eigenvectors of the lower triangle's symmetric matrix (Jacobi rotations, float64); gradient: linalg_grad.py, _SelfAdjointEigV2Grad, a batch of [2, 3, 3], weighted v * v"},
     {"keras ReLU", "tf.keras.layers.ReLU()(x)", {-3, -1, 0.5, 2}, {}, {0, 0, 0.5, 2},
      "keras/layers/activation/relu.py docstring"},
     {"keras ReLU max_value", "tf.keras.layers.ReLU(max_value=1.0)(x)", {-3, -1, 0.5, 2}, {},
@@ -263,6 +304,26 @@ const Case kCases[] = {
      {1, 3, 5, 9}, {}, {2, 7}, "nn_ops.py, avg_pool1d"},
     {"keras AveragePooling2D", "tf.reshape(tf.keras.layers.AveragePooling2D()(tf.reshape(x, [1, 2, 4, 1])), [-1])",
      {1, 2, 3, 4, 5, 6, 7, 8}, {}, {3.5, 5.5}, "keras/layers/pooling/average_pooling2d.py: pool and stride 2"},
+    // conv2d_transpose: each output counts the windows of the matching conv2d that cover it
+    // (nn_ops.py, conv2d_transpose: the gradient of conv2d with respect to its input).
+    {"conv2d_transpose same stride 2", "tf.reshape(tf.nn.conv2d_transpose(tf.reshape(x, [1, 2, 2, 1]), tf.reshape(y, [3, 3, 1, 1]), [1, 4, 4, 1], 2), [-1])",
+     {1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 2, 1, 1, 1, 2, 1, 2, 2, 4, 2, 1, 1, 2, 1},
+     "nn_ops.py, conv2d_transpose of ones: SAME, stride 2, rows 0..2 and 2..4 (padded) of a 3-window overlap at row 2",
+     {0.5, -1, 2, 0.3}, {1, -0.5, 0.2, 0.7, 1.1, -0.3, 0.4, 0.9, -1.2}},
+    {"conv2d_transpose valid", "tf.reshape(tf.nn.conv2d_transpose(tf.reshape(x, [1, 2, 2, 1]), tf.reshape(y, [2, 2, 1, 1]), [1, 3, 3, 1], [1, 1, 1, 1], 'VALID'), [-1])",
+     {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 2, 1, 2, 4, 2, 1, 2, 1},
+     "nn_ops.py, conv2d_transpose of ones: VALID, stride 1, 2x2 windows", {0.5, -1, 2, 0.3}, {1, -0.5, 0.2, 0.7}},
+    {"conv2d_transpose channels", "tf.reshape(tf.nn.conv2d_transpose(tf.reshape(x, [1, 1, 1, 2]), tf.reshape(y, [1, 1, 3, 2]), [1, 1, 1, 3], 1, 'VALID'), [-1])",
+     {1, 2}, {1, 2, 3, 4, 5, 6}, {5, 11, 17},
+     "nn_ops.py, conv2d_transpose: filters [h, w, output_channels, in_channels], out[o] = sum_c f[o, c] x[c]"},
+    // depthwise_conv2d: output channel c * multiplier + m is input channel c convolved with
+    // filter[:, :, c, m] (nn_impl.py, depthwise_conv2d).
+    {"depthwise_conv2d", "tf.reshape(tf.nn.depthwise_conv2d(tf.reshape(x, [1, 2, 2, 2]), tf.reshape(y, [2, 2, 2, 2]), [1, 1, 1, 1], 'VALID'), [-1])",
+     {1, 10, 2, 20, 3, 30, 4, 40}, {1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, -1}, {5, 3, 20, -30},
+     "nn_impl.py, depthwise_conv2d: out[c * 2 + m] = sum_{i, j} x[i, j, c] f[i, j, c, m]; taps (0,0)+(1,1), (1,0), (0,1), (0,0)-(1,1)"},
+    {"depthwise_conv2d same stride 2", "tf.reshape(tf.nn.depthwise_conv2d(tf.reshape(x, [1, 3, 3, 2]), tf.reshape(y, [2, 2, 2, 3]), [1, 2, 2, 1], 'SAME'), [-1])",
+     {0.1, 1, 0.2, -1, 0.3, 2, 0.4, 0.5, -0.5, 0.6, 0.7, -0.7, 0.8, 0.9, -0.9, 1.2, 1.3, 0.2}, {0.3, -1, 0.5, 2, 0.1, -0.4, 0.7, 0.2, -0.3, 1.1, 0.6, -0.8, 0.9, 0.4, -0.2, 0.5, 1.3, -0.6, 0.8, 0.25, -0.7, 0.35, 1.4, -0.9}, {0.13, -0.025, 0.26, 1.36, 0.99, -0.44, 0.72, -0.02, 0.01, 3.65, -0.71, -0.38, -0.39, -0.98, 0.67, 3.12, 0.81, -1.32, 0.39, -1.3, 0.65, 0.4, 0.02, -0.08},
+     "nn_impl.py, depthwise_conv2d, multiplier 3, SAME, stride 2 (pad bottom/right 1): a direct sum, float64"},
     {"sort", "tf.sort(x)", {1, 10, 26.9, 2.8, 166.32, 62.3}, {}, {1, 2.8, 10, 26.9, 62.3, 166.32},
      "sort_ops.py, sort docstring: [1, 10, 26.9, 2.8, 166.32, 62.3]"},
     {"sort descending axis 0", "tf.reshape(tf.sort(tf.reshape(x, [2, 2]), axis=0, direction='DESCENDING'), [-1])",
@@ -450,6 +511,32 @@ class TestTfApiGrads : public QObject {
                                 .arg(fd, 0, 'g', 10)));
       }
     }
+  }
+
+  // The gradients TF refuses, refused with the reason and the line: qr with full_matrices and
+  // m > n (linalg_grad.py, _QrGrad), svd with full_matrices and m != n (TF: |m - n| > 1).
+  void decompositionGradientRefusals_data() {
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("qr full deep") << "tf.linalg.qr(x, full_matrices=True)[0]"
+                                  << "full_matrices=True";
+    QTest::newRow("svd full wide") << "tf.linalg.svd(tf.transpose(x), full_matrices=True)[1]"
+                                   << "full_matrices=True";
+  }
+  void decompositionGradientRefusals() {
+    QFETCH(QString, expr);
+    QFETCH(QString, reason);
+    const std::string src =
+        "x = tf.constant([[1.0, 4.0], [2.0, 5.0], [3.0, 7.0]])\n"
+        "with tf.GradientTape() as tape:\n    tape.watch(x)\n"
+        "    y = " +
+        expr.toStdString() +
+        "\n"
+        "g = tape.gradient(y, x)\n";
+    const std::string e = gltest::errorText([&] { traceProgram(src, "r.gls"); });
+    QVERIFY2(e.find(reason.toStdString()) != std::string::npos, e.c_str());
+    QVERIFY2(e.find("r.gls:5") != std::string::npos || e.find("line 5") != std::string::npos,
+             e.c_str());
   }
 
   // Integer and bool results: argmin (math_ops.py docstring: argmin of [1, 10, 26.9, 2.8,

@@ -83,9 +83,14 @@ bool refusesUnknownDims(const std::string& row) {
                                              "einsum#6",
                                              "gather#0",
                                              "gather#1",
+                                             "qr#0",
+                                             "qr#1",
+                                             "qr#2",
+                                             "qr#3",
                                              "reshape#0",
                                              "sort#0",
                                              "sort#1",
+                                             "svd#6",
                                              "tile#0",
                                              "tile#1"};
   return kRefuse.count(row) > 0;
