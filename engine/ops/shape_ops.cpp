@@ -1212,9 +1212,16 @@ void registerShapeOps(Registry& r) {
       }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<Value> g = noGrads(2);
-        if (c.needs[0])
-          g[0] = ops::scatterAdd(c.b, c.goutOrZeros(0), c.in[1], c.attrs().i("axis"),
-                                 c.inType(0).shape);
+        if (c.needs[0]) {
+          const Shape& s = c.inType(0).shape;
+          const int64_t axis = c.attrs().i("axis");
+          const size_t at = size_t(axis < 0 ? axis + int64_t(s.size()) : axis);
+          g[0] = known(s[at]) ? ops::scatterAdd(c.b, c.goutOrZeros(0), c.in[1], axis, s)
+                              : c.b.op1("scatter_add_dynamic",
+                                        {c.goutOrZeros(0), c.in[1],
+                                         ops::sizeAlongAxis(c.b, c.in[0], int64_t(at))},
+                                        {{"axis", axis}, {"shape", s}});
+        }
         return g;
       },
       .batch = batch::gather(),
@@ -1274,6 +1281,66 @@ void registerShapeOps(Registry& r) {
                  {{"axis", int64_t(0)}, {"shape", Shape{5, 3}}}},
                 {{randn(rng, {2, 3}), ints({1, 1, 0}, {3})},
                  {{"axis", int64_t(1)}, {"shape", Shape{2, 2}}}},
+            };
+          }(),
+  });
+
+  // scatter_add where the params' size along the axis is only known at run time (input 2):
+  // gather's VJP at unknown sizes.
+  r.add({
+      .name = "scatter_add_dynamic",
+      .math = "y = zeros(shape with n along axis); y[a.., indices[j..], b..] += updates[a.., j.., "
+              "b..]\n"
+              "dupdates = gather(dy, indices, axis); no gradient for indices and n",
+      .arity = 3,
+      .shape =
+          [](const Types& in, const Attrs& a) {
+            const TypeInfo& u = tensorIn(in, 0);
+            const TypeInfo& idx = tensorIn(in, 1);
+            requireInt32(idx, "scatter_add_dynamic indices");
+            const TypeInfo& n = tensorIn(in, 2);
+            if (n.dtype != DType::I32 || !n.shape.empty())
+              throw ShapeError("scatter_add_dynamic needs its size as an int32 scalar");
+            if (u.dtype == DType::Bool) throw ShapeError("scatter_add cannot add bool values");
+            Shape known = a.ints("shape");
+            const int axis = normAxis(a.i("axis"), int(known.size()));
+            const int64_t size = known[size_t(axis)];
+            known[size_t(axis)] = 1;  // any size: checked at run time
+            Shape out = scatterShape(u.shape, idx.shape, known, a.i("axis"));
+            out[size_t(axis)] = size;
+            return Types{{u.dtype, out, false}};
+          },
+      .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
+        const Tensor &u = in[0], &idx = in[1];
+        Shape known = a.ints("shape");
+        const int axis = normAxis(a.i("axis"), int(known.size()));
+        known[size_t(axis)] = int64_t(in[2].at(0));
+        const Shape out = scatterShape(u.shape(), idx.shape(), known, a.i("axis"));
+        const int64_t n = out[size_t(axis)];
+        checkIndices(idx, n, axis, "scatter_add");
+        Tensor y = Tensor::zeros(u.dtype(), out);
+        const int64_t outer = prodRange(out, 0, size_t(axis));
+        const int64_t inner = prodRange(out, size_t(axis) + 1, out.size());
+        dispatchAll(u.dtype(), [&](auto z) {
+          using T = decltype(z);
+          scatterAddBlocks(y.data<T>(), u.data<T>(), idx.data<int32_t>(), outer, n, idx.numel(),
+                           inner);
+        });
+        return Tensors{y};
+      }),
+      .vjp = [](VjpContext& c) -> std::vector<Value> {
+        std::vector<Value> g = noGrads(3);
+        if (c.needs[0]) g[0] = ops::gather(c.b, c.goutOrZeros(0), c.in[1], c.attrs().i("axis"));
+        return g;
+      },
+      .gradChecks =
+          [] {
+            Rng rng(114);
+            return std::vector<GradCheckCase>{
+                {{randn(rng, {4, 3}), ints({0, 2, 2, 4}, {4}), ints({5}, {})},
+                 {{"axis", int64_t(0)}, {"shape", Shape{-1, 3}}}},
+                {{randn(rng, {2, 3}), ints({1, 1, 0}, {3}), ints({2}, {})},
+                 {{"axis", int64_t(1)}, {"shape", Shape{2, -1}}}},
             };
           }(),
   });

@@ -81,8 +81,6 @@ bool refusesUnknownDims(const std::string& row) {
                                              "conv2d_backprop_filter_pooled#1",
                                              "einsum#5",
                                              "einsum#6",
-                                             "gather#0",
-                                             "gather#1",
                                              "qr#0",
                                              "qr#1",
                                              "qr#2",
