@@ -20,6 +20,7 @@ lang::TraceOptions traceOptions(const args::Parsed& args) {
   trace.maxUnroll = args.integer("--max-unroll", trace.maxUnroll);
   trace.maxNodes = args.integer("--max-nodes", trace.maxNodes);
   trace.maxItems = args.integer("--max-items", trace.maxItems);
+  trace.maxOps = args.integer("--max-ops", trace.maxOps);
   return trace;
 }
 

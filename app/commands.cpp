@@ -70,7 +70,8 @@ std::vector<Option> limitOptions() {
 // The limit of commands that run the script (lab::RunSettings::maxOps).
 Option maxOpsOption() {
   return args::integer("--max-ops", "N", 1, INT64_MAX,
-                       "primitive ops a run may execute, every loop iteration counted")
+                       "primitive ops a run (or a value computed while tracing) may execute, "
+                       "every loop iteration counted")
       .byDefault(std::to_string(kDefaultMaxOps));
 }
 
@@ -113,7 +114,7 @@ std::vector<Command> declare() {
       {"check",
        "Parse and trace a script: node counts, loops, tapes, params.",
        {scriptArg(true)},
-       withLimits({presetOption("seed"), setParam()})},
+       withLimits({presetOption("seed"), setParam(), maxOpsOption()})},
       {"export",
        "Run a lesson and write its graph, plots and data (no display needed).",
        {scriptArg(true)},

@@ -500,7 +500,8 @@ struct Executor::Impl {
   RunResult run(const std::vector<Value>& fetches) {
     // Rewrites drop the values they absorb: not when the inspector records every value, nor
     // for the fusing executor, which fuses such chains anyway.
-    plan = std::make_unique<ExecutionPlan>(g, fetches, !opt.valueRecords && !opt.fused);
+    plan = std::make_unique<ExecutionPlan>(g, fetches, !opt.valueRecords && !opt.fused,
+                                           opt.sideEffects);
     tableConstants();
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     outputBytes.resize(size_t(g.numNodes()));

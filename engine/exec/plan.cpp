@@ -6,8 +6,9 @@
 
 namespace gl {
 
-ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify)
-    : g_(g) {
+ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify,
+                             bool sideEffects)
+    : g_(g), sideEffects_(sideEffects) {
   for (const Node& n : g.nodes()) nodes_.push_back(&n);
   absorbed_.assign(size_t(g.numNodes()), -1);
   if (simplify)
@@ -79,7 +80,7 @@ std::unique_ptr<RegionPlan> ExecutionPlan::planRegion(int r,
   for (Value v : roots) mark(v, true);
   for (Value v : reg.params) mark(v, true);
   for (int id : reg.nodes)
-    if (g_.node(id).sideEffect) mark({id, 0}, true);
+    if (sideEffects_ && g_.node(id).sideEffect) mark({id, 0}, true);
   while (!stack.empty()) {
     const Node& n = node(stack.back());
     stack.pop_back();

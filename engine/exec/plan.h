@@ -20,7 +20,10 @@ struct RegionPlan {
 
 class ExecutionPlan {
  public:
-  ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify = false);
+  // sideEffects = false: only what the fetches need runs, prints and asserts included (an
+  // evaluation while tracing must not print the script's output or check its assertions).
+  ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify = false,
+                bool sideEffects = true);
   // node() points into the plan's own rewrites.
   ExecutionPlan(const ExecutionPlan&) = delete;
   ExecutionPlan& operator=(const ExecutionPlan&) = delete;
@@ -41,6 +44,7 @@ class ExecutionPlan {
   std::unique_ptr<RegionPlan> planRegion(int r, const std::vector<Value>& roots) const;
 
   const Graph& g_;
+  bool sideEffects_ = true;
   std::deque<Node> rewritten_;
   std::vector<const Node*> nodes_;
   std::vector<int> absorbed_;

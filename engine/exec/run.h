@@ -52,6 +52,10 @@ struct RunOptions {
   // Scan every primitive's float outputs for NaN/Inf and keep the first (RunResult::numerics);
   // off for benchmarks (one pass over each output).
   bool checkNumerics = true;
+  // Run the graph's side effects (tf.print, asserts) besides what the fetches need. Off for
+  // evaluations while tracing (a tf.Variable's initial value): they run the script's prints
+  // and loops otherwise.
+  bool sideEffects = true;
 };
 
 // The first primitive that produced a NaN or an Inf (RunOptions::checkNumerics).

@@ -4,6 +4,7 @@
 // `with variant("name"):` block adds its own nodes. Names bound at the top level of a variant
 // block (or of the script, when it has no variants) are that variant's outputs; outputs with
 // the same name in several variants are compared after a run.
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,6 +70,11 @@ struct TraceOptions {
   int64_t maxNodes = kDefaultMaxNodes;         // graph size limit
   int64_t maxItems = kDefaultMaxItems;         // items of a Python list, characters of a string
   size_t memoryBudget = kDefaultMemoryBudget;  // checked before running (static shapes)
+  // Values computed while tracing (a tf.Variable's initial value, constants folded for shapes)
+  // run under the same op limit as a run, and stop when `cancelled` says so (the window's
+  // trace was superseded or the window closes).
+  int64_t maxOps = kDefaultMaxOps;
+  std::function<bool()> cancelled;
 };
 
 // Parses and traces. Throws gl::EngineError with file:line:col on any script error.

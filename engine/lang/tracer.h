@@ -100,6 +100,9 @@ class Tracer {
   std::string describe(Value v) const;
   // The value of a tensor computed from constants only (tf.shape(x)[0]), folded while tracing.
   std::optional<Tensor> constantValue(Value v);
+  // Computes `fetches` now, under the trace's limits (TraceOptions::maxOps, memoryBudget,
+  // cancelled): only what they need, no prints or asserts, no records.
+  std::vector<Tensor> evaluateNow(const std::vector<Value>& fetches);
   // x[i] where x = ta.stack() has an unknown length (a dynamic TensorArray): ta.read(i), whose
   // gradient needs no static size. Nothing when x is not such a stack.
   std::optional<Value> readStacked(Value x, const Val& index, const SourceLoc& loc);

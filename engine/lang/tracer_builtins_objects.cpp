@@ -598,10 +598,9 @@ void addVariableBuiltins(BuiltinTable& t) {
         } else {
           // The initial value is computed now, once (like TF's eager init).
           try {
-            RunOptions ro;
-            ro.records = false;
-            ro.timeline = false;
-            value = evaluate(a.cx.graph(), {init}, ro).at(0);
+            value = a.cx.evaluateNow({init}).at(0);
+          } catch (const CancelledError&) {
+            throw;
           } catch (const std::exception& e) {
             a.fail("initial_value", std::string("must be computable while tracing: ") + e.what());
           }

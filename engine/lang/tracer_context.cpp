@@ -19,6 +19,9 @@ Val Context::getAttr(const Val& v, const std::string& name, const SourceLoc& loc
 void Context::checkRegion(Value v, const SourceLoc& loc) { t_.checkRegion(v, loc); }
 std::string Context::describe(Value v) const { return t_.describe(v); }
 std::optional<Tensor> Context::constantValue(Value v) { return t_.constantValue(v); }
+std::vector<Tensor> Context::evaluateNow(const std::vector<Value>& fetches) {
+  return t_.evaluateNow(fetches);
+}
 std::optional<Value> Context::readStacked(Value x, const Val& index, const SourceLoc& loc) {
   return t_.readStacked(x, index, loc);
 }

@@ -39,6 +39,7 @@ class Context {
   void checkRegion(Value v, const SourceLoc& loc);
   std::string describe(Value v) const;  // "'loss' (mul) from line 3"
   std::optional<Tensor> constantValue(Value v);
+  std::vector<Tensor> evaluateNow(const std::vector<Value>& fetches);  // Tracer::evaluateNow
   std::optional<Value> readStacked(Value x, const Val& index, const SourceLoc& loc);
 
   // Script values called back (functions, lambdas, layers), and the flattening of loop

@@ -334,13 +334,40 @@ std::optional<Tensor> Tracer::constantValue(Value v) {
   if (g_.node(v).is(NodeKind::Const)) return g_.node(v).value;
   if (g_.node(v).region != 0) return std::nullopt;
   try {
-    RunOptions ro;
-    ro.records = false;
-    ro.timeline = false;
-    return evaluate(g_, {v}, ro).at(0);
+    return evaluateNow({v}).at(0);
+  } catch (const CancelledError&) {
+    throw;
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+namespace {
+
+// The trace's cancellation, as the executor asks for it.
+class TraceMonitor : public RunMonitor {
+ public:
+  explicit TraceMonitor(const std::function<bool()>& cancelled) : cancelled_(cancelled) {}
+  bool cancelled() const override { return cancelled_ && cancelled_(); }
+
+ private:
+  const std::function<bool()>& cancelled_;
+};
+
+}  // namespace
+
+std::vector<Tensor> Tracer::evaluateNow(const std::vector<Value>& fetches) {
+  if (opt_.cancelled && opt_.cancelled()) throw CancelledError();
+  TraceMonitor monitor(opt_.cancelled);
+  RunOptions ro;
+  ro.records = false;
+  ro.valueRecords = false;
+  ro.timeline = false;
+  ro.sideEffects = false;
+  ro.maxOps = opt_.maxOps;
+  ro.memoryBudget = opt_.memoryBudget;
+  ro.monitor = &monitor;
+  return evaluate(g_, fetches, ro);
 }
 
 bool Tracer::tensorish(const Val& v, int depth) const {

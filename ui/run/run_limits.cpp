@@ -37,6 +37,7 @@ void RunLimits::applyTo(lang::TraceOptions& trace) const {
   trace.maxUnroll = maxUnroll;
   trace.maxNodes = maxNodes;
   trace.maxItems = maxItems;
+  trace.maxOps = maxOps;
 }
 
 void RunLimits::applyTo(lab::RunSettings& run) const {

@@ -81,8 +81,10 @@ void RunWorker::trace(const QString& source, const QString& fileName, lang::Trac
   const int generation = ++traceGeneration_;
   const std::string src = source.toStdString();
   const std::string file = fileName.toStdString();
-  QMetaObject::invokeMethod(traceContext_, [this, generation, src, file, options] {
+  QMetaObject::invokeMethod(traceContext_, [this, generation, src, file, options]() mutable {
     if (generation != traceGeneration_) return;  // superseded while queued
+    // A newer request (an edit) or closing the window stops values computed while tracing.
+    options.cancelled = [this, generation] { return generation != traceGeneration_; };
     try {
       auto program =
           std::make_shared<const lang::TracedProgram>(lang::traceProgram(src, file, options));
@@ -112,6 +114,7 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
         if (cancel_) break;
         lang::TraceOptions opt = options;
         opt.overrides[param.toStdString()] = value;
+        opt.cancelled = [this] { return bool(cancel_); };
         const lang::TracedProgram program = lang::traceProgram(src, file, opt);
         for (const lang::Variant& v : program.variants) {
           if (cancel_) break;

@@ -1,0 +1,71 @@
+// Values computed while tracing (a tf.Variable's initial value, constants folded for shapes)
+// run under the trace's limits and never run the script's side effects (issue #31, item 1: a
+// tf.Variable created after an endless loop made `gradlab check` hang, because evaluating
+// its initial value also ran every tf.print of the graph, one of them after the loop).
+#include <QtTest>
+
+#include <atomic>
+#include <string>
+
+#include "../engine/helpers.h"
+#include "engine/lang/program.h"
+
+using namespace gl;
+using namespace gl::lang;
+
+namespace {
+
+// The fuzzer's finding, as it found it: `i % +1` is always 0, so the loop never ends.
+const char* kEndless = R"(var = tf.Variable(tf.ones([5]))
+with tf.GradientTape() as t:
+    r = tf.while_loop(lambda i, _: i < 3,
+                      lambda i, x: (i % + 1, x * tf.reduce_sum(tf.gather(var, [1, 3]))),
+                      [0, tf.constant(1.0)])[1]
+tf.print(t.gradient(r, var))
+
+var1 = tf.Variable(tf.ones([5]))
+)";
+
+}  // namespace
+
+class TestTraceLimits : public QObject {
+  Q_OBJECT
+ private slots:
+  // The trace ends: var1's initial value needs tf.ones only, not the print after the loop.
+  void aVariableAfterAnEndlessLoopTraces() {
+    TraceOptions opt;
+    opt.maxOps = 100000;
+    const TracedProgram p = traceProgram(kEndless, "endless.gls", opt);
+    QCOMPARE(int(p.variants.size()), 1);
+  }
+
+  // An initial value that needs the endless loop stops at the op limit, located at the
+  // argument, naming the limit.
+  void anInitialValueStopsAtTheOpLimit() {
+    TraceOptions opt;
+    opt.maxOps = 1000;
+    const std::string src =
+        "r = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i % 1, x + 1.0), [0, 1.0])[1]\n"
+        "v = tf.Variable(r)\n";
+    const std::string e = gltest::errorText([&] { traceProgram(src, "limit.gls", opt); });
+    QVERIFY2(e.find("limit.gls:2:") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("initial_value") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("1000") != std::string::npos, e.c_str());
+  }
+
+  // The window's trace is cancelled when a newer edit supersedes it: the evaluation stops.
+  void aCancelledTraceStops() {
+    TraceOptions opt;
+    std::atomic<int> asked{0};
+    opt.cancelled = [&asked] { return ++asked > 3; };
+    const std::string src =
+        "r = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i % 1, x + 1.0), [0, 1.0])[1]\n"
+        "v = tf.Variable(r)\n";
+    const std::string e = gltest::errorText([&] { traceProgram(src, "cancel.gls", opt); });
+    QVERIFY2(e.find("cancelled") != std::string::npos, e.c_str());
+    QVERIFY(asked > 3);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTraceLimits)
+#include "test_trace_limits.moc"
