@@ -1,0 +1,80 @@
+// The Keras optimizers' update rules and defaults, as TF >= 2.11's keras/optimizers/*.py
+// (the optimizer.py-based ones; their update_step on dense gradients). Each rule assigns the
+// variable and its slots through assignVariable, so tensor loops carry them.
+#include "engine/lang/tracer_optimizer.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+namespace {
+
+Val valOf(const std::shared_ptr<VarState>& v) {
+  Val x = Val::tensor(v->current);
+  x.var = v;
+  return x;
+}
+
+void set(Context& cx, const std::shared_ptr<VarState>& v, Value x, const SourceLoc& loc,
+         const std::string& what) {
+  cx.assignVariable(valOf(v), x, loc, what);
+}
+
+// keras/optimizers/sgd.py: with momentum, m = momentum * m - lr * g and w += m (nesterov:
+// w += momentum * m - lr * g, with the new m); without, w -= lr * g.
+struct Sgd : OptimizerObj {
+  double momentum = 0;
+  bool nesterov = false;
+  std::vector<std::string> slotNames() const override {
+    if (momentum == 0) return {};
+    return {"m"};
+  }
+  void update(Context& cx, const Val& var, Value g, const std::vector<std::shared_ptr<VarState>>& s,
+              Value lr, Value, const SourceLoc& loc) override {
+    Emitter& b = cx.b;
+    const Value step = o::neg(b, o::mul(b, g, lr));  // -lr * g
+    if (momentum == 0) {
+      cx.assignVariable(var, o::add(b, var.t, step), loc, "SGD.apply_gradients");
+      return;
+    }
+    const Value m = o::add(b, step, o::scale(b, s[0]->current, momentum));
+    set(cx, s[0], m, loc, "SGD momentum");
+    const Value delta = nesterov ? o::add(b, step, o::scale(b, m, momentum)) : m;
+    cx.assignVariable(var, o::add(b, var.t, delta), loc, "SGD.apply_gradients");
+  }
+};
+
+// The arguments every optimizer.py optimizer takes after its own.
+const char* kCommon =
+    "weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, "
+    "~ema_momentum=0.99, ~ema_overwrite_frequency=None, ~jit_compile=True";
+
+Signature signature(const std::string& own, const std::string& name) {
+  return Signature::parse(own + ", " + kCommon + ", name='" + name + "'");
+}
+
+template <class T>
+std::shared_ptr<T> make(Bound& a, const char* kind) {
+  auto opt = std::make_shared<T>();
+  opt->kind = kind;
+  readCommonOptimizerArgs(a, *opt);
+  return opt;
+}
+
+}  // namespace
+
+void addOptimizerRules(BuiltinTable& t) {
+  t["tf.keras.optimizers.SGD"] = {
+      signature("learning_rate=0.01, momentum=0.0, nesterov=False", "SGD"), [](Bound& a) {
+        auto opt = make<Sgd>(a, "SGD");
+        opt->momentum = a.number("momentum");
+        if (!(opt->momentum >= 0 && opt->momentum <= 1))
+          a.fail("momentum", "must be between 0 and 1 (Keras: `momentum` must be between [0, 1])");
+        opt->nesterov = a.boolean("nesterov");
+        return Val::object(opt);
+      }};
+  addOptimizerMethods(t, "SGD");
+}
+
+}  // namespace gl::lang::trace
