@@ -45,6 +45,39 @@ struct Sgd : OptimizerObj {
   }
 };
 
+// keras/optimizers/adam.py: m += (g - m)(1 - beta_1), v += (g^2 - v)(1 - beta_2), and
+// w -= alpha m / (sqrt(v) + epsilon) with alpha = lr sqrt(1 - beta_2^t) / (1 - beta_1^t);
+// amsgrad divides by the running maximum of v instead.
+struct Adam : OptimizerObj {
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-7;
+  bool amsgrad = false;
+  std::vector<std::string> slotNames() const override {
+    if (amsgrad) return {"m", "v", "vhat"};
+    return {"m", "v"};
+  }
+  void update(Context& cx, const Val& var, Value g, const std::vector<std::shared_ptr<VarState>>& s,
+              Value lr, Value t, const SourceLoc& loc) override {
+    Emitter& b = cx.b;
+    const DType dt = b.type(g).dtype;
+    auto power = [&](double beta) { return o::pow(b, b.scalar(beta, dt), t); };
+    const Value one = b.scalar(1, dt);
+    const Value alpha = o::div(b, o::mul(b, lr, o::sqrt(b, o::sub(b, one, power(beta2)))),
+                               o::sub(b, one, power(beta1)));
+    const Value m0 = s[0]->current, v0 = s[1]->current;
+    const Value m = o::add(b, m0, o::scale(b, o::sub(b, g, m0), 1 - beta1));
+    Value v = o::add(b, v0, o::scale(b, o::sub(b, o::square(b, g), v0), 1 - beta2));
+    set(cx, s[0], m, loc, "Adam m");
+    set(cx, s[1], v, loc, "Adam v");
+    if (amsgrad) {
+      v = o::maximum(b, s[2]->current, v);
+      set(cx, s[2], v, loc, "Adam vhat");
+    }
+    const Value den = o::addScalar(b, o::sqrt(b, v), epsilon);
+    cx.assignVariable(var, o::sub(b, var.t, o::div(b, o::mul(b, m, alpha), den)), loc,
+                      "Adam.apply_gradients");
+  }
+};
+
 // The arguments every optimizer.py optimizer takes after its own.
 const char* kCommon =
     "weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, "
@@ -75,6 +108,18 @@ void addOptimizerRules(BuiltinTable& t) {
         return Val::object(opt);
       }};
   addOptimizerMethods(t, "SGD");
+  t["tf.keras.optimizers.Adam"] = {
+      signature("learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07, amsgrad=False",
+                "Adam"),
+      [](Bound& a) {
+        auto opt = make<Adam>(a, "Adam");
+        opt->beta1 = a.number("beta_1");
+        opt->beta2 = a.number("beta_2");
+        opt->epsilon = a.number("epsilon");
+        opt->amsgrad = a.boolean("amsgrad");
+        return Val::object(opt);
+      }};
+  addOptimizerMethods(t, "Adam");
 }
 
 }  // namespace gl::lang::trace

@@ -115,6 +115,25 @@ Step sgd(double lr, double momentum = 0, bool nesterov = false) {
   };
 }
 
+// keras/optimizers/adam.py update_step, which is the numpy reference adam_update_numpy of
+// keras/optimizers/optimizer_v2/adam_test.py: lr_t = lr sqrt(1 - b2^t) / (1 - b1^t).
+Step adam(double lr = 0.001, double b1 = 0.9, double b2 = 0.999, double eps = 1e-7,
+          bool amsgrad = false) {
+  auto m = std::make_shared<Vec>(2, 0.0), v = std::make_shared<Vec>(2, 0.0),
+       vhat = std::make_shared<Vec>(2, 0.0);
+  lr = f32(lr);
+  return [=](Vec& w, const Vec& g, int t) {
+    const double alpha = lr * std::sqrt(1 - std::pow(b2, t)) / (1 - std::pow(b1, t));
+    for (size_t i = 0; i < w.size(); ++i) {
+      (*m)[i] = b1 * (*m)[i] + (1 - b1) * g[i];
+      (*v)[i] = b2 * (*v)[i] + (1 - b2) * g[i] * g[i];
+      double vi = (*v)[i];
+      if (amsgrad) vi = (*vhat)[i] = std::max((*vhat)[i], vi);
+      w[i] -= alpha * (*m)[i] / (std::sqrt(vi) + eps);
+    }
+  };
+}
+
 // Gradient transforms of optimizer.py's apply_gradients, around an inner rule.
 Step clipnorm(double c, Step inner) {
   return [=](Vec& w, const Vec& g, int t) {
@@ -152,6 +171,15 @@ const Case kCases[] = {
      [] { return clipvalue(0.5, sgd(0.1)); }},
     {"SGD weight_decay", "tf.keras.optimizers.SGD(0.1, momentum=0.5, weight_decay=0.2)",
      [] { return weightDecay(0.2, 0.1, sgd(0.1, 0.5)); }},
+    {"Adam default", "tf.keras.optimizers.Adam()", [] { return adam(); }},
+    {"Adam args", "tf.keras.optimizers.Adam(0.2, beta_1=0.8, beta_2=0.99, epsilon=0.01)",
+     [] { return adam(0.2, 0.8, 0.99, 0.01); }},
+    // beta_2 = 0.5 and a large step make v shrink by the third step, where amsgrad differs.
+    {"Adam amsgrad", "tf.keras.optimizers.Adam(0.5, beta_2=0.5, amsgrad=True)",
+     [] { return adam(0.5, 0.9, 0.5, 1e-7, true); }},
+    {"Adam clipvalue weight_decay",
+     "tf.keras.optimizers.Adam(0.1, clipvalue=1.5, weight_decay=0.1)",
+     [] { return weightDecay(0.1, 0.1, clipvalue(1.5, adam(0.1))); }},
 };
 
 }  // namespace
