@@ -78,6 +78,40 @@ struct Adam : OptimizerObj {
   }
 };
 
+// keras/optimizers/rmsprop.py: velocity = rho velocity + (1 - rho) g^2; centered subtracts
+// the square of the gradients' average; increment = lr g / sqrt(denominator + epsilon)
+// (epsilon inside the root, unlike Adam); momentum accumulates the increments.
+struct RmsProp : OptimizerObj {
+  double rho = 0.9, momentum = 0, epsilon = 1e-7;
+  bool centered = false;
+  std::vector<std::string> slotNames() const override {
+    std::vector<std::string> n{"velocity"};
+    if (momentum > 0) n.push_back("momentum");
+    if (centered) n.push_back("average_gradient");
+    return n;
+  }
+  void update(Context& cx, const Val& var, Value g, const std::vector<std::shared_ptr<VarState>>& s,
+              Value lr, Value, const SourceLoc& loc) override {
+    Emitter& b = cx.b;
+    const Value vel =
+        o::add(b, o::scale(b, s[0]->current, rho), o::scale(b, o::square(b, g), 1 - rho));
+    set(cx, s[0], vel, loc, "RMSprop velocity");
+    Value den = vel;
+    if (centered) {
+      const auto& avgSlot = s[momentum > 0 ? 2 : 1];
+      const Value avg = o::add(b, o::scale(b, avgSlot->current, rho), o::scale(b, g, 1 - rho));
+      set(cx, avgSlot, avg, loc, "RMSprop average_gradient");
+      den = o::sub(b, vel, o::square(b, avg));
+    }
+    Value inc = o::mul(b, o::mul(b, lr, g), b.op1("rsqrt", {o::addScalar(b, den, epsilon)}));
+    if (momentum > 0) {
+      inc = o::add(b, o::scale(b, s[1]->current, momentum), inc);
+      set(cx, s[1], inc, loc, "RMSprop momentum");
+    }
+    cx.assignVariable(var, o::sub(b, var.t, inc), loc, "RMSprop.apply_gradients");
+  }
+};
+
 // The arguments every optimizer.py optimizer takes after its own.
 const char* kCommon =
     "weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, "
@@ -120,6 +154,19 @@ void addOptimizerRules(BuiltinTable& t) {
         return Val::object(opt);
       }};
   addOptimizerMethods(t, "Adam");
+  t["tf.keras.optimizers.RMSprop"] = {
+      signature("learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-07, centered=False",
+                "RMSprop"),
+      [](Bound& a) {
+        auto opt = make<RmsProp>(a, "RMSprop");
+        opt->rho = a.number("rho");
+        opt->momentum = a.number("momentum");
+        opt->epsilon = a.number("epsilon");
+        opt->centered = a.boolean("centered");
+        if (opt->momentum < 0) a.fail("momentum", "must be non-negative");
+        return Val::object(opt);
+      }};
+  addOptimizerMethods(t, "RMSprop");
 }
 
 }  // namespace gl::lang::trace

@@ -134,6 +134,31 @@ Step adam(double lr = 0.001, double b1 = 0.9, double b2 = 0.999, double eps = 1e
   };
 }
 
+// keras/optimizers/rmsprop.py update_step: epsilon inside the square root.
+Step rmsprop(double lr = 0.001, double rho = 0.9, double momentum = 0, double eps = 1e-7,
+             bool centered = false) {
+  auto vel = std::make_shared<Vec>(2, 0.0), mom = std::make_shared<Vec>(2, 0.0),
+       avg = std::make_shared<Vec>(2, 0.0);
+  lr = f32(lr);
+  return [=](Vec& w, const Vec& g, int) {
+    for (size_t i = 0; i < w.size(); ++i) {
+      (*vel)[i] = rho * (*vel)[i] + (1 - rho) * g[i] * g[i];
+      double den = (*vel)[i] + eps;
+      if (centered) {
+        (*avg)[i] = rho * (*avg)[i] + (1 - rho) * g[i];
+        den = (*vel)[i] - (*avg)[i] * (*avg)[i] + eps;
+      }
+      const double inc = lr * g[i] / std::sqrt(den);
+      if (momentum > 0) {
+        (*mom)[i] = momentum * (*mom)[i] + inc;
+        w[i] -= (*mom)[i];
+      } else {
+        w[i] -= inc;
+      }
+    }
+  };
+}
+
 // Gradient transforms of optimizer.py's apply_gradients, around an inner rule.
 Step clipnorm(double c, Step inner) {
   return [=](Vec& w, const Vec& g, int t) {
@@ -180,6 +205,11 @@ const Case kCases[] = {
     {"Adam clipvalue weight_decay",
      "tf.keras.optimizers.Adam(0.1, clipvalue=1.5, weight_decay=0.1)",
      [] { return weightDecay(0.1, 0.1, clipvalue(1.5, adam(0.1))); }},
+    {"RMSprop default", "tf.keras.optimizers.RMSprop()", [] { return rmsprop(); }},
+    {"RMSprop momentum", "tf.keras.optimizers.RMSprop(0.05, rho=0.8, momentum=0.5)",
+     [] { return rmsprop(0.05, 0.8, 0.5); }},
+    {"RMSprop centered", "tf.keras.optimizers.RMSprop(0.05, momentum=0.3, centered=True)",
+     [] { return rmsprop(0.05, 0.9, 0.3, 1e-7, true); }},
 };
 
 }  // namespace
@@ -233,6 +263,21 @@ class TestKerasOptimizers : public QObject {
     QCOMPARE(float(v[0].item()), 0.9f);
     QVERIFY(std::abs(v[1].item() - 0.1) < 1e-6);
     QVERIFY(std::abs(v[2].item() - 0.18) < 1e-6);
+  }
+
+  // The usage examples of keras/optimizers/adam.py and rmsprop.py (TF >= 2.11): one minimize
+  // step of lr 0.1 on var1**2 / 2 from 10.0 gives 9.9 (Adam: "the first step is
+  // -learning_rate*sign(grad)") and 9.683772 (RMSprop).
+  void adamRmspropDocstrings() {
+    const auto v =
+        run("var1 = tf.Variable(10.0)\nopt = tf.keras.optimizers.Adam(learning_rate=0.1)\n"
+            "opt.minimize(lambda: (var1 ** 2) / 2.0, [var1])\na = var1 + 0.0\n"
+            "var2 = tf.Variable(10.0)\nopt2 = tf.keras.optimizers.RMSprop(learning_rate=0.1)\n"
+            "opt2.minimize(lambda: (var2 ** 2) / 2.0, [var2])\nr = var2 + 0.0\n",
+            {"a", "r"});
+    QVERIFY2(std::abs(v[0].item() - 9.9) < 1e-5, qPrintable(QString::number(v[0].item(), 'g', 9)));
+    QVERIFY2(std::abs(v[1].item() - 9.683772) < 1e-5,
+             qPrintable(QString::number(v[1].item(), 'g', 9)));
   }
 
   // A loop body whose variable list cannot be read before the loop: its first apply would
