@@ -112,6 +112,22 @@ struct RmsProp : OptimizerObj {
   }
 };
 
+// keras/optimizers/adagrad.py: accumulator += g^2 (from initial_accumulator_value);
+// w -= lr g / sqrt(accumulator + epsilon).
+struct Adagrad : OptimizerObj {
+  double initial = 0.1, epsilon = 1e-7;
+  std::vector<std::string> slotNames() const override { return {"accumulator"}; }
+  double slotInitialValue(size_t) const override { return initial; }
+  void update(Context& cx, const Val& var, Value g, const std::vector<std::shared_ptr<VarState>>& s,
+              Value lr, Value, const SourceLoc& loc) override {
+    Emitter& b = cx.b;
+    const Value acc = o::add(b, s[0]->current, o::square(b, g));
+    set(cx, s[0], acc, loc, "Adagrad accumulator");
+    const Value inc = o::div(b, o::mul(b, lr, g), o::sqrt(b, o::addScalar(b, acc, epsilon)));
+    cx.assignVariable(var, o::sub(b, var.t, inc), loc, "Adagrad.apply_gradients");
+  }
+};
+
 // The arguments every optimizer.py optimizer takes after its own.
 const char* kCommon =
     "weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, "
@@ -167,6 +183,17 @@ void addOptimizerRules(BuiltinTable& t) {
         return Val::object(opt);
       }};
   addOptimizerMethods(t, "RMSprop");
+  t["tf.keras.optimizers.Adagrad"] = {
+      signature("learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-07", "Adagrad"),
+      [](Bound& a) {
+        auto opt = make<Adagrad>(a, "Adagrad");
+        opt->initial = a.number("initial_accumulator_value");
+        opt->epsilon = a.number("epsilon");
+        if (opt->initial < 0)
+          a.fail("initial_accumulator_value", "must be non-negative (Keras's docstring)");
+        return Val::object(opt);
+      }};
+  addOptimizerMethods(t, "Adagrad");
 }
 
 }  // namespace gl::lang::trace

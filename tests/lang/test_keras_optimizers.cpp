@@ -159,6 +159,18 @@ Step rmsprop(double lr = 0.001, double rho = 0.9, double momentum = 0, double ep
   };
 }
 
+// keras/optimizers/adagrad.py update_step: epsilon inside the square root.
+Step adagrad(double lr = 0.001, double init = 0.1, double eps = 1e-7) {
+  auto acc = std::make_shared<Vec>(2, init);
+  lr = f32(lr);
+  return [=](Vec& w, const Vec& g, int) {
+    for (size_t i = 0; i < w.size(); ++i) {
+      (*acc)[i] += g[i] * g[i];
+      w[i] -= lr * g[i] / std::sqrt((*acc)[i] + eps);
+    }
+  };
+}
+
 // Gradient transforms of optimizer.py's apply_gradients, around an inner rule.
 Step clipnorm(double c, Step inner) {
   return [=](Vec& w, const Vec& g, int t) {
@@ -210,6 +222,10 @@ const Case kCases[] = {
      [] { return rmsprop(0.05, 0.8, 0.5); }},
     {"RMSprop centered", "tf.keras.optimizers.RMSprop(0.05, momentum=0.3, centered=True)",
      [] { return rmsprop(0.05, 0.9, 0.3, 1e-7, true); }},
+    {"Adagrad default", "tf.keras.optimizers.Adagrad()", [] { return adagrad(); }},
+    {"Adagrad args",
+     "tf.keras.optimizers.Adagrad(0.3, initial_accumulator_value=0.5, epsilon=0.01)",
+     [] { return adagrad(0.3, 0.5, 0.01); }},
 };
 
 }  // namespace
