@@ -241,6 +241,7 @@ void addKerasBuiltins(BuiltinTable& t) {
   addOtherLayers(t);
   addKerasLosses(t);
   addKerasMoreLayers(t);
+  addKerasRnnLayers(t);
 }
 
 }  // namespace gl::lang::trace

@@ -69,9 +69,13 @@ struct LayerObj : Object {
     return makeVariable(cx, initialValue(cx, init, s, dt), what);
   }
   Value activate(Context& cx, Value y, const SourceLoc& callLoc) {
-    if (activation.isNone()) return y;
-    if (activation.kind == Kind::Str) {
-      const std::string& s = activation.s;
+    return activateWith(cx, activation, y, callLoc);
+  }
+  // y through `act`: None, an activation's name or a function.
+  Value activateWith(Context& cx, const Val& act, Value y, const SourceLoc& callLoc) {
+    if (act.isNone()) return y;
+    if (act.kind == Kind::Str) {
+      const std::string& s = act.s;
       if (s == "linear") return y;
       if (s == "relu") return gl::ops::relu(cx.b, y);
       if (s == "sigmoid") return gl::ops::sigmoid(cx.b, y);
@@ -79,7 +83,7 @@ struct LayerObj : Object {
       if (s == "softmax") return gl::ops::softmax(cx.b, y);
       cx.fail(loc, "unknown activation '" + s + "' (relu, sigmoid, tanh, softmax, linear)");
     }
-    Val r = cx.callSimple(activation, {Val::tensor(y)}, callLoc, "activation");
+    Val r = cx.callSimple(act, {Val::tensor(y)}, callLoc, "activation");
     return cx.toTensor(r, callLoc);
   }
   int64_t lastDim(Context& cx, Value x, const SourceLoc& callLoc) {
@@ -107,5 +111,7 @@ std::shared_ptr<L> layer(Bound& a, const char* kind) {
 
 // Layers beyond Dense, Conv2D, pooling and Sequential (tracer_keras_layers.cpp).
 void addKerasMoreLayers(BuiltinTable& t);
+// SimpleRNN, GRU, LSTM and their cells (tracer_keras_rnn.cpp).
+void addKerasRnnLayers(BuiltinTable& t);
 
 }  // namespace gl::lang::trace
