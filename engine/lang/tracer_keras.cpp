@@ -242,6 +242,7 @@ void addKerasBuiltins(BuiltinTable& t) {
   addKerasLosses(t);
   addKerasMoreLayers(t);
   addKerasRnnLayers(t);
+  addKerasBatchNorm(t);
 }
 
 }  // namespace gl::lang::trace

@@ -113,5 +113,7 @@ std::shared_ptr<L> layer(Bound& a, const char* kind) {
 void addKerasMoreLayers(BuiltinTable& t);
 // SimpleRNN, GRU, LSTM and their cells (tracer_keras_rnn.cpp).
 void addKerasRnnLayers(BuiltinTable& t);
+// BatchNormalization (tracer_keras_batchnorm.cpp).
+void addKerasBatchNorm(BuiltinTable& t);
 
 }  // namespace gl::lang::trace

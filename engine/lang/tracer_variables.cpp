@@ -130,6 +130,10 @@ struct AssignScan {
       }
       if (auto n = c->func->as<Expr::Name>())
         if (const FunctionObj* f = functionNamed(n->id)) function(*f);
+      // layer(x, training=True) may update a layer's state (BatchNormalization's moving
+      // statistics): carry every live variable, as through an optimizer.
+      for (const Keyword& k : c->keywords)
+        if (k.name == "training") opaque = true;
     }
     forEachChild(e, [this](const Expr& x) { expr(x); });
   }
