@@ -21,11 +21,6 @@ struct BatchNormLayer : LayerObj {
   Val gammaInit, betaInit, meanInit, varianceInit;
   std::shared_ptr<VarState> movingMean, movingVariance;
 
-  Val stateVal(const std::shared_ptr<VarState>& v) const {
-    Val x = Val::tensor(v->current);
-    x.var = v;
-    return x;
-  }
   // A non-trainable state variable at the top level of the graph, like the layer's weights.
   std::shared_ptr<VarState> makeState(Context& cx, const Tensor& init, const std::string& what) {
     const int region = cx.b.currentRegion();
@@ -51,17 +46,17 @@ struct BatchNormLayer : LayerObj {
   std::optional<Val> attr(Context& cx, const std::string& n) override {
     if (built) {
       size_t k = 0;
-      if (n == "gamma" && scaled) return Val::tensor(variables[0]);
+      if (n == "gamma" && scaled) return stateVal(cx, states[0]);
       if (scaled) ++k;
-      if (n == "beta" && center) return Val::tensor(variables[k]);
-      if (n == "moving_mean") return cx.fresh(stateVal(movingMean));
-      if (n == "moving_variance") return cx.fresh(stateVal(movingVariance));
+      if (n == "beta" && center) return stateVal(cx, states[k]);
+      if (n == "moving_mean") return stateVal(cx, movingMean);
+      if (n == "moving_variance") return stateVal(cx, movingVariance);
       if (n == "weights" || n == "variables" || n == "non_trainable_variables") {
         std::vector<Val> vs;
         if (n != "non_trainable_variables")
-          for (Value v : variables) vs.push_back(Val::tensor(v));
-        vs.push_back(cx.fresh(stateVal(movingMean)));
-        vs.push_back(cx.fresh(stateVal(movingVariance)));
+          for (const auto& s : states) vs.push_back(stateVal(cx, s));
+        vs.push_back(stateVal(cx, movingMean));
+        vs.push_back(stateVal(cx, movingVariance));
         return Val::listOf(std::move(vs));
       }
     }
@@ -112,7 +107,7 @@ struct BatchNormLayer : LayerObj {
                            "branch that does not carry them: call the layer once before "
                            "the loop (its first call makes them)");
         const Value now = state->current;
-        cx.assignVariable(stateVal(state),
+        cx.assignVariable(stateVal(cx, state),
                           o::sub(b, now, o::scale(b, o::sub(b, now, batch), 1 - momentum)), loc,
                           kind + " moving statistics");
       }
@@ -124,9 +119,9 @@ struct BatchNormLayer : LayerObj {
     // tf.nn.batch_normalization: x inv + (beta - mean inv), inv = rsqrt(variance + eps) gamma.
     Value inv = b.op1("rsqrt", {o::addScalar(b, variance, epsilon)});
     size_t k = 0;
-    if (scaled) inv = o::mul(b, inv, variables[k++]);
+    if (scaled) inv = o::mul(b, inv, weight(cx, k++));
     Value shift = o::neg(b, o::mul(b, mean, inv));
-    if (center) shift = o::add(b, shift, variables[k]);
+    if (center) shift = o::add(b, shift, weight(cx, k));
     return o::add(b, o::mul(b, x, inv), shift);
   }
 };

@@ -52,9 +52,9 @@ struct RnnCell : LayerObj {
   }
 
   std::optional<Val> attr(Context& cx, const std::string& n) override {
-    if (n == "kernel" && built) return Val::tensor(variables[0]);
-    if (n == "recurrent_kernel" && built) return Val::tensor(variables[1]);
-    if (n == "bias" && built && useBias) return Val::tensor(variables[2]);
+    if (n == "kernel" && built) return stateVal(cx, states[0]);
+    if (n == "recurrent_kernel" && built) return stateVal(cx, states[1]);
+    if (n == "bias" && built && useBias) return stateVal(cx, states[2]);
     if (n == "units") return Val::integer(units);
     if (n == "state_size") {
       if (stateCount() == 1) return Val::integer(units);
@@ -82,8 +82,8 @@ struct RnnCell : LayerObj {
   std::pair<Value, std::vector<Value>> step(Context& cx, Value x, const std::vector<Value>& h,
                                             const SourceLoc& loc) {
     Emitter& b = cx.b;
-    const Value kernel = variables[0], rec = variables[1];
-    Value bias = useBias ? variables[2] : Value{};
+    const Value kernel = weight(cx, 0), rec = weight(cx, 1);
+    Value bias = useBias ? weight(cx, 2) : Value{};
     auto act = [&](Value y) { return activateWith(cx, activation, y, loc); };
     auto ract = [&](Value y) { return activateWith(cx, recurrentActivation, y, loc); };
     cx.at(loc);
@@ -179,7 +179,7 @@ struct RnnLayer : LayerObj {
   std::shared_ptr<RnnCell> cell;
   bool returnSequences = false, returnState = false, goBackwards = false, timeMajor = false;
 
-  std::vector<Value> allVariables() const override { return cell->allVariables(); }
+  std::vector<std::shared_ptr<VarState>> allStates() const override { return cell->allStates(); }
   std::optional<Val> attr(Context& cx, const std::string& n) override {
     if (n == "cell") return Val::object(cell);
     if (n == "kernel" || n == "recurrent_kernel" || n == "bias" || n == "units" ||

@@ -65,7 +65,7 @@ void Tracer::assignVariable(const Val& v, Value value, const SourceLoc& loc,
                             const std::string& what) {
   if (!v.var)
     fail(loc, what + " needs a tf.Variable, got " + article(typeName(v)) +
-                  " (layer weights and plain tensors cannot be assigned in GradLab scripts)");
+                  " (a plain tensor cannot be assigned: compute a new one instead)");
   VarState& var = *v.var;
   const std::string name = variableName(g_, var);
   if (b_.currentRegion() != var.region)
@@ -194,8 +194,8 @@ const Expr* updatedVariables(const Expr::Call& c) {
 }
 
 // Builds the optimizers a loop body applies, before the loop, so that their slot variables
-// exist for it to carry (tracer_optimizer.h). Only a name or a list of names is read here:
-// nothing with effects runs twice.
+// exist for it to carry (tracer_optimizer.h). Only a name, a list of names or an object's
+// attribute (model.trainable_variables) is read here: nothing with effects runs twice.
 void prepareOptimizers(Context& cx, const AssignScan& scan,
                        const std::function<const Binding*(const std::string&)>& lookup) {
   for (const Expr::Call* c : scan.updates) {
@@ -209,6 +209,13 @@ void prepareOptimizers(Context& cx, const AssignScan& scan,
       const Binding* b = lookup(n->id);
       if (!b) continue;
       list = b->v;
+    } else if (auto at = e->as<Expr::Attribute>()) {
+      // model.trainable_variables: an attribute of a layer object reads its weights.
+      auto n = at->value->as<Expr::Name>();
+      const Binding* b = n ? lookup(n->id) : nullptr;
+      if (!b || b->v.kind != Kind::Object) continue;
+      if (!b->v.obj->attr(cx, at->attr)) continue;
+      list = *b->v.obj->attr(cx, at->attr);
     } else {
       const auto* l = e->as<Expr::List>();
       const auto* t = e->as<Expr::Tuple>();

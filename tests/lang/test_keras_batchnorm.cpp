@@ -42,8 +42,8 @@ const char* kScript =
     "    y2 = bn(x, training=True)\n"
     "m3 = bn.moving_mean + 0.0\nv3 = bn.moving_variance + 0.0\n"
     "y3 = bn(x)\n"
-    "gamma = bn.gamma\n"
-    "gx = tape.gradient(loss, xv)\ngg = tape.gradient(loss, gamma)\n";
+
+    "gx = tape.gradient(loss, xv)\ngg = tape.gradient(loss, bn.gamma)\n";
 
 }  // namespace
 
@@ -87,14 +87,17 @@ class TestKerasBatchNorm : public QObject {
       QVERIFY(near(v[6].at(j), (x[0][j] - m3) / std::sqrt(v3 + 0.01) * 2 + 0.5));
     }
     // Gradients by x and gamma against central differences of the same graph. The loop
-    // carries xv (training=True calls carry every live variable), so its name ends bound to
-    // the loop's output: its Variable node is the one of shape [6].
-    int xNode = -1;
-    for (int id = 0; id < p.graph->numNodes(); ++id)
-      if (p.graph->node(id).is(NodeKind::Variable) && p.graph->node(id).value.numel() == 6)
-        xNode = id;
-    QVERIFY(xNode >= 0);
-    Node* nodes[] = {&p.graph->node(xNode), &p.graph->node(outputValue(p, "gamma"))};
+    // carries xv and gamma (training=True calls carry every live variable), so their names end
+    // bound to the loop's outputs: their Variable nodes are found by size and Keras name.
+    int xNode = -1, gammaNode = -1;
+    for (int id = 0; id < p.graph->numNodes(); ++id) {
+      const Node& n = p.graph->node(id);
+      if (!n.is(NodeKind::Variable)) continue;
+      if (n.value.numel() == 6) xNode = id;
+      if (n.attrs.s("tf_name", "") == "BatchNormalization/gamma") gammaNode = id;
+    }
+    QVERIFY(xNode >= 0 && gammaNode >= 0);
+    Node* nodes[] = {&p.graph->node(xNode), &p.graph->node(gammaNode)};
     for (int w = 0; w < 2; ++w) {
       Node& node = *nodes[w];
       const Tensor base = node.value;

@@ -296,6 +296,40 @@ class TestKerasOptimizers : public QObject {
              qPrintable(QString::number(v[1].item(), 'g', 9)));
   }
 
+  // Keras layer weights are trained like tf.Variables: a Dense layer (kernel ones, bias
+  // zeros) on x = [[1, 2]] with loss y^2, two SGD(0.1, momentum=0.5) steps in a tf.range loop
+  // through model.trainable_variables, against the formulas in double.
+  void trainsLayerWeights() {
+    const auto v =
+        run("x = tf.constant([[1.0, 2.0]], dtype=tf.float64)\n"
+            "layer = tf.keras.layers.Dense(1, kernel_initializer='ones')\n"
+            "model = tf.keras.Sequential([layer])\n"
+            "y0 = model(x)\nopt = tf.keras.optimizers.SGD(0.1, momentum=0.5)\n"
+            "for i in tf.range(2):\n"
+            "    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_sum(tf.square(model(x)))\n"
+            "    grads = tape.gradient(loss, model.trainable_variables)\n"
+            "    opt.apply_gradients(zip(grads, model.trainable_variables))\n"
+            "k = layer.kernel + 0.0\nb = layer.bias + 0.0\n",
+            {"k", "b"});
+    double w[3] = {1, 1, 0}, m[3] = {0, 0, 0};  // k1, k2, b
+    const double lr = f32(0.1);
+    for (int t = 0; t < 2; ++t) {
+      const double y = w[0] + 2 * w[1] + w[2], g[3] = {2 * y, 4 * y, 2 * y};
+      for (int i = 0; i < 3; ++i) {
+        m[i] = 0.5 * m[i] - lr * g[i];
+        w[i] += m[i];
+      }
+    }
+    QVERIFY2(std::abs(v[0].at(0) - w[0]) < 1e-12 && std::abs(v[0].at(1) - w[1]) < 1e-12,
+             qPrintable(QString("kernel %1 %2, want %3 %4")
+                            .arg(v[0].at(0))
+                            .arg(v[0].at(1))
+                            .arg(w[0])
+                            .arg(w[1])));
+    QVERIFY(std::abs(v[1].at(0) - w[2]) < 1e-12);
+  }
+
   // A loop body whose variable list cannot be read before the loop: its first apply would
   // make the slots inside the body, a located error that says to build before the loop; with
   // opt.build([w]) first, the same loop runs.
