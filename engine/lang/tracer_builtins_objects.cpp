@@ -590,7 +590,13 @@ void addTensorArrayBulkMethods(BuiltinTable& t) {
 void addVariableBuiltins(BuiltinTable& t) {
   t["tf.Variable"] = {
       Signature::parse("initial_value, trainable=True, name=None, dtype=None"), [](Bound& a) {
-        Value init = a.tensor("initial_value");
+        // A Python value given a dtype is converted in that dtype (TF's convert_to_tensor), not
+        // through float32: tf.Variable([0.1], dtype=tf.float64) holds the float64 0.1.
+        const Val& given = a["initial_value"];
+        Value init =
+            !a.none("dtype") && !given.isTensor()
+                ? a.cx.toTensor(given, a.loc("initial_value"), a.dtype("dtype", DType::F32))
+                : a.tensor("initial_value");
         Tensor value;
         const Node& n = a.cx.graph().node(init);
         if (n.is(NodeKind::Const) || n.is(NodeKind::Variable)) {

@@ -38,13 +38,13 @@ struct DenseLayer : LayerObj {
     const Shape s = cx.b.type(x).shape;
     Value y;
     if (s.size() == 2) {
-      y = o::matmul(cx.b, x, variables[0]);
+      y = o::matmul(cx.b, x, weight(cx, 0));
     } else {
       Shape out = s;
       out.back() = units;
-      y = o::reshape(cx.b, o::matmul(cx.b, o::reshape(cx.b, x, {-1, in}), variables[0]), out);
+      y = o::reshape(cx.b, o::matmul(cx.b, o::reshape(cx.b, x, {-1, in}), weight(cx, 0)), out);
     }
-    if (useBias) y = o::add(cx.b, y, variables[1]);
+    if (useBias) y = o::add(cx.b, y, weight(cx, 1));
     return activate(cx, y, loc);
   }
 };
@@ -77,9 +77,10 @@ struct ConvLayer : LayerObj {
     cx.at(loc);
     Emitter& b = cx.b;
     // The bias joins the conv (one pass over y instead of two, as oneDNN's fused conv).
-    const Value bias = useBias ? variables[1] : Value{};
-    if (rank == 2) return activate(cx, o::conv2d(b, x, variables[0], strides, padding, bias), loc);
-    const Value y = o::conv2d(b, o::expandDims(b, x, 1), o::expandDims(b, variables[0], 0),
+    const Value bias = useBias ? weight(cx, 1) : Value{};
+    const Value kernelNow = weight(cx, 0);
+    if (rank == 2) return activate(cx, o::conv2d(b, x, kernelNow, strides, padding, bias), loc);
+    const Value y = o::conv2d(b, o::expandDims(b, x, 1), o::expandDims(b, kernelNow, 0),
                               {1, strides[0]}, padding, bias);
     return activate(cx, o::squeeze(b, y, {1}), loc);
   }
@@ -105,11 +106,11 @@ struct FlattenLayer : LayerObj {
 
 struct SequentialLayer : LayerObj {
   std::vector<Val> layers;
-  std::vector<Value> allVariables() const override {
-    std::vector<Value> out;
+  std::vector<std::shared_ptr<VarState>> allStates() const override {
+    std::vector<std::shared_ptr<VarState>> out;
     for (const Val& l : layers)
       if (auto p = l.as<LayerObj>()) {
-        auto vs = p->allVariables();
+        auto vs = p->allStates();
         out.insert(out.end(), vs.begin(), vs.end());
       }
     return out;
@@ -268,6 +269,8 @@ void addKerasBuiltins(BuiltinTable& t) {
   addOtherLayers(t);
   addKerasLosses(t);
   addKerasMoreLayers(t);
+  addKerasRnnLayers(t);
+  addKerasBatchNorm(t);
 }
 
 }  // namespace gl::lang::trace

@@ -3,8 +3,10 @@
 // Zeros, Ones and Constant give TF's exact weights.
 #include "engine/lang/tracer_keras_init.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 #include "engine/tensor/rng.h"
 
@@ -23,6 +25,7 @@ enum class InitKind {
   GlorotNormal,
   HeNormal,
   HeUniform,
+  Orthogonal,
 };
 
 struct InitInfo {
@@ -43,6 +46,7 @@ constexpr InitInfo kInitializers[] = {
     {"GlorotNormal", "glorot_normal", InitKind::GlorotNormal},
     {"HeNormal", "he_normal", InitKind::HeNormal},
     {"HeUniform", "he_uniform", InitKind::HeUniform},
+    {"Orthogonal", "orthogonal", InitKind::Orthogonal},
 };
 
 // Keras's variance-scaling initializers draw a normal truncated at two standard deviations;
@@ -51,7 +55,7 @@ constexpr double kTruncatedStd = 0.87962566103423978;
 
 struct InitializerObj : Object {
   const InitInfo* info = nullptr;
-  double value = 0, mean = 0, stddev = 0.05, minval = -0.05, maxval = 0.05;
+  double value = 0, mean = 0, stddev = 0.05, minval = -0.05, maxval = 0.05, gain = 1;
   std::optional<int64_t> seed;
   std::string typeName() const override { return info->className; }
   bool callable() const override { return true; }
@@ -78,6 +82,39 @@ Tensor truncatedNormal(Rng& rng, const Shape& s, double mean, double stddev, DTy
     while (std::abs(z) > 2) z = rng.normal();
     p[i] = mean + stddev * z;
   }
+  return t.astype(dt);
+}
+
+// Keras's Orthogonal: a [max(r, c), min(r, c)] standard normal matrix (r the product of all
+// but the last dim, c the last) made orthonormal by Gram-Schmidt, which is the Q of its QR
+// with R's diagonal made positive (Keras: q *= sign(diag(r))); transposed when r < c; times
+// gain.
+Tensor orthogonal(Rng& rng, const Shape& s, double gain, DType dt) {
+  if (s.size() < 2) return rng.normal(s, 0, 1, dt);  // Keras refuses rank < 2: see the caller
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < s.size(); ++i) rows *= s[i];
+  const int64_t cols = s.back(), n = std::max(rows, cols), k = std::min(rows, cols);
+  std::vector<double> q(size_t(n * k));  // column j is q[j * n .. j * n + n)
+  for (double& x : q) x = rng.normal();
+  for (int64_t j = 0; j < k; ++j) {
+    double* c = &q[size_t(j * n)];
+    for (int pass = 0; pass < 2; ++pass)  // twice, for orthogonality to rounding
+      for (int64_t i = 0; i < j; ++i) {
+        const double* p = &q[size_t(i * n)];
+        double d = 0;
+        for (int64_t r = 0; r < n; ++r) d += p[r] * c[r];
+        for (int64_t r = 0; r < n; ++r) c[r] -= d * p[r];
+      }
+    double norm = 0;
+    for (int64_t r = 0; r < n; ++r) norm += c[r] * c[r];
+    norm = std::sqrt(norm);
+    for (int64_t r = 0; r < n; ++r) c[r] /= norm;
+  }
+  Tensor t = Tensor::empty(DType::F64, s);
+  double* out = t.data<double>();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      out[r * cols + c] = gain * (rows >= cols ? q[size_t(c * n + r)] : q[size_t(r * n + c)]);
   return t.astype(dt);
 }
 
@@ -115,6 +152,10 @@ Tensor makeValue(Context& cx, const InitializerObj& init, const Shape& shape, DT
       const double limit = std::sqrt(6.0 / fanIn);
       return rng.uniform(shape, -limit, limit, dt);
     }
+    case InitKind::Orthogonal:
+      if (shape.size() < 2)
+        throw EngineError("the orthogonal initializer needs a shape of rank 2 or more (Keras)");
+      return orthogonal(rng, shape, init.gain, dt);
     default:
       break;
   }
@@ -200,6 +241,14 @@ void addKerasInitializers(BuiltinTable& t) {
                     auto init = initializerOf(*p);
                     init->minval = a.number("minval");
                     init->maxval = a.number("maxval");
+                    init->seed = seedArg(a);
+                    return Val::object(init);
+                  }};
+        break;
+      case InitKind::Orthogonal:
+        t[key] = {Signature::parse("gain=1.0, seed=None"), [p = &info](Bound& a) {
+                    auto init = initializerOf(*p);
+                    init->gain = a.number("gain");
                     init->seed = seedArg(a);
                     return Val::object(init);
                   }};

@@ -17,17 +17,18 @@ struct LayerObj : Object {
   SourceLoc loc;   // where the layer was made: its variables are located there
   Val activation;  // None, a string or a function
   bool built = false;
-  std::vector<Value> variables;
+  std::vector<Value> variables;                   // the weights' Variable nodes
+  std::vector<std::shared_ptr<VarState>> states;  // the same weights as tf.Variables
   std::string typeName() const override { return kind; }
   bool callable() const override { return true; }
-  std::optional<Val> attr(Context&, const std::string& n) override {
+  std::optional<Val> attr(Context& cx, const std::string& n) override {
     if (n == "trainable_variables" || n == "variables" || n == "weights") {
       std::vector<Val> vs;
-      for (Value v : allVariables()) vs.push_back(Val::tensor(v));
+      for (const auto& s : allStates()) vs.push_back(stateVal(cx, s));
       return Val::listOf(std::move(vs));
     }
-    if (n == "kernel" && !variables.empty()) return Val::tensor(variables[0]);
-    if (n == "bias" && variables.size() > 1) return Val::tensor(variables[1]);
+    if (n == "kernel" && !states.empty()) return stateVal(cx, states[0]);
+    if (n == "bias" && states.size() > 1) return stateVal(cx, states[1]);
     if (n == "built") return Val::boolean(built);
     if (n == "name") return Val::str(name);
     return std::nullopt;
@@ -35,7 +36,20 @@ struct LayerObj : Object {
   std::vector<std::string> attrNames() const override {
     return {"trainable_variables", "variables", "weights", "kernel", "bias", "built", "name"};
   }
-  virtual std::vector<Value> allVariables() const { return variables; }
+  virtual std::vector<std::shared_ptr<VarState>> allStates() const { return states; }
+  // A weight as the script sees it: a tf.Variable (optimizers assign it, tapes read it).
+  static Val stateVal(Context& cx, const std::shared_ptr<VarState>& s) {
+    Val v = Val::tensor(s->current);
+    v.var = s;
+    return cx.fresh(v);
+  }
+  // Weight k's current value, read as a tf.Variable's: recording tapes watch it, and what an
+  // optimizer assigned is what later calls compute with.
+  Value weight(Context& cx, size_t k) {
+    Val v = Val::tensor(states.at(k)->current);
+    v.var = states[k];
+    return cx.readVariable(v).t;
+  }
   // Creates the variables for inputs of this shape (last dimension known); layers without
   // variables have nothing to build.
   virtual void build(Context&, const Shape&, DType) { built = true; }
@@ -57,9 +71,14 @@ struct LayerObj : Object {
     cx.b.setCurrentRegion(0);
     cx.b.setLoc(loc);
     Value v = cx.b.variable(init, name + "/" + what);
+    cx.b.graph().node(v).attrs.set("tf_name", name + "/" + what);  // Keras: dense/kernel:0
+    auto var = std::make_shared<VarState>();
+    var->handle = var->current = v;
+    cx.registerVariable(var);  // at the top level, where the weight lives
     cx.b.setCurrentRegion(region);
     cx.b.setLoc(saved);
     variables.push_back(v);
+    states.push_back(var);
     return v;
   }
   // Weights from a Keras initializer (kernel_initializer, bias_initializer).
@@ -69,9 +88,13 @@ struct LayerObj : Object {
     return makeVariable(cx, initialValue(cx, init, s, dt), what);
   }
   Value activate(Context& cx, Value y, const SourceLoc& callLoc) {
-    if (activation.isNone()) return y;
-    if (activation.kind == Kind::Str) {
-      const std::string& s = activation.s;
+    return activateWith(cx, activation, y, callLoc);
+  }
+  // y through `act`: None, an activation's name or a function.
+  Value activateWith(Context& cx, const Val& act, Value y, const SourceLoc& callLoc) {
+    if (act.isNone()) return y;
+    if (act.kind == Kind::Str) {
+      const std::string& s = act.s;
       if (s == "linear") return y;
       if (s == "relu") return gl::ops::relu(cx.b, y);
       if (s == "sigmoid") return gl::ops::sigmoid(cx.b, y);
@@ -79,7 +102,7 @@ struct LayerObj : Object {
       if (s == "softmax") return gl::ops::softmax(cx.b, y);
       cx.fail(loc, "unknown activation '" + s + "' (relu, sigmoid, tanh, softmax, linear)");
     }
-    Val r = cx.callSimple(activation, {Val::tensor(y)}, callLoc, "activation");
+    Val r = cx.callSimple(act, {Val::tensor(y)}, callLoc, "activation");
     return cx.toTensor(r, callLoc);
   }
   int64_t lastDim(Context& cx, Value x, const SourceLoc& callLoc) {
@@ -107,5 +130,9 @@ std::shared_ptr<L> layer(Bound& a, const char* kind) {
 
 // Layers beyond Dense, Conv2D, pooling and Sequential (tracer_keras_layers.cpp).
 void addKerasMoreLayers(BuiltinTable& t);
+// SimpleRNN, GRU, LSTM and their cells (tracer_keras_rnn.cpp).
+void addKerasRnnLayers(BuiltinTable& t);
+// BatchNormalization (tracer_keras_batchnorm.cpp).
+void addKerasBatchNorm(BuiltinTable& t);
 
 }  // namespace gl::lang::trace

@@ -113,7 +113,7 @@ struct EmbeddingLayer : LayerObj {
     if (!built) build(cx, {}, DType::F32);
     cx.at(loc);
     const Value ids = isFloat(cx.b.type(x).dtype) ? o::cast(cx.b, x, DType::I32) : x;
-    return o::gather(cx.b, variables[0], ids, 0);
+    return o::gather(cx.b, weight(cx, 0), ids, 0);
   }
 };
 
@@ -136,8 +136,8 @@ struct LayerNormLayer : LayerObj {
     const Value var = o::reduceMean(b, o::square(b, o::sub(b, x, mean)), {-1}, true);
     Value y = o::mul(b, o::sub(b, x, mean), b.op1("rsqrt", {o::addScalar(b, var, epsilon)}));
     size_t k = 0;
-    if (scaled) y = o::mul(b, y, variables[k++]);
-    if (center) y = o::add(b, y, variables[k]);
+    if (scaled) y = o::mul(b, y, weight(cx, k++));
+    if (center) y = o::add(b, y, weight(cx, k));
     return y;
   }
 };

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "engine/lang/tracer_autograph.h"
+#include "engine/lang/tracer_optimizer.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -64,7 +65,7 @@ void Tracer::assignVariable(const Val& v, Value value, const SourceLoc& loc,
                             const std::string& what) {
   if (!v.var)
     fail(loc, what + " needs a tf.Variable, got " + article(typeName(v)) +
-                  " (layer weights and plain tensors cannot be assigned in GradLab scripts)");
+                  " (a plain tensor cannot be assigned: compute a new one instead)");
   VarState& var = *v.var;
   const std::string name = variableName(g_, var);
   if (b_.currentRegion() != var.region)
@@ -109,7 +110,8 @@ bool isAssignMethod(const std::string& m) {
 struct AssignScan {
   std::vector<std::string> names;
   bool opaque = false;
-  std::vector<const FunctionObj*> seen;  // script functions already scanned
+  std::vector<const Expr::Call*> updates;  // x.apply_gradients(...) and x.minimize(...)
+  std::vector<const FunctionObj*> seen;    // script functions already scanned
   std::function<const FunctionObj*(const std::string&)> functionNamed;
 
   void expr(const Expr& e) {
@@ -121,10 +123,17 @@ struct AssignScan {
           else
             opaque = true;
         }
-        if (a->attr == "apply_gradients" || a->attr == "minimize") opaque = true;
+        if (a->attr == "apply_gradients" || a->attr == "minimize") {
+          opaque = true;
+          updates.push_back(c);
+        }
       }
       if (auto n = c->func->as<Expr::Name>())
         if (const FunctionObj* f = functionNamed(n->id)) function(*f);
+      // layer(x, training=True) may update a layer's state (BatchNormalization's moving
+      // statistics): carry every live variable, as through an optimizer.
+      for (const Keyword& k : c->keywords)
+        if (k.name == "training") opaque = true;
     }
     forEachChild(e, [this](const Expr& x) { expr(x); });
   }
@@ -166,6 +175,65 @@ struct AssignScan {
 
 namespace {
 
+// The argument of an optimizer call that names its variables: apply_gradients's
+// zip(grads, VARS) (or list(zip(...))), minimize's var_list.
+const Expr* updatedVariables(const Expr::Call& c) {
+  const std::string& m = c.func->as<Expr::Attribute>()->attr;
+  const bool apply = m == "apply_gradients";
+  const Expr* e = c.args.size() > (apply ? 0u : 1u) ? c.args[apply ? 0 : 1].get() : nullptr;
+  for (const Keyword& k : c.keywords)
+    if (k.name == (apply ? "grads_and_vars" : "var_list")) e = k.value.get();
+  if (!e || !apply) return e;
+  auto call = e->as<Expr::Call>();
+  auto fn = call ? call->func->as<Expr::Name>() : nullptr;
+  if (fn && fn->id == "list" && call->args.size() == 1) {
+    call = call->args[0]->as<Expr::Call>();
+    fn = call ? call->func->as<Expr::Name>() : nullptr;
+  }
+  return fn && fn->id == "zip" && call->args.size() == 2 ? call->args[1].get() : nullptr;
+}
+
+// Builds the optimizers a loop body applies, before the loop, so that their slot variables
+// exist for it to carry (tracer_optimizer.h). Only a name, a list of names or an object's
+// attribute (model.trainable_variables) is read here: nothing with effects runs twice.
+void prepareOptimizers(Context& cx, const AssignScan& scan,
+                       const std::function<const Binding*(const std::string&)>& lookup) {
+  for (const Expr::Call* c : scan.updates) {
+    auto recv = c->func->as<Expr::Attribute>()->value->as<Expr::Name>();
+    const Binding* ob = recv ? lookup(recv->id) : nullptr;
+    OptimizerObj* opt = ob ? ob->v.as<OptimizerObj>() : nullptr;
+    const Expr* e = opt ? updatedVariables(*c) : nullptr;
+    if (!e) continue;
+    Val list;
+    if (auto n = e->as<Expr::Name>()) {
+      const Binding* b = lookup(n->id);
+      if (!b) continue;
+      list = b->v;
+    } else if (auto at = e->as<Expr::Attribute>()) {
+      // model.trainable_variables: an attribute of a layer object reads its weights.
+      auto n = at->value->as<Expr::Name>();
+      const Binding* b = n ? lookup(n->id) : nullptr;
+      if (!b || b->v.kind != Kind::Object) continue;
+      if (!b->v.obj->attr(cx, at->attr)) continue;
+      list = *b->v.obj->attr(cx, at->attr);
+    } else {
+      const auto* l = e->as<Expr::List>();
+      const auto* t = e->as<Expr::Tuple>();
+      if (!l && !t) continue;
+      std::vector<Val> items;
+      for (const auto& x : l ? l->elts : t->elts) {
+        auto n = x->as<Expr::Name>();
+        const Binding* b = n ? lookup(n->id) : nullptr;
+        if (!b) break;
+        items.push_back(b->v);
+      }
+      if (items.size() != (l ? l->elts.size() : t->elts.size())) continue;
+      list = Val::listOf(std::move(items));
+    }
+    prepareLoopUpdates(cx, *opt, list, e->loc);
+  }
+}
+
 std::vector<std::shared_ptr<VarState>> scanned(
     AssignScan& scan, const std::function<const Binding*(const std::string&)>& lookup,
     const std::vector<std::shared_ptr<VarState>>& live) {
@@ -189,6 +257,7 @@ std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedIn(const Block& 
     return b ? b->v.as<FunctionObj>() : nullptr;
   };
   scan.block(body);
+  prepareOptimizers(cx_, scan, [this](const std::string& n) { return lookup(n); });
   return scanned(
       scan, [this](const std::string& n) { return lookup(n); }, liveVariables());
 }
@@ -209,6 +278,7 @@ std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedBy(const Val& fn
     return b ? b->v.as<FunctionObj>() : nullptr;
   };
   scan.function(*f);
+  prepareOptimizers(cx_, scan, inClosure);
   return scanned(scan, inClosure, liveVariables());
 }
 

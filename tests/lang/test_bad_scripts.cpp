@@ -244,8 +244,8 @@ const BadScript kBad[] = {
      "tf.print(): argument 'sep' is not supported by GradLab yet", 2, 16},
     {"x = tf.constant([1.0, 2.0])\ny = tf.map_fn(lambda v: v * v, x, fn_output_signature=tf.int32)\n",
      "argument 'fn_output_signature' declares int32 for result 0, fn returns float32", 2, 35},
-    {"y = tf.keras.layers.Dense(2, kernel_initializer=\"orthogonal\")\n",
-     "argument 'kernel_initializer' names no initializer GradLab knows: 'orthogonal'", 1, 30},
+    {"y = tf.keras.layers.Dense(2, kernel_initializer=\"lecun_normal\")\n",
+     "argument 'kernel_initializer' names no initializer GradLab knows: 'lecun_normal'", 1, 30},
 };
 // clang-format on
 
