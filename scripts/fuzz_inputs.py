@@ -33,9 +33,16 @@ def dictionary(src):
     words = set(re.findall(r'\{Tok::Kw\w+, "(\w+)"\}', lexer))
     words |= {"==", "!=", "<=", ">=", "**", "//", "+=", "-=", "*=", "@", "->", ":", "\n    ",
               "\t", "[", "]", "(", ")", ",", "=", "1e308", "-1", "0", "10**9", "1.0", "\"s\"",
-              "with", "as", "variant(", "param ", " in 1..10", "tf.float64", "tf.int32"}
+              "with", "as", "variant(", "param ", " in 1..10", "tf.float64", "tf.int32",
+              # Python as people write it: imports, f-strings, star arguments, del, assert.
+              "import tensorflow as tf\n", "from tensorflow import keras\n", "import math\n",
+              "import time\n", "import numpy as np\n", "from __future__ import ", "f\"", "f'",
+              "rf'", "{x}", "{x!r}", "{x:.3f}", "{n:5d}", "{x:>10}", "{x:,}", "{{", "}}", "{x=}",
+              "\"%d %.2f %s\" % ", ".format(", "*args", "**kwargs", "*,", "lambda i, *_: ",
+              "del ", "assert ", "math.", "time.time()", "functools.partial(", "tf.__version__"}
     for path in (src / "engine" / "lang").glob("tracer_*.cpp"):
-        for name in re.findall(r't\["((?:tf|keras)\.[\w.]+)"\]', path.read_text()):
+        for name in re.findall(r't\["((?:tf|keras|py|str)\.[\w.]+)"\]', path.read_text()):
+            name = name[3:] if name.startswith("py.") else name  # py.math.sqrt is math.sqrt
             words.add(name)
             words.add(name.split(".")[-1])
     return sorted(words)

@@ -81,8 +81,13 @@ class Dumper {
     out += '(';
     for (std::size_t i = 0; i < ps.size(); ++i) {
       if (i) out += ' ';
+      if (ps[i].kind == ParamKind::KwOnly && (i == 0 || ps[i - 1].kind == ParamKind::Normal))
+        out += "* ";  // the bare `*` before the first keyword-only parameter
+      const char* star = ps[i].kind == ParamKind::VarArgs ? "*"
+                         : ps[i].kind == ParamKind::VarKw ? "**"
+                                                          : "";
       if (!ps[i].defaultValue) {
-        out += ps[i].name;
+        out += star + ps[i].name;
         continue;
       }
       out += '(';
@@ -157,7 +162,7 @@ class Dumper {
     open("call", *n.func);
     for (const ExprPtr& a : n.args) then(*a);
     for (const Keyword& k : n.keywords) {
-      out += " (= ";
+      out += k.name.empty() ? " (**" : " (= ";
       out += k.name;
       then(*k.value);
       out += ')';
@@ -208,6 +213,20 @@ class Dumper {
     out += "(lambda ";
     params(n.params);
     then(*n.body);
+    out += ')';
+  }
+  void node(const Expr::JoinedStr& n) { list("fstr", n.values); }
+  void node(const Expr::FormattedValue& n) {
+    open("fmt", *n.value);
+    if (n.conversion) {
+      out += " !";
+      out += n.conversion;
+    }
+    if (n.spec) then(*n.spec);
+    out += ')';
+  }
+  void node(const Expr::Starred& n) {
+    open("*", *n.value);
     out += ')';
   }
 
@@ -281,6 +300,30 @@ class Dumper {
       out += ')';
     }
     block(n.body, indent + 2);
+    out += ')';
+  }
+  void aliases(const std::vector<Stmt::Alias>& names) {
+    for (const Stmt::Alias& a : names) {
+      out += ' ';
+      out += a.name;
+      if (!a.asName.empty()) out += " as " + a.asName;
+    }
+  }
+  void node(const Stmt::Import& n, int) {
+    out += "(import";
+    aliases(n.names);
+    out += ')';
+  }
+  void node(const Stmt::ImportFrom& n, int) {
+    out += "(from " + n.module + " import";
+    if (n.star) out += " *";
+    aliases(n.names);
+    out += ')';
+  }
+  void node(const Stmt::Delete& n, int) { list("del", n.targets); }
+  void node(const Stmt::Assert& n, int) {
+    open("assert", *n.test);
+    if (n.msg) then(*n.msg);
     out += ')';
   }
   void node(const Stmt::Pass&, int) { out += "(pass)"; }
@@ -390,6 +433,10 @@ class Unparser {
   void params(const std::vector<Parameter>& ps) {
     for (std::size_t i = 0; i < ps.size(); ++i) {
       if (i) out += ", ";
+      if (ps[i].kind == ParamKind::KwOnly && (i == 0 || ps[i - 1].kind == ParamKind::Normal))
+        out += "*, ";
+      if (ps[i].kind == ParamKind::VarArgs) out += '*';
+      if (ps[i].kind == ParamKind::VarKw) out += "**";
       out += ps[i].name;
       if (ps[i].defaultValue) {
         out += '=';
@@ -461,7 +508,7 @@ class Unparser {
     elements(n.args, kLambda);
     for (std::size_t i = 0; i < n.keywords.size(); ++i) {
       if (i || !n.args.empty()) out += ", ";
-      out += n.keywords[i].name + "=";
+      out += n.keywords[i].name.empty() ? "**" : n.keywords[i].name + "=";
       expr(*n.keywords[i].value, kLambda);
     }
     out += ')';
@@ -534,6 +581,53 @@ class Unparser {
     params(n.params);
     out += ": ";
     expr(*n.body, kLambda);
+  }
+
+  // f-strings: the quote is one that no expression inside uses (Python 3.11 needs that).
+  void node(const Expr::JoinedStr& n) {
+    Unparser inner;
+    inner.fstringBody(n);
+    const char* q = inner.out.find('\'') == std::string::npos  ? "'"
+                    : inner.out.find('"') == std::string::npos ? "\""
+                                                               : "'''";
+    out += std::string("f") + q + inner.out + q;
+  }
+  void fstringBody(const Expr::JoinedStr& n) {
+    for (const ExprPtr& v : n.values) {
+      if (const auto* s = v->as<Expr::StrLit>()) {
+        const std::string quoted = quote(s->value);  // escapes, without the quotes
+        for (char c : quoted.substr(1, quoted.size() - 2)) {
+          if (c == '{' || c == '}') out += c;
+          out += c;
+        }
+      } else if (const auto* f = v->as<Expr::FormattedValue>()) {
+        node(*f);
+      }
+    }
+  }
+  void node(const Expr::FormattedValue& n) {
+    out += '{';
+    // A leading '{' would read as '{{'; a lambda or a bare tuple needs parentheses.
+    std::string e;
+    {
+      Unparser u;
+      u.expr(*n.value, kIfExp);
+      e = u.out;
+    }
+    out += (e[0] == '{' ? " " : "") + e;
+    if (n.conversion) {
+      out += '!';
+      out += n.conversion;
+    }
+    if (n.spec) {
+      out += ':';
+      fstringBody(*n.spec->as<Expr::JoinedStr>());
+    }
+    out += '}';
+  }
+  void node(const Expr::Starred& n) {
+    out += '*';
+    expr(*n.value, kBitOr);
   }
 
   void header(const char* keyword, const Expr& test) {
@@ -618,6 +712,37 @@ class Unparser {
     }
     out += ":\n";
     block(n.body, indent + 1);
+  }
+  void aliases(const std::vector<Stmt::Alias>& names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      out += (i ? ", " : "") + names[i].name;
+      if (!names[i].asName.empty()) out += " as " + names[i].asName;
+    }
+  }
+  void node(const Stmt::Import& n, int) {
+    out += "import ";
+    aliases(n.names);
+    out += '\n';
+  }
+  void node(const Stmt::ImportFrom& n, int) {
+    out += "from " + n.module + " import ";
+    if (n.star) out += '*';
+    aliases(n.names);
+    out += '\n';
+  }
+  void node(const Stmt::Delete& n, int) {
+    out += "del ";
+    elements(n.targets, kBitOr);
+    out += '\n';
+  }
+  void node(const Stmt::Assert& n, int) {
+    out += "assert ";
+    expr(*n.test, kLambda);
+    if (n.msg) {
+      out += ", ";
+      expr(*n.msg, kLambda);
+    }
+    out += '\n';
   }
   void node(const Stmt::Pass&, int) { out += "pass\n"; }
   void node(const Stmt::Break&, int) { out += "break\n"; }
@@ -704,6 +829,12 @@ void forEachChild(const Expr& e, const std::function<void(const Expr&)>& f) {
             for (const Parameter& p : n.params) one(p.defaultValue);
             one(n.body);
           },
+          [&](const Expr::JoinedStr& n) { all(n.values); },
+          [&](const Expr::FormattedValue& n) {
+            one(n.value);
+            one(n.spec);
+          },
+          [&](const Expr::Starred& n) { one(n.value); },
           [](const auto&) {},  // names and literals have no children
       },
       e.node);

@@ -38,11 +38,17 @@ const char* symbol(BinaryOp op);
 const char* symbol(BoolOpKind op);
 const char* symbol(CmpOp op);
 
-// A parameter of a def or lambda; defaultValue is null when there is none.
+// How a parameter takes arguments: by position or name, `*args`, keyword-only (after `*` or
+// `*args`), `**kwargs`.
+enum class ParamKind { Normal, VarArgs, KwOnly, VarKw };
+
+// A parameter of a def or lambda; defaultValue is null when there is none. A bare `*` makes no
+// Parameter: the kw-only parameters after it say so.
 struct Parameter {
   std::string name;
   ExprPtr defaultValue;
   SourceLoc loc;
+  ParamKind kind = ParamKind::Normal;
 };
 
 // `for target in iter if ifs[0] if ifs[1] ...` inside a list comprehension.
@@ -52,7 +58,7 @@ struct Comprehension {
   std::vector<ExprPtr> ifs;
 };
 
-// `name=value` in a call.
+// `name=value` in a call; `**value` has an empty name.
 struct Keyword {
   std::string name;
   ExprPtr value;
@@ -131,10 +137,24 @@ struct Expr {
     std::vector<Parameter> params;
     ExprPtr body;
   };
+  // f"...": values are StrLit and FormattedValue, in order.
+  struct JoinedStr {
+    std::vector<ExprPtr> values;
+  };
+  // `{value!conversion:spec}` in an f-string; spec is a JoinedStr or null.
+  struct FormattedValue {
+    ExprPtr value;
+    char conversion = 0;  // 'r', 's', 'a' or 0
+    ExprPtr spec;
+  };
+  // `*value` among a call's positional arguments.
+  struct Starred {
+    ExprPtr value;
+  };
 
   using Node = std::variant<Name, IntLit, FloatLit, StrLit, BoolLit, NoneLit, EllipsisLit, List,
                             Tuple, Dict, ListComp, Attribute, Call, Subscript, Slice, Unary, Binary,
-                            BoolOp, Compare, IfExp, Lambda>;
+                            BoolOp, Compare, IfExp, Lambda, JoinedStr, FormattedValue, Starred>;
   Node node;
   SourceLoc loc;
   // Height of this subtree. The parser rejects expressions deeper than kMaxExprDepth, so any
@@ -216,6 +236,28 @@ struct Stmt {
     std::vector<WithItem> items;
     Block body;
   };
+  // `import a.b as c, d`: module is the dotted name; asName is empty without `as`.
+  struct Alias {
+    std::string name;
+    std::string asName;
+    SourceLoc loc;
+  };
+  struct Import {
+    std::vector<Alias> names;
+  };
+  // `from module import a as b, c`; names is empty for `import *` (star is then true).
+  struct ImportFrom {
+    std::string module;
+    SourceLoc moduleLoc;
+    std::vector<Alias> names;
+    bool star = false;
+  };
+  struct Delete {  // del a, b[i]
+    std::vector<ExprPtr> targets;
+  };
+  struct Assert {  // assert test, msg (msg may be null)
+    ExprPtr test, msg;
+  };
   struct Pass {};
   struct Break {};
   struct Continue {};
@@ -227,7 +269,7 @@ struct Stmt {
   };
 
   using Node = std::variant<ExprStmt, Assign, AugAssign, If, While, For, Def, Return, With, Pass,
-                            Break, Continue, ParamDecl>;
+                            Break, Continue, ParamDecl, Import, ImportFrom, Delete, Assert>;
   Node node;
   SourceLoc loc;
 

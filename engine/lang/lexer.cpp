@@ -38,18 +38,19 @@ constexpr Spelled kOperators[] = {
 
 constexpr Spelled kKeywords[] = {
     {Tok::KwFalse, "False"}, {Tok::KwNone, "None"}, {Tok::KwTrue, "True"}, {Tok::KwAnd, "and"},
-    {Tok::KwAs, "as"}, {Tok::KwBreak, "break"}, {Tok::KwContinue, "continue"},
-    {Tok::KwDef, "def"}, {Tok::KwElif, "elif"}, {Tok::KwElse, "else"}, {Tok::KwFor, "for"},
-    {Tok::KwIf, "if"}, {Tok::KwIn, "in"}, {Tok::KwIs, "is"}, {Tok::KwLambda, "lambda"},
+    {Tok::KwAs, "as"}, {Tok::KwAssert, "assert"}, {Tok::KwBreak, "break"},
+    {Tok::KwContinue, "continue"}, {Tok::KwDef, "def"}, {Tok::KwDel, "del"},
+    {Tok::KwElif, "elif"}, {Tok::KwElse, "else"}, {Tok::KwFor, "for"}, {Tok::KwFrom, "from"},
+    {Tok::KwIf, "if"}, {Tok::KwImport, "import"}, {Tok::KwIn, "in"}, {Tok::KwIs, "is"},
+    {Tok::KwLambda, "lambda"},
     {Tok::KwNot, "not"}, {Tok::KwOr, "or"}, {Tok::KwPass, "pass"}, {Tok::KwReturn, "return"},
     {Tok::KwWhile, "while"}, {Tok::KwWith, "with"},
 };
 // clang-format on
 
 // Python keywords we do not support; lexing them as keywords lets the parser say so.
-constexpr const char* kReserved[] = {"class", "import", "from",    "global", "nonlocal",
-                                     "try",   "except", "finally", "raise",  "yield",
-                                     "del",   "assert", "async",   "await"};
+constexpr const char* kReserved[] = {"class",   "global", "nonlocal", "try",   "except",
+                                     "finally", "raise",  "yield",    "async", "await"};
 
 struct LexError {
   int line, col;
@@ -284,11 +285,10 @@ class Lexer {
       std::string lower;
       for (char ch : word) lower += char(ch | 0x20);
       if (lower == "r" || lower == "u") return lexString(line, col, lower == "r");
-      if (lower.find_first_not_of("bfr") == std::string::npos) {
-        if (lower.find('f') != std::string::npos)
-          throw LexError{line, col, "f-strings are not supported in GradLab script"};
+      if (lower == "f" || lower == "rf" || lower == "fr")
+        return lexFString(line, col, lower != "f");
+      if (lower.find_first_not_of("bfr") == std::string::npos)
         throw LexError{line, col, "bytes literals are not supported in GradLab script"};
-      }
     }
     for (const Spelled& k : kKeywords)
       if (word == k.text) return emit(k.kind, line, col, std::move(word));
@@ -439,6 +439,162 @@ class Lexer {
     emit(Tok::String, line, col, std::move(value));
   }
 
+  // An f-string as in Python 3.11: the string ends at its first unescaped closing quote, so an
+  // expression inside may hold strings of the other quote kind only. The expressions are kept
+  // as source text with their positions; the parser parses them.
+  void lexFString(int line, int col, bool raw) {
+    FString f{cur(), cur(1) == cur() && cur(2) == cur(), raw, line, col};
+    for (int i = f.triple ? 3 : 1; i > 0; --i) bump();
+    Token t;
+    t.kind = Tok::FString;
+    t.line = line;
+    t.col = col;
+    t.fstring = std::make_shared<const std::vector<FStringPiece>>(fstringPieces(f, 0));
+    out_.push_back(std::move(t));
+  }
+
+  struct FString {
+    int quote;
+    bool triple, raw;
+    int line, col;  // where the literal starts, for "unterminated"
+  };
+
+  bool atFStringEnd(const FString& f) const {
+    return cur() == f.quote && (!f.triple || (cur(1) == f.quote && cur(2) == f.quote));
+  }
+
+  // Literal text and fields up to the closing quote (level 0) or the '}' ending a format spec
+  // (level > 0, left for the caller).
+  std::vector<FStringPiece> fstringPieces(const FString& f, int level) {
+    const char* unterminated =
+        f.triple ? "unterminated triple-quoted string" : "unterminated string";
+    std::vector<FStringPiece> out;
+    std::string text;
+    auto flush = [&] {
+      if (text.empty()) return;
+      FStringPiece p;
+      p.text = std::move(text);
+      out.push_back(std::move(p));
+      text.clear();
+    };
+    for (;;) {
+      const int c = cur();
+      if (c < 0 || (c == '\n' && !f.triple)) throw LexError{f.line, f.col, unterminated};
+      if (atFStringEnd(f)) {
+        if (level > 0) throw LexError{line_, col_, "f-string: expecting '}'"};
+        for (int i = f.triple ? 3 : 1; i > 0; --i) bump();
+        break;
+      }
+      if (level > 0 && c == '}') break;
+      if (c == '{' && level == 0 && cur(1) == '{') {
+        text += '{';
+        bump();
+        bump();
+      } else if (c == '{') {
+        flush();
+        out.push_back(fstringField(f, level));
+      } else if (c == '}' && level == 0) {
+        if (cur(1) != '}') throw LexError{line_, col_, "f-string: single '}' is not allowed"};
+        text += '}';
+        bump();
+        bump();
+      } else if (c == '\\') {
+        escape(text, f.raw, unterminated, f.line, f.col);
+      } else {
+        text += char(c);
+        bump();
+      }
+    }
+    flush();
+    return out;
+  }
+
+  // `{expr[=][!conv][:spec]}`, at its '{'.
+  FStringPiece fstringField(const FString& f, int level) {
+    const int braceLine = line_, braceCol = col_;
+    if (level > 1) throw LexError{line_, col_, "f-string: expressions nested too deeply"};
+    bump();
+    FStringPiece p;
+    p.isField = true;
+    p.line = line_;
+    p.col = col_;
+    const std::size_t start = pos_;
+    int depth = 0;
+    std::size_t end = 0;
+    for (;;) {
+      const int c = cur();
+      if (c < 0 || (c == '\n' && !f.triple) || atFStringEnd(f))
+        throw LexError{braceLine, braceCol, "f-string: expecting '}'"};
+      if (c == '\\')
+        throw LexError{line_, col_, "f-string expression part cannot include a backslash"};
+      if (c == '#') throw LexError{line_, col_, "f-string expression part cannot include '#'"};
+      if (c == '"' || c == '\'') {
+        skipInnerString(f);
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') {
+        if (++depth > kMaxBracketDepth) throw LexError{line_, col_, "too many nested parentheses"};
+      } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+        --depth;
+      } else if (depth == 0 && (c == '}' || c == ':' || (c == '!' && cur(1) != '='))) {
+        end = pos_;
+        break;
+      } else if (depth == 0 && c == '=' && cur(1) != '=' && pos_ > start &&
+                 std::strchr("=!<>", s_[pos_ - 1]) == nullptr) {
+        end = pos_;  // `{x=}`: the text up to and after '=' is shown before the value
+        bump();
+        while (cur() == ' ') bump();
+        if (cur() != '}' && cur() != ':' && cur() != '!')
+          throw LexError{line_, col_, "f-string: expecting '}'"};
+        p.selfDoc = s_.substr(start, pos_ - start);
+        break;
+      }
+      bump();
+    }
+    p.text = s_.substr(start, end - start);
+    if (p.text.find_first_not_of(" \t\n") == std::string::npos)
+      throw LexError{braceLine, braceCol, "f-string: empty expression not allowed"};
+    if (cur() == '!') {
+      bump();
+      if (cur() != 'r' && cur() != 's' && cur() != 'a')
+        throw LexError{line_, col_,
+                       "f-string: invalid conversion character: expected 's', 'r', or 'a'"};
+      p.conversion = char(cur());
+      bump();
+    }
+    if (cur() == ':') {
+      bump();
+      p.hasSpec = true;
+      p.spec = fstringPieces(f, level + 1);
+    }
+    if (cur() != '}') throw LexError{line_, col_, "f-string: expecting '}'"};
+    bump();
+    return p;
+  }
+
+  // A string literal inside an f-string's expression (of the other quote kind), skipped whole.
+  void skipInnerString(const FString& f) {
+    const int line = line_, col = col_, q = cur();
+    const bool triple = cur(1) == q && cur(2) == q;
+    for (int i = triple ? 3 : 1; i > 0; --i) bump();
+    for (;;) {
+      const int c = cur();
+      if (c < 0 || (c == '\n' && !triple) || atFStringEnd(f))
+        throw LexError{line, col,
+                       triple ? "unterminated triple-quoted string" : "unterminated string"};
+      if (c == '\\') {
+        bump();
+        if (cur() >= 0) bump();
+        continue;
+      }
+      if (c == q && (!triple || (cur(1) == q && cur(2) == q))) {
+        for (int i = triple ? 3 : 1; i > 0; --i) bump();
+        return;
+      }
+      bump();
+    }
+  }
+
   void escape(std::string& value, bool raw, const char* unterminated, int line, int col) {
     int escLine = line_, escCol = col_;
     bump();  // the backslash
@@ -557,6 +713,7 @@ std::string tokenClass(const Token& t) {
     case Tok::Float:
       return "number";
     case Tok::String:
+    case Tok::FString:
       return "string";
     case Tok::Newline:
       return "newline";
@@ -580,6 +737,8 @@ std::string describe(const Token& t) {
       return "number '" + t.text + "'";
     case Tok::String:
       return "string";
+    case Tok::FString:
+      return "f-string";
     case Tok::Newline:
       return "end of line";
     case Tok::Indent:

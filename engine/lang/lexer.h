@@ -7,6 +7,7 @@
 // comes first in the source, whether the lexer or the parser found it. The editor can also use
 // the token stream for highlighting.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,11 +15,12 @@ namespace gl::lang {
 
 // clang-format off
 enum class Tok : std::uint8_t {
-  // Structure and literals.
-  Name, Int, Float, String, Newline, Indent, Dedent, End, Error,
-  // Keywords. Reserved is a Python keyword GradLab script does not support (class, import, ...).
-  KwFalse, KwNone, KwTrue, KwAnd, KwAs, KwBreak, KwContinue, KwDef, KwElif, KwElse, KwFor, KwIf,
-  KwIn, KwIs, KwLambda, KwNot, KwOr, KwPass, KwReturn, KwWhile, KwWith, Reserved,
+  // Structure and literals. FString: an f-string, its pieces in Token::fstring.
+  Name, Int, Float, String, FString, Newline, Indent, Dedent, End, Error,
+  // Keywords. Reserved is a Python keyword GradLab script does not support (class, try, ...).
+  KwFalse, KwNone, KwTrue, KwAnd, KwAs, KwAssert, KwBreak, KwContinue, KwDef, KwDel, KwElif,
+  KwElse, KwFor, KwFrom, KwIf, KwImport, KwIn, KwIs, KwLambda, KwNot, KwOr, KwPass, KwReturn,
+  KwWhile, KwWith, Reserved,
   // Brackets and punctuation. DotDot only appears in `param x = 1 in 0..10`.
   LParen, RParen, LBracket, RBracket, LBrace, RBrace, Comma, Colon, Semicolon, Dot, DotDot,
   Ellipsis, Assign,
@@ -31,6 +33,18 @@ enum class Tok : std::uint8_t {
 };
 // clang-format on
 
+// One piece of an f-string: literal text (escapes decoded) or a replacement field
+// `{expr!conv:spec}`, whose expression the parser parses from its source text.
+struct FStringPiece {
+  bool isField = false;
+  std::string text;                // literal: the text; field: the expression's source
+  int line = 0, col = 0;           // field: where the expression's source starts
+  char conversion = 0;             // 'r', 's', 'a', or 0 for none
+  std::string selfDoc;             // `{x=}`: the text "x=" shown before the value; empty otherwise
+  bool hasSpec = false;            // a ':' was written (the spec may still be empty)
+  std::vector<FStringPiece> spec;  // the format spec: literals and nested fields
+};
+
 struct Token {
   Tok kind = Tok::End;
   // Name: the identifier. String: the decoded value. Int/Float: the source spelling.
@@ -40,6 +54,7 @@ struct Token {
   int col = 1;   // 1-based, in code points; a tab counts as one column
   std::int64_t intValue = 0;
   double floatValue = 0;
+  std::shared_ptr<const std::vector<FStringPiece>> fstring;  // FString: its pieces
 };
 
 // Tokenizes a whole script. The stream always ends with End; an Error token, if any, is the

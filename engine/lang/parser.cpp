@@ -57,6 +57,7 @@ constexpr Tok kExpressionStarts[] = {
 // clang-format on
 
 bool startsExpression(Tok k) {
+  if (k == Tok::FString) return true;
   return std::find(std::begin(kExpressionStarts), std::end(kExpressionStarts), k) !=
          std::end(kExpressionStarts);
 }
@@ -83,6 +84,7 @@ class Parser {
  public:
   Parser(const std::string& source, const std::string& file)
       : toks_(tokenize(source)), file_(file) {}
+  Parser(std::vector<Token> toks, const std::string& file) : toks_(std::move(toks)), file_(file) {}
 
   Module parseModule() {
     Module m;
@@ -237,6 +239,30 @@ class Parser {
         if (loopDepth_ == 0) fail(t, "'continue' outside a loop");
         advance();
         return stmt(l, Stmt::Continue{});
+      case Tok::KwImport:
+        return parseImport();
+      case Tok::KwFrom:
+        return parseFromImport();
+      case Tok::KwDel: {
+        advance();
+        std::vector<ExprPtr> targets;
+        do {
+          if (at(Tok::Newline) || at(Tok::Semicolon)) break;
+          ExprPtr x = parseBinary(1);
+          if (!x->is<Expr::Name>() && !x->is<Expr::Subscript>() && !x->is<Expr::Attribute>())
+            fail(x->loc, "invalid syntax: cannot delete " + targetKind(*x));
+          targets.push_back(x);
+        } while (accept(Tok::Comma));
+        if (targets.empty()) fail(peek(), "expected a name after 'del'");
+        return stmt(l, Stmt::Delete{std::move(targets)});
+      }
+      case Tok::KwAssert: {
+        advance();
+        ExprPtr test = parseTest();
+        ExprPtr msg;
+        if (accept(Tok::Comma)) msg = parseTest();
+        return stmt(l, Stmt::Assert{test, msg});
+      }
       case Tok::KwReturn: {
         if (funcDepth_ == 0) fail(t, "'return' outside a function");
         advance();
@@ -250,6 +276,55 @@ class Parser {
       default:
         return parseExprStatement();
     }
+  }
+
+  // A dotted module name: a.b.c
+  std::string parseDottedName(const char* message) {
+    std::string name = expect(Tok::Name, message).text;
+    while (accept(Tok::Dot)) name += "." + expect(Tok::Name, "expected a name after '.'").text;
+    return name;
+  }
+
+  // import a.b [as c], d
+  StmtPtr parseImport() {
+    const Token& kw = advance();
+    Stmt::Import imp;
+    do {
+      Stmt::Alias a;
+      a.loc = loc(peek());
+      a.name = parseDottedName("expected a module name after 'import'");
+      if (accept(Tok::KwAs)) a.asName = expect(Tok::Name, "expected a name after 'as'").text;
+      imp.names.push_back(std::move(a));
+    } while (accept(Tok::Comma));
+    return stmt(loc(kw), std::move(imp));
+  }
+
+  // from a.b import c [as d], e | from a import (c, d) | from a import *
+  StmtPtr parseFromImport() {
+    const Token& kw = advance();
+    Stmt::ImportFrom imp;
+    imp.moduleLoc = loc(peek());
+    if (at(Tok::Dot) || at(Tok::Ellipsis))
+      fail(peek(), "relative imports ('from . import ...') are not supported in GradLab script");
+    imp.module = parseDottedName("expected a module name after 'from'");
+    expect(Tok::KwImport, "expected 'import' after the module name");
+    if (accept(Tok::Star)) {
+      imp.star = true;
+      return stmt(loc(kw), std::move(imp));
+    }
+    const std::size_t openIdx = pos_;
+    const bool paren = accept(Tok::LParen);
+    do {
+      if (paren && at(Tok::RParen)) break;
+      Stmt::Alias a;
+      const Token& name = expect(Tok::Name, "expected a name to import");
+      a.name = name.text;
+      a.loc = loc(name);
+      if (accept(Tok::KwAs)) a.asName = expect(Tok::Name, "expected a name after 'as'").text;
+      imp.names.push_back(std::move(a));
+    } while (accept(Tok::Comma));
+    if (paren) expectClose(openIdx, Tok::RParen, "expected ',' or ')' after an imported name");
+    return stmt(loc(kw), std::move(imp));
   }
 
   StmtPtr parseExprStatement() {
@@ -463,29 +538,49 @@ class Parser {
   }
 
   // Parameters of a def (up to ')') or a lambda (up to ':'); the caller consumes the closer.
+  // As in Python: [a, b=1,] [*args | *,] [k, k2=2,] [**kwargs].
   std::vector<Parameter> parseParams(Tok closer) {
     std::vector<Parameter> params;
-    bool seenDefault = false;
+    bool seenDefault = false, seenStar = false, seenKw = false;
+    const Token* bareStar = nullptr;
     while (!at(closer)) {
       const Token& t = peek();
-      if (t.kind == Tok::Star || t.kind == Tok::DoubleStar)
-        fail(t, "'*args' and '**kwargs' parameters are not supported in GradLab script");
-      if (t.kind != Tok::Name)
-        fail(t, closer == Tok::Colon ? "expected a parameter name or ':'"
+      if (seenKw) fail(t, "parameters cannot follow '**" + params.back().name + "'");
+      ParamKind kind = seenStar ? ParamKind::KwOnly : ParamKind::Normal;
+      if (t.kind == Tok::Star || t.kind == Tok::DoubleStar) {
+        if (t.kind == Tok::Star && seenStar) fail(t, "'*' may appear only once among parameters");
+        kind = t.kind == Tok::Star ? ParamKind::VarArgs : ParamKind::VarKw;
+        advance();
+        if (kind == ParamKind::VarArgs) seenStar = true;
+        if (kind == ParamKind::VarKw) seenKw = true;
+        if (kind == ParamKind::VarArgs && (at(Tok::Comma) || at(closer))) {
+          bareStar = &t;  // a bare `*`: keyword-only parameters follow
+          if (!accept(Tok::Comma)) break;
+          continue;
+        }
+      }
+      const Token& n = peek();
+      if (n.kind != Tok::Name)
+        fail(n, closer == Tok::Colon ? "expected a parameter name or ':'"
                                      : "expected a parameter name or ')'");
       advance();
       for (const Parameter& p : params)
-        if (p.name == t.text) fail(t, "duplicate parameter '" + t.text + "'");
-      Parameter p{t.text, nullptr, loc(t)};
+        if (p.name == n.text) fail(n, "duplicate parameter '" + n.text + "'");
+      Parameter p{n.text, nullptr, loc(n), kind};
+      if (kind == ParamKind::KwOnly) bareStar = nullptr;
       if (accept(Tok::Assign)) {
+        if (kind == ParamKind::VarArgs || kind == ParamKind::VarKw)
+          fail(n, "'" + std::string(kind == ParamKind::VarArgs ? "*" : "**") + n.text +
+                      "' cannot have a default value");
         p.defaultValue = parseTest();
-        seenDefault = true;
-      } else if (seenDefault) {
-        fail(t, "parameter '" + t.text + "' without a default follows a parameter with a default");
+        if (kind == ParamKind::Normal) seenDefault = true;
+      } else if (seenDefault && kind == ParamKind::Normal) {
+        fail(n, "parameter '" + n.text + "' without a default follows a parameter with a default");
       }
       params.push_back(std::move(p));
       if (!accept(Tok::Comma)) break;
     }
+    if (bareStar) fail(*bareStar, "named parameters must follow a bare '*'");
     return params;
   }
 
@@ -646,15 +741,24 @@ class Parser {
     advance();
     std::vector<ExprPtr> args;
     std::vector<Keyword> keywords;
+    bool seenDoubleStar = false;
     while (!at(Tok::RParen)) {
       const Token& t = peek();
-      if (t.kind == Tok::Star || t.kind == Tok::DoubleStar)
-        fail(t, "'*' and '**' arguments are not supported in GradLab script");
-      if (t.kind == Tok::Name && peekAhead(1).kind == Tok::Assign) {
+      if (t.kind == Tok::Star) {  // *iterable: its items are positional arguments
+        advance();
+        if (seenDoubleStar)
+          fail(t, "iterable argument unpacking follows keyword argument unpacking");
+        args.push_back(make(loc(t), Expr::Starred{parseTest()}));
+      } else if (t.kind == Tok::DoubleStar) {  // **mapping: its items are keyword arguments
+        advance();
+        seenDoubleStar = true;
+        keywords.push_back(Keyword{"", parseTest(), loc(t)});
+      } else if (t.kind == Tok::Name && peekAhead(1).kind == Tok::Assign) {
         advance();
         advance();
         for (const Keyword& k : keywords)
-          if (k.name == t.text) fail(t, "keyword argument repeated: '" + t.text + "'");
+          if (!k.name.empty() && k.name == t.text)
+            fail(t, "keyword argument repeated: '" + t.text + "'");
         keywords.push_back(Keyword{t.text, parseTest(), loc(t)});
       } else {
         ExprPtr arg = parseTest();
@@ -666,7 +770,9 @@ class Parser {
           fail(peek(),
                "invalid syntax: a keyword argument needs a plain name before '=' (or did "
                "you mean '=='?)");
-        if (!keywords.empty()) fail(arg->loc, "positional argument follows keyword argument");
+        if (!keywords.empty())
+          fail(arg->loc, seenDoubleStar ? "positional argument follows keyword argument unpacking"
+                                        : "positional argument follows keyword argument");
         args.push_back(arg);
       }
       if (!accept(Tok::Comma)) break;
@@ -720,11 +826,9 @@ class Parser {
       case Tok::Float:
         advance();
         return make(l, Expr::FloatLit{t.floatValue});
-      case Tok::String: {
-        std::string value;  // "a" "b" is "ab", as in Python
-        while (at(Tok::String)) value += advance().text;
-        return make(l, Expr::StrLit{std::move(value)});
-      }
+      case Tok::String:
+      case Tok::FString:
+        return parseStrings();
       case Tok::KwTrue:
         advance();
         return make(l, Expr::BoolLit{true});
@@ -755,6 +859,62 @@ class Parser {
       default:
         fail(t, "unexpected " + describe(t), {DiagCode::UnexpectedToken, {}, tokenArgs(t)});
     }
+  }
+
+  // Adjacent string literals join, as in Python ("a" "b" is "ab"); with an f-string among them
+  // the whole is one f-string.
+  ExprPtr parseStrings() {
+    const SourceLoc l = loc(peek());
+    std::vector<ExprPtr> values;
+    std::string text;
+    bool formatted = false;
+    while (at(Tok::String) || at(Tok::FString)) {
+      const Token& t = advance();
+      if (t.kind == Tok::String) {
+        text += t.text;
+        continue;
+      }
+      formatted = true;
+      for (const FStringPiece& p : *t.fstring) {
+        if (!p.isField) {
+          text += p.text;
+          continue;
+        }
+        if (!p.selfDoc.empty()) text += p.selfDoc;
+        if (!text.empty()) values.push_back(make(l, Expr::StrLit{std::move(text)}));
+        text.clear();
+        values.push_back(formattedValue(p));
+      }
+    }
+    if (!formatted) return make(l, Expr::StrLit{std::move(text)});
+    if (!text.empty()) values.push_back(make(l, Expr::StrLit{std::move(text)}));
+    return make(l, Expr::JoinedStr{std::move(values)});
+  }
+
+  // One `{expr!c:spec}` field: the expression is parsed from its source, in parentheses (so it
+  // may span lines and start with spaces), at its place in the file.
+  ExprPtr formattedValue(const FStringPiece& p) {
+    std::vector<Token> toks = tokenize("(" + p.text + ")");
+    for (Token& t : toks) {
+      if (t.line == 1) t.col += p.col - 2;
+      t.line += p.line - 1;
+    }
+    Parser sub(std::move(toks), file_);
+    const SourceLoc l{file_, p.line, p.col};
+    ExprPtr value = sub.parseParenthesized();
+    if (!sub.at(Tok::Newline)) sub.fail(sub.peek(), "f-string: invalid expression");
+    ExprPtr spec;
+    if (p.hasSpec) {
+      std::vector<ExprPtr> parts;
+      for (const FStringPiece& q : p.spec)
+        parts.push_back(q.isField ? formattedValue(q) : make(l, Expr::StrLit{q.text}));
+      spec = make(l, Expr::JoinedStr{std::move(parts)});
+    }
+    // `{x=}` shows repr(x) unless a conversion or a spec is given, as in Python.
+    const char conversion = p.conversion                       ? p.conversion
+                            : !p.selfDoc.empty() && !p.hasSpec ? 'r'
+                                                               : 0;
+    return make(value->loc, Expr::FormattedValue{value, conversion, spec});
   }
 
   // () | (test) | (test, ...) — parentheses alone make no node.

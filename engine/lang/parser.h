@@ -11,8 +11,8 @@
 //     keyword arguments, a positional argument after a keyword one;
 //   - `param` declarations that are not at the top level, declared twice, or whose value lies
 //     outside their range;
-//   - Python features GradLab script leaves out (class, import, try, yield, dicts, f-strings,
-//     *args, generator expressions, loop-else, ...), each named in its message;
+//   - Python features GradLab script leaves out (class, try, yield, set literals, generator
+//     expressions, loop-else, relative imports, ...), each named in its message;
 //   - inputs nested beyond fixed limits (100 indentation levels, 200 open brackets, expression
 //     trees deeper than kMaxExprDepth), so that neither the parser nor any recursive walker of the
 //     AST can exhaust the stack.

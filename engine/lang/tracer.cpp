@@ -272,8 +272,9 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
     case Kind::Object: {
       if (auto r = v.obj->attr(cx_, name)) return *r;
       if (auto m = v.as<ModuleObj>())
-        fail(loc, "module '" + m->prefix.substr(0, m->prefix.size() - 1) + "' has no attribute '" +
-                      name + "'" + suggest(name, v.obj->attrNames()));
+        fail(loc, "module '" +
+                      (m->shown.empty() ? m->prefix.substr(0, m->prefix.size() - 1) : m->shown) +
+                      "' has no attribute '" + name + "'" + suggest(name, v.obj->attrNames()));
       prefix = v.obj->typeName() + ".";
       break;
     }
@@ -288,6 +289,9 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
       break;
     case Kind::DType:
       prefix = "DType.";
+      break;
+    case Kind::Str:
+      prefix = "str.";
       break;
     default:
       break;
@@ -337,7 +341,8 @@ Val Tracer::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& lo
 }
 
 Val BuiltinObj::call(Context& cx, CallArgs& args) {
-  Bound bound(cx, name, def->sig, args);
+  // Python's modules live under "py." in the table; messages name them as scripts do.
+  Bound bound(cx, name.rfind("py.", 0) == 0 ? name.substr(3) : name, def->sig, args);
   bound.self = self;
   cx.at(args.loc);
   try {
@@ -350,22 +355,46 @@ Val BuiltinObj::call(Context& cx, CallArgs& args) {
   }
 }
 
+// Python's binding: positional arguments fill the parameters before `*args` (the rest go to
+// *args), keywords fill any named parameter but `*args`/`**kwargs` (the rest go to **kwargs).
 ScopePtr Tracer::bindArguments(const FunctionObj& f, CallArgs& args) {
   const std::string fn = f.name + "()";
   ScopePtr local = newScope(f.closure);
   std::vector<bool> set(f.params.size(), false);
-  if (args.pos.size() > f.params.size())
-    fail(args.loc, fn + " takes " + std::to_string(f.params.size()) + " positional argument" +
-                       (f.params.size() == 1 ? "" : "s") + " but " +
-                       std::to_string(args.pos.size()) + " were given");
+  size_t positional = 0;  // parameters a positional argument can fill
+  int varArgs = -1, varKw = -1;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const ParamKind k = f.params[i].kind;
+    if (k == ParamKind::Normal) positional = i + 1;
+    if (k == ParamKind::VarArgs) varArgs = int(i);
+    if (k == ParamKind::VarKw) varKw = int(i);
+  }
+  if (args.pos.size() > positional && varArgs < 0)
+    fail(args.loc, fn + " takes " + std::to_string(positional) + " positional argument" +
+                       (positional == 1 ? "" : "s") + " but " + std::to_string(args.pos.size()) +
+                       (args.pos.size() == 1 ? " was" : " were") + " given");
+  std::vector<Val> extraPos;
   for (size_t i = 0; i < args.pos.size(); ++i) {
+    if (i >= positional) {
+      extraPos.push_back(args.pos[i].v);
+      continue;
+    }
     local->vars[f.params[i].name] = {args.pos[i].v, f.params[i].loc, 0};
     set[i] = true;
   }
+  auto extraKw = std::make_shared<DictObj>();
   for (auto& [k, a] : args.kw) {
     size_t i = 0;
-    while (i < f.params.size() && f.params[i].name != k) ++i;
+    while (i < f.params.size() &&
+           (f.params[i].name != k || f.params[i].kind == ParamKind::VarArgs ||
+            f.params[i].kind == ParamKind::VarKw))
+      ++i;
     if (i == f.params.size()) {
+      if (varKw >= 0) {
+        extraKw->keys.push_back(Val::str(k));
+        extraKw->values.push_back(a.v);
+        continue;
+      }
       std::vector<std::string> names;
       for (const auto& p : f.params) names.push_back(p.name);
       fail(a.loc, fn + " got an unexpected keyword argument '" + k + "'" + suggest(k, names));
@@ -376,9 +405,18 @@ ScopePtr Tracer::bindArguments(const FunctionObj& f, CallArgs& args) {
   }
   for (size_t i = 0; i < f.params.size(); ++i) {
     if (set[i]) continue;
-    if (!f.defaults[i])
-      fail(args.loc, fn + " missing required argument '" + f.params[i].name + "'");
-    local->vars[f.params[i].name] = {*f.defaults[i], f.params[i].loc, 0};
+    const Parameter& p = f.params[i];
+    if (p.kind == ParamKind::VarArgs) {
+      local->vars[p.name] = {Val::listOf(extraPos, true), p.loc, 0};
+    } else if (p.kind == ParamKind::VarKw) {
+      local->vars[p.name] = {Val::object(extraKw), p.loc, 0};
+    } else if (!f.defaults[i]) {
+      fail(args.loc, fn + " missing required " +
+                         (p.kind == ParamKind::KwOnly ? "keyword-only " : "") + "argument '" +
+                         p.name + "'");
+    } else {
+      local->vars[p.name] = {*f.defaults[i], p.loc, 0};
+    }
   }
   return local;
 }

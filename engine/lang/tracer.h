@@ -16,6 +16,8 @@
 //   tracer_builtins_*.cpp    the builtin table (Python, tf math, control flow, objects)
 //   tracer_keras.cpp         layers and losses
 //   tracer_program.cpp       traceProgram: params, variants, outputs
+//   tracer_imports.cpp       import / from-import: tensorflow, keras, math, time, functools
+//   tracer_format.cpp        f-strings, format specs, str.format, %-formatting
 //
 // Rules worth knowing when writing a script (they follow TF2 + AutoGraph):
 //   - A tensor loop's variables are the names its body assigns that exist before the loop;
@@ -115,6 +117,10 @@ class Tracer {
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos, int depth = 0);
   int64_t nextSeed(std::optional<int64_t> opSeed);
   void log(const std::string& line);
+  bool noteOnce(const std::string& key);  // true the first time per trace
+  Val callValue(const Val& fn, CallArgs& args, const std::string& what) {
+    return call(fn, args, what);
+  }
   void setGlobalSeed(uint64_t seed);
   int nextLayerIndex(const std::string& kind);
   GradientTape& openTape(bool persistent, bool watchVariables);
@@ -142,6 +148,10 @@ class Tracer {
   Flow execStmtAt(const Stmt& s);
   void assign(const Expr& target, const Val& v);
   void bind(const std::string& name, const Val& v, const SourceLoc& loc);
+  void unbind(const Expr& target);  // del target
+  // import and from-import (tracer_imports.cpp): the module a dotted name names, as a value.
+  Val importModule(const std::string& dotted, const SourceLoc& loc);
+  Val importFrom(const Stmt::ImportFrom& s, const Stmt::Alias& a);
   ScopePtr newScope(ScopePtr parent);
 
   // Expressions, names and calls (tracer_exprs.cpp, tracer.cpp).
@@ -219,6 +229,7 @@ class Tracer {
   std::vector<std::weak_ptr<VarState>> variables_;  // every tf.Variable made, in order
   std::vector<std::unique_ptr<Block>> rewritten_;   // loop bodies with break/continue rewritten
   int jumpFlags_ = 0;                               // numbers the rewrites' flag names
+  std::set<std::string> notes_;                     // notes logged once per trace
 };
 
 // Guards native stack use so no script exhausts it (deep recursion, deep expressions).

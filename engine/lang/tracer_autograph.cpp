@@ -35,7 +35,11 @@ const Stmt* findJump(const Block& block, bool loopLevel) {
                    [](const Stmt::Assign&) -> Found { return nullptr; },
                    [](const Stmt::AugAssign&) -> Found { return nullptr; },
                    [](const Stmt::Pass&) -> Found { return nullptr; },
-                   [](const Stmt::ParamDecl&) -> Found { return nullptr; }},
+                   [](const Stmt::ParamDecl&) -> Found { return nullptr; },
+                   [](const Stmt::Import&) -> Found { return nullptr; },
+                   [](const Stmt::ImportFrom&) -> Found { return nullptr; },
+                   [](const Stmt::Delete&) -> Found { return nullptr; },
+                   [](const Stmt::Assert&) -> Found { return nullptr; }},
         s.node);
     if (inner) return inner;
   }

@@ -57,7 +57,12 @@ void addCustomGradientBuiltins(BuiltinTable& t);
 void addOptimizerBuiltins(BuiltinTable& t);
 void addTfMathMoreBuiltins(BuiltinTable& t);
 void addTfArrayMoreBuiltins(BuiltinTable& t);
-void addTfPartsBuiltins(BuiltinTable& t);  // called by addTfArrayBuiltins
+void addTfPartsBuiltins(BuiltinTable& t);       // called by addTfArrayBuiltins
+void addPythonModuleBuiltins(BuiltinTable& t);  // math, time, functools, tf.version ("py.")
+void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tracer_format.cpp)
+
+// The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
+inline constexpr const char* kTfVersion = "2.16.1";
 
 // Arguments bound to a builtin's signature, with typed accessors whose errors name the
 // builtin, the parameter and the argument's location.
@@ -136,7 +141,8 @@ struct BuiltinObj : Object {
 // A namespace such as tf, tf.nn or keras.layers: attributes come from the builtin table, with
 // every registered primitive reachable by name.
 struct ModuleObj : Object {
-  std::string prefix;  // "tf.", "tf.nn."
+  std::string prefix;  // "tf.", "tf.nn.", "py.math."
+  std::string shown;   // the name messages use ("math"); the prefix without its dot if empty
   std::string typeName() const override { return "module"; }
   std::optional<Val> attr(Context& cx, const std::string& name) override;
   std::vector<std::string> attrNames() const override;

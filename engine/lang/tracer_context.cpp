@@ -38,7 +38,11 @@ Val Context::unflatten(const Val& like, const std::vector<Value>& flat, size_t& 
   return t_.unflatten(like, flat, pos);
 }
 
+Val Context::call(const Val& fn, CallArgs& args, const std::string& what) {
+  return t_.callValue(fn, args, what);
+}
 void Context::log(const std::string& line) { t_.log(line); }
+bool Context::noteOnce(const std::string& key) { return t_.noteOnce(key); }
 void Context::setGlobalSeed(uint64_t seed) { t_.setGlobalSeed(seed); }
 int64_t Context::nextSeed(std::optional<int64_t> opSeed) { return t_.nextSeed(opSeed); }
 int Context::nextLayerIndex(const std::string& kind) { return t_.nextLayerIndex(kind); }
@@ -70,6 +74,8 @@ void Tracer::setGlobalSeed(uint64_t seed) {
 }
 
 int Tracer::nextLayerIndex(const std::string& kind) { return layerCount_[kind]++; }
+
+bool Tracer::noteOnce(const std::string& key) { return notes_.insert(key).second; }
 
 GradientTape& Tracer::openTape(bool persistent, bool watchVariables) {
   const int first = g_.numNodes();

@@ -46,12 +46,14 @@ class Context {
   // variables and branch results into graph values.
   Val callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,
                  const std::string& what);
+  Val call(const Val& fn, CallArgs& args, const std::string& what);
   void flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc,
                const std::string& what);
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos);
 
   // Trace state that builtins own.
   void log(const std::string& line);                // print(): a line of the trace log
+  bool noteOnce(const std::string& key);            // true the first time per trace
   void setGlobalSeed(uint64_t seed);                // tf.random.set_seed
   int64_t nextSeed(std::optional<int64_t> opSeed);  // random ops and layer initialisers
   int nextLayerIndex(const std::string& kind);      // Keras names: Dense, Dense_1, ...

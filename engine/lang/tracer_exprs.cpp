@@ -2,6 +2,7 @@
 // expression does not compile until the tracer evaluates it.
 #include "engine/lang/name_suggest.h"
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_format.h"
 #include "engine/ops/api.h"
 #include "engine/tensor/diagnostic.h"
 
@@ -32,6 +33,11 @@ struct Tracer::EvalExpr {
   Val operator()(const Expr::Compare& c) const;
   Val operator()(const Expr::IfExp& i) const { return t.ifExp(i, loc); }
   Val operator()(const Expr::Lambda& l) const;
+  Val operator()(const Expr::JoinedStr& j) const;
+  Val operator()(const Expr::FormattedValue& f) const;
+  Val operator()(const Expr::Starred&) const {
+    t.fail(loc, "a starred expression '*x' can only be used in a call's arguments here");
+  }
 
   Val sequence(const std::vector<ExprPtr>& elts, bool tuple) const;
   // Generators k.. of a comprehension, appending each element to out.
@@ -167,11 +173,40 @@ Val Tracer::EvalExpr::operator()(const Expr::Call& c) const {
   Val fn = t.eval(*c.func);
   CallArgs args;
   args.loc = loc;
-  for (const auto& x : c.args) args.pos.push_back({t.eval(*x), x->loc, x.get()});
-  for (const auto& k : c.keywords)
-    args.kw.push_back({k.name, {t.eval(*k.value), k.loc, k.value.get()}});
+  const std::string what = unparse(*c.func);
+  for (const auto& x : c.args) {
+    if (const auto* star = x->as<Expr::Starred>()) {  // f(*xs): each item is an argument
+      const Val seq = t.eval(*star->value);
+      if (seq.isTensor())
+        t.fail(star->value->loc,
+               "'*' cannot unpack a tensor into arguments while tracing; pass a list or tuple");
+      const Val items = t.callSimple(*lookupBuiltin("list"), {seq}, star->value->loc, "list");
+      for (const Val& v : items.items()) args.pos.push_back({v, star->value->loc, nullptr});
+      continue;
+    }
+    args.pos.push_back({t.eval(*x), x->loc, x.get()});
+  }
+  for (const auto& k : c.keywords) {
+    if (!k.name.empty()) {
+      args.kw.push_back({k.name, {t.eval(*k.value), k.loc, k.value.get()}});
+    } else {  // f(**d): each str key is a keyword argument
+      const Val d = t.eval(*k.value);
+      const auto* dict = d.as<DictObj>();
+      if (!dict)
+        t.fail(k.value->loc, what + "() argument after ** must be a mapping, not " + typeName(d));
+      for (size_t i = 0; i < dict->keys.size(); ++i) {
+        if (dict->keys[i].kind != Kind::Str) t.fail(k.value->loc, "keywords must be strings");
+        args.kw.push_back({dict->keys[i].s, {dict->values[i], k.value->loc, nullptr}});
+      }
+    }
+  }
+  for (size_t i = 0; i < args.kw.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (args.kw[i].first == args.kw[j].first)
+        t.fail(args.kw[i].second.loc,
+               what + "() got multiple values for keyword argument '" + args.kw[i].first + "'");
   t.at(loc);
-  return t.call(fn, args, unparse(*c.func));
+  return t.call(fn, args, what);
 }
 
 Val Tracer::EvalExpr::operator()(const Expr::Subscript& s) const {
@@ -251,6 +286,29 @@ Val Tracer::EvalExpr::operator()(const Expr::Lambda& l) const {
   f->closure = t.scope_;
   f->loc = loc;
   return Val::object(f);
+}
+
+// f"...": each field formatted as format(value, spec) after its conversion, as Python does.
+Val Tracer::EvalExpr::operator()(const Expr::JoinedStr& j) const {
+  std::string out;
+  for (const ExprPtr& v : j.values) {
+    const Val part = t.eval(*v);
+    out += part.s;  // StrLit and FormattedValue both give a str
+    if (int64_t(out.size()) > maxPythonItems())
+      t.fail(loc, "this f-string makes more than " + std::to_string(maxPythonItems()) +
+                      " characters" + kRaiseItems);
+  }
+  return Val::str(std::move(out));
+}
+
+Val Tracer::EvalExpr::operator()(const Expr::FormattedValue& f) const {
+  Val v = t.eval(*f.value);
+  if (v.isNone() && v.why)  // a missing gradient shows as None, and the log says why
+    t.log("note: the None in the f-string at line " + std::to_string(f.value->loc.line) +
+          " is a gradient: " + v.why->text);
+  const std::string spec = f.spec ? t.eval(*f.spec).s : "";
+  if (f.conversion) v = Val::str(convertValue(t.cx_, v, f.conversion));
+  return Val::str(formatValue(t.cx_, v, spec, f.value->loc));
 }
 
 }  // namespace gl::lang::trace

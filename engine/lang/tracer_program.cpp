@@ -29,6 +29,8 @@ const BuiltinTable& builtins() {
     addOptimizerBuiltins(t);
     addTfMathMoreBuiltins(t);
     addTfArrayMoreBuiltins(t);
+    addPythonModuleBuiltins(t);
+    addStringBuiltins(t);
     return t;
   }();
   return table;

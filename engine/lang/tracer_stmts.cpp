@@ -36,29 +36,38 @@ bool discardsTensorArray(const Expr& e, const Val& v) {
 void assignedNames(const Block& block, std::vector<std::string>& out) {
   for (const auto& sp : block)
     std::visit(
-        Overloaded{[&](const Stmt::Assign& a) {
-                     for (const auto& t : a.targets) targetNames(*t, out);
-                   },
-                   [&](const Stmt::AugAssign& a) { targetNames(*a.target, out); },
-                   [&](const Stmt::If& i) {
-                     assignedNames(i.body, out);
-                     assignedNames(i.orelse, out);
-                   },
-                   [&](const Stmt::While& w) { assignedNames(w.body, out); },
-                   [&](const Stmt::For& f) {
-                     targetNames(*f.target, out);
-                     assignedNames(f.body, out);
-                   },
-                   [&](const Stmt::With& w) {
-                     for (const auto& it : w.items)
-                       if (!it.asName.empty()) addName(it.asName, out);
-                     assignedNames(w.body, out);
-                   },
-                   [&](const Stmt::Def& d) { addName(d.name, out); },  // not its body's names
-                   // No names: params are bound at the top level only, never in a body.
-                   [](const Stmt::ExprStmt&) {}, [](const Stmt::Return&) {},
-                   [](const Stmt::Pass&) {}, [](const Stmt::Break&) {},
-                   [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {}},
+        Overloaded{
+            [&](const Stmt::Assign& a) {
+              for (const auto& t : a.targets) targetNames(*t, out);
+            },
+            [&](const Stmt::AugAssign& a) { targetNames(*a.target, out); },
+            [&](const Stmt::If& i) {
+              assignedNames(i.body, out);
+              assignedNames(i.orelse, out);
+            },
+            [&](const Stmt::While& w) { assignedNames(w.body, out); },
+            [&](const Stmt::For& f) {
+              targetNames(*f.target, out);
+              assignedNames(f.body, out);
+            },
+            [&](const Stmt::With& w) {
+              for (const auto& it : w.items)
+                if (!it.asName.empty()) addName(it.asName, out);
+              assignedNames(w.body, out);
+            },
+            [&](const Stmt::Def& d) { addName(d.name, out); },  // not its body's names
+            // No names: params are bound at the top level only, never in a body.
+            [](const Stmt::ExprStmt&) {}, [](const Stmt::Return&) {}, [](const Stmt::Pass&) {},
+            [](const Stmt::Break&) {}, [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {},
+            [](const Stmt::Delete&) {}, [](const Stmt::Assert&) {},
+            // An import binds names, like an assignment.
+            [&](const Stmt::Import& i) {
+              for (const auto& a : i.names)
+                addName(!a.asName.empty() ? a.asName : a.name.substr(0, a.name.find('.')), out);
+            },
+            [&](const Stmt::ImportFrom& i) {
+              for (const auto& a : i.names) addName(a.asName.empty() ? a.name : a.asName, out);
+            }},
         sp->node);
 }
 
@@ -172,6 +181,10 @@ struct Tracer::ExecStmt {
   Flow operator()(const Stmt::Break&) const { return Flow::Break; }
   Flow operator()(const Stmt::Continue&) const { return Flow::Continue; }
   Flow operator()(const Stmt::ParamDecl& p) const;
+  Flow operator()(const Stmt::Import& i) const;
+  Flow operator()(const Stmt::ImportFrom& i) const;
+  Flow operator()(const Stmt::Delete& d) const;
+  Flow operator()(const Stmt::Assert& a) const;
 };
 
 Flow Tracer::execStmtAt(const Stmt& s) {
@@ -265,6 +278,51 @@ Flow Tracer::ExecStmt::operator()(const Stmt::ParamDecl& p) const {
       return Flow::Normal;
     }
   t.fail(loc, "param '" + p.name + "' was not collected");  // cannot happen: collected first
+}
+
+// import a.b binds a; import a.b as c binds c to a.b.
+Flow Tracer::ExecStmt::operator()(const Stmt::Import& i) const {
+  for (const Stmt::Alias& a : i.names) {
+    if (!a.asName.empty()) {
+      t.bind(a.asName, t.importModule(a.name, a.loc), a.loc);
+    } else {
+      t.importModule(a.name, a.loc);  // the whole name must exist
+      const std::string top = a.name.substr(0, a.name.find('.'));
+      t.bind(top, t.importModule(top, a.loc), a.loc);
+    }
+  }
+  return Flow::Normal;
+}
+
+Flow Tracer::ExecStmt::operator()(const Stmt::ImportFrom& i) const {
+  if (i.module == "__future__") return Flow::Normal;  // Python 3 has every feature already
+  if (i.star)
+    t.fail(loc, "'from " + i.module +
+                    " import *' is not supported in GradLab script; import the names you use");
+  for (const Stmt::Alias& a : i.names)
+    t.bind(a.asName.empty() ? a.name : a.asName, t.importFrom(i, a), a.loc);
+  return Flow::Normal;
+}
+
+// del x removes the name from the current scope; del xs[i] / del d[k] removes an item.
+Flow Tracer::ExecStmt::operator()(const Stmt::Delete& d) const {
+  for (const ExprPtr& target : d.targets) t.unbind(*target);
+  return Flow::Normal;
+}
+
+// assert test, msg: checked while tracing. A tensor condition has no value yet: TF 2 eager
+// would check it, a traced graph cannot, so GradLab points to the graph-side assertions.
+Flow Tracer::ExecStmt::operator()(const Stmt::Assert& a) const {
+  const Val test = t.eval(*a.test);
+  if (t.tensorish(test))
+    t.fail(a.test->loc,
+           "assert on a tensor: its value exists only when the graph runs, so a Python assert "
+           "cannot check it while GradLab traces; use tf.debugging.assert_equal (or "
+           "assert_less, assert_near, ...) or tf.debugging.Assert(condition, [values])");
+  if (t.truthy(test, a.test->loc)) return Flow::Normal;
+  if (!a.msg) t.fail(loc, "AssertionError");
+  const Val msg = t.eval(*a.msg);
+  t.fail(loc, "AssertionError: " + repr(t.g_, msg));
 }
 
 }  // namespace gl::lang::trace

@@ -6,6 +6,7 @@
 #include "engine/control/control_flow.h"
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_format.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 
@@ -444,6 +445,7 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
 }
 
 Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
+  if (op == BinaryOp::Mod && l.kind == Kind::Str) return Val::str(percentFormat(cx_, l.s, r, loc));
   for (const Val* v : {&l, &r})
     if (v->isNone() && v->why)
       fail(loc, std::string("an operand of '") + symbol(op) +

@@ -166,7 +166,12 @@ struct AssignScan {
                             block(x.body);
                           },
                           [](const Stmt::Pass&) {}, [](const Stmt::Break&) {},
-                          [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {}},
+                          [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {},
+                          [](const Stmt::Import&) {}, [](const Stmt::ImportFrom&) {},
+                          [&](const Stmt::Delete& x) {
+                            for (const auto& t : x.targets) e(t);
+                          },
+                          [&](const Stmt::Assert& x) { e(x.test), e(x.msg); }},
                s.node);
   }
 };

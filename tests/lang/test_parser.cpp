@@ -857,14 +857,18 @@ class TestParser : public QObject {
     row("def f(x, x):\n    pass\n", "duplicate parameter 'x'", 1, 10);
     row("def f(x=1, y):\n    pass\n",
         "parameter 'y' without a default follows a parameter with a default", 1, 12);
-    row("def f(*args):\n    pass\n", "'*args' and '**kwargs' parameters are not supported", 1, 7);
+    row("def f(*):\n    pass\n", "named parameters must follow a bare '*'", 1, 7);
+    row("def f(**k, a):\n    pass\n", "parameters cannot follow '**k'", 1, 12);
+    row("def f(*a=1):\n    pass\n", "'*a' cannot have a default value", 1, 8);
+    row("def f(*a, *b):\n    pass\n", "'*' may appear only once among parameters", 1, 11);
     row("def (x):\n    pass\n", "expected a function name after 'def'", 1, 5);
     row("def f x:\n    pass\n", "expected '(' after the function name", 1, 7);
     row("def f(x) -> y:\n    pass\n", "expected ':' after the parameter list", 1, 10);
     row("f(axis=1, 2)\n", "positional argument follows keyword argument", 1, 11);
     row("f(a=1, a=2)\n", "keyword argument repeated: 'a'", 1, 8);
     row("f(a + 1=2)\n", "a keyword argument needs a plain name", 1, 8);
-    row("f(*args)\n", "'*' and '**' arguments are not supported", 1, 3);
+    row("f(**k, *a)\n", "iterable argument unpacking follows keyword argument unpacking", 1, 8);
+    row("f(**k, a)\n", "positional argument follows keyword argument unpacking", 1, 8);
     row("x = (a for a in b)\n", "generator expressions are not supported", 1, 8);
     row("lambda x x: 1\n", "expected ':' after the lambda parameters", 1, 10);
     row("for i range(3):\n    pass\n", "expected 'in' after the for loop variable", 1, 7);
@@ -882,10 +886,33 @@ class TestParser : public QObject {
     row("x = 99999999999999999999\n", "integer literal is too large", 1, 5);
     row("x = 1e999\n", "float literal is out of range", 1, 5);
     row("x = '\\x4'\n", "truncated \\xXX escape", 1, 6);
-    row("s = f'x'\n", "f-strings are not supported", 1, 5);
+    row("s = f'{}'\n", "f-string: empty expression not allowed", 1, 7);
+    row("s = f'{x'\n", "f-string: expecting '}'", 1, 7);
+    row("s = f'a}'\n", "f-string: single '}' is not allowed", 1, 8);
+    row("s = f'{x!z}'\n", "f-string: invalid conversion character: expected 's', 'r', or 'a'", 1,
+        10);
+    row("s = f'{a b}'\n", "expected ',' or ')'", 1, 10);
+    row("s = f'{1 +}'\n", "unexpected ')'", 1, 11);
+    row("s = f'{x\\n}'\n", "f-string expression part cannot include a backslash", 1, 9);
+    row("s = f'{x:{y:{z}}}'\n", "f-string: expressions nested too deeply", 1, 13);
+    row("s = f'ab\n", "unterminated string", 1, 5);
+    row("s = f'{d['k']}'\n", "f-string: expecting '}'", 1, 7);
+    row("x = 1\ns = f'''\n{x +\n  (}'''\n", "f-string: expecting '}'", 3, 1);
+    row("s = f'''{\n  x +\n  }'''\n", "unexpected ')'", 3, 3);
     row("s = b'x'\n", "bytes literals are not supported", 1, 5);
     row("class A:\n    pass\n", "'class' is not supported in GradLab script", 1, 1);
-    row("import tensorflow as tf\n", "'import' is not supported in GradLab script", 1, 1);
+    row("import\n", "expected a module name after 'import'", 1, 7);
+    row("import a.\n", "expected a name after '.'", 1, 10);
+    row("import a as\n", "expected a name after 'as'", 1, 12);
+    row("from . import x\n", "relative imports ('from . import ...') are not supported", 1, 6);
+    row("from tensorflow keras\n", "expected 'import' after the module name", 1, 17);
+    row("from tensorflow import\n", "expected a name to import", 1, 23);
+    row("from a import (b, c\n", "'(' was never closed", 1, 15);
+    row("del 1\n", "invalid syntax: cannot delete a literal", 1, 5);
+    row("del f()\n", "invalid syntax: cannot delete a function call", 1, 5);
+    row("del\n", "expected a name after 'del'", 1, 4);
+    row("assert\n", "expected an expression, found end of line", 1, 7);
+    row("assert x,\n", "expected an expression, found end of line", 1, 10);
     row("x = yield\n", "'yield' is not supported in GradLab script", 1, 5);
     row("d = {1, 2}\n", "expected ':' after a dict key (set literals are not supported)", 1, 7);
     row("x[] = 1\n", "expected an index or a slice inside '[]'", 1, 3);
@@ -944,6 +971,19 @@ class TestParser : public QObject {
     row("break in nested loop in def",
         "def f():\n    for i in x:\n        while y:\n            break\n");
     row("param int bounds float value", "param a = 0.5 in 0..1\n");
+    row("imports",
+        "from __future__ import annotations\nimport tensorflow as tf\n"
+        "import a.b, c\nfrom a.b import c as d, e\nfrom x import *\n"
+        "from tensorflow.keras.layers import (Dense,\n    Conv2D)\n");
+    row("del and assert", "del a, b[1], c.d\nassert x, 'm'\nassert y\n");
+    row("star args", "f(*a, b, **k, c=1)\nf(x, *a, *b)\ng(**a, **b)\n");
+    row("star params",
+        "def f(a, *args, k=1, **kw):\n    pass\ndef g(a, *, k, j=2):\n    pass\n"
+        "h = lambda i, *_: i\nq = lambda *, k: k\n");
+    row("f-strings",
+        "s = f'a{x!r:>{w}.3f}b{{c}}'\nt = f\"{d['k']}\" 'x' f'{y=}'\n"
+        "u = rf'\\d{n}' + F\"{a if b else c:>5}\"\nv = f'''{\n  x\n}'''\n");
+    row("f-string nested", "s = f\"{f'{x}'}\"\nt = f'{[1, {2: 3}][0]:{w}}'\n");
     row("param range edges", "param a = 1 in 1..1\n");
   }
 
@@ -955,6 +995,53 @@ class TestParser : public QObject {
     } catch (const gl::EngineError& e) {
       QFAIL(e.what());
     }
+  }
+
+  // Python's own forms: the trees they parse to.
+  void pythonForms_data() {
+    QTest::addColumn<QByteArray>("source");
+    QTest::addColumn<QString>("tree");
+    auto row = [](const char* src, const char* tree) {
+      QTest::newRow(src) << QByteArray(src) << QString(tree);
+    };
+    row("import tensorflow as tf, math\n", "(import tensorflow as tf math)\n");
+    row("from tensorflow.keras import layers as L, Model\n",
+        "(from tensorflow.keras import layers as L Model)\n");
+    row("del x, y[0]\n", "(del x (sub y 0))\n");
+    row("assert x > 0, 'pos'\n", "(assert (cmp x > 0) \"pos\")\n");
+    row("s = f'a{x:.3f}b'\n", "(assign s (fstr \"a\" (fmt x (fstr \".3f\")) \"b\"))\n");
+    row("s = f'{x!r}{{}}'\n", "(assign s (fstr (fmt x !r) \"{}\"))\n");
+    row("s = f'{x=}'\n", "(assign s (fstr \"x=\" (fmt x !r)))\n");
+    row("s = f'{x = :>5}'\n", "(assign s (fstr \"x = \" (fmt x (fstr \">5\"))))\n");
+    row("s = f'{x:{w}}'\n", "(assign s (fstr (fmt x (fstr (fmt w)))))\n");
+    row("s = 'a' f'{b}' 'c'\n", "(assign s (fstr \"a\" (fmt b) \"c\"))\n");
+    row("s = f'{a, b}'\n", "(assign s (fstr (fmt (tuple a b))))\n");
+    row("s = f'{x==y}{x!=y}'\n", "(assign s (fstr (fmt (cmp x == y)) (fmt (cmp x != y))))\n");
+    row("s = f\"{d['k']}\"\n", "(assign s (fstr (fmt (sub d \"k\"))))\n");
+    row("f(*a, **k)\n", "(expr (call f (* a) (** k)))\n");
+    row("def f(a, *r, k=1, **kw):\n    pass\n", "(def f (a *r (k 1) **kw)\n  (pass))\n");
+    row("g = lambda i, *_: i\n", "(assign g (lambda (i *_) i))\n");
+    row("def f(a, *, k):\n    pass\n", "(def f (a * k)\n  (pass))\n");
+  }
+
+  void pythonForms() {
+    QFETCH(QByteArray, source);
+    QFETCH(QString, tree);
+    QCOMPARE(QString::fromStdString(dump(parse(source.toStdString(), "t.py"))), tree);
+  }
+
+  // An f-string field's expression is located where it is written, on any line.
+  void fstringLocations() {
+    Module m = parse("x = 1\ns = f'ab{x + y}' f'''\n  {z}'''\n", "t.py");
+    const auto* j = m.body[1]->as<Stmt::Assign>()->value->as<Expr::JoinedStr>();
+    QVERIFY(j);
+    QCOMPARE(j->values.size(), size_t(4));  // "ab", {x + y}, "\n  ", {z}
+    const Expr& sum = *j->values[1]->as<Expr::FormattedValue>()->value;
+    QCOMPARE(sum.loc.line, 2);
+    QCOMPARE(sum.loc.col, 10);
+    const Expr& z = *j->values[3]->as<Expr::FormattedValue>()->value;
+    QCOMPARE(z.loc.line, 3);
+    QCOMPARE(z.loc.col, 4);
   }
 
   void paramKinds() {

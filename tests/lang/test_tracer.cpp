@@ -716,7 +716,9 @@ f = list_stack(ta, size=2)
     QCOMPARE(v[4].toVector(), (std::vector<double>{1, 2}));
     // Every registered primitive, by name.
     std::string all;
-    for (const auto& name : Registry::instance().names()) all += "f = tf.raw_ops." + name + "\n";
+    // (but "assert", a Python keyword: no attribute can be written with that name, in Python too)
+    for (const auto& name : Registry::instance().names())
+      if (name != "assert") all += "f = tf.raw_ops." + name + "\n";
     QCOMPARE(traceError(all), std::string());
   }
 
@@ -995,6 +997,132 @@ r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
                QString::fromStdString(std::string(c.error) + raise));
       trace(c.src);  // fine under the default
     }
+  }
+
+  // Python as people write it (issue #26): imports, f-strings and formatting, *args/**kwargs,
+  // del and assert. Values are checked through the trace log.
+  void imports_bind_the_modules_gradlab_provides() {
+    const char* src = R"(from __future__ import print_function
+import tensorflow as tf
+import tensorflow
+import keras
+import math, time, functools
+from tensorflow import keras as K
+from tensorflow.keras import layers
+from tensorflow.keras.layers import Dense
+import tensorflow.keras.layers as L
+d = Dense(2, kernel_initializer="ones")
+e = layers.Dense(2, kernel_initializer="ones")
+f = K.layers.Dense(2, kernel_initializer="ones")
+g = L.Dense(2, kernel_initializer="ones")
+h = keras.layers.Dense(2, kernel_initializer="ones")
+x = tensorflow.ones([1, 3])
+y = d(x) + e(x) + f(x) + g(x) + h(x)
+start = time.time()
+p0 = time.perf_counter()
+add = functools.partial(lambda a, b, c=0: a * 100 + b * 10 + c, 1)
+print(tf.__version__ == tf.version.VERSION, tf.version.GIT_VERSION.startswith("gradlab"))
+print(math.floor(math.pi), math.ceil(math.e), math.sqrt(16.0), math.exp(0.0), math.log(math.e))
+print(math.log(8, 2), math.isclose(0.1 + 0.2, 0.3), math.isclose(1.0, 1.1), math.tanh(0.0))
+print(math.inf > 1e308, math.isnan(math.nan), math.sin(0.0), math.cos(0.0))
+print(time.time() >= start, time.perf_counter() >= p0, add(2), add(2, c=3))
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(run(p, {"y"})[0].toVector(), (std::vector<double>{15, 15}));
+    QCOMPARE(p.traceLog.size(), size_t(6));
+    QVERIFY2(QString::fromStdString(p.traceLog[0]).contains("times the trace, not a run"),
+             p.traceLog[0].c_str());
+    QCOMPARE(QString::fromStdString(p.traceLog[1]), QString("True True"));
+    QCOMPARE(QString::fromStdString(p.traceLog[2]), QString("3 3 4.0 1.0 1.0"));
+    QCOMPARE(QString::fromStdString(p.traceLog[3]), QString("3.0 True False 0.0"));
+    QCOMPARE(QString::fromStdString(p.traceLog[4]), QString("True True 0.0 1.0"));
+    QCOMPARE(QString::fromStdString(p.traceLog[5]), QString("True True 120 123"));
+    // Without imports, tf, keras and math are the tf namespaces as before.
+    TracedProgram q = trace("x = math.exp(tf.constant([0.0]))\nk = keras.layers.Dense\n");
+    QCOMPARE(run(q, {"x"})[0].toVector(), (std::vector<double>{1}));
+  }
+
+  void fstrings_and_formatting_as_python_3() {
+    // Plain literals: moc misreads a raw string holding these quotes.
+    const char* src =
+        "n = 7\n"
+        "x = 3.14159\n"
+        "s = \"hi\"\n"
+        "w = 6\n"
+        "print(f\"{n:5d}|{x:.3f}|{s:>4}|{s!r}|{n:,}|{1234567:,}|{{}}|{x=:.1f}|{'q'}|{n:08.3f}\")\n"
+        "print(f'{0.5:%}|{255:#x}|{-3:+d}|{x:{w}.2f}|{s:*^6}|{n:<3}|{True}|{None}|{[1, "
+        "\"a\"]}|{x:e}')\n"
+        "print(f\"{1e16}|{2.0:.3}|{1234.5:.2}|{0.1:g}|{12:b}|{65:c}|{x!s:>8}|{1_000_000:_}|{n = "
+        "}\")\n"
+        "print(\"%d %.2f %s %5s|%-4d|%05.1f|%x|%r|%%\" % (3, 2.5, \"a\", \"b\", 7, 3.14159, 255, "
+        "\"q\"))\n"
+        "print(\"%(a)s-%(b)d\" % {\"a\": \"z\", \"b\": 4}, \"%s\" % 5, \"%.3s\" % \"abcdef\")\n"
+        "print(\"{} {:.2f} {name}\".format(1, 2.0, name=\"z\"))\n"
+        "print(\"{0}{1}{0}|{x[1]}|{d[k]}|{2:>{3}}\".format(\"a\", \"b\", 3, 4, x=[5, 6], d={\"k\": "
+        "8}))\n"
+        "print(\", \".join([\"a\", \"b\"]), \"A b\".lower(), \" p \".strip(), "
+        "\"a,b\".split(\",\"), \"ab\".upper())\n"
+        "t = tf.constant(1.0)\n"
+        "print(f\"{t}\" == str(t), format(3.14159, \".2f\"), repr(\"x\"), f\"{n!r:>3}\")\n";
+    TracedProgram p = trace(src);
+    const std::vector<std::string> want = {
+        "    7|3.142|  hi|'hi'|7|1,234,567|{}|x=3.1|q|0007.000",
+        "50.000000%|0xff|-3|  3.14|**hi**|7  |True|None|[1, 'a']|3.141590e+00",
+        "1e+16|2.0|1.2e+03|0.1|1100|A| 3.14159|1_000_000|n = 7",
+        "3 2.50 a     b|7   |003.1|ff|'q'|%",
+        "z-4 5 abc",
+        "1 2.00 z",
+        "aba|6|8|   3",
+        "a, b a b p ['a', 'b'] AB",
+        "True 3.14 'x'   7",
+    };
+    QCOMPARE(p.traceLog.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QCOMPARE(QString::fromStdString(p.traceLog[i]), QString::fromStdString(want[i]));
+  }
+
+  void star_args_kwargs_and_keyword_only_parameters() {
+    const char* src = R"(def f(a, *args, k=10, **kw):
+    return a + sum(args) + k + len(kw)
+def h(a, *, b, c=1):
+    return a - b + c
+g = lambda i, *_: i * 2
+xs = [1, 2]
+kw = {"k": 100, "z": 0}
+print(f(1), f(1, 2, 3), f(1, *xs, **kw), g(5, 6, 7), f(*xs, k=1), h(5, b=2), h(*[5], **{"b": 1}))
+def names(*args, **kwargs):
+    return [len(args), list(kwargs.keys())]
+print(names(), names(1, 2, a=1, b=2), max(*[3, 9, 4]))
+i = tf.constant(0)
+r = tf.while_loop(lambda i, *_: i < 3, lambda i, *_: [i + 1], [i])
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(p.traceLog.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(p.traceLog[0]), QString("11 16 105 10 4 4 5"));
+    QCOMPARE(QString::fromStdString(p.traceLog[1]), QString("[0, []] [2, ['a', 'b']] 9"));
+    QCOMPARE(run(p, {"r"})[0].toVector(), (std::vector<double>{3}));
+  }
+
+  void del_and_assert() {
+    const char* src = R"(xs = [1, 2, 3]
+del xs[0]
+d = {"a": 1, "b": 2}
+del d["a"]
+y = tf.constant(2.0)
+with tf.GradientTape() as tape:
+    tape.watch(y)
+    z = y * y
+g = tape.gradient(z, y)
+del tape, y
+assert len(xs) == 2, "two items"
+assert xs
+print(xs, list(d.keys()))
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(p.traceLog.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(p.traceLog[0]), QString("[2, 3] ['b']"));
+    QVERIFY(!hasOutput(p, "y"));  // deleted names are no results
+    QCOMPARE(run(p, {"g"})[0].toVector(), (std::vector<double>{4}));
   }
 
   // Trace-time constants are checked against the budget before they are allocated (a Dense

@@ -134,15 +134,17 @@ bool MainWindow::saveAsDialog() {
   const QString start = document_->needsSaveAs()
                             ? dialogFolder() + QLatin1Char('/') + document_->fileName()
                             : document_->path();
-  const QString path =
-      QFileDialog::getSaveFileName(this, tr("Save Lesson"), start, tr("GradLab scripts (*.gls)"));
-  return !path.isEmpty() && saveTo(path.endsWith(QStringLiteral(".gls")) ? path : path + ".gls");
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save Lesson"), start,
+                                                    tr("GradLab scripts (*.gls *.py)"));
+  // A .py file stays one (GradLab runs TensorFlow code as written); anything else gets .gls.
+  const bool known = path.endsWith(QStringLiteral(".gls")) || path.endsWith(QStringLiteral(".py"));
+  return !path.isEmpty() && saveTo(known ? path : path + ".gls");
 }
 
 void MainWindow::openDialog() {
   if (!maybeSave()) return;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Lesson"), dialogFolder(),
-                                                    tr("GradLab scripts (*.gls);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Lesson"), dialogFolder(), tr("GradLab scripts (*.gls *.py);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 
