@@ -36,6 +36,7 @@ class Cloner {
       case NodeKind::While:
       case NodeKind::Map:
       case NodeKind::Cond:
+      case NodeKind::Scan:
         return control(n, in);
     }
     return {};
