@@ -4,7 +4,9 @@
 //   while     one loop that runs while any lane runs; finished lanes keep their values
 //             (where(lane still running, new, old)), so each lane ends at its own trip count;
 //   map_fn    the loop stays, over the mapped axis, and its body is batched over the lanes;
-//             a summed output sums over the mapped axis only (one sum per lane).
+//             a summed output sums over the mapped axis only (one sum per lane);
+//   scan      the same, the carried values per lane where their start or the body makes them
+//             differ (all lanes run the same number of steps: no lane stops early).
 #include <map>
 
 #include "engine/control/control_flow.h"
@@ -165,6 +167,33 @@ std::vector<BatchedValue> batchWhile(Builder& b, const Node& n,
   return result;
 }
 
+// The batched node's saved values: a reverse body batched in the same function (a tape inside
+// it) reads them, so the batched node saves their batched stand-ins (entries with the lane axis
+// first). Appends one output per saved value of n.
+void saveBatched(Builder& b, const Node& n, int batchedId, const RegionBatcher& batchRegion,
+                 std::vector<BatchedValue>& result) {
+  for (Value s : n.saved) {
+    const BatchedValue v = batchRegion.value(s);
+    if (!b.graph().within(b.graph().node(v.v).region, b.graph().node(batchedId).regions.at(0)))
+      throw EngineError("a " + std::string(displayName(n)) +
+                        " value saved for its gradient has no batched version");
+    Node& m = b.graph().node(batchedId);
+    TypeInfo t = b.type(v.v);
+    t.nested = t.list;
+    t.list = true;
+    m.saved.push_back(v.v);
+    m.outputs.push_back(t);
+    result.push_back({Value{batchedId, int(m.outputs.size()) - 1}, v.batched});
+  }
+}
+
+// The leading two axes of v swapped: [a, b, ...] -> [b, a, ...].
+Value swapLeadingAxes(Builder& b, Value v) {
+  std::vector<int64_t> perm{1, 0};
+  for (int k = 2; k < int(b.type(v).shape.size()); ++k) perm.push_back(k);
+  return ops::transpose(b, v, perm);
+}
+
 std::vector<BatchedValue> batchMap(Builder& b, const Node& n, const std::vector<BatchedValue>& deps,
                                    const RegionBatcher& batchRegion) {
   const int64_t lanes = batchSizeOf(b, deps);
@@ -214,20 +243,75 @@ std::vector<BatchedValue> batchMap(Builder& b, const Node& n, const std::vector<
     for (int k = 2; k < int(b.type(v).shape.size()); ++k) perm.push_back(k);
     result.push_back({ops::transpose(b, v, perm), true});
   }
-  // A reverse map batched in the same function (a tape inside it) reads the saved values:
-  // the batched map saves their batched stand-ins (entries with the lane axis first).
-  for (Value s : n.saved) {
-    const BatchedValue v = batchRegion.value(s);
-    if (!b.graph().within(b.graph().node(v.v).region, b.graph().node(mapId).regions.at(0)))
-      throw EngineError("a map_fn value saved for its gradient has no batched version");
-    Node& m = b.graph().node(mapId);
-    TypeInfo t = b.type(v.v);
-    t.nested = t.list;
-    t.list = true;
-    m.saved.push_back(v.v);
-    m.outputs.push_back(t);
-    result.push_back({Value{mapId, int(m.outputs.size()) - 1}, v.batched});
+  // A reverse map batched in the same function (a tape inside it) reads the saved values.
+  saveBatched(b, n, mapId, batchRegion, result);
+  return result;
+}
+
+std::vector<BatchedValue> batchScan(Builder& b, const Node& n,
+                                    const std::vector<BatchedValue>& deps,
+                                    const RegionBatcher& batchRegion) {
+  const int64_t lanes = batchSizeOf(b, deps);
+  if (lanes < 0) throw EngineError("a scan over a batch of unknown size");
+  const size_t nv = size_t(n.control.numVars), ny = size_t(n.control.savedBase) - nv;
+  const size_t ne = n.inputs.size() - nv;
+  const int bodyR = n.regions[0];
+  requireTensors(b, std::vector<BatchedValue>(deps.begin(), deps.begin() + long(nv)),
+                 "carried values that");
+  // Which carried values differ per lane: those whose start does, then what the body makes
+  // differ from them, to a fixed point.
+  std::map<Value, bool> outside;
+  for (size_t i = 0; i < n.captures.size(); ++i)
+    outside[n.captures[i]] = deps[n.inputs.size() + i].batched;
+  std::vector<bool> lane;
+  for (size_t i = 0; i < nv; ++i) lane.push_back(deps[i].batched);
+  auto paramFlags = [&] {
+    std::vector<bool> flags(lane);
+    flags.push_back(false);  // the element index
+    for (size_t e = 0; e < ne; ++e) flags.push_back(deps[nv + e].batched);
+    return flags;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    const std::vector<bool> next = lanesDiffer(b.graph(), bodyR, paramFlags(), outside);
+    for (size_t i = 0; i < nv; ++i)
+      if (next[i] && !lane[i]) lane[i] = changed = true;
   }
+  std::vector<Value> init, elems;
+  for (size_t i = 0; i < nv; ++i) init.push_back(lane[i] ? batched(b, deps[i], lanes) : deps[i].v);
+  // The scanned axis comes first for the scan; the lanes follow it.
+  for (size_t e = 0; e < ne; ++e)
+    elems.push_back(deps[nv + e].batched ? swapLeadingAxes(b, deps[nv + e].v) : deps[nv + e].v);
+  std::vector<bool> stackedLane(ny, false);
+  auto fn = [&](Builder& bb, const std::vector<Value>& carry, const std::vector<Value>& slices) {
+    std::vector<BatchedValue> params;
+    for (size_t i = 0; i < nv; ++i) params.push_back({carry[i], bool(lane[i])});
+    params.push_back({bb.graph().region(bb.currentRegion()).iterationIndex, false});
+    for (size_t e = 0; e < ne; ++e) params.push_back({slices[e], deps[nv + e].batched});
+    const std::vector<BatchedValue> rs = batchRegion(bodyR, params);
+    ScanStep step;
+    for (size_t i = 0; i < nv; ++i)
+      step.carry.push_back(lane[i] ? batched(bb, rs[i], lanes) : rs[i].v);
+    for (size_t k = 0; k < ny; ++k) {
+      stackedLane[k] = rs[nv + k].batched;
+      step.stacked.push_back(rs[nv + k].v);
+    }
+    return step;
+  };
+  ScanOptions opt;
+  opt.reverse = n.control.reverse;
+  opt.parallelIterations = n.control.parallelIterations;
+  opt.name = n.name;
+  const std::vector<Value> outs = scan(b, fn, init, elems, opt);
+  const int scanId = outs.at(0).node;
+  std::vector<BatchedValue> result;
+  for (size_t i = 0; i < nv; ++i) result.push_back({outs[i], bool(lane[i])});
+  for (size_t k = 0; k < ny; ++k) {
+    const Value v = outs[nv + k];
+    result.push_back(stackedLane[k] ? BatchedValue{swapLeadingAxes(b, v), true}
+                                    : BatchedValue{v, false});
+  }
+  saveBatched(b, n, scanId, batchRegion, result);
   return result;
 }
 
@@ -236,5 +320,6 @@ std::vector<BatchedValue> batchMap(Builder& b, const Node& n, const std::vector<
 ControlBatchRule condBatchRule() { return batchCond; }
 ControlBatchRule whileBatchRule() { return batchWhile; }
 ControlBatchRule mapBatchRule() { return batchMap; }
+ControlBatchRule scanBatchRule() { return batchScan; }
 
 }  // namespace gl

@@ -1,6 +1,7 @@
 #pragma once
-// Building control flow: tf.while_loop, tf.cond and tf.map_fn as nodes that own regions
-// (each kind's file, while.cpp, cond.cpp, map.cpp, also holds its registry entry: kind.h).
+// Building control flow: tf.while_loop, tf.cond, tf.map_fn and tf.scan/foldl/foldr as nodes that
+// own regions (each kind's file, while.cpp, cond.cpp, map.cpp, scan.cpp, also holds its registry
+// entry: kind.h).
 // Bodies are C++ callables that build nodes with the same Builder; values from enclosing
 // regions may be used directly (they become the node's captures).
 #include <functional>
@@ -36,6 +37,30 @@ std::vector<Value> cond(Builder& b, Value pred, const BranchFn& trueFn, const Br
 std::vector<Value> mapFn(Builder& b, const MapFn& fn, const std::vector<Value>& elems,
                          int parallelIterations = kDefaultParallelIterations,
                          const std::vector<bool>& summed = {});
+
+// One step of a scan: the new carried values (as many as it was given, of the same types) and
+// the per-element results to stack.
+struct ScanStep {
+  std::vector<Value> carry;
+  std::vector<Value> stacked;
+};
+// Scan bodies get the carried values and one slice per element tensor.
+using ScanFn = std::function<ScanStep(Builder&, const std::vector<Value>& carry,
+                                      const std::vector<Value>& slices)>;
+
+struct ScanOptions {
+  bool reverse = false;  // the elements from last to first
+  int parallelIterations = kDefaultParallelIterations;
+  std::string name;
+};
+
+// tf.scan, tf.foldl and tf.foldr as one node: the body runs once per slice of `elems` along
+// axis 0 (all of the same length, at least one tensor), in order or reversed, carrying `init`.
+// Returns the final carried values, then each stacked result with a new axis 0 whose row t is
+// the result at element t, whichever the order. The node's name in the window follows: a scan
+// with stacked results is "scan", one without is "foldl", or "foldr" when reversed.
+std::vector<Value> scan(Builder& b, const ScanFn& fn, const std::vector<Value>& init,
+                        const std::vector<Value>& elems, const ScanOptions& opt = {});
 
 // tf.vectorized_map: fn traced once per example (as a map_fn body), then emitted again as one
 // batched graph (transform/batching.h). Nodes that cannot be batched run in a loop over the

@@ -8,8 +8,8 @@ namespace gl {
 
 const std::vector<const ControlKind*>& controlKinds() {
   // Adding a kind: its file defines a factory, listed here.
-  static const std::array<ControlKind, 3> kinds{whileKind(), mapKind(), condKind()};
-  static const std::vector<const ControlKind*> all{&kinds[0], &kinds[1], &kinds[2]};
+  static const std::array<ControlKind, 4> kinds{whileKind(), mapKind(), condKind(), scanKind()};
+  static const std::vector<const ControlKind*> all{&kinds[0], &kinds[1], &kinds[2], &kinds[3]};
   return all;
 }
 
@@ -35,7 +35,8 @@ Value sumAll(Builder& b, const std::vector<Value>& given) {
 
 std::string_view displayName(const Node& n) {
   const ControlKind* k = findControlKind(n.kind);
-  return k ? k->userName : n.opName();
+  if (!k) return n.opName();
+  return k->nameOf ? k->nameOf(n) : k->userName;
 }
 
 Node& addControlNode(Builder& b, Node n) {

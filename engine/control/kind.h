@@ -1,9 +1,9 @@
 #pragma once
 // A control-flow kind's registry entry, as a primitive's is in ops/registry.h: how it runs, its
 // VJP, its batching rule, how the window names it and how its loop records are decoded, all
-// in the kind's own file (while.cpp, map.cpp, cond.cpp). Executor, reverse mode, diagnostics
-// and the window look the entry up by NodeKind. The builders (whileLoop, cond, mapFn) are in
-// control_flow.h.
+// in the kind's own file (while.cpp, map.cpp, cond.cpp, scan.cpp). Executor, reverse mode,
+// diagnostics and the window look the entry up by NodeKind. The builders (whileLoop, cond, mapFn,
+// scan) are in control_flow.h.
 //
 // Layering: this header sits above build/ and below autodiff/ and exec/. Reverse mode reaches
 // a kind's VJP through the entry and hands it a callback to differentiate a body; the executor
@@ -119,13 +119,16 @@ using EdgeAdjointsFn = void (*)(const Graph& g, const Node& n, const LoopRecord&
 
 struct ControlKind {
   NodeKind kind = NodeKind::While;
-  std::string_view userName;  // what the user wrote: "while_loop", "map_fn", "cond"
+  std::string_view userName;  // what the user wrote: "while_loop", "map_fn", "cond", "scan"
   std::string_view badge;     // a folded frame's badge when no trip count shows: "if/else"
   std::string_view math;      // the gradient rule in two lines, shown in the inspector
   void (*execute)(ControlRuntime& rt, const Node& n) = nullptr;
   ControlVjp vjp = nullptr;
   ControlBatchRule batch;                 // empty: not yet batchable
   EdgeAdjointsFn edgeAdjoints = nullptr;  // null: the kind keeps no adjoint records
+  // What the user wrote for this node when the kind stands for several functions (a scan node
+  // is tf.scan, tf.foldl or tf.foldr); null: userName.
+  std::string_view (*nameOf)(const Node& n) = nullptr;
 };
 
 // Every control-flow kind, in NodeKind order.
@@ -167,10 +170,12 @@ std::vector<Value> neededCaptures(const Node& n, const std::vector<bool>& needs)
 ControlBatchRule whileBatchRule();
 ControlBatchRule mapBatchRule();
 ControlBatchRule condBatchRule();
+ControlBatchRule scanBatchRule();
 
 // The registry of kinds: one factory per kind file.
 ControlKind whileKind();
 ControlKind mapKind();
 ControlKind condKind();
+ControlKind scanKind();
 
 }  // namespace gl

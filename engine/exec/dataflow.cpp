@@ -28,8 +28,7 @@ NodeWeight weightOf(double work) {
 }
 
 NodeWeight weightOf(const Graph& g, const Node& n, double& work) {
-  if (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Cond))
-    return NodeWeight::WholeTeam;
+  if (isControlFlow(n.kind)) return NodeWeight::WholeTeam;
   work = workOfNode(g, n);
   return weightOf(work);
 }

@@ -455,7 +455,7 @@ struct Executor::Impl {
     std::vector<int64_t> at;
     for (const Frame* fr = &f; fr && fr->parent; fr = fr->parent) {
       const Region& r = g.region(fr->region);
-      if (r.kind != RegionKind::WhileBody && r.kind != RegionKind::MapBody) continue;
+      if (!isIterationBody(r.kind)) continue;
       int64_t iteration = fr->iteration;
       if (r.forwardOf >= 0 && r.iterationIndex.valid()) {
         const Datum& index = get(*fr, r.iterationIndex);
@@ -616,6 +616,7 @@ void Executor::Impl::execKind(Frame& f, const Node& n) {
     case NodeKind::While:
     case NodeKind::Map:
     case NodeKind::Cond:
+    case NodeKind::Scan:
       return execControl(f, n);
   }
 }

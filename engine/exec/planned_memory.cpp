@@ -32,9 +32,7 @@ bool mayAlias(const Graph& g, const Node& n, const TypeInfo& out) {
 double newBytes(const Graph& g, const Node& n) {
   // Constants and variables are held by the graph and fed placeholders by the caller: both are
   // in `live` already.
-  if (!n.is(NodeKind::Primitive) && !n.is(NodeKind::While) && !n.is(NodeKind::Map) &&
-      !n.is(NodeKind::Cond))
-    return 0;
+  if (!n.is(NodeKind::Primitive) && !isControlFlow(n.kind)) return 0;
   double bytes = 0;
   for (const TypeInfo& t : n.outputs)
     if (!mayAlias(g, n, t)) bytes += staticBytes(t);

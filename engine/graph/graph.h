@@ -50,7 +50,9 @@ struct IndependentIterations {
 
 // Typed attributes of control-flow nodes (primitives keep theirs in Node::attrs).
 struct ControlAttrs {
-  int numVars = 0;    // while: loop variables; the outputs start with them, then the trip count
+  // while: loop variables; the outputs start with them, then the trip count. scan: the carried
+  // values; the outputs start with their final values, then the stacked per-element results.
+  int numVars = 0;
   int savedBase = 0;  // index of the first saved output (see Node::saved)
   int parallelIterations = kDefaultParallelIterations;
   int64_t maximumIterations = -1;  // while: -1 = unbounded
@@ -59,10 +61,12 @@ struct ControlAttrs {
   // maps sum captured values' adjoints this way instead of stacking N copies. Empty: none.
   std::vector<bool> summedOutputs;
   bool summedOutput(size_t j) const { return j < summedOutputs.size() && summedOutputs[j]; }
-  // Reverse while loops carry [k, adjoints..., capture accumulators...]; adjoint j belongs to
-  // loop variable adjointOf[j] of the forward loop (Node::forwardNode).
+  // Reverse while loops carry [k, adjoints..., capture accumulators...], reverse scans
+  // [adjoints..., capture accumulators...]; adjoint j belongs to loop variable (carried value)
+  // adjointOf[j] of the forward node (Node::forwardNode).
   std::vector<int> adjointOf;
   IndependentIterations independent;
+  bool reverse = false;  // scan: the elements from last to first (tf.foldr, scan(reverse=True))
 };
 
 struct Node {

@@ -17,9 +17,10 @@ enum class NodeKind : uint8_t {
   While,        // tf.while_loop: regions {cond, body}
   Map,          // tf.map_fn: regions {body}
   Cond,         // tf.cond: regions {then, else}
+  Scan,         // tf.scan, tf.foldl, tf.foldr: regions {body}
 };
 
-enum class RegionKind : uint8_t { Top, WhileCond, WhileBody, Then, Else, MapBody };
+enum class RegionKind : uint8_t { Top, WhileCond, WhileBody, Then, Else, MapBody, ScanBody };
 
 constexpr std::string_view kindName(NodeKind k) {
   switch (k) {
@@ -41,6 +42,8 @@ constexpr std::string_view kindName(NodeKind k) {
       return "map";
     case NodeKind::Cond:
       return "cond";
+    case NodeKind::Scan:
+      return "scan";
   }
   return "?";
 }
@@ -59,6 +62,8 @@ constexpr std::string_view regionKindName(RegionKind k) {
       return "else";
     case RegionKind::MapBody:
       return "map_body";
+    case RegionKind::ScanBody:
+      return "scan_body";
   }
   return "?";
 }
@@ -69,6 +74,42 @@ constexpr bool isLeaf(NodeKind k) {
          k == NodeKind::Param;
 }
 
+// Control-flow nodes: they own regions and run through their kind's entry (control/kind.h).
+constexpr bool isControlFlow(NodeKind k) {
+  switch (k) {
+    case NodeKind::While:
+    case NodeKind::Map:
+    case NodeKind::Cond:
+    case NodeKind::Scan:
+      return true;
+    case NodeKind::Primitive:
+    case NodeKind::Const:
+    case NodeKind::Variable:
+    case NodeKind::Placeholder:
+    case NodeKind::Param:
+    case NodeKind::Print:
+      return false;
+  }
+  return false;
+}
+
+// Regions run once per iteration of a loop, map or scan: a loop nested in one runs once per
+// enclosing iteration (LoopRecord::at counts them). A while's condition is not one of them.
+constexpr bool isIterationBody(RegionKind k) {
+  switch (k) {
+    case RegionKind::WhileBody:
+    case RegionKind::MapBody:
+    case RegionKind::ScanBody:
+      return true;
+    case RegionKind::Top:
+    case RegionKind::WhileCond:
+    case RegionKind::Then:
+    case RegionKind::Else:
+      return false;
+  }
+  return false;
+}
+
 // Loops and maps keep what their reverse body needs once per iteration (a list indexed by the
 // iteration); a cond runs its body once and exposes the value itself. A switch without a
 // default: a new kind does not compile until it says which it is.
@@ -76,6 +117,7 @@ constexpr bool savesPerIteration(NodeKind k) {
   switch (k) {
     case NodeKind::While:
     case NodeKind::Map:
+    case NodeKind::Scan:
       return true;
     case NodeKind::Cond:
     case NodeKind::Primitive:
@@ -95,6 +137,7 @@ constexpr bool isLoopBody(RegionKind k) {
     case RegionKind::WhileCond:
     case RegionKind::WhileBody:
     case RegionKind::MapBody:
+    case RegionKind::ScanBody:
       return true;
     case RegionKind::Top:
     case RegionKind::Then:

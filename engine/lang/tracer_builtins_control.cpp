@@ -1,6 +1,7 @@
-// tf.while_loop, tf.cond, tf.switch_case, tf.map_fn and tf.vectorized_map: script functions traced
-// once into the bodies of control-flow nodes. Loop variables may be tensors, TensorArrays, numbers
-// and lists/tuples of them (nested structures are flattened and rebuilt).
+// tf.while_loop, tf.cond, tf.switch_case, tf.map_fn, tf.vectorized_map, tf.scan, tf.foldl and
+// tf.foldr: script functions traced once into the bodies of control-flow nodes. Loop variables may
+// be tensors, TensorArrays, numbers and lists/tuples of them (nested structures are flattened and
+// rebuilt).
 #include <algorithm>
 #include <functional>
 
@@ -376,6 +377,180 @@ Val mapOrVectorize(Bound& a, bool vectorize) {
 Val mapBuiltin(Bound& a) { return mapOrVectorize(a, false); }
 Val vectorizedMapBuiltin(Bound& a) { return mapOrVectorize(a, true); }
 
+// ---- tf.scan, tf.foldl, tf.foldr ----------------------------------------------------------------
+
+enum class ScanApi { Scan, Foldl, Foldr };
+
+std::string describeStructure(const Val& v) {
+  if (v.kind == Kind::Tuple) return "a tuple of " + std::to_string(v.items().size());
+  if (v.kind == Kind::List) return "a list of " + std::to_string(v.items().size());
+  if (v.isTensor() || v.isNumber()) return "a tensor";
+  return article(typeName(v));
+}
+
+// What fn returned, flattened against the accumulator's structure `like` (TF's
+// nest.assert_same_structure: the same nesting of tuples and lists, tuple for tuple), a number
+// taking its accumulator's dtype; each value keeps its accumulator's dtype and shape.
+void flattenAccumulator(Context& cx, const Val& like, const Val& got, const std::string& path,
+                        const std::vector<Value>& carry, std::vector<Value>& out,
+                        const std::string& api, const SourceLoc& loc) {
+  auto mismatch = [&] {
+    cx.fail(loc, api + "'s fn returns " + describeStructure(got) + " as " + path + ", which is " +
+                     describeStructure(like) +
+                     ": fn must return the structure of the initializer (of elems when there is "
+                     "no initializer)");
+  };
+  if (like.isSeq()) {
+    if (!got.isSeq() || got.kind != like.kind || got.items().size() != like.items().size())
+      mismatch();
+    for (size_t i = 0; i < like.items().size(); ++i)
+      flattenAccumulator(cx, like.items()[i], got.items()[i], path + "[" + std::to_string(i) + "]",
+                         carry, out, api, loc);
+    return;
+  }
+  if (!got.isTensor() && !got.isNumber()) mismatch();
+  const TypeInfo& want = cx.b.type(carry.at(out.size()));
+  const Value v = got.isNumber() ? cx.toTensor(got, loc, want.dtype) : cx.toTensor(got, loc);
+  const TypeInfo& has = cx.b.type(v);
+  if (has.dtype != want.dtype)
+    cx.fail(loc, api + "'s fn changes the dtype of " + path + " from " + dtypeName(want.dtype) +
+                     " to " + dtypeName(has.dtype));
+  if (has.list || !compatible(want.shape, has.shape))
+    cx.fail(loc, api + "'s fn changes the shape of " + path + " from " + shapeStr(want.shape) +
+                     " to " + shapeStr(has.shape));
+  out.push_back(v);
+}
+
+// The tensors of elems, flattened: each with a first axis, all of one length n (-1: unknown
+// while tracing).
+std::vector<Value> scannedTensors(Bound& a, int64_t& n) {
+  std::vector<Value> flat;
+  a.cx.flatten(a["elems"], flat, a.loc("elems"), "elems");
+  if (flat.empty()) a.fail("elems", "must hold at least one tensor");
+  n = -1;
+  for (Value v : flat) {
+    const TypeInfo& t = a.cx.b.type(v);
+    if (t.list) a.fail("elems", "must be tensors, not TensorArrays");
+    if (t.shape.empty())
+      a.fail("elems",
+             "holds a scalar, which has no first axis to scan over (TF's nest flattens "
+             "a Python list of numbers into scalars too: write tf.constant([...]))");
+    if (n >= 0 && t.shape[0] >= 0 && t.shape[0] != n)
+      a.fail("elems", "holds tensors of different first dimensions: " + std::to_string(n) +
+                          " and " + std::to_string(t.shape[0]));
+    if (n < 0) n = t.shape[0];
+  }
+  return flat;
+}
+
+// The accumulator's structure and initial values, and the tensors the scan runs over: the
+// initializer and all of elems, or (no initializer) elems' first element (the last, reversed)
+// and the others.
+struct ScanStart {
+  Val structure;
+  std::vector<Value> init, scanned;
+  bool fromElems = false;  // the initial accumulator is an element: init holds it
+};
+
+ScanStart scanStart(Bound& a, const std::vector<Value>& flat, int64_t n, bool reverse,
+                    const std::string& name) {
+  Context& cx = a.cx;
+  ScanStart s;
+  if (!a.none("initializer")) {
+    s.structure = a["initializer"];
+    cx.flatten(s.structure, s.init, a.loc("initializer"), "the initializer");
+    for (Value v : s.init)
+      if (cx.b.type(v).list) a.fail("initializer", "must hold tensors, not TensorArrays");
+    s.scanned = flat;
+    return s;
+  }
+  s.structure = a["elems"];
+  s.fromElems = true;
+  if (n == 0)
+    a.fail("elems", "is empty: without an initializer, " + name +
+                        " takes its first element as the initial accumulator");
+  if (reverse && n < 0)
+    a.fail("elems", "has a first dimension unknown while tracing: " + name +
+                        " without an initializer needs it to take the last element first; "
+                        "give an initializer");
+  cx.at(a.loc("elems"));
+  for (Value e : flat) {
+    const Shape& shape = cx.b.type(e).shape;
+    std::vector<int64_t> begin(shape.size(), 0), size(shape.size(), -1);
+    begin[0] = reverse ? 0 : 1;
+    size[0] = reverse ? n - 1 : -1;
+    s.init.push_back(o::gather(cx.b, e, cx.b.scalar(double(reverse ? n - 1 : 0), DType::I32)));
+    s.scanned.push_back(o::slice(cx.b, e, begin, size));
+  }
+  return s;
+}
+
+// tf.scan stacks the accumulator after each element; tf.foldl and tf.foldr return the last one.
+// Without an initializer the first element (the last, reversed) is the initial accumulator,
+// and tf.scan's output holds it as its first row (last, reversed).
+Val scanBuiltin(Bound& a, ScanApi api) {
+  Context& cx = a.cx;
+  const std::string name = api == ScanApi::Scan    ? "tf.scan"
+                           : api == ScanApi::Foldl ? "tf.foldl"
+                                                   : "tf.foldr";
+  const SourceLoc loc = a.callLoc;
+  const Val fn = a["fn"];
+  if (fn.kind != Kind::Object || !fn.obj->callable()) a.fail("fn", "must be callable");
+  int64_t n = -1;
+  const std::vector<Value> flat = scannedTensors(a, n);
+  const bool reverse = api == ScanApi::Foldr || (api == ScanApi::Scan && a.boolean("reverse"));
+  ScanOptions opt;
+  opt.reverse = reverse;
+  opt.parallelIterations = int(a.integer("parallel_iterations"));
+  if (opt.parallelIterations < 1) a.fail("parallel_iterations", "must be at least 1");
+  if (!a.none("name")) opt.name = a.string("name");
+  cx.at(loc);
+  const ScanStart start = scanStart(a, flat, n, reverse, name);
+  // tf.Variables fn assigns are carried after the accumulator, as a while_loop carries them.
+  const CarriedVariables vars(cx, cx.variablesAssignedBy(fn));
+  const size_t numAcc = start.init.size();
+  std::vector<Value> carried = start.init;
+  carried.insert(carried.end(), vars.before.begin(), vars.before.end());
+  auto body = [&](Builder& bb, const std::vector<Value>& carry, const std::vector<Value>& slices) {
+    vars.enter(carry, numAcc, bb.currentRegion());
+    size_t pc = 0, pe = 0;
+    const Val acc = cx.unflatten(start.structure, carry, pc);
+    const Val x = cx.unflatten(a["elems"], slices, pe);
+    const Val r = cx.callSimple(fn, {acc, x}, loc, "fn");
+    ScanStep step;
+    flattenAccumulator(cx, start.structure, r, "the accumulator", carry, step.carry, name, loc);
+    if (api == ScanApi::Scan) step.stacked = step.carry;
+    const std::vector<Value> now = vars.currents();
+    step.carry.insert(step.carry.end(), now.begin(), now.end());
+    return step;
+  };
+  cx.at(loc);
+  const std::vector<Value> outs = gl::scan(cx.b, body, carried, start.scanned, opt);
+  vars.exit(outs, numAcc);
+  std::vector<Value> result(outs.begin(), outs.begin() + long(numAcc));
+  if (api == ScanApi::Scan) {
+    cx.at(loc);
+    for (size_t i = 0; i < numAcc; ++i) {
+      result[i] = outs[carried.size() + i];
+      if (!start.fromElems) continue;
+      // The initial accumulator is the output's first row (last, reversed).
+      const Value row = o::expandDims(cx.b, start.init[i], 0);
+      result[i] = o::concat(
+          cx.b, reverse ? std::vector<Value>{result[i], row} : std::vector<Value>{row, result[i]},
+          0);
+    }
+  }
+  // back_prop=False: as in TF, no gradient flows back through the scan.
+  if (!a.boolean("back_prop"))
+    for (Value& v : result)
+      if (isFloat(cx.b.type(v).dtype)) {
+        v = o::stopGradient(cx.b, v);
+        cx.b.graph().node(v).name = name.substr(3) + "(back_prop=False)";
+      }
+  size_t pos = 0;
+  return cx.unflatten(start.structure, result, pos);
+}
+
 }  // namespace
 
 void addControlFlowBuiltins(BuiltinTable& t) {
@@ -409,6 +584,20 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                         if (!a.none("func")) return a["func"];
                         return *lookupBuiltin("tf.function");
                       }};
+  // infer_shape only chooses which error TF gives for an accumulator whose shape changes: the
+  // carried shapes are fixed here, as in a tf.function, whatever it says.
+  t["tf.scan"] = {
+      Signature::parse("fn, elems, initializer=None, ~parallel_iterations=10, back_prop=True, "
+                       "~swap_memory=False, ~infer_shape=True, reverse=False, name=None"),
+      [](Bound& a) { return scanBuiltin(a, ScanApi::Scan); }};
+  t["tf.foldl"] = {
+      Signature::parse("fn, elems, initializer=None, ~parallel_iterations=10, back_prop=True, "
+                       "~swap_memory=False, name=None"),
+      [](Bound& a) { return scanBuiltin(a, ScanApi::Foldl); }};
+  t["tf.foldr"] = {
+      Signature::parse("fn, elems, initializer=None, ~parallel_iterations=10, back_prop=True, "
+                       "~swap_memory=False, name=None"),
+      [](Bound& a) { return scanBuiltin(a, ScanApi::Foldr); }};
   // One batched graph (control/vectorize.cpp); parts that cannot be batched run in a loop.
   t["tf.vectorized_map"] = {
       Signature::parse("fn, elems, fallback_to_while_loop=True, parallel_iterations=None"),

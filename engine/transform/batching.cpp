@@ -47,6 +47,7 @@ class Cloner {
       case NodeKind::While:
       case NodeKind::Map:
       case NodeKind::Cond:
+      case NodeKind::Scan:
         return control(n, in);
     }
     return {};

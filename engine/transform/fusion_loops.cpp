@@ -83,7 +83,7 @@ ElementMajorLoop analyseElementMajor(const Graph& g, const Node& loop) {
   for (int id : body.nodes) {
     const Node& n = g.node(id);
     if (n.is(NodeKind::Param)) continue;
-    if (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Cond))
+    if (isControlFlow(n.kind))
       return fail("the body holds a " + std::string(n.opName()) + " (" + where(n) + ")");
     if (n.is(NodeKind::Print)) return fail("the body prints (" + where(n) + ")");
     if (n.is(NodeKind::Primitive) && n.prim->stateful)
@@ -144,8 +144,8 @@ ElementMajorLoop analyseElementMajor(const Graph& g, const Node& loop) {
       if (condReadsE.count(v.node)) condReadsE.insert(id);
     if (condReadsE.count(id) && !n.is(NodeKind::Param))
       return fail("the trip count depends on the carried values (" + where(n) + ")");
-    if (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Cond) ||
-        n.is(NodeKind::Print) || (n.is(NodeKind::Primitive) && n.prim->stateful))
+    if (isControlFlow(n.kind) || n.is(NodeKind::Print) ||
+        (n.is(NodeKind::Primitive) && n.prim->stateful))
       return fail("the condition runs " + where(n));
     if (!n.is(NodeKind::Param)) e.condNodes.push_back(id);
   }

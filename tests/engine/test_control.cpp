@@ -1,5 +1,6 @@
-// Control-flow kinds as registry entries, the independent-iterations pass, and the executor's
-// parallelFor.
+// Control-flow kinds as registry entries, the independent-iterations pass, the executor's
+// parallelFor, and the scan kind (tf.scan, tf.foldl, tf.foldr): values in order and reversed,
+// gradients against central differences, a gradient of a gradient, its loop records.
 #include <QtTest>
 
 #include <atomic>
@@ -14,6 +15,7 @@
 #include "engine/ops/api.h"
 #include "engine/transform/independent_iterations.h"
 #include "helpers.h"
+#include "ops/fd_check.h"
 
 using namespace gl;
 namespace o = gl::ops;
@@ -54,31 +56,67 @@ void buildLoop(PerSampleLoop& s, Body kind, int64_t n = 6) {
   s.stacked = b.op1("list_stack", {outs[1]}, Attrs{{"size", n}});
 }
 
+// A scan over x [N] in float64: carry c' = tanh(w c + x_t) (w a captured scalar), stacked
+// y_t = c' * x_t; returns {final c, stacked y}.
+std::vector<Value> tanhScan(Builder& b, Value c0, Value x, Value w, bool reverse) {
+  ScanOptions opt;
+  opt.reverse = reverse;
+  return scan(
+      b,
+      [&](Builder& bb, const std::vector<Value>& c, const std::vector<Value>& xt) {
+        const Value next = o::tanh(bb, o::add(bb, o::mul(bb, w, c[0]), xt[0]));
+        return ScanStep{{next}, {o::mul(bb, next, xt[0])}};
+      },
+      {c0}, {x}, opt);
+}
+
+// c' = 2 c + x_t over [1, 2, 3] from 0: the order shows (foldl 11, foldr 17).
+std::vector<Value> affineFold(Builder& b, bool reverse, bool stacked) {
+  const Value x = b.constant(Tensor::fromVector({1, 2, 3}, {3}, DType::F32), "x");
+  ScanOptions opt;
+  opt.reverse = reverse;
+  return scan(
+      b,
+      [&](Builder& bb, const std::vector<Value>& c, const std::vector<Value>& xt) {
+        const Value next = o::add(bb, o::scale(bb, c[0], 2.0), xt[0]);
+        return ScanStep{{next}, stacked ? std::vector<Value>{next} : std::vector<Value>{}};
+      },
+      {b.scalar(0.0)}, {x}, opt);
+}
+
 }  // namespace
 
 class TestControl : public QObject {
   Q_OBJECT
  private slots:
   void everyControlKindHasACompleteEntry() {
-    QCOMPARE(controlKinds().size(), size_t(3));
-    for (NodeKind k : {NodeKind::While, NodeKind::Map, NodeKind::Cond}) {
+    QCOMPARE(controlKinds().size(), size_t(4));
+    for (NodeKind k : {NodeKind::While, NodeKind::Map, NodeKind::Cond, NodeKind::Scan}) {
       const ControlKind* c = findControlKind(k);
       QVERIFY2(c, std::string(kindName(k)).c_str());
       QCOMPARE(c->kind, k);
       QVERIFY(c->execute && c->vjp);
       QVERIFY(!c->userName.empty());
       QVERIFY2(c->math.find('\n') != std::string_view::npos, std::string(kindName(k)).c_str());
+      QVERIFY(isControlFlow(k));
     }
     QCOMPARE(controlKind(NodeKind::While).userName, std::string_view("while_loop"));
     QCOMPARE(controlKind(NodeKind::Map).userName, std::string_view("map_fn"));
     QCOMPARE(controlKind(NodeKind::Cond).badge, std::string_view("if/else"));
+    QCOMPARE(controlKind(NodeKind::Scan).userName, std::string_view("scan"));
+    QCOMPARE(controlKind(NodeKind::Scan).badge, std::string_view("scan"));
+    QVERIFY(controlKind(NodeKind::Scan).batch);
     // Only loops keep adjoint records to decode; only loops and maps save per iteration.
     QVERIFY(controlKind(NodeKind::While).edgeAdjoints);
+    QVERIFY(controlKind(NodeKind::Scan).edgeAdjoints);
+    QVERIFY(isIterationBody(RegionKind::ScanBody) && isLoopBody(RegionKind::ScanBody));
+    QVERIFY(!isIterationBody(RegionKind::WhileCond));
     for (const ControlKind* c : controlKinds())
       QCOMPARE(savesPerIteration(c->kind), c->kind != NodeKind::Cond);
     for (NodeKind k : {NodeKind::Primitive, NodeKind::Const, NodeKind::Variable,
                        NodeKind::Placeholder, NodeKind::Param, NodeKind::Print}) {
       QVERIFY(!findControlKind(k));
+      QVERIFY(!isControlFlow(k));
       QVERIFY_THROWS_EXCEPTION(EngineError, controlKind(k));
     }
   }
@@ -88,6 +126,250 @@ class TestControl : public QObject {
     buildLoop(s, Body::Independent);
     QCOMPARE(displayName(s.g.node(s.loop)), std::string_view("while_loop"));
     QCOMPARE(displayName(s.g.node(s.stacked)), std::string_view("list_stack"));
+    // One scan kind, named as the user wrote it: results stacked (scan) or not (foldl, and
+    // foldr when reversed).
+    Graph g;
+    Builder b(g);
+    QCOMPARE(displayName(g.node(affineFold(b, false, true)[0])), std::string_view("scan"));
+    QCOMPARE(displayName(g.node(affineFold(b, true, true)[0])), std::string_view("scan"));
+    QCOMPARE(displayName(g.node(affineFold(b, false, false)[0])), std::string_view("foldl"));
+    QCOMPARE(displayName(g.node(affineFold(b, true, false)[0])), std::string_view("foldr"));
+    QCOMPARE(kindName(NodeKind::Scan), std::string_view("scan"));
+    QCOMPARE(regionKindName(RegionKind::ScanBody), std::string_view("scan_body"));
+  }
+
+  // c' = 2 c + x_t over [1, 2, 3] from 0: in order 1, 4, 11; reversed (element 2 first)
+  // 3, 8, 17, row t holding the value after element t: [17, 8, 3].
+  void scanRunsTheElementsInOrderOrReversed() {
+    Graph g;
+    Builder b(g);
+    const std::vector<Value> fwd = affineFold(b, false, true), rev = affineFold(b, true, true);
+    const std::vector<Value> foldl = affineFold(b, false, false),
+                             foldr = affineFold(b, true, false);
+    QCOMPARE(fwd.size(), size_t(2));
+    QCOMPARE(foldl.size(), size_t(1));
+    QCOMPARE(g.type(fwd[1]).shape, (Shape{3}));
+    QCOMPARE(g.type(foldl[0]).shape, (Shape{}));
+    const auto v = gltest::runBoth(g, {fwd[0], fwd[1], rev[0], rev[1], foldl[0], foldr[0]}, 0);
+    QCOMPARE(v[0].item(), 11.0);
+    QCOMPARE(v[1].at(0), 1.0);
+    QCOMPARE(v[1].at(1), 4.0);
+    QCOMPARE(v[1].at(2), 11.0);
+    QCOMPARE(v[2].item(), 17.0);
+    QCOMPARE(v[3].at(0), 17.0);
+    QCOMPARE(v[3].at(1), 8.0);
+    QCOMPARE(v[3].at(2), 3.0);
+    QCOMPARE(v[4].item(), 11.0);
+    QCOMPARE(v[5].item(), 17.0);
+    // The fusing executor runs it too.
+    RunOptions fused;
+    fused.fused = true;
+    fused.threads = 2;
+    QCOMPARE(evaluate(g, {foldr[0]}, fused)[0].item(), 17.0);
+  }
+
+  // Zero elements: the carry passes through, the stacked results have no rows.
+  void scanOverNoElements() {
+    Graph g;
+    Builder b(g);
+    const Value x = b.placeholder(DType::F32, {-1, 2}, "x");
+    const std::vector<Value> outs =
+        scan(b,
+             [&](Builder& bb, const std::vector<Value>& c, const std::vector<Value>& xt) {
+               const Value next = o::add(bb, c[0], xt[0]);
+               return ScanStep{{next}, {next}};
+             },
+             {b.constant(Tensor::fromVector({5, 6}, {2}, DType::F32))}, {x});
+    QCOMPARE(g.type(outs[1]).shape, (Shape{-1, 2}));
+    RunOptions opt;
+    opt.feeds[x.node] = Tensor::zeros(DType::F32, {0, 2});
+    const auto v = evaluate(g, outs, opt);
+    QCOMPARE(v[0].shape(), (Shape{2}));
+    QCOMPARE(v[0].at(1), 6.0);
+    QCOMPARE(v[1].shape(), (Shape{0, 2}));
+  }
+
+  void scanRejectsABodyThatChangesItsCarry() {
+    Graph g;
+    Builder b(g);
+    const Value x = b.constant(Tensor::fromVector({1, 2, 3}, {3}, DType::F32), "x");
+    const std::string err = gltest::errorText([&] {
+      scan(b,
+           [&](Builder& bb, const std::vector<Value>& c, const std::vector<Value>& xt) {
+             return ScanStep{{o::stack(bb, {c[0], xt[0]})}, {}};
+           },
+           {b.scalar(0.0)}, {x});
+    });
+    QVERIFY2(err.find("changes carried value 0") != std::string::npos, err.c_str());
+    QVERIFY(gltest::errorText([&] { scan(b, {}, {}, {b.scalar(1.0)}); }).find("first axis") !=
+            std::string::npos);
+  }
+
+  // d/d(x, c0, w) of sum(sin(y)) + final^2 against central differences, in order and reversed,
+  // on the serial, parallel and fusing executors.
+  void scanGradientsMatchFiniteDifferences() {
+    for (const bool reverse : {false, true}) {
+      Graph g;
+      Builder b(g);
+      const Value x = b.placeholder(DType::F64, {5}, "x");
+      const Value c0 = b.placeholder(DType::F64, {}, "c0");
+      const Value w = b.placeholder(DType::F64, {}, "w");
+      GradientTape tape(b);
+      for (Value v : {x, c0, w}) tape.watch(v);
+      const std::vector<Value> outs = tanhScan(b, c0, x, w, reverse);
+      const Value loss = o::add(b, o::reduceSum(b, o::sin(b, outs[1])), o::square(b, outs[0]));
+      tape.stop();
+      const std::vector<Value> grads = tape.gradient(loss, {x, c0, w}).grads;
+      for (Value gv : grads) QVERIFY(gv.valid());
+      // The reverse is a scan the other way, recorded against the forward one.
+      int reverseScan = -1;
+      for (const Node& n : g.nodes())
+        if (n.is(NodeKind::Scan) && n.forwardNode == outs[0].node) reverseScan = n.id;
+      QVERIFY(reverseScan >= 0);
+      QCOMPARE(g.node(reverseScan).control.reverse, !reverse);
+      RunOptions opt;
+      const std::vector<Tensor> base{
+          Tensor::fromVector({0.3, -0.7, 1.1, 0.2, -0.4}, {5}, DType::F64),
+          Tensor::scalar(0.25, DType::F64), Tensor::scalar(0.8, DType::F64)};
+      for (size_t k = 0; k < 3; ++k) opt.feeds[std::vector<Value>{x, c0, w}[k].node] = base[k];
+      const std::vector<Tensor> sym = gltest::runBoth(g, grads, 1e-12, opt);
+      gltest_ops::expectFiniteDifferences(g, loss, {x, c0, w}, base, sym, opt,
+                                          reverse ? "reversed scan" : "scan", {0, 1, 2});
+      RunOptions fused = opt;
+      fused.fused = true;
+      fused.threads = 2;
+      const std::vector<Tensor> viaFused = evaluate(g, grads, fused);
+      for (size_t k = 0; k < 3; ++k) QVERIFY(gltest::maxAbsDiff(viaFused[k], sym[k]) < 1e-12);
+    }
+  }
+
+  // f(w) = final carry of c' = c * w over 4 elements from c0 = 3: 3 w^4; f'' = 36 w^2, through
+  // the reverse scan's own reverse.
+  void scanGradientOfAGradient() {
+    Graph g;
+    Builder b(g);
+    const Value w = b.variable(Tensor::scalar(1.5, DType::F64), "w");
+    const Value x = b.constant(Tensor::zeros(DType::F64, {4}), "x");
+    GradientTape outer(b);
+    GradientTape inner(b);
+    const Value f =
+        scan(b,
+             [&](Builder& bb, const std::vector<Value>& c, const std::vector<Value>& xt) {
+               return ScanStep{{o::add(bb, o::mul(bb, c[0], w), xt[0])}, {}};
+             },
+             {b.scalar(3.0, DType::F64)}, {x})[0];
+    inner.stop();
+    const Value df = inner.gradient(f, {w}).grads[0];
+    outer.stop();
+    const Value d2f = outer.gradient(df, {w}).grads[0];
+    QVERIFY(d2f.valid());
+    const auto v = gltest::runBoth(g, {f, df, d2f}, 1e-12);
+    QVERIFY(std::abs(v[0].item() - 3 * std::pow(1.5, 4)) < 1e-12);
+    QVERIFY(std::abs(v[1].item() - 12 * std::pow(1.5, 3)) < 1e-12);
+    QVERIFY(std::abs(v[2].item() - 36 * std::pow(1.5, 2)) < 1e-12);
+  }
+
+  // h = sum(dloss/dx ^ 2) + (dloss/dw)^2 through the reverse scan, differentiated again (the
+  // forward scan's saved values get adjoints), against central differences of h.
+  void scanSecondOrderMatchesFiniteDifferences() {
+    for (const bool reverse : {false, true}) {
+      Graph g;
+      Builder b(g);
+      const Value x = b.placeholder(DType::F64, {4}, "x");
+      const Value w = b.placeholder(DType::F64, {}, "w");
+      GradientTape outer(b, true);
+      outer.watch(x);
+      outer.watch(w);
+      GradientTape inner(b);
+      inner.watch(x);
+      inner.watch(w);
+      const std::vector<Value> outs = tanhScan(b, b.scalar(0.1, DType::F64), x, w, reverse);
+      const Value loss = o::add(b, o::reduceSum(b, o::sin(b, outs[1])), o::square(b, outs[0]));
+      inner.stop();
+      const std::vector<Value> d = inner.gradient(loss, {x, w}).grads;
+      const Value h = o::add(b, o::reduceSum(b, o::square(b, d[0])), o::square(b, d[1]));
+      outer.stop();
+      const std::vector<Value> grads = outer.gradient(h, {x, w}).grads;
+      QVERIFY(grads[0].valid() && grads[1].valid());
+      RunOptions opt;
+      const std::vector<Tensor> base{Tensor::fromVector({0.3, -0.7, 1.1, 0.2}, {4}, DType::F64),
+                                     Tensor::scalar(0.8, DType::F64)};
+      opt.feeds[x.node] = base[0];
+      opt.feeds[w.node] = base[1];
+      const std::vector<Tensor> sym = gltest::runBoth(g, grads, 1e-12, opt);
+      gltest_ops::expectFiniteDifferences(g, h, {x, w}, base, sym, opt,
+                                          reverse ? "reversed, second order" : "second order",
+                                          {0, 1});
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  // Records: the carried values per step in the order the elements ran, the adjoints filled by
+  // the reverse scan, and the edge adjoints decoded from them.
+  void scanKeepsLoopRecords() {
+    Graph g;
+    Builder b(g);
+    const Value x = b.constant(Tensor::fromVector({1, 2, 3}, {3}, DType::F64), "x");
+    const Value w = b.variable(Tensor::scalar(2.0, DType::F64), "w");
+    GradientTape tape(b);
+    ScanOptions opt;
+    opt.reverse = true;
+    // c' = c + w x_t from 0, elements 2, 1, 0: carried 0, 6, 10, 12.
+    const std::vector<Value> outs = scan(
+        b,
+        [&](Builder& bb, const std::vector<Value>& c, const std::vector<Value>& xt) {
+          return ScanStep{{o::add(bb, c[0], o::mul(bb, w, xt[0]))}, {}};
+        },
+        {b.scalar(0.0, DType::F64)}, {x}, opt);
+    const Value loss = o::scale(b, outs[0], 5.0);
+    tape.stop();
+    const Value dw = tape.gradient(loss, {w}).grads[0];
+    Executor ex(g, RunOptions{});
+    const RunResult r = ex.run({loss, dw});
+    QCOMPARE(r.values[1].t.item(), 30.0);  // 5 (1 + 2 + 3)
+    const int scanId = outs[0].node;
+    QVERIFY(r.loops.count(scanId));
+    const LoopRecord& rec = r.loops.at(scanId);
+    QCOMPARE(rec.iterations, int64_t(3));
+    QCOMPARE(rec.width, size_t(1));
+    QCOMPARE(rec.carried.size(), size_t(4));
+    const std::vector<double> carried{0, 6, 10, 12};
+    for (size_t s = 0; s < 4; ++s) QCOMPARE(rec.carried[s][0].head.at(0), carried[s]);
+    // d loss / d c is 5 at every step boundary.
+    QCOMPARE(rec.adjoints.size(), size_t(4));
+    for (size_t s = 0; s < 4; ++s) {
+      QCOMPARE(rec.adjoints[s].size(), size_t(1));
+      QCOMPARE(rec.adjoints[s][0].l2, 5.0);
+    }
+    std::map<Value, double> norms;
+    controlKind(NodeKind::Scan).edgeAdjoints(g, g.node(scanId), rec, 1, norms);
+    const Region& body = g.region(g.node(scanId).regions[0]);
+    QCOMPARE(norms.at(body.params[0]), 5.0);
+    QCOMPARE(norms.at(body.results[0]), 5.0);
+    QCOMPARE(norms.at(outs[0]), 5.0);
+    // A carried value stacked too (tf.scan's) takes its row's adjoint besides the carried one,
+    // which the record does not hold: the overlay leaves that edge out.
+    GradientTape tape2(b);
+    const std::vector<Value> cum =
+        scan(b,
+             [&](Builder& bb, const std::vector<Value>& c, const std::vector<Value>& xt) {
+               const Value next = o::add(bb, c[0], o::mul(bb, w, xt[0]));
+               return ScanStep{{next}, {next}};
+             },
+             {b.scalar(0.0, DType::F64)}, {x});
+    const Value total = o::reduceSum(b, cum[1]);
+    tape2.stop();
+    const Value dw2 = tape2.gradient(total, {w}).grads[0];
+    Executor ex2(g, RunOptions{});
+    const RunResult r2 = ex2.run({dw2});
+    QCOMPARE(r2.values[0].t.item(), 1.0 * 3 + 2.0 * 2 + 3.0 * 1);
+    const LoopRecord& rec2 = r2.loops.at(cum[1].node);
+    QCOMPARE(rec2.adjoints.size(), size_t(4));
+    std::map<Value, double> norms2;
+    controlKind(NodeKind::Scan).edgeAdjoints(g, g.node(cum[1].node), rec2, 1, norms2);
+    const Region& body2 = g.region(g.node(cum[1].node).regions[0]);
+    QVERIFY(norms2.count(body2.params[0]));
+    QVERIFY(!norms2.count(body2.results[0]));
   }
 
   void perSampleLoopIsMarkedIndependent() {

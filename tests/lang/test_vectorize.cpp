@@ -1,6 +1,7 @@
 // tf.vectorized_map builds one batched graph: on scripts covering each primitive family and
-// control flow inside the mapped function, it gives map_fn's values and gradients, and its
-// fallback report names the op and line of each part that could not be batched.
+// control flow (while_loop, cond, map_fn, scan) inside the mapped function, it gives map_fn's
+// values and gradients, and its fallback report names the op and line of each part that could not
+// be batched.
 #include <QtTest>
 
 #include <cmath>
@@ -233,6 +234,53 @@ gw = t.gradient(s, w)
                "    return v\n"));
     const std::vector<BatchFallback> f = fallbacksOf(r);
     QVERIFY2(f.empty(), qPrintable(describe(f)));
+  }
+
+  // tf.scan, tf.foldl and tf.foldr inside the mapped function: one batched scan (its carried
+  // values per lane where the start or the body makes them differ), no fallback.
+  void scanInsideTheFunction_data() {
+    QTest::addColumn<QString>("body");
+    QTest::newRow("scan over the example's rows")
+        << "    return tf.scan(lambda a, r: tf.tanh(a * 0.5 + tf.linalg.matvec(w, r, "
+           "transpose_a=True)),\n"
+           "                   e, initializer=tf.zeros([2]))\n";
+    QTest::newRow("foldl over shared rows from the example")
+        << "    return tf.foldl(lambda a, r: a * r + 1.0, tf.ones([4, 5]) * 0.5, "
+           "initializer=e[0])\n";
+    QTest::newRow("foldr without initializer, tuple")
+        << "    u, v = tf.foldr(lambda a, r: (tf.sin(a[0]) + r[0], a[1] * r[1]), (e, e * 0.5))\n"
+           "    return u + v\n";
+    QTest::newRow("scan reversed, shared carry")
+        << "    s = tf.scan(lambda a, r: a + 1.0, e, initializer=0.0, reverse=True)\n"
+           "    return e * s[:, None]\n";
+    QTest::newRow("a tape around a fold")
+        << "    with tf.GradientTape() as t:\n"
+           "        t.watch(e)\n"
+           "        s = tf.foldl(lambda a, r: a * tf.sin(r), e, initializer=tf.ones([5]))\n"
+           "        l = tf.reduce_sum(s)\n"
+           "    return t.gradient(l, e)\n";
+  }
+
+  void scanInsideTheFunction() {
+    QFETCH(QString, body);
+    ProgramRun r = runAgreeing(script(body.toStdString()));
+    const std::vector<BatchFallback> f = fallbacksOf(r);
+    QVERIFY2(f.empty(), qPrintable(describe(f)));
+  }
+
+  // A fold that prints is stateful: it runs in a loop over the batch, whole, named as written
+  // in the report, and still gives map_fn's values and gradients.
+  void aFoldThatPrintsFallsBackWhole() {
+    ProgramRun r =
+        runAgreeing(script("    def step(a, r):\n"
+                           "        tf.print(a)\n"
+                           "        return a * 0.5 + tf.sin(r)\n"
+                           "    return tf.foldr(step, e)\n"));  // line 8
+    const std::vector<BatchFallback> f = fallbacksOf(r);
+    QCOMPARE(int(f.size()), 1);
+    QCOMPARE(QString::fromStdString(f[0].op), QString("foldr"));
+    QCOMPARE(f[0].loc.line, 8);
+    QVERIFY2(QString::fromStdString(f[0].reason).contains("stateful"), f[0].reason.c_str());
   }
 
   void condWithBatchedPredicate() {

@@ -44,11 +44,12 @@ std::string formatScalar(double v) {
   return buf;
 }
 
-// A run's count when there is one; a map's length is known before any run.
+// A run's count when there is one; a map's or a scan's length is known before any run.
 int64_t iterationsOf(const Graph& g, const Node& n, const GraphFilter& f) {
   if (auto it = f.iterations.find(n.id); it != f.iterations.end()) return it->second;
-  if (n.is(NodeKind::Map) && !n.inputs.empty()) {
-    const Shape& s = g.type(n.inputs[0]).shape;
+  const size_t first = n.is(NodeKind::Scan) ? size_t(n.control.numVars) : 0;
+  if ((n.is(NodeKind::Map) || n.is(NodeKind::Scan)) && first < n.inputs.size()) {
+    const Shape& s = g.type(n.inputs[first]).shape;
     if (!s.empty() && s[0] >= 0) return s[0];
   }
   return -1;

@@ -198,7 +198,8 @@ void InspectorPanel::addStepValues(const Node& n) {
   const auto& rows = step_.backward ? rec.adjoints : rec.carried;
   for (int r : loop.regions) {
     const Region& region = graph_->region(r);
-    for (size_t i = 0; i < region.params.size(); ++i) {
+    // The carried values come first (a scan's element index and slices follow, not recorded).
+    for (size_t i = 0; i < region.params.size() && i < rec.width; ++i) {
       // A param holds var i before the step, a result var i after it (the next row).
       int64_t row = -1;
       if (region.params[i].node == n.id) row = step_.step;

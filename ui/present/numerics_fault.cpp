@@ -37,8 +37,13 @@ std::optional<NumericsStep> numericsStep(const Graph& graph, const RunResult& ru
     const int owner = graph.region(r).owner;
     if (owner < 0) return {};
     const Node& n = graph.node(owner);
-    if (n.is(NodeKind::While) || n.is(NodeKind::Map)) {
-      if (n.phase != Phase::Forward || !run.loops.count(owner)) return {};
+    if (n.is(NodeKind::While) || n.is(NodeKind::Map) || n.is(NodeKind::Scan)) {
+      auto rec = run.loops.find(owner);
+      if (n.phase != Phase::Forward || rec == run.loops.end()) return {};
+      // A scan's iteration is its element; its steps run the elements last to first when
+      // reversed.
+      if (n.is(NodeKind::Scan) && n.control.reverse)
+        return NumericsStep{owner, rec->second.iterations - 1 - fault.iteration};
       return NumericsStep{owner, fault.iteration};
     }
     r = n.region;
