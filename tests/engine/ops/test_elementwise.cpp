@@ -270,7 +270,16 @@ class TestElementwise : public QObject {
     } catch (const EngineError& e) {
       QVERIFY(QString(e.what()).contains("division by zero"));
     }
-    QVERIFY(!shapeErrorOf([] { typeOf("pow", {{DType::I32, {2}}, {DType::I32, {2}}}); }).isEmpty());
+    // TF's int32 Pow: exact powers that wrap on overflow, and an error for negative exponents.
+    expectValues(
+        run("pow", {vec({2, 3, -2, 3}, {4}, DType::I32), vec({3, 2, 3, 21}, {4}, DType::I32)}),
+        {8, 9, -8, double(int32_t(uint32_t(10460353203ull % 4294967296ull)))}, "pow");
+    try {
+      run("pow", {vec({2}, {1}, DType::I32), vec({-1}, {1}, DType::I32)});
+      QFAIL("expected an error for a negative integer power");
+    } catch (const EngineError& e) {
+      QVERIFY(QString(e.what()).contains("negative integer powers"));
+    }
   }
 
   void maximumTiesAndNan() {
