@@ -239,7 +239,16 @@ class TestCli : public QObject {
     Result ok = gradlab({"run", loop, "--max-ops", "1000000"});
     QCOMPARE(ok.code, 0);
     QVERIFY2(ok.out.contains("100000"), qPrintable(ok.out));
-    QCOMPARE(gradlab({"check", loop, "--max-ops", "5"}).code, 2);  // check runs nothing
+    // check runs nothing of the graph, but a value computed while tracing (a tf.Variable's
+    // initial value) counts its ops against the same limit (issue #31).
+    QCOMPARE(gradlab({"check", loop, "--max-ops", "5"}).code, 0);
+    const QString init = write("init.gls",
+                               "n = tf.while_loop(lambda i: i < 100000, lambda i: i + 1, "
+                               "[tf.constant(0)])[0]\nv = tf.Variable(n)\n");
+    Result initRun = gradlab({"check", init, "--max-ops", "500"});
+    QCOMPARE(initRun.code, 1);
+    QVERIFY2(initRun.err.contains(init + ":2:") && initRun.err.contains("more than 500 ops"),
+             qPrintable(initRun.err));
   }
 
   // Only regular files are read, and their size is checked before reading: a FIFO would block
@@ -527,8 +536,8 @@ class TestCli : public QObject {
           "--no-check-numerics", "--preset seed|class", "--set NAME=VALUE", "--json", "--max-ops N",
           "--memory-budget SIZE", "--max-unroll N", "--max-nodes N", "--max-items N"}},
         {"check",
-         {"--preset seed|class", "--set NAME=VALUE", "--memory-budget SIZE", "--max-unroll N",
-          "--max-nodes N", "--max-items N"}},
+         {"--preset seed|class", "--set NAME=VALUE", "--max-ops N", "--memory-budget SIZE",
+          "--max-unroll N", "--max-nodes N", "--max-items N"}},
         {"export",
          {"--out DIR", "--format LIST", "--preset seed|class", "--set NAME=VALUE", "--step T",
           "--variant V", "--executor serial|parallel|fused", "--threads N", "--no-ftz",
