@@ -570,6 +570,24 @@ void scatterAddBlocks(T* out, const T* upd, const int32_t* idx, int64_t outer, i
   });
 }
 
+// scatter_add's kernel: zeros of the params shape (attrShape, every dim known) with each slice
+// of updates added at its index along axis.
+Tensor scatterAddKernel(const Tensor& u, const Tensor& idx, const Shape& attrShape,
+                        int64_t axisAttr) {
+  const Shape out = scatterShape(u.shape(), idx.shape(), attrShape, axisAttr);
+  const int axis = normAxis(axisAttr, int(out.size()));
+  const int64_t n = out[size_t(axis)];
+  checkIndices(idx, n, axis, "scatter_add");
+  Tensor y = Tensor::zeros(u.dtype(), out);
+  const int64_t outer = prodRange(out, 0, size_t(axis));
+  const int64_t inner = prodRange(out, size_t(axis) + 1, out.size());
+  dispatchAll(u.dtype(), [&](auto z) {
+    using T = decltype(z);
+    scatterAddBlocks(y.data<T>(), u.data<T>(), idx.data<int32_t>(), outer, n, idx.numel(), inner);
+  });
+  return y;
+}
+
 // Calls f(E{}) with an unsigned type of the given element size: byte movers ignore the dtype.
 template <class F>
 void dispatchBySize(size_t esize, F&& f) {
@@ -1253,19 +1271,7 @@ void registerShapeOps(Registry& r) {
       .forward = tensorKernel([](const Tensors& in, const Attrs& a) {
         const Tensor &u = in[0], &idx = in[1];
         if (u.dtype() == DType::Bool) throw ShapeError("scatter_add cannot add bool values");
-        const Shape out = scatterShape(u.shape(), idx.shape(), a.ints("shape"), a.i("axis"));
-        const int axis = normAxis(a.i("axis"), int(out.size()));
-        const int64_t n = out[size_t(axis)];
-        checkIndices(idx, n, axis, "scatter_add");
-        Tensor y = Tensor::zeros(u.dtype(), out);
-        const int64_t outer = prodRange(out, 0, size_t(axis));
-        const int64_t inner = prodRange(out, size_t(axis) + 1, out.size());
-        dispatchAll(u.dtype(), [&](auto z) {
-          using T = decltype(z);
-          scatterAddBlocks(y.data<T>(), u.data<T>(), idx.data<int32_t>(), outer, n, idx.numel(),
-                           inner);
-        });
-        return Tensors{y};
+        return Tensors{scatterAddKernel(u, idx, a.ints("shape"), a.i("axis"))};
       }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<Value> g = noGrads(2);
@@ -1315,18 +1321,7 @@ void registerShapeOps(Registry& r) {
         Shape known = a.ints("shape");
         const int axis = normAxis(a.i("axis"), int(known.size()));
         known[size_t(axis)] = int64_t(in[2].at(0));
-        const Shape out = scatterShape(u.shape(), idx.shape(), known, a.i("axis"));
-        const int64_t n = out[size_t(axis)];
-        checkIndices(idx, n, axis, "scatter_add");
-        Tensor y = Tensor::zeros(u.dtype(), out);
-        const int64_t outer = prodRange(out, 0, size_t(axis));
-        const int64_t inner = prodRange(out, size_t(axis) + 1, out.size());
-        dispatchAll(u.dtype(), [&](auto z) {
-          using T = decltype(z);
-          scatterAddBlocks(y.data<T>(), u.data<T>(), idx.data<int32_t>(), outer, n, idx.numel(),
-                           inner);
-        });
-        return Tensors{y};
+        return Tensors{scatterAddKernel(u, idx, known, a.i("axis"))};
       }),
       .vjp = [](VjpContext& c) -> std::vector<Value> {
         std::vector<Value> g = noGrads(3);
