@@ -20,6 +20,7 @@ constexpr size_t kMemoryBudget = size_t(64) << 20;  // 64 MiB of tensors
 constexpr size_t kMaxNodes = 4000;                  // larger graphs are traced, not run
 constexpr int64_t kMaxPolls = 2000;                 // cancellation polls: the step limit
 constexpr double kMaxSeconds = 2;
+constexpr int64_t kMaxTraceOps = 200000;  // primitive ops evaluated while tracing
 
 // Cancels the run after kMaxPolls cancellation checks (nodes and loop iterations) or
 // kMaxSeconds: a loop of 10^9 steps ends quickly.
@@ -43,6 +44,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   trace.maxUnroll = 2000;
   trace.maxNodes = 20000;
   trace.memoryBudget = kMemoryBudget;
+  // Values computed while tracing obey the same step limit as the run (issue #31: an endless
+  // loop evaluated while tracing must end by the harness's limits, not libFuzzer's timeout).
+  trace.maxOps = kMaxTraceOps;
+  StepLimit traceLimit;
+  trace.cancelled = [&traceLimit] { return traceLimit.cancelled(); };
   gl::lang::TracedProgram program;
   try {
     program = gl::lang::traceProgram(source, "fuzz.gls", trace);
