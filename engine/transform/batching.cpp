@@ -26,9 +26,10 @@ class Cloner {
         // values; a copy would have no gradient. Refusing makes vectorized_map run the traced
         // function itself, in a loop (control/vectorize.cpp).
         if (n.primName == "custom_gradient")
-          throw EngineError("a @tf.custom_gradient function's grad_fn is traced for one "
-                            "element, so the function runs in a loop",
-                            n.loc);
+          throw EngineError(
+              "a @tf.custom_gradient function's grad_fn is traced for one "
+              "element, so the function runs in a loop",
+              n.loc);
         const std::vector<Value> outs = b_.op(std::string(n.primName), in, n.attrs);
         // Side effects (asserts, checks) stay side effects in the copy.
         if (n.sideEffect && !outs.empty()) b_.graph().node(outs[0]).sideEffect = true;

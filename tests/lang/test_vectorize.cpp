@@ -129,12 +129,13 @@ class TestVectorize : public QObject {
   // function runs as traced, in a loop, and the custom gradient (3v instead of 2v) is the one
   // map_fn gives (TF's vectorized_map applies grad_fn too).
   void aCustomGradientInsideRunsTheFunctionInALoop() {
-    ProgramRun r = runAgreeing(script("    @tf.custom_gradient\n"
-                                      "    def sq(v):\n"
-                                      "        def grad(dy):\n"
-                                      "            return dy * 3.0 * v\n"
-                                      "        return v * v, grad\n"
-                                      "    return tf.matmul(sq(e), w)\n"));
+    ProgramRun r =
+        runAgreeing(script("    @tf.custom_gradient\n"
+                           "    def sq(v):\n"
+                           "        def grad(dy):\n"
+                           "            return dy * 3.0 * v\n"
+                           "        return v * v, grad\n"
+                           "    return tf.matmul(sq(e), w)\n"));
     const std::vector<BatchFallback> f = fallbacksOf(r);
     QCOMPARE(int(f.size()), 1);
     QVERIFY2(QString::fromStdString(f[0].reason).contains("custom_gradient"),
