@@ -221,6 +221,26 @@ void addReductions(BuiltinTable& t) {
                    }};
 }
 
+// The matrix 2-norm over axes (r, c): the largest singular value (TF's norm takes it from
+// svd(compute_uv=False), whose gradient is u diag(g) v^T).
+Value spectralNorm(Emitter& b, Value x, const std::vector<int64_t>& axes, bool keep) {
+  const int64_t rank = int64_t(b.type(x).shape.size());
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axes[0] && d != axes[1]) perm.push_back(d);
+  perm.push_back(axes[0]);
+  perm.push_back(axes[1]);
+  const Value s =
+      b.op("svd", {o::transpose(b, x, perm)}, {{"full_matrices", false}, {"compute_uv", false}})
+          .at(0);
+  Value n = o::reduceMax(b, s, {-1});
+  if (keep) {
+    n = o::expandDims(b, n, std::min(axes[0], axes[1]));
+    n = o::expandDims(b, n, std::max(axes[0], axes[1]));
+  }
+  return n;
+}
+
 // tf.norm: a vector norm over `axis` (None: every entry; an int: one axis), or a matrix norm
 // over a pair of axes. ord: 'euclidean' (Frobenius for matrices), 'fro' (matrices), a
 // positive p for vectors ((sum |x|^p)^(1/p), 1 and 2 included), inf (max |x|; for matrices the
@@ -243,7 +263,7 @@ Val norm(Bound& a) {
   const bool euclidean = ord.kind == Kind::Str &&
                          (a.string("ord") == "euclidean" || (matrix && a.string("ord") == "fro"));
   if (ord.kind == Kind::Str && !euclidean)
-    a.fail("ord", matrix ? "must be 'euclidean', 'fro', 1 or inf for a matrix norm"
+    a.fail("ord", matrix ? "must be 'euclidean', 'fro', 1, 2 or inf for a matrix norm"
                          : "must be 'euclidean' or a positive number for a vector norm");
   const double p = euclidean ? 2.0 : a.number("ord");
   a.cx.at(a.callLoc);
@@ -251,11 +271,10 @@ Val norm(Bound& a) {
     return T(o::sqrt(b, o::reduceSum(b, o::square(b, x), axes, keep)));
   Value mag = o::abs(b, x);
   if (matrix) {
+    if (p == 2.0) return T(spectralNorm(b, x, axes, keep));
     // ord 1: sum down each column (over axes[0]), then the largest; inf: rows.
     if (p != 1.0 && !std::isinf(p))
-      a.fail("ord",
-             "must be 'euclidean', 'fro', 1 or inf for a matrix norm (2 is not "
-             "supported by GradLab yet)");
+      a.fail("ord", "must be 'euclidean', 'fro', 1, 2 or inf for a matrix norm");
     const int64_t sumAxis = p == 1.0 ? axes[0] : axes[1];
     const int64_t maxAxis = p == 1.0 ? axes[1] : axes[0];
     return T(o::reduceMax(b, o::reduceSum(b, mag, {sumAxis}, true), {maxAxis, sumAxis}, keep));

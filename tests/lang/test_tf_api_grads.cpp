@@ -390,6 +390,8 @@ const Case kCases[] = {
      "linalg_ops.py, norm: max |x| for vectors"},
     {"norm matrix ord 1", "tf.norm(tf.reshape(x, [2, 2]), ord=1, axis=[0, 1])", {1, -2, 3, 4}, {}, {6},
      "linalg_ops.py, norm: the largest column sum of |x|"},
+    {"norm matrix ord 2", "tf.norm(tf.reshape(x, [2, 2]), ord=2, axis=[0, 1])", {3, 0, 4, 5}, {},
+     {std::sqrt(45.0)}, "linalg_ops.py, norm: ord=2 is the largest singular value ([[3, 0], [4, 5]]: sqrt(45))"},
     {"norm matrix ord inf", "tf.norm(tf.reshape(x, [2, 2]), ord=float('inf'), axis=[-2, -1], keepdims=True)",
      {1, -2, 3, 4}, {}, {7}, "linalg_ops.py, norm: the largest row sum of |x|"},
     {"pad REFLECT", "tf.reshape(tf.pad(tf.reshape(x, [2, 3]), [[1, 1], [2, 2]], mode='REFLECT'), [-1])",
