@@ -626,9 +626,7 @@ void addVariableBuiltins(BuiltinTable& t) {
         var->handle = var->current = v;
         var->trainable = a.boolean("trainable");
         a.cx.registerVariable(var);
-        Val out = Val::tensor(v);
-        out.var = var;
-        return out;
+        return Val::variable(var);
       }};
   // v.assign(x), v.assign_add(x), v.assign_sub(x): x (or v + x, v - x) becomes v's value.
   // Like TF's, they return the variable.

@@ -14,12 +14,6 @@ namespace o = gl::ops;
 
 namespace {
 
-Val valOf(const std::shared_ptr<VarState>& v) {
-  Val x = Val::tensor(v->current);
-  x.var = v;
-  return x;
-}
-
 // A non-trainable variable holding `init` (a new tf.Variable(..., trainable=False)).
 std::shared_ptr<VarState> stateVariable(Context& cx, Value init) {
   auto var = std::make_shared<VarState>();
@@ -52,7 +46,7 @@ std::optional<Val> OptimizerObj::attr(Context& cx, const std::string& n) {
     // Keras's order: iterations, then each variable's slots as build made them.
     std::vector<Val> out{cx.fresh(iterationsVal)};
     for (const auto& per : slots)
-      for (const auto& s : per) out.push_back(cx.fresh(valOf(s)));
+      for (const auto& s : per) out.push_back(cx.fresh(Val::variable(s)));
     return Val::listOf(std::move(out));
   }
   if (n == "clipnorm" && clipnorm) return Val::real(*clipnorm);
@@ -215,9 +209,9 @@ void readCommonOptimizerArgs(Bound& a, OptimizerObj& opt) {
            "supported yet), got " +
                article(typeName(lr)));
   }
-  opt.learningRate = valOf(stateVariable(cx, lrInit));
+  opt.learningRate = Val::variable(stateVariable(cx, lrInit));
   opt.iterations = stateVariable(cx, cx.b.constant(Tensor::scalar(0, DType::I32), "iteration"));
-  opt.iterationsVal = valOf(opt.iterations);
+  opt.iterationsVal = Val::variable(opt.iterations);
   auto positive = [&](const char* p) -> std::optional<double> {
     if (a.none(p)) return std::nullopt;
     return a.number(p);

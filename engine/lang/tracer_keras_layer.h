@@ -39,17 +39,11 @@ struct LayerObj : Object {
   virtual std::vector<std::shared_ptr<VarState>> allStates() const { return states; }
   // A weight as the script sees it: a tf.Variable (optimizers assign it, tapes read it).
   static Val stateVal(Context& cx, const std::shared_ptr<VarState>& s) {
-    Val v = Val::tensor(s->current);
-    v.var = s;
-    return cx.fresh(v);
+    return cx.fresh(Val::variable(s));
   }
   // Weight k's current value, read as a tf.Variable's: recording tapes watch it, and what an
   // optimizer assigned is what later calls compute with.
-  Value weight(Context& cx, size_t k) {
-    Val v = Val::tensor(states.at(k)->current);
-    v.var = states[k];
-    return cx.readVariable(v).t;
-  }
+  Value weight(Context& cx, size_t k) { return cx.readVariable(Val::variable(states.at(k))).t; }
   // Creates the variables for inputs of this shape (last dimension known); layers without
   // variables have nothing to build.
   virtual void build(Context&, const Shape&, DType) { built = true; }

@@ -10,15 +10,9 @@ namespace o = gl::ops;
 
 namespace {
 
-Val valOf(const std::shared_ptr<VarState>& v) {
-  Val x = Val::tensor(v->current);
-  x.var = v;
-  return x;
-}
-
 void set(Context& cx, const std::shared_ptr<VarState>& v, Value x, const SourceLoc& loc,
          const std::string& what) {
-  cx.assignVariable(valOf(v), x, loc, what);
+  cx.assignVariable(Val::variable(v), x, loc, what);
 }
 
 // keras/optimizers/sgd.py: with momentum, m = momentum * m - lr * g and w += m (nesterov:

@@ -137,6 +137,12 @@ struct Val {
     x.t = v;
     return x;
   }
+  // A tf.Variable as the script holds it: its current value, carrying its state.
+  static Val variable(std::shared_ptr<VarState> s) {
+    Val x = tensor(s->current);
+    x.var = std::move(s);
+    return x;
+  }
   static Val dtype(DType d) {
     Val x;
     x.kind = Kind::DType;

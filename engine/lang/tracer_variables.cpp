@@ -292,9 +292,8 @@ std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedBy(const Val& fn
 CarriedVariables::CarriedVariables(Context& cx, std::vector<std::shared_ptr<VarState>> vs)
     : vars(std::move(vs)) {
   for (const auto& v : vars) {
-    Val x = Val::tensor(v->current);
-    x.var = v;
-    before.push_back(cx.readVariable(x).t);  // the loop reads it, on every recording tape
+    before.push_back(
+        cx.readVariable(Val::variable(v)).t);  // the loop reads it, on every recording tape
     regions.push_back(v->region);
   }
 }
