@@ -1,6 +1,7 @@
 #include "engine/control/kind.h"
 
 #include <array>
+#include <cstring>
 
 #include "engine/control/row_slices.h"
 
@@ -95,6 +96,33 @@ void SavedAccumulators::appendOutputs(const Node& n, std::vector<Datum>& outputs
   outputs.resize(size_t(n.control.savedBase) + n.saved.size());
   for (size_t k = 0; k < used_.size(); ++k)
     outputs[size_t(n.control.savedBase + used_[k])] = Datum(ListPtr(lists_[k]));
+}
+
+Tensor sliceRow(const Tensor& e, int64_t i) {
+  Tensor slice = Tensor::empty(e.dtype(), Shape(e.shape().begin() + 1, e.shape().end()));
+  const size_t row = slice.bytes();
+  std::memcpy(slice.raw(), static_cast<const char*>(e.raw()) + size_t(i) * row, row);
+  return slice;
+}
+
+Tensor stackRows(const TypeInfo& type, int64_t count,
+                 const std::function<const Tensor&(int64_t)>& row, const std::string& body,
+                 const std::string& unit) {
+  Shape elem = count ? row(0).shape() : Shape(type.shape.begin() + 1, type.shape.end());
+  for (auto& d : elem)
+    if (d < 0) d = 0;
+  Shape s{count};
+  s.insert(s.end(), elem.begin(), elem.end());
+  Tensor out = Tensor::empty(type.dtype, s);
+  const size_t bytes = size_t(numel(elem)) * dtypeSize(out.dtype());
+  for (int64_t i = 0; i < count; ++i) {
+    const Tensor& r = row(i);
+    if (r.shape() != elem)
+      throw EngineError(body + " returns shape " + shapeStr(r.shape()) + " at " + unit + " " +
+                        std::to_string(i) + " but " + shapeStr(elem) + " at " + unit + " 0");
+    std::memcpy(static_cast<char*>(out.raw()) + size_t(i) * bytes, r.raw(), bytes);
+  }
+  return out;
 }
 
 }  // namespace gl

@@ -10,6 +10,7 @@
 // implements ControlRuntime. So neither a kind nor its users call upward.
 #include <functional>
 #include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -156,6 +157,15 @@ class SavedAccumulators {
   const std::vector<int>& used_;
   std::vector<std::shared_ptr<TensorList>> lists_;  // per used saved value
 };
+
+// Row i of e along axis 0, copied (map and scan hand the body one element).
+Tensor sliceRow(const Tensor& e, int64_t i);
+// `count` rows stacked along a new axis 0 as a tensor of `type` (the node's output, leading
+// dim = count; unknown dims of an empty result become 0). A row shaped unlike row 0 is an error:
+// "<body> returns shape .. at <unit> i but .. at <unit> 0".
+Tensor stackRows(const TypeInfo& type, int64_t count,
+                 const std::function<const Tensor&(int64_t)>& row, const std::string& body,
+                 const std::string& unit);
 
 // Sum of adjoint contributions (add for tensors, list_add for lists).
 Value sumAll(Builder& b, const std::vector<Value>& parts);

@@ -83,34 +83,6 @@ namespace {
 
 // ---- execute ----------------------------------------------------------------------------------
 
-Tensor sliceRow(const Tensor& e, int64_t i) {
-  Tensor slice = Tensor::empty(e.dtype(), Shape(e.shape().begin() + 1, e.shape().end()));
-  const size_t row = slice.bytes();
-  std::memcpy(slice.raw(), static_cast<const char*>(e.raw()) + size_t(i) * row, row);
-  return slice;
-}
-
-// Output j: the iterations' results stacked along a new axis 0.
-Tensor stackResults(const Node& n, size_t j, const std::vector<std::vector<Datum>>& outs) {
-  const int64_t count = int64_t(outs.size());
-  const TypeInfo& type = n.type(int(j));
-  Shape elem = count ? outs[0][j].t.shape() : Shape(type.shape.begin() + 1, type.shape.end());
-  for (auto& d : elem)
-    if (d < 0) d = 0;
-  Shape s{count};
-  s.insert(s.end(), elem.begin(), elem.end());
-  Tensor out = Tensor::empty(type.dtype, s);
-  const size_t row = size_t(numel(elem)) * dtypeSize(out.dtype());
-  for (int64_t i = 0; i < count; ++i) {
-    const Tensor& t = outs[size_t(i)][j].t;
-    if (t.shape() != elem)
-      throw EngineError("map_fn body returns shape " + shapeStr(t.shape()) + " at index " +
-                        std::to_string(i) + " but " + shapeStr(elem) + " at index 0");
-    std::memcpy(static_cast<char*>(out.raw()) + size_t(i) * row, t.raw(), row);
-  }
-  return out;
-}
-
 // out = a + b elementwise (out may be a).
 void addInto(Tensor& out, const Tensor& a, const Tensor& b) {
   auto run = [&](auto* o, const auto* x, const auto* y) {
@@ -235,7 +207,10 @@ void executeMap(ControlRuntime& rt, const Node& n) {
   std::vector<Datum> result;
   for (size_t j = 0, k = 0; j < numOut; ++j) {
     if (!n.control.summedOutput(j)) {
-      result.push_back(Datum(stackResults(n, j, outs)));
+      result.push_back(Datum(stackRows(
+          n.type(int(j)), int64_t(outs.size()),
+          [&](int64_t i) -> const Tensor& { return outs[size_t(i)][j].t; }, "map_fn body",
+          "index")));
       continue;
     }
     RunningSum total;

@@ -213,34 +213,6 @@ void scanEdgeAdjoints(const Graph& g, const Node& n, const LoopRecord& rec, size
 
 // ---- execute ----------------------------------------------------------------------------------
 
-Tensor sliceRow(const Tensor& e, int64_t i) {
-  Tensor slice = Tensor::empty(e.dtype(), Shape(e.shape().begin() + 1, e.shape().end()));
-  const size_t row = slice.bytes();
-  std::memcpy(slice.raw(), static_cast<const char*>(e.raw()) + size_t(i) * row, row);
-  return slice;
-}
-
-// Output j: the rows stacked along a new axis 0 (row t from element t).
-Tensor stackRows(const Node& n, size_t j, const std::vector<Tensor>& rows) {
-  const int64_t count = int64_t(rows.size());
-  const TypeInfo& type = n.type(int(j));
-  Shape elem = count ? rows[0].shape() : Shape(type.shape.begin() + 1, type.shape.end());
-  for (auto& d : elem)
-    if (d < 0) d = 0;
-  Shape s{count};
-  s.insert(s.end(), elem.begin(), elem.end());
-  Tensor out = Tensor::empty(type.dtype, s);
-  const size_t row = size_t(numel(elem)) * dtypeSize(out.dtype());
-  for (int64_t t = 0; t < count; ++t) {
-    const Tensor& r = rows[size_t(t)];
-    if (r.shape() != elem)
-      throw EngineError("the scan body returns shape " + shapeStr(r.shape()) + " at element " +
-                        std::to_string(t) + " but " + shapeStr(elem) + " at element 0");
-    std::memcpy(static_cast<char*>(out.raw()) + size_t(t) * row, r.raw(), row);
-  }
-  return out;
-}
-
 void executeScan(ControlRuntime& rt, const Node& n) {
   const size_t nv = carryCount(n), ny = stackedCount(n);
   std::vector<Datum> carry;
@@ -279,7 +251,11 @@ void executeScan(ControlRuntime& rt, const Node& n) {
   }
   record.finish(carry);
   std::vector<Datum> outs(carry.begin(), carry.end());
-  for (size_t j = 0; j < ny; ++j) outs.push_back(Datum(stackRows(n, nv + j, rows[j])));
+  for (size_t j = 0; j < ny; ++j)
+    outs.push_back(Datum(stackRows(
+        n.type(int(nv + j)), int64_t(rows[j].size()),
+        [&](int64_t t) -> const Tensor& { return rows[j][size_t(t)]; }, "the scan body",
+        "element")));
   saved.appendOutputs(n, outs);
   rt.setOutputs(std::move(outs));
 }
