@@ -98,6 +98,16 @@ void SavedAccumulators::appendOutputs(const Node& n, std::vector<Datum>& outputs
     outputs[size_t(n.control.savedBase + used_[k])] = Datum(ListPtr(lists_[k]));
 }
 
+double recordedAdjointNorm(const LoopRecord& rec, size_t step, size_t var) {
+  if (step >= rec.adjoints.size() || var >= rec.adjoints[step].size()) return -1;
+  return rec.adjoints[step][var].l2;
+}
+
+void putAdjointNorm(std::map<Value, double>& norms, Value v, double norm, bool overwrite) {
+  if (norm < 0 || !v.valid()) return;
+  if (overwrite || !norms.count(v)) norms[v] = norm;
+}
+
 Tensor sliceRow(const Tensor& e, int64_t i) {
   Tensor slice = Tensor::empty(e.dtype(), Shape(e.shape().begin() + 1, e.shape().end()));
   const size_t row = slice.bytes();

@@ -167,6 +167,12 @@ Tensor stackRows(const TypeInfo& type, int64_t count,
                  const std::function<const Tensor&(int64_t)>& row, const std::string& body,
                  const std::string& unit);
 
+// Edge adjoints (EdgeAdjointsFn) of the loop kinds: the L2 norm of rec.adjoints[step][var], or
+// -1 when not recorded; putAdjointNorm keeps a known norm for an edge (overwrite: a later put
+// wins, else the first).
+double recordedAdjointNorm(const LoopRecord& rec, size_t step, size_t var);
+void putAdjointNorm(std::map<Value, double>& norms, Value v, double norm, bool overwrite = true);
+
 // Sum of adjoint contributions (add for tensors, list_add for lists).
 Value sumAll(Builder& b, const std::vector<Value>& parts);
 

@@ -166,16 +166,6 @@ class ScanRecorder {
   LoopRecord* rec_;
 };
 
-double adjointNorm(const LoopRecord& rec, size_t s, size_t i) {
-  if (s >= rec.adjoints.size() || i >= rec.adjoints[s].size()) return -1;
-  return rec.adjoints[s][i].l2;
-}
-
-void put(std::map<Value, double>& norms, Value v, double norm, bool overwrite = true) {
-  if (norm < 0 || !v.valid()) return;
-  if (overwrite || !norms.count(v)) norms[v] = norm;
-}
-
 // At forward step s the forward body's carry params hold the adjoint at s, its new carried
 // values the adjoint at s + 1; the scan's final values the last adjoint, its initial ones the
 // first. A reverse scan reversing step s holds the adjoint at s + 1 in its params and the one
@@ -192,22 +182,24 @@ void scanEdgeAdjoints(const Graph& g, const Node& n, const LoopRecord& rec, size
     return std::find(from, body.results.end(), v) != body.results.end();
   };
   auto edges = [&](size_t slot, size_t var, size_t paramStep, size_t resultStep) {
-    if (slot < body.params.size()) put(norms, body.params[slot], adjointNorm(rec, paramStep, var));
+    if (slot < body.params.size())
+      putAdjointNorm(norms, body.params[slot], recordedAdjointNorm(rec, paramStep, var));
     if (slot < body.results.size() && !stacked(body.results[slot]))
-      put(norms, body.results[slot], adjointNorm(rec, resultStep, var));
+      putAdjointNorm(norms, body.results[slot], recordedAdjointNorm(rec, resultStep, var));
   };
   if (n.forwardNode < 0) {
     for (size_t i = 0; i < carryCount(n); ++i) {
       edges(i, i, s, next);
-      put(norms, Value{n.id, int(i)}, adjointNorm(rec, last, i));
-      if (i < n.inputs.size()) put(norms, n.inputs[i], adjointNorm(rec, 0, i), false);
+      putAdjointNorm(norms, Value{n.id, int(i)}, recordedAdjointNorm(rec, last, i));
+      if (i < n.inputs.size())
+        putAdjointNorm(norms, n.inputs[i], recordedAdjointNorm(rec, 0, i), false);
     }
     return;
   }
   const std::vector<int>& adjOf = n.control.adjointOf;
   for (size_t k = 0; k < adjOf.size(); ++k) {
     edges(k, size_t(adjOf[k]), next, s);
-    put(norms, Value{n.id, int(k)}, adjointNorm(rec, 0, size_t(adjOf[k])));
+    putAdjointNorm(norms, Value{n.id, int(k)}, recordedAdjointNorm(rec, 0, size_t(adjOf[k])));
   }
 }
 

@@ -139,17 +139,6 @@ class WhileRecorder {
   LoopRecord* rec_;
 };
 
-// The norm of adjoint record [t][i], or -1 when not recorded.
-double adjointNorm(const LoopRecord& rec, size_t t, size_t i) {
-  if (t >= rec.adjoints.size() || i >= rec.adjoints[t].size()) return -1;
-  return rec.adjoints[t][i].l2;
-}
-
-void put(std::map<Value, double>& norms, Value v, double norm, bool overwrite = true) {
-  if (norm < 0 || !v.valid()) return;
-  if (overwrite || !norms.count(v)) norms[v] = norm;
-}
-
 // The forward loop's own edges: param i and result i of its body, its inputs and outputs; the
 // reverse loop's: while it processes forward iteration t its params hold the adjoint at t + 1,
 // its results the adjoint at t, and it ends with the adjoint at 0.
@@ -160,17 +149,20 @@ void whileEdgeAdjoints(const Graph& g, const Node& n, const LoopRecord& rec, siz
   const Region& cond = g.region(n.regions[0]);
   const Region& body = g.region(n.regions[1]);
   auto edges = [&](size_t slot, size_t var, size_t paramStep, size_t resultStep) {
-    if (slot < cond.params.size()) put(norms, cond.params[slot], adjointNorm(rec, paramStep, var));
-    if (slot < body.params.size()) put(norms, body.params[slot], adjointNorm(rec, paramStep, var));
+    if (slot < cond.params.size())
+      putAdjointNorm(norms, cond.params[slot], recordedAdjointNorm(rec, paramStep, var));
+    if (slot < body.params.size())
+      putAdjointNorm(norms, body.params[slot], recordedAdjointNorm(rec, paramStep, var));
     if (slot < body.results.size())
-      put(norms, body.results[slot], adjointNorm(rec, resultStep, var));
+      putAdjointNorm(norms, body.results[slot], recordedAdjointNorm(rec, resultStep, var));
   };
   if (n.forwardNode < 0) {
     for (size_t i = 0; i < size_t(n.control.numVars); ++i) {
       edges(i, i, t, next);
-      put(norms, Value{n.id, int(i)}, adjointNorm(rec, last, i));
+      putAdjointNorm(norms, Value{n.id, int(i)}, recordedAdjointNorm(rec, last, i));
       // The initial value may feed other consumers too; the loop's own adjoint only fills gaps.
-      if (i < n.inputs.size()) put(norms, n.inputs[i], adjointNorm(rec, 0, i), false);
+      if (i < n.inputs.size())
+        putAdjointNorm(norms, n.inputs[i], recordedAdjointNorm(rec, 0, i), false);
     }
     return;
   }
@@ -178,7 +170,7 @@ void whileEdgeAdjoints(const Graph& g, const Node& n, const LoopRecord& rec, siz
   for (size_t k = 0; k < adjOf.size(); ++k) {
     const size_t var = size_t(adjOf[k]), slot = k + 1;
     edges(slot, var, next, t);
-    put(norms, Value{n.id, int(slot)}, adjointNorm(rec, 0, var));
+    putAdjointNorm(norms, Value{n.id, int(slot)}, recordedAdjointNorm(rec, 0, var));
   }
 }
 
