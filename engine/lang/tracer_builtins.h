@@ -64,6 +64,9 @@ void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tr
 // The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
 inline constexpr const char* kTfVersion = "2.16.1";
 
+// A builtin's tensor result (the op tables return tensors in nearly every row).
+inline Val T(Value v) { return Val::tensor(v); }
+
 // Arguments bound to a builtin's signature, with typed accessors whose errors name the
 // builtin, the parameter and the argument's location.
 class Bound {

@@ -17,8 +17,6 @@ namespace o = gl::ops;
 
 namespace {
 
-Val T(Value v) { return Val::tensor(v); }
-
 // The normalised axis `param` of x, whose size must be known while tracing.
 int64_t knownAxis(Bound& a, Value x, const char* param, int64_t axis) {
   const Shape& s = a.cx.b.type(x).shape;

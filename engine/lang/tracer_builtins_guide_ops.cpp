@@ -14,8 +14,6 @@ namespace o = gl::ops;
 
 namespace {
 
-Val T(Value v) { return Val::tensor(v); }
-
 Value scalarLike(Bound& a, Value like, double v) {
   return a.cx.b.scalar(v, a.cx.b.type(like).dtype);
 }

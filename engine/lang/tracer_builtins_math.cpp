@@ -15,8 +15,6 @@ namespace o = gl::ops;
 
 namespace {
 
-Val T(Value v) { return Val::tensor(v); }
-
 Value scalarOf(Emitter& b, Value like, double v) { return b.scalar(v, b.type(like).dtype); }
 
 Value requireFloat(Bound& a, const char* name) {

@@ -14,8 +14,6 @@ namespace o = gl::ops;
 
 namespace {
 
-Val T(Value v) { return Val::tensor(v); }
-
 int64_t normalizeAxis(Bound& a, const char* arg, int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank)
     a.fail(arg, "is " + std::to_string(axis) + ", outside [" + std::to_string(-rank) + ", " +

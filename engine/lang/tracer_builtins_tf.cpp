@@ -29,8 +29,6 @@ using Unary = Value (*)(Emitter&, Value);
 using BinaryFn = Value (*)(Emitter&, Value, Value);
 using Reduce = Value (*)(Emitter&, Value, const std::vector<int64_t>&, bool);
 
-Val T(Value v) { return Val::tensor(v); }
-
 // {sh, sw} from TF's strides: an int, [sh, sw] or [1, sh, sw, 1].
 std::vector<int64_t> spatialStrides(Bound& a, const char* name) {
   std::vector<int64_t> s = a.ints(name);

@@ -15,8 +15,6 @@ namespace {
 
 constexpr double kEpsilon = 1e-7;  // keras.backend.epsilon()
 
-Val T(Value v) { return Val::tensor(v); }
-
 Value clipProbabilities(Emitter& b, Value p) {
   const DType dt = b.type(p).dtype;
   return o::minimum(b, o::maximum(b, p, b.scalar(kEpsilon, dt)), b.scalar(1 - kEpsilon, dt));
