@@ -70,7 +70,7 @@ std::string formatFloat(double x) {
   return s;
 }
 
-std::string shapeTuple(const Shape& s) {
+std::string shapeText(const Shape& s) {
   std::string out = "(";
   for (size_t i = 0; i < s.size(); ++i) {
     out += s[i] < 0 ? "None" : std::to_string(s[i]);
@@ -100,7 +100,7 @@ std::string repr(const Graph& g, const Val& v, int depth) {
       const Node& n = g.node(v.t);
       const TypeInfo& t = g.type(v.t);
       return "Tensor(\"" + std::string(n.opName()) + "#" + std::to_string(n.id) + ":" +
-             std::to_string(v.t.index) + "\", shape=" + shapeTuple(t.shape) +
+             std::to_string(v.t.index) + "\", shape=" + shapeText(t.shape) +
              ", dtype=" + dtypeName(t.dtype) + ")";
     }
     case Kind::List:

@@ -12,14 +12,14 @@ namespace {
 // against a script that loops over failing calls forever.
 constexpr size_t kMaxSentences = 4096;
 
-struct Registry {
+struct SentenceIndex {
   std::mutex mutex;
   std::unordered_map<std::string, Diagnostic> bySentence;
   std::deque<std::string> order;  // oldest first, for eviction
 };
 
-Registry& registry() {
-  static Registry r;
+SentenceIndex& sentenceIndex() {
+  static SentenceIndex r;
   return r;
 }
 
@@ -27,7 +27,7 @@ Registry& registry() {
 
 std::string diagnosed(std::string sentence, Diagnostic d) {
   if (!d.known() || sentence.empty()) return sentence;
-  Registry& r = registry();
+  SentenceIndex& r = sentenceIndex();
   std::lock_guard lock(r.mutex);
   auto [it, inserted] = r.bySentence.insert_or_assign(sentence, std::move(d));
   if (inserted) {
@@ -41,7 +41,7 @@ std::string diagnosed(std::string sentence, Diagnostic d) {
 }
 
 Diagnostic diagnosticOf(const std::string& sentence) {
-  Registry& r = registry();
+  SentenceIndex& r = sentenceIndex();
   std::lock_guard lock(r.mutex);
   auto it = r.bySentence.find(sentence);
   return it == r.bySentence.end() ? Diagnostic{} : it->second;

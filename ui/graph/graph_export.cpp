@@ -21,7 +21,7 @@ namespace {
 
 constexpr double kSceneDpi = 72.0;
 
-bool fail(QString* error, const QString& message) {
+bool reportFailure(QString* error, const QString& message) {
   if (error) *error = message;
   return false;
 }
@@ -64,13 +64,14 @@ QImage renderGraphImage(GraphScene& scene, QSize size) {
 
 bool exportPng(GraphScene& scene, const QString& path, QSize size, QString* error) {
   if (size.width() <= 0 || size.height() <= 0 || size.width() > 30000 || size.height() > 30000)
-    return fail(error, QStringLiteral("PNG size %1x%2 is out of range (1..30000)")
-                           .arg(size.width())
-                           .arg(size.height()));
+    return reportFailure(error, QStringLiteral("PNG size %1x%2 is out of range (1..30000)")
+                                    .arg(size.width())
+                                    .arg(size.height()));
   QImage image = renderGraphImage(scene, size);
   image.setDotsPerMeterX(3780);  // 96 dpi unless exportPngAtDpi says otherwise
   image.setDotsPerMeterY(3780);
-  if (!image.save(path, "PNG")) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  if (!image.save(path, "PNG"))
+    return reportFailure(error, QStringLiteral("cannot write %1").arg(path));
   return true;
 }
 
@@ -80,18 +81,21 @@ QSize pngSizeForDpi(const GraphScene& scene, double dpi) {
 }
 
 bool exportPngAtDpi(GraphScene& scene, const QString& path, double dpi, QString* error) {
-  if (!(dpi >= 10 && dpi <= 2400)) return fail(error, QStringLiteral("DPI must be in 10..2400"));
+  if (!(dpi >= 10 && dpi <= 2400))
+    return reportFailure(error, QStringLiteral("DPI must be in 10..2400"));
   const QSize size = pngSizeForDpi(scene, dpi);
   if (size.width() > 30000 || size.height() > 30000)
-    return fail(error, QStringLiteral("the graph at %1 dpi would be %2x%3 pixels; choose a "
-                                      "lower DPI or a fixed size")
-                           .arg(dpi)
-                           .arg(size.width())
-                           .arg(size.height()));
+    return reportFailure(error,
+                         QStringLiteral("the graph at %1 dpi would be %2x%3 pixels; choose a "
+                                        "lower DPI or a fixed size")
+                             .arg(dpi)
+                             .arg(size.width())
+                             .arg(size.height()));
   QImage image = renderGraphImage(scene, size);
   image.setDotsPerMeterX(int(std::lround(dpi / 0.0254)));
   image.setDotsPerMeterY(int(std::lround(dpi / 0.0254)));
-  if (!image.save(path, "PNG")) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  if (!image.save(path, "PNG"))
+    return reportFailure(error, QStringLiteral("cannot write %1").arg(path));
   return true;
 }
 
@@ -104,7 +108,7 @@ bool exportSvg(GraphScene& scene, const QString& path, QString* error) {
   svg.setResolution(int(kSceneDpi));
   svg.setTitle(QStringLiteral("GradLab graph"));
   QPainter p;
-  if (!p.begin(&svg)) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  if (!p.begin(&svg)) return reportFailure(error, QStringLiteral("cannot write %1").arg(path));
   renderWhole(scene, p, QRectF(QPointF(0, 0), bounds.size()));
   p.end();
   return true;
@@ -126,7 +130,7 @@ bool exportPdf(GraphScene& scene, const QString& path, QString* error) {
   pdf.setPageSize(QPageSize(bounds.size() * (72.0 / dpi), QPageSize::Point));
   pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
   QPainter p;
-  if (!p.begin(&pdf)) return fail(error, QStringLiteral("cannot write %1").arg(path));
+  if (!p.begin(&pdf)) return reportFailure(error, QStringLiteral("cannot write %1").arg(path));
   renderWhole(scene, p, QRectF(QPointF(0, 0), bounds.size()));
   p.end();
   return true;
@@ -135,7 +139,8 @@ bool exportPdf(GraphScene& scene, const QString& path, QString* error) {
 bool exportDot(const GraphScene& scene, const QString& path, QString* error) {
   QFile file(path);
   if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-    return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    return reportFailure(error,
+                         QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
   file.write(scene.toDot().toUtf8());
   return true;
 }
@@ -147,7 +152,8 @@ bool exportGraph(GraphScene& scene, const QString& path, double dpi, QString* er
   if (suffix == QLatin1String("pdf")) return exportPdf(scene, path, error);
   if (suffix == QLatin1String("dot") || suffix == QLatin1String("gv"))
     return exportDot(scene, path, error);
-  return fail(error, QStringLiteral("unknown graph format '.%1' (png, svg, pdf, dot)").arg(suffix));
+  return reportFailure(
+      error, QStringLiteral("unknown graph format '.%1' (png, svg, pdf, dot)").arg(suffix));
 }
 
 }  // namespace gl::ui

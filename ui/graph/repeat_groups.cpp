@@ -13,9 +13,9 @@ namespace {
 
 // What makes two nodes repeats of each other. The primitive is compared by identity (the
 // registry's entry), never by name.
-using Shape = std::tuple<int, const void*, int, int, int, std::string>;
+using RepeatKey = std::tuple<int, const void*, int, int, int, std::string>;
 
-Shape shapeOf(const Node& n) {
+RepeatKey repeatKeyOf(const Node& n) {
   return {static_cast<int>(n.kind),
           static_cast<const void*>(n.prim),
           static_cast<int>(n.phase),
@@ -78,12 +78,12 @@ int RepeatGroups::groupOfNode(const Graph& g, const Node& n) const {
 
 RepeatGroups findRepeatGroups(const Graph& g, const std::set<int>* only, int minRepeats) {
   // 1. Shapes of the candidate nodes and how often each occurs.
-  std::map<Shape, int> shapeIndex;
+  std::map<RepeatKey, int> keyIndex;
   std::vector<int> shapeCount;
   std::vector<int> shapeOfNode(static_cast<size_t>(g.numNodes()), -1);
   for (const Node& n : g.nodes()) {
     if (!isTopLevel(n) || !mayRepeat(n) || (only && !only->count(n.id))) continue;
-    auto [it, added] = shapeIndex.try_emplace(shapeOf(n), static_cast<int>(shapeCount.size()));
+    auto [it, added] = keyIndex.try_emplace(repeatKeyOf(n), static_cast<int>(shapeCount.size()));
     if (added) shapeCount.push_back(0);
     ++shapeCount[size_t(it->second)];
     shapeOfNode[size_t(n.id)] = it->second;
