@@ -6,7 +6,7 @@
 namespace gl::lang::trace {
 
 std::string typeName(const Val& v) {
-  switch (v.kind) {
+  switch (v.kind()) {
     case Kind::None:
       return "NoneType";
     case Kind::Bool:
@@ -24,7 +24,7 @@ std::string typeName(const Val& v) {
     case Kind::Tuple:
       return "tuple";
     case Kind::Object:
-      return v.obj->typeName();
+      return v.obj()->typeName();
     case Kind::DType:
       return "DType";
     case Kind::Ellipsis:
@@ -50,7 +50,7 @@ void ListObj::noteChild(const Val& v) {
     throw EngineError("a list grew past " + std::to_string(maxPythonItems()) + " items" +
                       kRaiseItems);
   if (!v.isSeq()) return;
-  depth = std::max(depth, v.list->depth + 1);
+  depth = std::max(depth, v.list()->depth + 1);
   if (depth > kMaxListNesting)
     throw EngineError("lists are nested more than " + std::to_string(kMaxListNesting) + " deep");
 }
@@ -84,35 +84,35 @@ std::string shapeTuple(const Shape& s) {
 
 std::string repr(const Graph& g, const Val& v, int depth) {
   if (depth > kMaxListNesting) return "...";
-  switch (v.kind) {
+  switch (v.kind()) {
     case Kind::None:
       return "None";
     case Kind::Bool:
-      return v.b ? "True" : "False";
+      return v.asBool() ? "True" : "False";
     case Kind::Int:
-      return std::to_string(v.i);
+      return std::to_string(v.asInt());
     case Kind::Float:
-      return formatFloat(v.f);
+      return formatFloat(v.asFloat());
     case Kind::Str:
-      return v.s;
+      return v.text();
     case Kind::Tensor: {
       // Like a graph-mode tf.Tensor: its value exists only when the graph runs.
-      const Node& n = g.node(v.t);
-      const TypeInfo& t = g.type(v.t);
+      const Node& n = g.node(v.tensorValue());
+      const TypeInfo& t = g.type(v.tensorValue());
       return "Tensor(\"" + std::string(n.opName()) + "#" + std::to_string(n.id) + ":" +
-             std::to_string(v.t.index) + "\", shape=" + shapeTuple(t.shape) +
+             std::to_string(v.tensorValue().index) + "\", shape=" + shapeTuple(t.shape) +
              ", dtype=" + dtypeName(t.dtype) + ")";
     }
     case Kind::List:
     case Kind::Tuple: {
-      std::string s = v.kind == Kind::List ? "[" : "(";
+      std::string s = v.kind() == Kind::List ? "[" : "(";
       for (size_t i = 0; i < v.items().size(); ++i) {
         if (i) s += ", ";
         const Val& x = v.items()[i];
-        s += x.kind == Kind::Str ? "'" + x.s + "'" : repr(g, x, depth + 1);
+        s += x.kind() == Kind::Str ? "'" + x.text() + "'" : repr(g, x, depth + 1);
       }
-      if (v.kind == Kind::Tuple && v.items().size() == 1) s += ",";
-      return s + (v.kind == Kind::List ? "]" : ")");
+      if (v.kind() == Kind::Tuple && v.items().size() == 1) s += ",";
+      return s + (v.kind() == Kind::List ? "]" : ")");
     }
     case Kind::Object:
       if (auto d = v.as<DictObj>()) {
@@ -122,9 +122,9 @@ std::string repr(const Graph& g, const Val& v, int depth) {
                  repr(g, d->values[i], depth + 1);
         return out + "}";
       }
-      return "<" + v.obj->typeName() + ">";
+      return "<" + v.obj()->typeName() + ">";
     case Kind::DType:
-      return std::string("tf.") + dtypeName(v.dt);
+      return std::string("tf.") + dtypeName(v.asDType());
     case Kind::Ellipsis:
       return "Ellipsis";
   }
@@ -134,22 +134,22 @@ std::string repr(const Graph& g, const Val& v, int depth) {
 bool sameValue(const Val& a, const Val& b, int depth) {
   if (depth > kMaxListNesting) return false;
   if (a.isNumber() && b.isNumber()) return a.number() == b.number();
-  if (a.kind != b.kind) return false;
-  switch (a.kind) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
     case Kind::None:
     case Kind::Ellipsis:
       return true;
     case Kind::Str:
-      return a.s == b.s;
+      return a.text() == b.text();
     case Kind::Tensor:
-      return a.t == b.t;
+      return a.tensorValue() == b.tensorValue();
     case Kind::DType:
-      return a.dt == b.dt;
+      return a.asDType() == b.asDType();
     case Kind::Object:
-      return a.obj == b.obj;
+      return a.obj() == b.obj();
     case Kind::List:
     case Kind::Tuple: {
-      if (a.list == b.list) return true;
+      if (a.list() == b.list()) return true;
       if (a.items().size() != b.items().size()) return false;
       for (size_t i = 0; i < a.items().size(); ++i)
         if (!sameValue(a.items()[i], b.items()[i], depth + 1)) return false;

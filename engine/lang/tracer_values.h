@@ -90,95 +90,122 @@ class Object : public std::enable_shared_from_this<Object> {
 using ObjPtr = std::shared_ptr<Object>;
 
 struct Val {
-  Kind kind = Kind::None;
-  bool b = false;
-  int64_t i = 0;
-  double f = 0;
-  std::string s;
-  Value t;
-  DType dt = DType::F32;
-  std::shared_ptr<ListObj> list;  // List and Tuple
-  ObjPtr obj;
-  // Bookkeeping that survives binding to a name, for outputs and AutoGraph.
-  bool fromGradient = false;                  // a result of tape.gradient/jacobian
-  std::shared_ptr<const GradDiagnostic> why;  // None returned by a tape: why
-  std::shared_ptr<const RangeInfo> range;     // a tf.range result
-  // A tf.Variable: t is its value when this Val was read; var->current is its value now.
-  std::shared_ptr<VarState> var;
-
   static Val none() { return {}; }
+  // None standing for a gradient that does not exist, carrying why.
+  static Val noneBecause(GradDiagnostic why) {
+    Val x;
+    x.why_ = std::make_shared<const GradDiagnostic>(std::move(why));
+    return x;
+  }
   static Val boolean(bool v) {
     Val x;
-    x.kind = Kind::Bool;
-    x.b = v;
+    x.kind_ = Kind::Bool;
+    x.b_ = v;
     return x;
   }
   static Val integer(int64_t v) {
     Val x;
-    x.kind = Kind::Int;
-    x.i = v;
+    x.kind_ = Kind::Int;
+    x.i_ = v;
     return x;
   }
   static Val real(double v) {
     Val x;
-    x.kind = Kind::Float;
-    x.f = v;
+    x.kind_ = Kind::Float;
+    x.f_ = v;
     return x;
   }
   static Val str(std::string v) {
     Val x;
-    x.kind = Kind::Str;
-    x.s = std::move(v);
+    x.kind_ = Kind::Str;
+    x.s_ = std::move(v);
     return x;
   }
   static Val tensor(Value v) {
     Val x;
-    x.kind = Kind::Tensor;
-    x.t = v;
+    x.kind_ = Kind::Tensor;
+    x.t_ = v;
     return x;
   }
   // A tf.Variable as the script holds it: its current value, carrying its state.
   static Val variable(std::shared_ptr<VarState> s) {
     Val x = tensor(s->current);
-    x.var = std::move(s);
+    x.var_ = std::move(s);
     return x;
   }
   static Val dtype(DType d) {
     Val x;
-    x.kind = Kind::DType;
-    x.dt = d;
+    x.kind_ = Kind::DType;
+    x.dt_ = d;
     return x;
   }
   static Val listOf(std::vector<Val> items, bool tuple = false) {
     Val x;
-    x.kind = tuple ? Kind::Tuple : Kind::List;
-    x.list = std::make_shared<ListObj>();
-    x.list->items = std::move(items);
-    for (const Val& v : x.list->items) x.list->noteChild(v);
+    x.kind_ = tuple ? Kind::Tuple : Kind::List;
+    x.list_ = std::make_shared<ListObj>();
+    x.list_->items = std::move(items);
+    for (const Val& v : x.list_->items) x.list_->noteChild(v);
     return x;
   }
   static Val object(ObjPtr o) {
     Val x;
-    x.kind = Kind::Object;
-    x.obj = std::move(o);
+    x.kind_ = Kind::Object;
+    x.obj_ = std::move(o);
     return x;
   }
   static Val ellipsis() {
     Val x;
-    x.kind = Kind::Ellipsis;
+    x.kind_ = Kind::Ellipsis;
     return x;
   }
 
-  bool isNone() const { return kind == Kind::None; }
-  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
-  bool isTensor() const { return kind == Kind::Tensor; }
-  bool isSeq() const { return kind == Kind::List || kind == Kind::Tuple; }
-  double number() const { return kind == Kind::Float ? f : kind == Kind::Int ? double(i) : b; }
-  const std::vector<Val>& items() const { return list->items; }
+  bool isNone() const { return kind_ == Kind::None; }
+  bool isNumber() const {
+    return kind_ == Kind::Int || kind_ == Kind::Float || kind_ == Kind::Bool;
+  }
+  bool isTensor() const { return kind_ == Kind::Tensor; }
+  bool isSeq() const { return kind_ == Kind::List || kind_ == Kind::Tuple; }
+  double number() const { return kind_ == Kind::Float ? f_ : kind_ == Kind::Int ? double(i_) : b_; }
+  const std::vector<Val>& items() const { return list_->items; }
   template <class T>
   T* as() const {
-    return kind == Kind::Object ? dynamic_cast<T*>(obj.get()) : nullptr;
+    return kind_ == Kind::Object ? dynamic_cast<T*>(obj_.get()) : nullptr;
   }
+
+  Kind kind() const { return kind_; }
+  bool asBool() const { return b_; }
+  int64_t asInt() const { return i_; }
+  double asFloat() const { return f_; }
+  const std::string& text() const { return s_; }
+  // A tensor's graph value; a tf.Variable's value when this Val was read.
+  Value tensorValue() const { return t_; }
+  DType asDType() const { return dt_; }
+  const std::shared_ptr<ListObj>& list() const { return list_; }
+  const ObjPtr& obj() const { return obj_; }
+
+  // Bookkeeping that survives binding to a name, for outputs and AutoGraph.
+  bool fromGradient() const { return fromGradient_; }  // a result of tape.gradient/jacobian
+  void markFromGradient() { fromGradient_ = true; }
+  const GradDiagnostic* why() const { return why_.get(); }  // None returned by a tape: why
+  const RangeInfo* range() const { return range_.get(); }   // a tf.range result
+  void setRange(std::shared_ptr<const RangeInfo> r) { range_ = std::move(r); }
+  // A tf.Variable: var()->current is its value now.
+  const std::shared_ptr<VarState>& var() const { return var_; }
+
+ private:
+  Kind kind_ = Kind::None;
+  bool b_ = false;
+  int64_t i_ = 0;
+  double f_ = 0;
+  std::string s_;
+  Value t_;
+  DType dt_ = DType::F32;
+  std::shared_ptr<ListObj> list_;  // List and Tuple
+  ObjPtr obj_;
+  bool fromGradient_ = false;
+  std::shared_ptr<const GradDiagnostic> why_;
+  std::shared_ptr<const RangeInfo> range_;
+  std::shared_ptr<VarState> var_;
 };
 
 // A Python dict: str, int or bool keys, in insertion order (sources and targets of a tape).
