@@ -666,10 +666,7 @@ void addFilledAndRanges(BuiltinTable& t) {
           a.fail("delta", "must not be zero");
         // Python-int bounds give a constant; tensor bounds, or more elements than a constant
         // may hold, give a lazy range that only a for loop (one while_loop) can use.
-        struct LazyRange : Object {
-          std::string typeName() const override { return "tf.range"; }
-        };
-        Val out = Val::object(std::make_shared<LazyRange>());
+        Val out = Val::object(std::make_shared<LazyRangeObj>(r));
         if (r->start.kind() == Kind::Int && r->limit.kind() == Kind::Int &&
             r->delta.kind() == Kind::Int) {
           const int64_t n = rangeLength(r->start.asInt(), r->limit.asInt(), r->delta.asInt());
@@ -685,10 +682,9 @@ void addFilledAndRanges(BuiltinTable& t) {
             std::vector<double> xs(static_cast<size_t>(n));
             for (int64_t k = 0; k < n; ++k)
               xs[size_t(k)] = double(r->start.asInt() + k * r->delta.asInt());
-            out = T(a.cx.b.constant(Tensor::fromVector(xs, {n}, dt)));
+            out = Val::rangeTensor(a.cx.b.constant(Tensor::fromVector(xs, {n}, dt)), r);
           }
         }
-        out.setRange(r);
         return out;
       }};
 }

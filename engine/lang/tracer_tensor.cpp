@@ -436,10 +436,10 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
     case Kind::Object:
       if (v.obj()->typeName() == "TensorArray")
         fail(loc, "a TensorArray is not a tensor; read it with ta.stack() or ta.read(i)");
-      if (v.range() && v.obj()->typeName() == "tf.range") {
-        const Value start = toTensor(v.range()->start, loc, DType::I32);
-        const Value limit = toTensor(v.range()->limit, loc, DType::I32);
-        const Value delta = toTensor(v.range()->delta, loc, DType::I32);
+      if (const LazyRangeObj* lazy = v.as<LazyRangeObj>()) {
+        const Value start = toTensor(lazy->range->start, loc, DType::I32);
+        const Value limit = toTensor(lazy->range->limit, loc, DType::I32);
+        const Value delta = toTensor(lazy->range->delta, loc, DType::I32);
         at(loc);
         return rangeTensor(b_, start, limit, delta);
       }

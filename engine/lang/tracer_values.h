@@ -1,13 +1,15 @@
 #pragma once
-// The tracer's value model: what a GradLab script name can hold while it is traced. Python
-// values (None, bool, int, float, str, list, tuple) are evaluated at trace time; tensors are
-// graph values; everything else (functions, tapes, TensorArrays, layers, modules) is an Object.
+// The tracer's value model: what a GradLab script name can hold while it is traced. A Val is a
+// closed set of typed alternatives (a std::variant): Python values (None, bool, int, float, str,
+// list, tuple, Ellipsis, dtypes) are evaluated at trace time; tensors and tf.Variables are graph
+// values; everything else (functions, tapes, TensorArrays, layers, modules) is an Object.
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "engine/autodiff/tape.h"
@@ -89,123 +91,124 @@ class Object : public std::enable_shared_from_this<Object> {
 };
 using ObjPtr = std::shared_ptr<Object>;
 
+// A script value is exactly one of these alternatives; each carries only what is meaningful for
+// it. Python scalars and sequences are evaluated while tracing; tensors are graph values.
+struct NoneVal {
+  // None returned by a tape: why the gradient is missing.
+  std::shared_ptr<const GradDiagnostic> why;
+  bool fromGradient = false;  // a result of tape.gradient/jacobian
+};
+struct TensorVal {
+  Value value;
+  std::shared_ptr<const RangeInfo> range;  // a tf.range built as a constant: its bounds
+  bool fromGradient = false;
+};
+// A tf.Variable as the script holds it. The script reads it as a tensor (kind() is Tensor);
+// `read` is its value when this Val was read, state->current its value now.
+struct VariableVal {
+  std::shared_ptr<VarState> state;
+  Value read;
+};
+// Lists are shared and mutable (append); tuples use the same storage but are never mutated.
+struct ListVal {
+  std::shared_ptr<ListObj> list;
+  bool fromGradient = false;
+};
+struct TupleVal {
+  std::shared_ptr<ListObj> list;
+  bool fromGradient = false;
+};
+struct EllipsisVal {};
+
 struct Val {
+  Val() = default;  // None
   static Val none() { return {}; }
   // None standing for a gradient that does not exist, carrying why.
   static Val noneBecause(GradDiagnostic why) {
-    Val x;
-    x.why_ = std::make_shared<const GradDiagnostic>(std::move(why));
-    return x;
+    return Val(NoneVal{std::make_shared<const GradDiagnostic>(std::move(why))});
   }
-  static Val boolean(bool v) {
-    Val x;
-    x.kind_ = Kind::Bool;
-    x.b_ = v;
-    return x;
-  }
-  static Val integer(int64_t v) {
-    Val x;
-    x.kind_ = Kind::Int;
-    x.i_ = v;
-    return x;
-  }
-  static Val real(double v) {
-    Val x;
-    x.kind_ = Kind::Float;
-    x.f_ = v;
-    return x;
-  }
+  static Val boolean(bool v) { return Val(Alternative(std::in_place_type<bool>, v)); }
+  static Val integer(int64_t v) { return Val(Alternative(std::in_place_type<int64_t>, v)); }
+  static Val real(double v) { return Val(Alternative(std::in_place_type<double>, v)); }
   static Val str(std::string v) {
-    Val x;
-    x.kind_ = Kind::Str;
-    x.s_ = std::move(v);
-    return x;
+    return Val(Alternative(std::in_place_type<std::string>, std::move(v)));
   }
-  static Val tensor(Value v) {
-    Val x;
-    x.kind_ = Kind::Tensor;
-    x.t_ = v;
-    return x;
+  static Val tensor(Value v) { return Val(TensorVal{v}); }
+  // A tf.range built as a constant: a tensor that still knows its bounds, so that
+  // `for i in tf.range(n)` becomes one while_loop.
+  static Val rangeTensor(Value v, std::shared_ptr<const RangeInfo> r) {
+    return Val(TensorVal{v, std::move(r)});
   }
   // A tf.Variable as the script holds it: its current value, carrying its state.
   static Val variable(std::shared_ptr<VarState> s) {
-    Val x = tensor(s->current);
-    x.var_ = std::move(s);
-    return x;
+    const Value now = s->current;
+    return Val(VariableVal{std::move(s), now});
   }
-  static Val dtype(DType d) {
-    Val x;
-    x.kind_ = Kind::DType;
-    x.dt_ = d;
-    return x;
-  }
+  static Val dtype(DType d) { return Val(Alternative(std::in_place_type<DType>, d)); }
   static Val listOf(std::vector<Val> items, bool tuple = false) {
-    Val x;
-    x.kind_ = tuple ? Kind::Tuple : Kind::List;
-    x.list_ = std::make_shared<ListObj>();
-    x.list_->items = std::move(items);
-    for (const Val& v : x.list_->items) x.list_->noteChild(v);
-    return x;
+    auto list = std::make_shared<ListObj>();
+    list->items = std::move(items);
+    for (const Val& v : list->items) list->noteChild(v);
+    return tuple ? Val(TupleVal{std::move(list)}) : Val(ListVal{std::move(list)});
   }
-  static Val object(ObjPtr o) {
-    Val x;
-    x.kind_ = Kind::Object;
-    x.obj_ = std::move(o);
-    return x;
-  }
-  static Val ellipsis() {
-    Val x;
-    x.kind_ = Kind::Ellipsis;
-    return x;
-  }
+  static Val object(ObjPtr o) { return Val(Alternative(std::in_place_type<ObjPtr>, std::move(o))); }
+  static Val ellipsis() { return Val(EllipsisVal{}); }
 
-  bool isNone() const { return kind_ == Kind::None; }
-  bool isNumber() const {
-    return kind_ == Kind::Int || kind_ == Kind::Float || kind_ == Kind::Bool;
+  // The Python-level type the script's operators see; a tf.Variable is a Tensor here.
+  Kind kind() const {
+    static constexpr Kind kinds[] = {Kind::None,  Kind::Bool,   Kind::Int,    Kind::Float,
+                                     Kind::Str,   Kind::Tensor, Kind::Tensor, Kind::List,
+                                     Kind::Tuple, Kind::Object, Kind::DType,  Kind::Ellipsis};
+    static_assert(std::size(kinds) == std::variant_size_v<Alternative>);
+    return kinds[alt_.index()];
   }
-  bool isTensor() const { return kind_ == Kind::Tensor; }
-  bool isSeq() const { return kind_ == Kind::List || kind_ == Kind::Tuple; }
-  double number() const { return kind_ == Kind::Float ? f_ : kind_ == Kind::Int ? double(i_) : b_; }
-  const std::vector<Val>& items() const { return list_->items; }
+  bool isNone() const { return holds<NoneVal>(); }
+  bool isNumber() const { return holds<bool>() || holds<int64_t>() || holds<double>(); }
+  bool isTensor() const { return holds<TensorVal>() || holds<VariableVal>(); }
+  bool isVariable() const { return holds<VariableVal>(); }
+  bool isSeq() const { return holds<ListVal>() || holds<TupleVal>(); }
+  double number() const;  // a bool, int or float as a double; 0 otherwise
+  const std::vector<Val>& items() const { return list()->items; }
   template <class T>
   T* as() const {
-    return kind_ == Kind::Object ? dynamic_cast<T*>(obj_.get()) : nullptr;
+    const ObjPtr* o = std::get_if<ObjPtr>(&alt_);
+    return o ? dynamic_cast<T*>(o->get()) : nullptr;
   }
 
-  Kind kind() const { return kind_; }
-  bool asBool() const { return b_; }
-  int64_t asInt() const { return i_; }
-  double asFloat() const { return f_; }
-  const std::string& text() const { return s_; }
+  // Each reads its own alternative and gives the type's zero (false, 0, "", no value, null) for
+  // any other, as the one-struct Val did; callers test kind() first.
+  bool asBool() const { return valueOr<bool>(false); }
+  int64_t asInt() const { return valueOr<int64_t>(0); }
+  double asFloat() const { return valueOr<double>(0); }
+  const std::string& text() const;
   // A tensor's graph value; a tf.Variable's value when this Val was read.
-  Value tensorValue() const { return t_; }
-  DType asDType() const { return dt_; }
-  const std::shared_ptr<ListObj>& list() const { return list_; }
-  const ObjPtr& obj() const { return obj_; }
+  Value tensorValue() const;
+  DType asDType() const { return valueOr<DType>(DType::F32); }
+  const std::shared_ptr<ListObj>& list() const;  // List and Tuple
+  const ObjPtr& obj() const;
 
   // Bookkeeping that survives binding to a name, for outputs and AutoGraph.
-  bool fromGradient() const { return fromGradient_; }  // a result of tape.gradient/jacobian
-  void markFromGradient() { fromGradient_ = true; }
-  const GradDiagnostic* why() const { return why_.get(); }  // None returned by a tape: why
-  const RangeInfo* range() const { return range_.get(); }   // a tf.range result
-  void setRange(std::shared_ptr<const RangeInfo> r) { range_ = std::move(r); }
-  // A tf.Variable: var()->current is its value now.
-  const std::shared_ptr<VarState>& var() const { return var_; }
+  bool fromGradient() const;  // a result of tape.gradient/jacobian (None, tensor, list, tuple)
+  void markFromGradient();
+  const GradDiagnostic* why() const;             // None returned by a tape: why
+  const RangeInfo* range() const;                // a tf.range result (a constant or a lazy range)
+  const std::shared_ptr<VarState>& var() const;  // a tf.Variable's state; null otherwise
 
  private:
-  Kind kind_ = Kind::None;
-  bool b_ = false;
-  int64_t i_ = 0;
-  double f_ = 0;
-  std::string s_;
-  Value t_;
-  DType dt_ = DType::F32;
-  std::shared_ptr<ListObj> list_;  // List and Tuple
-  ObjPtr obj_;
-  bool fromGradient_ = false;
-  std::shared_ptr<const GradDiagnostic> why_;
-  std::shared_ptr<const RangeInfo> range_;
-  std::shared_ptr<VarState> var_;
+  using Alternative = std::variant<NoneVal, bool, int64_t, double, std::string, TensorVal,
+                                   VariableVal, ListVal, TupleVal, ObjPtr, DType, EllipsisVal>;
+  Alternative alt_;
+
+  explicit Val(Alternative a) : alt_(std::move(a)) {}
+  template <class T>
+  bool holds() const {
+    return std::holds_alternative<T>(alt_);
+  }
+  template <class T>
+  T valueOr(T otherwise) const {
+    const T* p = std::get_if<T>(&alt_);
+    return p ? *p : otherwise;
+  }
 };
 
 // A Python dict: str, int or bool keys, in insertion order (sources and targets of a tape).
@@ -219,6 +222,14 @@ struct DictObj : Object {
 
 struct RangeInfo {
   Val start, limit, delta;  // Python ints or scalar int tensors
+};
+
+// tf.range with tensor bounds, or too long for a constant: its length is known only when the
+// graph runs, so only a for loop (one while_loop) or a conversion to a tensor can use it.
+struct LazyRangeObj : Object {
+  explicit LazyRangeObj(std::shared_ptr<const RangeInfo> r) : range(std::move(r)) {}
+  std::string typeName() const override { return "tf.range"; }
+  std::shared_ptr<const RangeInfo> range;
 };
 
 // One argument as written: its value and where it was written (for errors).
