@@ -63,7 +63,7 @@ Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {
   auto out = std::make_shared<DictObj>();
   for (size_t i = 0; i < d.keys.size(); ++i) {
     Val k = t.eval(*d.keys[i]);
-    if (k.kind() != Kind::Str && k.kind() != Kind::Int && k.kind() != Kind::Bool)
+    if (!isDictKey(k))
       t.fail(d.keys[i]->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
                                  article(typeName(k)));
     Val v = t.eval(*d.values[i]);
@@ -78,14 +78,8 @@ Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {
 }
 
 int DictObj::find(const Val& key) const {
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const Val& k = keys[i];
-    const bool same =
-        k.kind() == key.kind() && (k.kind() == Kind::Str    ? k.text() == key.text()
-                                   : k.kind() == Kind::Bool ? k.asBool() == key.asBool()
-                                                            : k.asInt() == key.asInt());
-    if (same) return int(i);
-  }
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (sameKey(keys[i], key)) return int(i);
   return -1;
 }
 

@@ -542,28 +542,11 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
 }
 
 bool Tracer::truthy(const Val& v, const SourceLoc& loc) {
-  switch (v.kind()) {
-    case Kind::None:
-      return false;
-    case Kind::Bool:
-      return v.asBool();
-    case Kind::Int:
-      return v.asInt() != 0;
-    case Kind::Float:
-      return v.asFloat() != 0;
-    case Kind::Str:
-      return !v.text().empty();
-    case Kind::List:
-    case Kind::Tuple:
-      return !v.items().empty();
-    case Kind::Tensor:
-      fail(loc,
-           "the truth value of a tensor is known only when the graph runs: an if/while "
-           "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "
-           "tf.logical_and/or or tf.cond");
-    default:
-      return true;
-  }
+  if (const std::optional<bool> t = truth(v)) return *t;
+  fail(loc,
+       "the truth value of a tensor is known only when the graph runs: an if/while "
+       "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "
+       "tf.logical_and/or or tf.cond");
 }
 
 }  // namespace gl::lang::trace

@@ -245,14 +245,23 @@ struct CallArgs {
   SourceLoc loc;  // the call expression
 };
 
-// Type names as Python spells them ("int", "list", "Tensor", "GradientTape", ...).
-std::string typeName(const Val& v);
 // "an int", "a list": for messages.
 std::string article(const std::string& noun);
-// Python-like text for print() at trace time; tensors show their node, shape and dtype.
+
+// Python's protocols, one function each (tracer_protocols.cpp). Attribute lookup and calls
+// need the tracer (Tracer::getAttr, Tracer::call); iteration is iterate() (builtins_py).
+// type(): type names as Python spells them ("int", "list", "Tensor", "GradientTape", ...).
+std::string typeName(const Val& v);
+// repr()/str(): Python-like text for print() at trace time; tensors show node, shape, dtype.
 std::string repr(const Graph& g, const Val& v, int depth = 0);
-// Python identity/equality for Python values (tensors compare by graph value).
+// bool(): Python truth; nullopt for a tensor, whose truth is known only when the graph runs.
+std::optional<bool> truth(const Val& v);
+// ==: Python identity/equality for Python values (tensors compare by graph value).
 bool sameValue(const Val& a, const Val& b, int depth = 0);
+// Dict keys (the hashing protocol): str, int or bool; two keys are one when of the same type
+// and equal.
+bool isDictKey(const Val& v);
+bool sameKey(const Val& a, const Val& b);
 
 }  // namespace trace
 }  // namespace gl::lang
