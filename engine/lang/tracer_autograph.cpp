@@ -7,6 +7,7 @@
 
 #include "engine/control/control_flow.h"
 #include "engine/lang/tracer_autograph.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -52,7 +53,7 @@ const char* jumpWord(const Stmt& s) {
 
 bool flattenable(const Val& v, int depth) {
   if (v.isTensor() || v.isNumber()) return true;
-  if (v.kind() == Kind::Object) return v.obj()->typeName() == "TensorArray";
+  if (v.kind() == Kind::Object) return v.as<TensorArrayObj>() != nullptr;
   if (v.isSeq() && depth < kMaxListNesting) {
     for (const Val& x : v.items())
       if (!flattenable(x, depth + 1)) return false;
@@ -112,7 +113,7 @@ void Tracer::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc
     out.push_back(t);
   } else if (v.isNumber()) {
     out.push_back(toTensor(v, loc));
-  } else if (v.kind() == Kind::Object && v.obj()->typeName() == "TensorArray") {
+  } else if (v.as<TensorArrayObj>()) {
     // The TensorArray's current list value is its only graph state.
     Val list = getAttr(v, "_list", loc);
     checkRegion(list.tensorValue(), loc);

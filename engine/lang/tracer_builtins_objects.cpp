@@ -6,11 +6,23 @@
 
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
 
 namespace o = gl::ops;
+
+std::optional<Val> TensorArrayObj::attr(Context& cx, const std::string& name) {
+  if (name == "_list" && varyingShapes)
+    cx.fail(cx.b.loc(),
+            "a TensorArray(infer_shape=False) cannot be carried by a tensor loop or branch in "
+            "GradLab: its entries are kept while tracing (use a Python for loop)");
+  if (name == "_list") return Val::tensor(list);
+  if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
+  if (name == "dtype") return Val::dtype(dtype);
+  return std::nullopt;
+}
 
 namespace {
 
@@ -42,29 +54,6 @@ struct StopRecordingObj : Object {
     return Val::none();
   }
   void exit(Context&) override { guard.reset(); }
-};
-
-struct TensorArrayObj : Object {
-  DType dtype = DType::F32;
-  Value list;
-  int64_t size = -1;  // static size; -1 when dynamic or unknown
-  bool dynamic = false;
-  // infer_shape=False: entries of different shapes. GradLab keeps them while tracing, one graph
-  // value per Python int index (ordinary ops between them carry the gradient), not in `list`.
-  bool varyingShapes = false;
-  std::map<int64_t, Value> entries;
-  std::string typeName() const override { return "TensorArray"; }
-  std::optional<Val> attr(Context& cx, const std::string& name) override {
-    if (name == "_list" && varyingShapes)
-      cx.fail(cx.b.loc(),
-              "a TensorArray(infer_shape=False) cannot be carried by a tensor loop or branch in "
-              "GradLab: its entries are kept while tracing (use a Python for loop)");
-    if (name == "_list") return Val::tensor(list);
-    if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
-    if (name == "dtype") return Val::dtype(dtype);
-    return std::nullopt;
-  }
-  std::vector<std::string> attrNames() const override { return {"dtype"}; }
 };
 
 TapeObj& tapeOf(Bound& a) {

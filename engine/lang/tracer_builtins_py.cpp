@@ -5,29 +5,12 @@
 #include <optional>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
 
 namespace {
-
-// range(...) stays lazy so that `for i in range(10**12)` stops at maxUnroll, not in malloc.
-struct RangeObj : Object {
-  int64_t start = 0, stop = 0, step = 1;
-  std::string typeName() const override { return "range"; }
-  std::optional<Val> attr(Context&, const std::string& n) override {
-    if (n == "start") return Val::integer(start);
-    if (n == "stop") return Val::integer(stop);
-    if (n == "step") return Val::integer(step);
-    return std::nullopt;
-  }
-  int64_t size() const {  // in 128 bits: range(-2**63, 2**63 - 1) must not overflow
-    const __int128 a = start, z = stop, s = step;
-    const __int128 n =
-        s > 0 ? (z > a ? (z - a + s - 1) / s : 0) : (a > z ? (a - z - s - 1) / -s : 0);
-    return n > INT64_MAX ? INT64_MAX : int64_t(n);
-  }
-};
 
 std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
   Context& cx = a.cx;
@@ -146,7 +129,7 @@ void addPrintLenRange(BuiltinTable& t) {
                   if (s[0] < 0) a.fail("obj", "has an unknown first dimension");
                   return Val::integer(s[0]);
                 }
-                if (v.kind() == Kind::Object && v.obj()->typeName() == "TensorArray") {
+                if (v.as<TensorArrayObj>()) {
                   Val n = a.cx.getAttr(v, "_static_size", a.loc("obj"));
                   if (n.asInt() < 0)
                     a.fail("obj", "is a dynamically sized TensorArray; use ta.size()");

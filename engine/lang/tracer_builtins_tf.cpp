@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {

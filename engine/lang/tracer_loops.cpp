@@ -6,6 +6,7 @@
 
 #include "engine/control/control_flow.h"
 #include "engine/lang/tracer_autograph.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -178,8 +179,7 @@ Flow Tracer::execFor(const Stmt::For& s, const SourceLoc& loc) {
   Val seq = eval(*s.iter);
   if (seq.range()) return forTfRange(s, *seq.range(), loc);
   if (seq.isTensor()) return forItems(s, tensorRows(seq.tensorValue(), s.iter->loc), loc);
-  if (auto iter = seq.as<Object>(); iter && iter->typeName() == "range")
-    return forPythonRange(s, seq, loc);
+  if (seq.as<RangeObj>()) return forPythonRange(s, seq, loc);
   return forItems(s, callSimple(*lookupBuiltin("list"), {seq}, s.iter->loc, "list").items(), loc);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -26,7 +27,7 @@ void addName(const std::string& n, std::vector<std::string>& out) {
 // `ta.write(i, v)` as a statement: the new TensorArray is thrown away.
 bool discardsTensorArray(const Expr& e, const Val& v) {
   auto c = e.as<Expr::Call>();
-  if (!c || v.kind() != Kind::Object || v.obj()->typeName() != "TensorArray") return false;
+  if (!c || !v.as<TensorArrayObj>()) return false;
   auto a = c->func->as<Expr::Attribute>();
   return a && (a->attr == "write" || a->attr == "unstack" || a->attr == "scatter");
 }

@@ -5,6 +5,7 @@
 
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_index.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/diagnostic.h"
 
@@ -106,8 +107,7 @@ Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
     return item.var() ? readVariable(item) : item;
   }
   if (!v.isTensor()) {
-    if (v.kind() == Kind::Object && v.obj()->typeName() == "TensorArray")
-      fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");
+    if (v.as<TensorArrayObj>()) fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");
     fail(loc, "'" + typeName(v) + "' object is not subscriptable");
   }
   if (v.var()) return subscript(Val::tensor(v.var()->current), index, loc);  // its value now

@@ -7,6 +7,7 @@
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_format.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 
@@ -434,7 +435,7 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
       fail(loc, msg);
     }
     case Kind::Object:
-      if (v.obj()->typeName() == "TensorArray")
+      if (v.as<TensorArrayObj>())
         fail(loc, "a TensorArray is not a tensor; read it with ta.stack() or ta.read(i)");
       if (const LazyRangeObj* lazy = v.as<LazyRangeObj>()) {
         const Value start = toTensor(lazy->range->start, loc, DType::I32);

@@ -1,5 +1,7 @@
 #include "engine/lang/tracer_values.h"
 
+#include "engine/lang/tracer_objects.h"
+
 #include <algorithm>
 #include <type_traits>
 

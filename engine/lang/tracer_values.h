@@ -224,14 +224,6 @@ struct RangeInfo {
   Val start, limit, delta;  // Python ints or scalar int tensors
 };
 
-// tf.range with tensor bounds, or too long for a constant: its length is known only when the
-// graph runs, so only a for loop (one while_loop) or a conversion to a tensor can use it.
-struct LazyRangeObj : Object {
-  explicit LazyRangeObj(std::shared_ptr<const RangeInfo> r) : range(std::move(r)) {}
-  std::string typeName() const override { return "tf.range"; }
-  std::shared_ptr<const RangeInfo> range;
-};
-
 // One argument as written: its value and where it was written (for errors).
 struct Arg {
   Val v;
