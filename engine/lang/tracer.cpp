@@ -163,9 +163,9 @@ Tracer::~Tracer() {
   while (!todo.empty()) {
     const Val* v = todo.back();
     todo.pop_back();
-    if (!v->isSeq() || !lists.insert(v->list.get()).second) continue;
-    keep.push_back(v->list);
-    for (const Val& x : v->list->items) todo.push_back(&x);
+    if (!v->isSeq() || !lists.insert(v->list().get()).second) continue;
+    keep.push_back(v->list());
+    for (const Val& x : v->list()->items) todo.push_back(&x);
   }
   for (auto& l : keep) l->items.clear();
   keep.clear();
@@ -268,14 +268,14 @@ const Binding* Tracer::lookup(const std::string& name) const {
 
 Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc) {
   std::string prefix;
-  switch (v.kind) {
+  switch (v.kind()) {
     case Kind::Object: {
-      if (auto r = v.obj->attr(cx_, name)) return *r;
+      if (auto r = v.obj()->attr(cx_, name)) return *r;
       if (auto m = v.as<ModuleObj>())
         fail(loc, "module '" +
                       (m->shown.empty() ? m->prefix.substr(0, m->prefix.size() - 1) : m->shown) +
-                      "' has no attribute '" + name + "'" + suggest(name, v.obj->attrNames()));
-      prefix = v.obj->typeName() + ".";
+                      "' has no attribute '" + name + "'" + suggest(name, v.obj()->attrNames()));
+      prefix = v.obj()->typeName() + ".";
       break;
     }
     case Kind::Tensor:
@@ -314,7 +314,7 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
     }
   }
   std::vector<std::string> names;
-  if (v.kind == Kind::Object) names = v.obj->attrNames();
+  if (v.kind() == Kind::Object) names = v.obj()->attrNames();
   for (const auto& [k, d] : t)
     if (!prefix.empty() && k.rfind(prefix, 0) == 0) names.push_back(k.substr(prefix.size()));
   fail(loc, "'" + typeName(v) + "' object has no attribute '" + name + "'" + suggest(name, names));
@@ -324,12 +324,12 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
 
 Val Tracer::call(const Val& fn, CallArgs& args, const std::string& what) {
   checkLimits(args.loc);
-  if (fn.kind != Kind::Object || !fn.obj->callable())
+  if (fn.kind() != Kind::Object || !fn.obj()->callable())
     fail(args.loc,
          "'" + what + "' is " + article(typeName(fn)) + ", not a function; it cannot be called");
   // Script functions run here; every other callable gets the builtins' context.
   if (auto f = fn.as<FunctionObj>()) return callFunction(*f, args);
-  return fn.obj->call(cx_, args);
+  return fn.obj()->call(cx_, args);
 }
 
 Val Tracer::callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,

@@ -7,6 +7,7 @@
 
 #include "engine/control/control_flow.h"
 #include "engine/lang/tracer_autograph.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -52,7 +53,7 @@ const char* jumpWord(const Stmt& s) {
 
 bool flattenable(const Val& v, int depth) {
   if (v.isTensor() || v.isNumber()) return true;
-  if (v.kind == Kind::Object) return v.obj->typeName() == "TensorArray";
+  if (v.kind() == Kind::Object) return v.as<TensorArrayObj>() != nullptr;
   if (v.isSeq() && depth < kMaxListNesting) {
     for (const Val& x : v.items())
       if (!flattenable(x, depth + 1)) return false;
@@ -107,16 +108,16 @@ void Tracer::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc
                      const std::string& what, int depth) {
   if (depth > kMaxListNesting) fail(loc, what + " is nested too deeply");
   if (v.isTensor()) {
-    const Value t = fresh(v).t;
+    const Value t = fresh(v).tensorValue();
     checkRegion(t, loc);
     out.push_back(t);
   } else if (v.isNumber()) {
     out.push_back(toTensor(v, loc));
-  } else if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray") {
+  } else if (v.as<TensorArrayObj>()) {
     // The TensorArray's current list value is its only graph state.
     Val list = getAttr(v, "_list", loc);
-    checkRegion(list.t, loc);
-    out.push_back(list.t);
+    checkRegion(list.tensorValue(), loc);
+    out.push_back(list.tensorValue());
   } else if (v.isSeq()) {
     for (const Val& x : v.items()) flatten(x, out, loc, what, depth + 1);
   } else {
@@ -129,10 +130,10 @@ void Tracer::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc
 Val Tracer::unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos, int depth) {
   if (depth > kMaxListNesting) throw EngineError("a structure is nested too deeply");
   if (like.isTensor() || like.isNumber()) return Val::tensor(flat.at(pos++));
-  if (like.kind == Kind::Object) return wrapList(cx_, flat.at(pos++), &like);
+  if (like.kind() == Kind::Object) return wrapList(cx_, flat.at(pos++), &like);
   std::vector<Val> items;
   for (const Val& x : like.items()) items.push_back(unflatten(x, flat, pos, depth + 1));
-  return Val::listOf(std::move(items), like.kind == Kind::Tuple);
+  return Val::listOf(std::move(items), like.kind() == Kind::Tuple);
 }
 
 // if -----------------------------------------------------------------------------------------
@@ -317,7 +318,7 @@ Val Tracer::ifExp(const Expr::IfExp& e, const SourceLoc& loc) {
     Val v = eval(*e.orelse);
     std::vector<Value> out;
     if (v.isNumber() && structure.isTensor())
-      out.push_back(toTensor(v, e.orelse->loc, b_.type(structure.t).dtype));
+      out.push_back(toTensor(v, e.orelse->loc, b_.type(structure.tensorValue()).dtype));
     else
       flatten(v, out, e.orelse->loc, "the value");
     return out;

@@ -174,11 +174,11 @@ void addSplitsAndGrids(BuiltinTable& t) {
         const int64_t n = s[size_t(ax)];
         std::vector<int64_t> sizes;
         const Val& v = a["num_or_size_splits"];
-        if (v.kind == Kind::Int) {
-          if (v.i <= 0 || n % v.i != 0)
+        if (v.kind() == Kind::Int) {
+          if (v.asInt() <= 0 || n % v.asInt() != 0)
             a.fail("num_or_size_splits",
                    "must divide the axis size " + std::to_string(n) + " into equal parts");
-          sizes.assign(size_t(v.i), n / v.i);
+          sizes.assign(size_t(v.asInt()), n / v.asInt());
         } else {
           sizes = a.ints("num_or_size_splits");
           const auto unknown = std::count(sizes.begin(), sizes.end(), int64_t(-1));

@@ -148,9 +148,9 @@ void applyShapeInvariants(Bound& a, LoopVarsArg& lv) {
     if (!s.isSeq()) a.fail("shape_invariants", "holds a shape that is not a list of dims");
     Shape dims;
     for (const Val& d : s.items()) {
-      if (!d.isNone() && d.kind != Kind::Int)
+      if (!d.isNone() && d.kind() != Kind::Int)
         a.fail("shape_invariants", "dims must be ints or None");
-      dims.push_back(d.isNone() ? -1 : d.i);
+      dims.push_back(d.isNone() ? -1 : d.asInt());
     }
     a.cx.at(a.loc("shape_invariants"));
     lv.init[pos] = a.cx.b.op1("relax_shape", {lv.init[pos]}, Attrs{{"shape", dims}});
@@ -197,7 +197,7 @@ Val whileLoopBuiltin(Bound& a) {
         cx.b.graph().node(v).name = "while_loop(back_prop=False)";
       }
   std::vector<Val> result = rebuild(cx, lv, outs);
-  return lv.single ? result[0] : Val::listOf(std::move(result), lv.structure.kind == Kind::Tuple);
+  return lv.single ? result[0] : Val::listOf(std::move(result), lv.structure.kind() == Kind::Tuple);
 }
 
 Val condBuiltin(Bound& a) {
@@ -220,7 +220,7 @@ Val condBuiltin(Bound& a) {
     Val r = cx.callSimple(ff, {}, a.callLoc, "false_fn");
     std::vector<Value> out;
     if (r.isNumber() && structure.isTensor())
-      out.push_back(cx.toTensor(r, a.loc("false_fn"), cx.b.type(structure.t).dtype));
+      out.push_back(cx.toTensor(r, a.loc("false_fn"), cx.b.type(structure.tensorValue()).dtype));
     else if (!r.isNone())
       cx.flatten(r, out, a.loc("false_fn"), "false_fn's result");
     return out;
@@ -242,8 +242,8 @@ Val switchCaseBuiltin(Bound& a) {
   std::vector<Val> branches;
   for (const Val& f : fns.isSeq() ? fns.items() : std::vector<Val>{}) {
     // A callable, or an (index, callable) pair with the indices 0, 1, ... in order.
-    if (f.isSeq() && f.items().size() == 2 && f.items()[0].kind == Kind::Int) {
-      if (f.items()[0].i != int64_t(branches.size()))
+    if (f.isSeq() && f.items().size() == 2 && f.items()[0].kind() == Kind::Int) {
+      if (f.items()[0].asInt() != int64_t(branches.size()))
         a.fail("branch_fns", "pairs must be numbered 0, 1, ... in order in GradLab");
       branches.push_back(f.items()[1]);
     } else {
@@ -288,12 +288,12 @@ void checkDeclared(Bound& a, const char* param, const std::vector<Value>& outs) 
   const Val& d = a[param];
   if (d.isNone()) return;
   std::vector<DType> want;
-  if (d.kind == Kind::DType) want.assign(outs.size(), d.dt);
+  if (d.kind() == Kind::DType) want.assign(outs.size(), d.asDType());
   for (const Val& x : d.isSeq() ? d.items() : std::vector<Val>{}) {
-    if (x.kind != Kind::DType) a.fail(param, "must be a dtype or a list of dtypes in GradLab");
-    want.push_back(x.dt);
+    if (x.kind() != Kind::DType) a.fail(param, "must be a dtype or a list of dtypes in GradLab");
+    want.push_back(x.asDType());
   }
-  if (want.empty() && d.kind != Kind::DType)
+  if (want.empty() && d.kind() != Kind::DType)
     a.fail(param, "must be a dtype or a list of dtypes in GradLab");
   if (want.size() != outs.size())
     a.fail(param, "declares " + std::to_string(want.size()) + " results, fn returns " +
@@ -382,8 +382,8 @@ Val vectorizedMapBuiltin(Bound& a) { return mapOrVectorize(a, true); }
 enum class ScanApi { Scan, Foldl, Foldr };
 
 std::string describeStructure(const Val& v) {
-  if (v.kind == Kind::Tuple) return "a tuple of " + std::to_string(v.items().size());
-  if (v.kind == Kind::List) return "a list of " + std::to_string(v.items().size());
+  if (v.kind() == Kind::Tuple) return "a tuple of " + std::to_string(v.items().size());
+  if (v.kind() == Kind::List) return "a list of " + std::to_string(v.items().size());
   if (v.isTensor() || v.isNumber()) return "a tensor";
   return article(typeName(v));
 }
@@ -401,7 +401,7 @@ void flattenAccumulator(Context& cx, const Val& like, const Val& got, const std:
                      "no initializer)");
   };
   if (like.isSeq()) {
-    if (!got.isSeq() || got.kind != like.kind || got.items().size() != like.items().size())
+    if (!got.isSeq() || got.kind() != like.kind() || got.items().size() != like.items().size())
       mismatch();
     for (size_t i = 0; i < like.items().size(); ++i)
       flattenAccumulator(cx, like.items()[i], got.items()[i], path + "[" + std::to_string(i) + "]",
@@ -495,7 +495,7 @@ Val scanBuiltin(Bound& a, ScanApi api) {
                                                    : "tf.foldr";
   const SourceLoc loc = a.callLoc;
   const Val fn = a["fn"];
-  if (fn.kind != Kind::Object || !fn.obj->callable()) a.fail("fn", "must be callable");
+  if (fn.kind() != Kind::Object || !fn.obj()->callable()) a.fail("fn", "must be callable");
   int64_t n = -1;
   const std::vector<Value> flat = scannedTensors(a, n);
   const bool reverse = api == ScanApi::Foldr || (api == ScanApi::Scan && a.boolean("reverse"));

@@ -60,7 +60,7 @@ std::vector<Value> gradientList(Context& cx, const Val& r, size_t n, const Sourc
 
 // Whether grad_fn takes `variables` (TF passes it by keyword; GradLab passes it second).
 bool takesVariables(const Val& gradFn) {
-  const auto* fn = dynamic_cast<const FunctionObj*>(gradFn.obj.get());
+  const auto* fn = dynamic_cast<const FunctionObj*>(gradFn.obj().get());
   if (!fn) return false;
   for (const Parameter& p : fn->params)
     if (p.name == "variables") return true;
@@ -78,7 +78,7 @@ TensorArgs tensorArguments(Context& cx, const CallArgs& args, const std::string&
   if (!args.kw.empty()) cx.fail(args.loc, what + ": pass the function's arguments by position");
   TensorArgs t;
   for (const Arg& a : args.pos) {
-    if (a.v.kind == Kind::Tensor) t.xs.push_back(a.v.t);
+    if (a.v.kind() == Kind::Tensor) t.xs.push_back(a.v.tensorValue());
     t.vals.push_back(a.v);
   }
   if (t.xs.empty()) cx.fail(args.loc, what + ": the function needs a tensor argument");
@@ -94,8 +94,8 @@ struct CustomGradientObj : Object {
     const TensorArgs in = tensorArguments(cx, args, "tf.custom_gradient");
     const int firstNew = cx.b.graph().numNodes();
     const Val r = cx.callSimple(f, in.vals, args.loc, "the custom_gradient function");
-    if (!r.isSeq() || r.items().size() != 2 || r.items()[1].kind != Kind::Object ||
-        !r.items()[1].obj->callable())
+    if (!r.isSeq() || r.items().size() != 2 || r.items()[1].kind() != Kind::Object ||
+        !r.items()[1].obj()->callable())
       cx.fail(args.loc, "tf.custom_gradient: the function must return (y, grad_fn), got " +
                             article(trace::typeName(r)));
     const Val y = r.items()[0];
@@ -199,7 +199,7 @@ struct RecomputeGradObj : Object {
     for (Value s : sources) here.push_back(b.resolve(s));
     std::vector<Val> args;
     for (const Val& v : vals)
-      args.push_back(v.kind == Kind::Tensor ? Val::tensor(b.resolve(v.t)) : v);
+      args.push_back(v.kind() == Kind::Tensor ? Val::tensor(b.resolve(v.tensorValue())) : v);
     const int firstCopy = b.graph().numNodes();
     const Val again = cx.callSimple(fn, args, loc, "the recompute_grad function");
     std::vector<Value> ys;
@@ -223,7 +223,7 @@ struct RecomputeGradObj : Object {
 };
 
 Val wrap(Bound& a, std::shared_ptr<Object> o) {
-  if (a["f"].kind != Kind::Object || !a["f"].obj->callable()) a.fail("f", "must be a function");
+  if (a["f"].kind() != Kind::Object || !a["f"].obj()->callable()) a.fail("f", "must be a function");
   return Val::object(std::move(o));
 }
 

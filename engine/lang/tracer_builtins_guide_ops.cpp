@@ -159,7 +159,8 @@ Val clipByGlobalNorm(Bound& a) {
     const Value t = ts[k++];
     clipped.push_back(T(o::mul(b, t, o::cast(b, factor, b.type(t).dtype))));
   }
-  return Val::listOf({Val::listOf(std::move(clipped), list.kind == Kind::Tuple), T(global)}, true);
+  return Val::listOf({Val::listOf(std::move(clipped), list.kind() == Kind::Tuple), T(global)},
+                     true);
 }
 
 // tensordot(a, b, axes) as an einsum: axes = N contracts the last N axes of a with the first N
@@ -170,8 +171,8 @@ Val tensordot(Bound& a) {
   const int64_t rx = int64_t(b.type(x).shape.size()), ry = int64_t(b.type(y).shape.size());
   std::vector<int64_t> ax, ay;
   const Val& axes = a["axes"];
-  if (axes.kind == Kind::Int) {
-    const int64_t n = axes.i;
+  if (axes.kind() == Kind::Int) {
+    const int64_t n = axes.asInt();
     if (n < 0 || n > rx || n > ry) a.fail("axes", "must be between 0 and both ranks");
     for (int64_t i = 0; i < n; ++i) {
       ax.push_back(rx - n + i);
@@ -180,11 +181,11 @@ Val tensordot(Bound& a) {
   } else if (axes.isSeq() && axes.items().size() == 2) {
     auto ints = [&](const Val& v) {
       std::vector<int64_t> out;
-      if (v.kind == Kind::Int) return std::vector<int64_t>{v.i};
+      if (v.kind() == Kind::Int) return std::vector<int64_t>{v.asInt()};
       if (!v.isSeq()) a.fail("axes", "must be an int or two lists of axes");
       for (const Val& d : v.items()) {
-        if (d.kind != Kind::Int) a.fail("axes", "must hold ints");
-        out.push_back(d.i);
+        if (d.kind() != Kind::Int) a.fail("axes", "must hold ints");
+        out.push_back(d.asInt());
       }
       return out;
     };

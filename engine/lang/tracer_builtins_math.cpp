@@ -345,10 +345,10 @@ void addChecksAndSampling(BuiltinTable& t) {
         std::vector<Value> data;
         const Val& d = a["data"];
         for (const Val& v : d.isSeq() ? d.items() : std::vector<Val>{d})
-          if (v.kind != Kind::Str) data.push_back(a.cx.toTensor(v, a.loc("data")));
+          if (v.kind() != Kind::Str) data.push_back(a.cx.toTensor(v, a.loc("data")));
         std::string text = "assertion failed:";
         for (const Val& v : d.isSeq() ? d.items() : std::vector<Val>{d})
-          if (v.kind == Kind::Str) text += " " + v.s;
+          if (v.kind() == Kind::Str) text += " " + v.text();
         assertNode(a, c, data, text);
         return Val::none();
       }};

@@ -6,11 +6,23 @@
 
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
 
 namespace o = gl::ops;
+
+std::optional<Val> TensorArrayObj::attr(Context& cx, const std::string& name) {
+  if (name == "_list" && varyingShapes)
+    cx.fail(cx.b.loc(),
+            "a TensorArray(infer_shape=False) cannot be carried by a tensor loop or branch in "
+            "GradLab: its entries are kept while tracing (use a Python for loop)");
+  if (name == "_list") return Val::tensor(list);
+  if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
+  if (name == "dtype") return Val::dtype(dtype);
+  return std::nullopt;
+}
 
 namespace {
 
@@ -44,29 +56,6 @@ struct StopRecordingObj : Object {
   void exit(Context&) override { guard.reset(); }
 };
 
-struct TensorArrayObj : Object {
-  DType dtype = DType::F32;
-  Value list;
-  int64_t size = -1;  // static size; -1 when dynamic or unknown
-  bool dynamic = false;
-  // infer_shape=False: entries of different shapes. GradLab keeps them while tracing, one graph
-  // value per Python int index (ordinary ops between them carry the gradient), not in `list`.
-  bool varyingShapes = false;
-  std::map<int64_t, Value> entries;
-  std::string typeName() const override { return "TensorArray"; }
-  std::optional<Val> attr(Context& cx, const std::string& name) override {
-    if (name == "_list" && varyingShapes)
-      cx.fail(cx.b.loc(),
-              "a TensorArray(infer_shape=False) cannot be carried by a tensor loop or branch in "
-              "GradLab: its entries are kept while tracing (use a Python for loop)");
-    if (name == "_list") return Val::tensor(list);
-    if (name == "_static_size") return Val::integer(size);  // -1: known only at run time
-    if (name == "dtype") return Val::dtype(dtype);
-    return std::nullopt;
-  }
-  std::vector<std::string> attrNames() const override { return {"dtype"}; }
-};
-
 TapeObj& tapeOf(Bound& a) {
   auto* t = a.self.as<TapeObj>();
   if (!t->tape)
@@ -87,14 +76,14 @@ Val withList(const TensorArrayObj& like, Value list) {
 // The Python int index of a varying-shape TensorArray's write or read, in range.
 int64_t staticIndex(Bound& a, const TensorArrayObj& ta, const std::string& param) {
   const Val& i = a[param];
-  if (i.kind != Kind::Int)
+  if (i.kind() != Kind::Int)
     a.fail(param,
            "must be a Python int for a TensorArray(infer_shape=False): GradLab keeps its "
            "entries while tracing (write them in a Python for loop)");
-  if (i.i < 0 || (ta.size >= 0 && i.i >= ta.size))
-    a.fail(param, std::to_string(i.i) + " is out of range for a TensorArray of size " +
+  if (i.asInt() < 0 || (ta.size >= 0 && i.asInt() >= ta.size))
+    a.fail(param, std::to_string(i.asInt()) + " is out of range for a TensorArray of size " +
                       std::to_string(ta.size));
-  return i.i;
+  return i.asInt();
 }
 
 // Entries 0..n-1 in order; every one must have been written.
@@ -138,7 +127,7 @@ Val splitVarying(Bound& a, const TensorArrayObj& ta, Value v, const std::vector<
 Unconnected unconnectedOf(Bound& a) {
   const Val& v = a["unconnected_gradients"];
   if (v.isNone()) return Unconnected::None;
-  std::string s = v.kind == Kind::Str ? v.s : "";
+  std::string s = v.kind() == Kind::Str ? v.text() : "";
   for (auto& c : s) c = char(std::tolower(c));
   if (s == "zero") return Unconnected::Zero;
   if (s == "none") return Unconnected::None;
@@ -160,8 +149,9 @@ Sources sourcesOf(Bound& a, const char* name, const GradientTape* tape = nullptr
     if (!x.isTensor())
       a.fail(name, "must be tensors or variables, got " + article(typeName(x)) +
                        (x.isNone() ? " (a gradient that is None?)" : ""));
-    const std::vector<Value> values =
-        x.var && tape ? a.cx.variableSources(*x.var, *tape) : std::vector<Value>{a.cx.fresh(x).t};
+    const std::vector<Value> values = x.var() && tape
+                                          ? a.cx.variableSources(*x.var(), *tape)
+                                          : std::vector<Value>{a.cx.fresh(x).tensorValue()};
     out.flat.insert(out.flat.end(), values.begin(), values.end());
     out.sizes.push_back(values.size());
   };
@@ -198,11 +188,11 @@ GradResult merged(Context& cx, const GradResult& r, const Sources& s) {
 // tape.watch(v) on variables: every later read of them is watched, whatever the tape's
 // watch_accessed_variables; the value now counts as read.
 void watchVariables(const Val& v, const GradientTape& tape, int depth = 0) {
-  if (v.var) {
-    v.var->watchedBy.insert(&tape);
-    const std::pair<const GradientTape*, Value> read{&tape, v.var->current};
-    if (std::find(v.var->reads.begin(), v.var->reads.end(), read) == v.var->reads.end())
-      v.var->reads.push_back(read);
+  if (v.var()) {
+    v.var()->watchedBy.insert(&tape);
+    const std::pair<const GradientTape*, Value> read{&tape, v.var()->current};
+    if (std::find(v.var()->reads.begin(), v.var()->reads.end(), read) == v.var()->reads.end())
+      v.var()->reads.push_back(read);
   }
   if (v.isSeq() && depth < 2)
     for (const Val& x : v.items()) watchVariables(x, tape, depth + 1);
@@ -215,8 +205,8 @@ Val gradResults(const Val& sources, const GradResult& r, size_t& k) {
     if (r.grads[k].valid())
       g = Val::tensor(r.grads[k]);
     else
-      g.why = std::make_shared<GradDiagnostic>(r.why[k]);
-    g.fromGradient = true;
+      g = Val::noneBecause(r.why[k]);
+    g.markFromGradient();
     ++k;
     return g;
   };
@@ -229,8 +219,8 @@ Val gradResults(const Val& sources, const GradResult& r, size_t& k) {
   if (!sources.isSeq()) return one();
   std::vector<Val> items;
   for (const Val& x : sources.items()) items.push_back(x.isSeq() ? gradResults(x, r, k) : one());
-  Val out = Val::listOf(std::move(items), sources.kind == Kind::Tuple);
-  out.fromGradient = true;
+  Val out = Val::listOf(std::move(items), sources.kind() == Kind::Tuple);
+  out.markFromGradient();
   return out;
 }
 
@@ -247,15 +237,16 @@ bool usePforOf(Bound& a) {
 
 Value targetOf(Bound& a) {
   const Val& v = a["target"];
-  if (v.isSeq() && v.items().size() == 1 && v.items()[0].isTensor()) return v.items()[0].t;
+  if (v.isSeq() && v.items().size() == 1 && v.items()[0].isTensor())
+    return v.items()[0].tensorValue();
   if (!v.isTensor())
     a.fail(
         "target",
         "must be one tensor, got " + article(typeName(v)) +
             (v.isSeq() ? "; take one target per query (or tf.add_n/tf.stack them inside the tape)"
                        : ""));
-  a.cx.checkRegion(v.t, a.loc("target"));
-  return v.t;
+  a.cx.checkRegion(v.tensorValue(), a.loc("target"));
+  return v.tensorValue();
 }
 
 Val shapeTuple(const Shape& s) {
@@ -400,8 +391,8 @@ void addTensorArrayBuiltins(BuiltinTable& t) {
           for (const Val& d : v.items()) {
             if (d.isNone() || d.isTensor())
               es.push_back(-1);  // known only at run time
-            else if (d.kind == Kind::Int)
-              es.push_back(d.i);
+            else if (d.kind() == Kind::Int)
+              es.push_back(d.asInt());
             else
               a.fail("element_shape", "must hold ints or None");
           }
@@ -423,8 +414,9 @@ void addTensorArrayBuiltins(BuiltinTable& t) {
           return Val::object(n);
         }
         const Val& i = a["index"];
-        if (i.kind == Kind::Int && ta.size >= 0 && (i.i < 0 || i.i >= ta.size))
-          a.fail("index", std::to_string(i.i) + " is out of range for a TensorArray of size " +
+        if (i.kind() == Kind::Int && ta.size >= 0 && (i.asInt() < 0 || i.asInt() >= ta.size))
+          a.fail("index", std::to_string(i.asInt()) +
+                              " is out of range for a TensorArray of size " +
                               std::to_string(ta.size) + " (use dynamic_size=True to grow it)");
         Value idx = a.cx.toTensor(i, a.loc("index"), DType::I32);
         Value v = a.cx.toTensor(a["value"], a.loc("value"), ta.dtype);
@@ -633,11 +625,11 @@ void addVariableBuiltins(BuiltinTable& t) {
   for (const char* m : {"Tensor.assign", "Tensor.assign_add", "Tensor.assign_sub"})
     t[m] = {Signature::parse("value, use_locking=None, name=None, read_value=True"), [m](Bound& a) {
               const std::string what = std::string("v.") + (m + 7) + "()";
-              if (!a.self.var)
+              if (!a.self.var())
                 a.cx.fail(a.callLoc, what +
                                          " needs a tf.Variable; this is a tensor, which is "
                                          "immutable: compute a new tensor instead");
-              const Value now = a.self.var->current;
+              const Value now = a.self.var()->current;
               Value x = a.cx.toTensor(a["value"], a.loc("value"), a.cx.b.type(now).dtype);
               // TF asks for the variable's own shape (no broadcasting, even for assign_add).
               const Shape& want = a.cx.b.type(now).shape;
@@ -663,35 +655,37 @@ void addVariableBuiltins(BuiltinTable& t) {
 // Properties of tensors, tuples and dtypes.
 void addPropertyBuiltins(BuiltinTable& t) {
   BuiltinDef shape{Signature::parse(""),
-                   [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.t).shape); }};
+                   [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.tensorValue()).shape); }};
   shape.isProperty = true;
   t["Tensor.shape"] = shape;
   BuiltinDef dtype{Signature::parse(""),
-                   [](Bound& a) { return Val::dtype(a.cx.b.type(a.self.t).dtype); }};
+                   [](Bound& a) { return Val::dtype(a.cx.b.type(a.self.tensorValue()).dtype); }};
   dtype.isProperty = true;
   t["Tensor.dtype"] = dtype;
   BuiltinDef ndim{Signature::parse(""), [](Bound& a) {
-                    return Val::integer(int64_t(a.cx.b.type(a.self.t).shape.size()));
+                    return Val::integer(int64_t(a.cx.b.type(a.self.tensorValue()).shape.size()));
                   }};
   ndim.isProperty = true;
   t["Tensor.ndim"] = ndim;
   // Variable.name: TF's "<name>:0", "Variable:0" when unnamed. Other traced tensors have none.
   BuiltinDef name{Signature::parse(""), [](Bound& a) {
-                    const Node& n = a.cx.graph().node(a.self.t);
+                    const Node& n = a.cx.graph().node(a.self.tensorValue());
                     if (!n.is(NodeKind::Variable))
                       a.cx.fail(a.callLoc, "only a tf.Variable has a name in GradLab scripts");
                     return Val::str(n.attrs.s("tf_name", "Variable") + ":0");
                   }};
   name.isProperty = true;
   t["Tensor.name"] = name;
-  t["Tensor.get_shape"] = {Signature::parse(""),
-                           [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.t).shape); }};
+  t["Tensor.get_shape"] = {Signature::parse(""), [](Bound& a) {
+                             return shapeTuple(a.cx.b.type(a.self.tensorValue()).shape);
+                           }};
   t["tuple.as_list"] = {Signature::parse(""), [](Bound& a) { return Val::listOf(a.self.items()); }};
-  BuiltinDef dname{Signature::parse(""), [](Bound& a) { return Val::str(dtypeName(a.self.dt)); }};
+  BuiltinDef dname{Signature::parse(""),
+                   [](Bound& a) { return Val::str(dtypeName(a.self.asDType())); }};
   dname.isProperty = true;
   t["DType.name"] = dname;
   BuiltinDef floating{Signature::parse(""),
-                      [](Bound& a) { return Val::boolean(isFloat(a.self.dt)); }};
+                      [](Bound& a) { return Val::boolean(isFloat(a.self.asDType())); }};
   floating.isProperty = true;
   t["DType.is_floating"] = floating;
 }

@@ -63,7 +63,7 @@ std::vector<std::string> OptimizerObj::attrNames() const {
 void OptimizerObj::build(Context& cx, const std::vector<Val>& varList, const SourceLoc& loc) {
   if (built) return;
   for (const Val& v : varList)
-    if (!v.var)
+    if (!v.var())
       cx.fail(loc, kind + " builds slots for tf.Variables only; got " +
                        article(trace::typeName(v)) +
                        (v.isTensor() ? " that is not a tf.Variable" : ""));
@@ -77,19 +77,19 @@ void OptimizerObj::build(Context& cx, const std::vector<Val>& varList, const Sou
   const SourceLoc saved = cx.b.loc();
   cx.at(loc);
   for (const Val& v : varList) {
-    if (std::find(vars.begin(), vars.end(), v.var) != vars.end()) continue;
-    const TypeInfo& t = cx.b.type(v.var->current);
+    if (std::find(vars.begin(), vars.end(), v.var()) != vars.end()) continue;
+    const TypeInfo& t = cx.b.type(v.var()->current);
     if (!fullyKnown(t.shape))
       cx.fail(loc,
               kind + " needs variables of known shape for its slots, got " + shapeStr(t.shape));
     std::vector<std::shared_ptr<VarState>> per;
     const std::vector<std::string> names = slotNames();
     for (size_t k = 0; k < names.size(); ++k) {
-      const std::string label = names[k] + "/" + cx.graph().node(v.var->handle).name;
+      const std::string label = names[k] + "/" + cx.graph().node(v.var()->handle).name;
       const Value init = cx.b.constant(Tensor::full(t.dtype, t.shape, slotInitialValue(k)), label);
       per.push_back(stateVariable(cx, init));
     }
-    vars.push_back(v.var);
+    vars.push_back(v.var());
     slots.push_back(std::move(per));
   }
   cx.at(saved);
@@ -100,7 +100,7 @@ Val OptimizerObj::apply(Context& cx, const std::vector<std::pair<Val, Val>>& pai
                         const SourceLoc& loc, const SourceLoc& pairsLoc) {
   std::vector<Val> all;
   for (const auto& [g, v] : pairs) {
-    if (!v.var)
+    if (!v.var())
       cx.fail(pairsLoc, "apply_gradients needs (gradient, tf.Variable) pairs; the second item is " +
                             article(trace::typeName(v)) +
                             (v.isTensor() ? " that is not a tf.Variable" : ""));
@@ -112,15 +112,15 @@ Val OptimizerObj::apply(Context& cx, const std::vector<std::pair<Val, Val>>& pai
     if (g.isNone()) {
       // TF skips a variable without a gradient (with a warning), and so does GradLab.
       cx.log("note: " + kind + ".apply_gradients skips a variable whose gradient is None" +
-             (g.why ? ": " + g.why->text : std::string()));
+             (g.why() ? ": " + g.why()->text : std::string()));
       continue;
     }
-    if (std::find(vars.begin(), vars.end(), v.var) == vars.end())
-      cx.fail(pairsLoc, kind + " cannot recognize " + varLabel(cx, *v.var) +
+    if (std::find(vars.begin(), vars.end(), v.var()) == vars.end())
+      cx.fail(pairsLoc, kind + " cannot recognize " + varLabel(cx, *v.var()) +
                             ": it was built for other variables (Keras: call "
                             "optimizer.build(variables) with the full list of trainable "
                             "variables before the training loop)");
-    const DType dt = cx.b.type(v.var->current).dtype;
+    const DType dt = cx.b.type(v.var()->current).dtype;
     if (!isFloat(dt))
       cx.fail(pairsLoc, std::string("apply_gradients cannot update a ") + dtypeName(dt) +
                             " variable (only floating variables are trained)");
@@ -151,12 +151,12 @@ Val OptimizerObj::apply(Context& cx, const std::vector<std::pair<Val, Val>>& pai
     }
   }
   // The learning rate is a float32 variable in Keras, cast to each variable's dtype.
-  const Value lr32 = cx.fresh(learningRate).t;
+  const Value lr32 = cx.fresh(learningRate).tensorValue();
   // Weight decay first, on every variable with a gradient: var -= var * wd * lr.
   if (weightDecay)
     for (auto& [g, v] : live) {
       const DType dt = b.type(g).dtype;
-      const Value now = v.var->current;
+      const Value now = v.var()->current;
       const Value lr = o::cast(b, lr32, dt);
       cx.assignVariable(v, o::sub(b, now, o::mul(b, o::scale(b, now, *weightDecay), lr)), loc,
                         kind + " weight decay");
@@ -164,7 +164,7 @@ Val OptimizerObj::apply(Context& cx, const std::vector<std::pair<Val, Val>>& pai
   const Value step = o::add(b, iterations->current, b.scalar(1, DType::I32));
   for (auto& [g, v] : live) {
     const DType dt = b.type(g).dtype;
-    const size_t i = size_t(std::find(vars.begin(), vars.end(), v.var) - vars.begin());
+    const size_t i = size_t(std::find(vars.begin(), vars.end(), v.var()) - vars.begin());
     cx.at(loc);
     update(cx, cx.fresh(v), g, slots[i], o::cast(b, lr32, dt), o::cast(b, step, dt), loc);
   }
@@ -178,7 +178,7 @@ void prepareLoopUpdates(Context& cx, OptimizerObj& opt, const Val& varList, cons
   const std::vector<Val> list = varList.isSeq() ? varList.items() : std::vector<Val>{varList};
   if (list.empty()) return;
   for (const Val& v : list)
-    if (!v.var) return;  // the call itself reports it
+    if (!v.var()) return;  // the call itself reports it
   opt.build(cx, list, loc);
 }
 
@@ -195,10 +195,11 @@ void readCommonOptimizerArgs(Bound& a, OptimizerObj& opt) {
   const Val& lr = a["learning_rate"];
   Value lrInit;
   if (lr.isNumber()) {
-    lrInit = cx.b.constant(Tensor::scalar(lr.kind == Kind::Int ? double(lr.i) : lr.f, DType::F32),
-                           "learning_rate");
+    lrInit = cx.b.constant(
+        Tensor::scalar(lr.kind() == Kind::Int ? double(lr.asInt()) : lr.asFloat(), DType::F32),
+        "learning_rate");
   } else if (lr.isTensor()) {
-    const Value t = cx.fresh(lr).t;
+    const Value t = cx.fresh(lr).tensorValue();
     if (!cx.b.type(t).shape.empty())
       a.fail("learning_rate", "must be a scalar, got shape " + shapeStr(cx.b.type(t).shape));
     if (!isFloat(cx.b.type(t).dtype)) a.fail("learning_rate", "must be a floating scalar");
@@ -256,7 +257,7 @@ void addOptimizerMethods(BuiltinTable& t, const std::string& kind) {
       Signature::parse("loss, var_list, tape=None"), [](Bound& a) {
         auto& opt = *a.self.as<OptimizerObj>();
         const Val& loss = a["loss"];
-        if (!(loss.kind == Kind::Object && loss.obj->callable()))
+        if (!(loss.kind() == Kind::Object && loss.obj()->callable()))
           a.fail("loss",
                  "must be a function of no arguments in GradLab (for a tensor loss, "
                  "call tape.gradient(loss, vars) and apply_gradients)");
@@ -264,7 +265,7 @@ void addOptimizerMethods(BuiltinTable& t, const std::string& kind) {
         const Val& vars = a["var_list"];
         const std::vector<Val> list = vars.isSeq() ? vars.items() : std::vector<Val>{vars};
         for (const Val& v : list)
-          if (!v.var) a.fail("var_list", "must hold tf.Variables");
+          if (!v.var()) a.fail("var_list", "must hold tf.Variables");
         GradientTape& tape = a.cx.openTape(false, true);
         const Val value = a.cx.callSimple(loss, {}, a.loc("loss"), "loss");
         tape.stop();
@@ -272,7 +273,7 @@ void addOptimizerMethods(BuiltinTable& t, const std::string& kind) {
         std::vector<Value> sources;
         std::vector<size_t> sizes;
         for (const Val& v : list) {
-          const auto s = a.cx.variableSources(*v.var, tape);
+          const auto s = a.cx.variableSources(*v.var(), tape);
           sources.insert(sources.end(), s.begin(), s.end());
           sizes.push_back(s.size());
         }
@@ -284,9 +285,9 @@ void addOptimizerMethods(BuiltinTable& t, const std::string& kind) {
           Val g;
           for (size_t j = 0; j < sizes[i]; ++j, ++k)
             if (r.grads[k].valid())
-              g = g.isTensor() ? Val::tensor(o::add(a.cx.b, g.t, r.grads[k]))
+              g = g.isTensor() ? Val::tensor(o::add(a.cx.b, g.tensorValue(), r.grads[k]))
                                : Val::tensor(r.grads[k]);
-          if (!g.isTensor()) g.why = std::make_shared<GradDiagnostic>(r.why[k - 1]);
+          if (!g.isTensor()) g = Val::noneBecause(r.why[k - 1]);
           ps.push_back({g, a.cx.fresh(list[i])});
         }
         opt.apply(a.cx, ps, a.callLoc, a.loc("var_list"));

@@ -28,12 +28,13 @@ std::vector<int64_t> paddingPairs(Bound& a) {
   const Val& v = a["paddings"];
   if (!v.isSeq()) a.fail("paddings", "must be a list of [before, after] pairs");
   for (const Val& row : v.items()) {
-    if (!row.isSeq() || row.items().size() != 2 || row.items()[0].kind != Kind::Int ||
-        row.items()[1].kind != Kind::Int)
+    if (!row.isSeq() || row.items().size() != 2 || row.items()[0].kind() != Kind::Int ||
+        row.items()[1].kind() != Kind::Int)
       a.fail("paddings", "must be a list of [before, after] pairs of ints");
-    if (row.items()[0].i < 0 || row.items()[1].i < 0) a.fail("paddings", "must not be negative");
-    p.push_back(row.items()[0].i);
-    p.push_back(row.items()[1].i);
+    if (row.items()[0].asInt() < 0 || row.items()[1].asInt() < 0)
+      a.fail("paddings", "must not be negative");
+    p.push_back(row.items()[0].asInt());
+    p.push_back(row.items()[1].asInt());
   }
   return p;
 }
@@ -185,7 +186,7 @@ Val oneHot(Bound& a) {
   const Val& off = a["off_value"];
   std::optional<DType> valueType;
   for (const Val* v : {&on, &off})
-    if (v->isTensor()) valueType = b.type(v->t).dtype;
+    if (v->isTensor()) valueType = b.type(v->tensorValue()).dtype;
   const DType dt = a.dtype("dtype", valueType.value_or(DType::F32));
   Value hot;
   if (!on.isTensor() && !off.isTensor()) {

@@ -5,37 +5,20 @@
 #include <optional>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
 
 namespace {
 
-// range(...) stays lazy so that `for i in range(10**12)` stops at maxUnroll, not in malloc.
-struct RangeObj : Object {
-  int64_t start = 0, stop = 0, step = 1;
-  std::string typeName() const override { return "range"; }
-  std::optional<Val> attr(Context&, const std::string& n) override {
-    if (n == "start") return Val::integer(start);
-    if (n == "stop") return Val::integer(stop);
-    if (n == "step") return Val::integer(step);
-    return std::nullopt;
-  }
-  int64_t size() const {  // in 128 bits: range(-2**63, 2**63 - 1) must not overflow
-    const __int128 a = start, z = stop, s = step;
-    const __int128 n =
-        s > 0 ? (z > a ? (z - a + s - 1) / s : 0) : (a > z ? (a - z - s - 1) / -s : 0);
-    return n > INT64_MAX ? INT64_MAX : int64_t(n);
-  }
-};
-
 std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
   Context& cx = a.cx;
   if (v.isSeq()) return v.items();
   if (auto d = v.as<DictObj>()) return d->keys;  // a dict iterates over its keys
-  if (v.kind == Kind::Str) {
+  if (v.kind() == Kind::Str) {
     std::vector<Val> out;
-    for (char c : v.s) out.push_back(Val::str(std::string(1, c)));
+    for (char c : v.text()) out.push_back(Val::str(std::string(1, c)));
     return out;
   }
   if (auto r = v.as<RangeObj>()) {
@@ -47,7 +30,7 @@ std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
     return out;
   }
   if (v.isTensor()) {
-    const Shape& s = cx.b.type(v.t).shape;
+    const Shape& s = cx.b.type(v.tensorValue()).shape;
     if (s.empty() || s[0] < 0)
       cx.fail(loc, "cannot iterate over a tensor of shape " + shapeStr(s) +
                        " while tracing: it needs a known first dimension");
@@ -57,16 +40,16 @@ std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
     std::vector<Val> out;
     if (s[0] == 0) return out;
     cx.at(loc);
-    for (Value x : ops::unstack(cx.b, v.t, 0)) out.push_back(Val::tensor(x));
+    for (Value x : ops::unstack(cx.b, v.tensorValue(), 0)) out.push_back(Val::tensor(x));
     return out;
   }
-  if (v.range) cx.fail(loc, "a tf.range with a tensor bound can only drive a for loop");
+  if (v.range()) cx.fail(loc, "a tf.range with a tensor bound can only drive a for loop");
   cx.fail(loc, "'" + typeName(v) + "' object is not iterable");
 }
 
 int64_t intArg(Bound& a, const Arg& arg, const char* fn) {
-  if (arg.v.kind == Kind::Int) return arg.v.i;
-  if (arg.v.kind == Kind::Bool) return arg.v.b;
+  if (arg.v.kind() == Kind::Int) return arg.v.asInt();
+  if (arg.v.kind() == Kind::Bool) return arg.v.asBool();
   if (arg.v.isTensor())
     a.cx.fail(arg.loc, std::string(fn) +
                            "() needs Python ints known while tracing; for a tensor bound use "
@@ -85,7 +68,7 @@ Val tensorMinMax(Bound& a, bool isMax) {
   }
   std::optional<DType> dt;
   for (const Arg& x : a.rest)
-    if (x.v.isTensor()) dt = b.type(x.v.t).dtype;
+    if (x.v.isTensor()) dt = b.type(x.v.tensorValue()).dtype;
   Value best = a.cx.toTensor(a.rest[0].v, a.rest[0].loc, dt);
   for (size_t i = 1; i < a.rest.size(); ++i) {
     Value x = a.cx.toTensor(a.rest[i].v, a.rest[i].loc, dt);
@@ -115,7 +98,7 @@ Val minMax(Bound& a, bool isMax) {
 }
 
 Val listMethodSelf(Bound& a) {
-  if (a.self.kind != Kind::List) a.cx.fail(a.callLoc, a.fn + "(): not a list");
+  if (a.self.kind() != Kind::List) a.cx.fail(a.callLoc, a.fn + "(): not a list");
   return a.self;
 }
 
@@ -129,26 +112,27 @@ void addPrintLenRange(BuiltinTable& t) {
                   a.cx.log(line);
                   // A missing gradient prints as None, as in TF; the note says why.
                   for (const Arg& x : a.rest)
-                    if (x.v.isNone() && x.v.why)
+                    if (x.v.isNone() && x.v.why())
                       a.cx.log("note: the None that print shows at line " +
-                               std::to_string(x.loc.line) + " is a gradient: " + x.v.why->text);
+                               std::to_string(x.loc.line) + " is a gradient: " + x.v.why()->text);
                   return Val::none();
                 }};
   t["len"] = {Signature::parse("obj"), [](Bound& a) {
                 const Val& v = a["obj"];
                 if (v.isSeq()) return Val::integer(int64_t(v.items().size()));
                 if (auto d = v.as<DictObj>()) return Val::integer(int64_t(d->keys.size()));
-                if (v.kind == Kind::Str) return Val::integer(int64_t(v.s.size()));
+                if (v.kind() == Kind::Str) return Val::integer(int64_t(v.text().size()));
                 if (auto r = v.as<RangeObj>()) return Val::integer(r->size());
                 if (v.isTensor()) {
-                  const Shape& s = a.cx.b.type(v.t).shape;
+                  const Shape& s = a.cx.b.type(v.tensorValue()).shape;
                   if (s.empty()) a.fail("obj", "is a scalar tensor, which has no len()");
                   if (s[0] < 0) a.fail("obj", "has an unknown first dimension");
                   return Val::integer(s[0]);
                 }
-                if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray") {
+                if (v.as<TensorArrayObj>()) {
                   Val n = a.cx.getAttr(v, "_static_size", a.loc("obj"));
-                  if (n.i < 0) a.fail("obj", "is a dynamically sized TensorArray; use ta.size()");
+                  if (n.asInt() < 0)
+                    a.fail("obj", "is a dynamically sized TensorArray; use ta.size()");
                   return n;
                 }
                 a.fail("obj", "of type '" + typeName(v) + "' has no len()");
@@ -176,10 +160,10 @@ void addPrintLenRange(BuiltinTable& t) {
 void addConversions(BuiltinTable& t) {
   t["abs"] = {Signature::parse("x"), [](Bound& a) {
                 const Val& v = a["x"];
-                if (v.isTensor()) return Val::tensor(ops::abs(a.cx.b, v.t));
-                if (v.kind == Kind::Float) return Val::real(std::fabs(v.f));
+                if (v.isTensor()) return Val::tensor(ops::abs(a.cx.b, v.tensorValue()));
+                if (v.kind() == Kind::Float) return Val::real(std::fabs(v.asFloat()));
                 if (v.isNumber()) {
-                  const int64_t i = v.kind == Kind::Bool ? v.b : v.i;
+                  const int64_t i = v.kind() == Kind::Bool ? v.asBool() : v.asInt();
                   if (i == INT64_MIN) a.fail("x", "overflows");
                   return Val::integer(i < 0 ? -i : i);
                 }
@@ -187,16 +171,17 @@ void addConversions(BuiltinTable& t) {
               }};
   t["int"] = {Signature::parse("x=0"), [](Bound& a) {
                 const Val& v = a["x"];
-                if (v.kind == Kind::Float) {
-                  if (!std::isfinite(v.f) || std::fabs(v.f) > 9.2e18)
+                if (v.kind() == Kind::Float) {
+                  if (!std::isfinite(v.asFloat()) || std::fabs(v.asFloat()) > 9.2e18)
                     a.fail("x", "cannot be converted to int");
-                  return Val::integer(int64_t(v.f));
+                  return Val::integer(int64_t(v.asFloat()));
                 }
-                if (v.isNumber()) return Val::integer(v.kind == Kind::Bool ? v.b : v.i);
-                if (v.kind == Kind::Str) {
+                if (v.isNumber())
+                  return Val::integer(v.kind() == Kind::Bool ? v.asBool() : v.asInt());
+                if (v.kind() == Kind::Str) {
                   char* end = nullptr;
-                  long long x = std::strtoll(v.s.c_str(), &end, 10);
-                  if (v.s.empty() || *end) a.fail("x", "'" + v.s + "' is not an integer");
+                  long long x = std::strtoll(v.text().c_str(), &end, 10);
+                  if (v.text().empty() || *end) a.fail("x", "'" + v.text() + "' is not an integer");
                   return Val::integer(x);
                 }
                 if (v.isTensor())
@@ -208,10 +193,10 @@ void addConversions(BuiltinTable& t) {
   t["float"] = {Signature::parse("x=0.0"), [](Bound& a) {
                   const Val& v = a["x"];
                   if (v.isNumber()) return Val::real(v.number());
-                  if (v.kind == Kind::Str) {
+                  if (v.kind() == Kind::Str) {
                     char* end = nullptr;
-                    double x = std::strtod(v.s.c_str(), &end);
-                    if (v.s.empty() || *end) a.fail("x", "'" + v.s + "' is not a number");
+                    double x = std::strtod(v.text().c_str(), &end);
+                    if (v.text().empty() || *end) a.fail("x", "'" + v.text() + "' is not a number");
                     return Val::real(x);
                   }
                   if (v.isTensor())
@@ -271,22 +256,22 @@ void addIterables(BuiltinTable& t) {
 void addListMethods(BuiltinTable& t) {
   // list methods
   t["list.append"] = {Signature::parse("x"), [](Bound& a) {
-                        listMethodSelf(a).list->items.push_back(a["x"]);
-                        if (int64_t(a.self.list->items.size()) > maxPythonItems())
+                        listMethodSelf(a).list()->items.push_back(a["x"]);
+                        if (int64_t(a.self.list()->items.size()) > maxPythonItems())
                           a.cx.fail(a.callLoc, "this list grew past " +
                                                    std::to_string(maxPythonItems()) + " items" +
                                                    kRaiseItems);
-                        a.self.list->noteChild(a["x"]);
+                        a.self.list()->noteChild(a["x"]);
                         return Val::none();
                       }};
   t["list.extend"] = {Signature::parse("iterable"), [](Bound& a) {
                         Val self = listMethodSelf(a);
                         for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
-                          self.list->items.push_back(x), self.list->noteChild(x);
+                          self.list()->items.push_back(x), self.list()->noteChild(x);
                         return Val::none();
                       }};
   t["list.pop"] = {Signature::parse("index=-1"), [](Bound& a) {
-                     auto& items = listMethodSelf(a).list->items;
+                     auto& items = listMethodSelf(a).list()->items;
                      if (items.empty()) a.cx.fail(a.callLoc, "pop from an empty list");
                      int64_t i = a.integer("index");
                      if (i < 0) i += int64_t(items.size());
@@ -296,12 +281,12 @@ void addListMethods(BuiltinTable& t) {
                      return v;
                    }};
   t["list.insert"] = {Signature::parse("index, x"), [](Bound& a) {
-                        auto& items = listMethodSelf(a).list->items;
+                        auto& items = listMethodSelf(a).list()->items;
                         int64_t i = a.integer("index");
                         if (i < 0) i += int64_t(items.size());
                         i = std::clamp<int64_t>(i, 0, int64_t(items.size()));
                         items.insert(items.begin() + i, a["x"]);
-                        a.self.list->noteChild(a["x"]);
+                        a.self.list()->noteChild(a["x"]);
                         return Val::none();
                       }};
   for (const char* k : {"list.index", "tuple.index"})

@@ -163,7 +163,7 @@ struct PartialObj : Object {
 void addFunctools(BuiltinTable& t) {
   t["py.functools.partial"] = {Signature::parse("func, *args, **keywords"), [](Bound& a) {
                                  const Val& f = a["func"];
-                                 if (f.kind != Kind::Object || !f.obj->callable())
+                                 if (f.kind() != Kind::Object || !f.obj()->callable())
                                    a.fail("func", "must be callable, got " + typeName(f));
                                  auto p = std::make_shared<PartialObj>();
                                  p->fn = f;

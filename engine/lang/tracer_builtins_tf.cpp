@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -15,8 +16,8 @@ std::pair<Value, Value> operands(Bound& a, const char* x, const char* y) {
   const Val& vx = a[x];
   const Val& vy = a[y];
   std::optional<DType> lx, ly;
-  if (vy.isTensor()) lx = a.cx.b.type(vy.t).dtype;
-  if (vx.isTensor()) ly = a.cx.b.type(vx.t).dtype;
+  if (vy.isTensor()) lx = a.cx.b.type(vy.tensorValue()).dtype;
+  if (vx.isTensor()) ly = a.cx.b.type(vx.tensorValue()).dtype;
   Value tx = a.cx.toTensor(vx, a.loc(x), lx);
   Value ty = a.cx.toTensor(vy, a.loc(y), ly);
   a.cx.at(a.callLoc);
@@ -258,9 +259,9 @@ Val norm(Bound& a) {
   if (axes.size() > 2) a.fail("axis", "must be None, an int or a pair of ints");
   if (matrix && axes[0] == axes[1]) a.fail("axis", "must name two different axes");
   const Val& ord = a["ord"];
-  const bool euclidean = ord.kind == Kind::Str &&
+  const bool euclidean = ord.kind() == Kind::Str &&
                          (a.string("ord") == "euclidean" || (matrix && a.string("ord") == "fro"));
-  if (ord.kind == Kind::Str && !euclidean)
+  if (ord.kind() == Kind::Str && !euclidean)
     a.fail("ord", matrix ? "must be 'euclidean', 'fro', 1, 2 or inf for a matrix norm"
                          : "must be 'euclidean' or a positive number for a vector norm");
   const double p = euclidean ? 2.0 : a.number("ord");
@@ -478,14 +479,14 @@ void addRandomAndPrint(BuiltinTable& t) {
           values.clear();
         };
         for (const Arg& x : a.rest) {
-          if (x.v.kind == Kind::Str || x.v.isNone()) {
+          if (x.v.kind() == Kind::Str || x.v.isNone()) {
             // Text after tensors starts a new line: the print node is text + values.
             if (!values.empty()) flush();
-            prefix += (prefix.empty() ? "" : " ") + (x.v.isNone() ? "None" : x.v.s);
+            prefix += (prefix.empty() ? "" : " ") + (x.v.isNone() ? "None" : x.v.text());
             // TF prints a missing gradient as None; GradLab says why beside it, as a note.
-            if (x.v.isNone() && x.v.why)
+            if (x.v.isNone() && x.v.why())
               a.cx.log("note: the None that tf.print shows at line " + std::to_string(x.loc.line) +
-                       " is a gradient: " + x.v.why->text);
+                       " is a gradient: " + x.v.why()->text);
           } else {
             values.push_back(a.cx.toTensor(x.v, x.loc));
           }
@@ -517,7 +518,7 @@ void addConstructors(BuiltinTable& t) {
                         if (!a.none("dtype")) dt = a.dtype("dtype", DType::F32);
                         Value x;
                         if (v.isTensor()) {
-                          x = v.t;
+                          x = v.tensorValue();
                           if (dt && a.cx.b.type(x).dtype != *dt) x = o::cast(a.cx.b, x, *dt);
                         } else {
                           x = a.cx.b.constant(constantOf(a, v, dt, a.loc("value")));
@@ -547,11 +548,11 @@ void addConstructors(BuiltinTable& t) {
                   }};
   t["tf.fill"] = {Signature::parse("dims, value, name=None"), [](Bound& a) {
                     const Val& v = a["value"];
-                    const DType dt = v.kind == Kind::Float  ? DType::F32
-                                     : v.kind == Kind::Bool ? DType::Bool
-                                                            : DType::I32;
+                    const DType dt = v.kind() == Kind::Float  ? DType::F32
+                                     : v.kind() == Kind::Bool ? DType::Bool
+                                                              : DType::I32;
                     if (v.isTensor()) {
-                      return T(o::broadcastTo(a.cx.b, v.t, a.shape("dims")));
+                      return T(o::broadcastTo(a.cx.b, v.tensorValue(), a.shape("dims")));
                     }
                     return fillOf(a, a.shape("dims"), a.number("value"), dt);
                   }};
@@ -580,15 +581,15 @@ std::optional<Val> floatRange(Bound& a, const RangeInfo& r) {
   bool anyFloat = false;
   for (const Val* v : {&r.start, &r.limit, &r.delta}) {
     if (v->isTensor()) {
-      if (isFloat(a.cx.b.type(v->t).dtype))
+      if (isFloat(a.cx.b.type(v->tensorValue()).dtype))
         a.fail("start",
                "bounds that are float tensors are not supported by GradLab yet; pass "
                "Python numbers");
       return std::nullopt;
     }
-    if (v->kind == Kind::Float)
+    if (v->kind() == Kind::Float)
       anyFloat = true;
-    else if (v->kind != Kind::Int)
+    else if (v->kind() != Kind::Int)
       a.fail("start", "bounds must be numbers or int32 scalar tensors, got " + typeName(*v));
   }
   const DType dt = a.dtype("dtype", anyFloat ? DType::F32 : DType::I32);
@@ -596,7 +597,7 @@ std::optional<Val> floatRange(Bound& a, const RangeInfo& r) {
     if (anyFloat) a.fail("dtype", "is an integer type but a bound is a float");
     return std::nullopt;
   }
-  auto num = [](const Val& v) { return v.kind == Kind::Int ? double(v.i) : v.f; };
+  auto num = [](const Val& v) { return v.kind() == Kind::Int ? double(v.asInt()) : v.asFloat(); };
   const double start = num(r.start), limit = num(r.limit), delta = num(r.delta);
   if (delta == 0) a.fail("delta", "must not be zero");
   const double span = std::ceil((limit - start) / delta);
@@ -653,37 +654,36 @@ void addFilledAndRanges(BuiltinTable& t) {
         if (auto floats = floatRange(a, *r)) return *floats;
         for (const Val* v : {&r->start, &r->limit, &r->delta}) {
           if (v->isTensor()) {
-            const TypeInfo& ty = a.cx.b.type(v->t);
+            const TypeInfo& ty = a.cx.b.type(v->tensorValue());
             if (ty.dtype != DType::I32 || !ty.shape.empty())
               a.fail("start", "bounds must be int32 scalars, got " + ty.str());
-          } else if (v->kind != Kind::Int) {
+          } else if (v->kind() != Kind::Int) {
             a.fail("start", "bounds must be ints or int32 scalar tensors, got " + typeName(*v));
           }
         }
-        if (r->delta.kind == Kind::Int && r->delta.i == 0) a.fail("delta", "must not be zero");
+        if (r->delta.kind() == Kind::Int && r->delta.asInt() == 0)
+          a.fail("delta", "must not be zero");
         // Python-int bounds give a constant; tensor bounds, or more elements than a constant
         // may hold, give a lazy range that only a for loop (one while_loop) can use.
-        struct LazyRange : Object {
-          std::string typeName() const override { return "tf.range"; }
-        };
-        Val out = Val::object(std::make_shared<LazyRange>());
-        if (r->start.kind == Kind::Int && r->limit.kind == Kind::Int &&
-            r->delta.kind == Kind::Int) {
-          const int64_t n = rangeLength(r->start.i, r->limit.i, r->delta.i);
+        Val out = Val::object(std::make_shared<LazyRangeObj>(r));
+        if (r->start.kind() == Kind::Int && r->limit.kind() == Kind::Int &&
+            r->delta.kind() == Kind::Int) {
+          const int64_t n = rangeLength(r->start.asInt(), r->limit.asInt(), r->delta.asInt());
           const DType dt = a.dtype("dtype", DType::I32);
           if (n <= kMaxRangeConstant) {
             // Between start and limit, so no overflow: n is the true count here, not the cap.
-            const int64_t last = n == 0 ? r->start.i : r->start.i + (n - 1) * r->delta.i;
-            if (dt == DType::I32 && n > 0 && !(fitsInt32(r->start.i) && fitsInt32(last)))
+            const int64_t last =
+                n == 0 ? r->start.asInt() : r->start.asInt() + (n - 1) * r->delta.asInt();
+            if (dt == DType::I32 && n > 0 && !(fitsInt32(r->start.asInt()) && fitsInt32(last)))
               a.fail("", "its values do not fit in int32; pass dtype=tf.float64");
             a.cx.at(a.callLoc);
             a.cx.b.checkBudget(TypeInfo{dt, {n}}, "tf.range");
             std::vector<double> xs(static_cast<size_t>(n));
-            for (int64_t k = 0; k < n; ++k) xs[size_t(k)] = double(r->start.i + k * r->delta.i);
-            out = T(a.cx.b.constant(Tensor::fromVector(xs, {n}, dt)));
+            for (int64_t k = 0; k < n; ++k)
+              xs[size_t(k)] = double(r->start.asInt() + k * r->delta.asInt());
+            out = Val::rangeTensor(a.cx.b.constant(Tensor::fromVector(xs, {n}, dt)), r);
           }
         }
-        out.range = r;
         return out;
       }};
 }
@@ -727,7 +727,7 @@ void addJoins(BuiltinTable& t) {
     std::vector<Value> xs;
     std::optional<DType> like;
     for (const Val& x : v.items())
-      if (x.isTensor()) like = a.cx.b.type(x.t).dtype;
+      if (x.isTensor()) like = a.cx.b.type(x.tensorValue()).dtype;
     for (const Val& x : v.items()) xs.push_back(a.cx.toTensor(x, a.loc(name), like));
     a.cx.at(a.callLoc);
     return xs;

@@ -50,7 +50,7 @@ Val Tracer::eval(const Expr& e) {
 }
 
 Val Tracer::EvalExpr::operator()(const Expr::Name& n) const {
-  if (auto bnd = t.lookup(n.id)) return bnd->v.var ? t.readVariable(bnd->v) : bnd->v;
+  if (auto bnd = t.lookup(n.id)) return bnd->v.var() ? t.readVariable(bnd->v) : bnd->v;
   if (auto v = lookupBuiltin(n.id)) return *v;
   if (auto it = t.vanished_.find(n.id); it != t.vanished_.end()) t.fail(loc, it->second);
   const std::string closest = closestName(n.id, t.namesInScope());
@@ -63,7 +63,7 @@ Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {
   auto out = std::make_shared<DictObj>();
   for (size_t i = 0; i < d.keys.size(); ++i) {
     Val k = t.eval(*d.keys[i]);
-    if (k.kind != Kind::Str && k.kind != Kind::Int && k.kind != Kind::Bool)
+    if (!isDictKey(k))
       t.fail(d.keys[i]->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
                                  article(typeName(k)));
     Val v = t.eval(*d.values[i]);
@@ -78,13 +78,8 @@ Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {
 }
 
 int DictObj::find(const Val& key) const {
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const Val& k = keys[i];
-    const bool same = k.kind == key.kind && (k.kind == Kind::Str    ? k.s == key.s
-                                             : k.kind == Kind::Bool ? k.b == key.b
-                                                                    : k.i == key.i);
-    if (same) return int(i);
-  }
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (sameKey(keys[i], key)) return int(i);
   return -1;
 }
 
@@ -195,8 +190,8 @@ Val Tracer::EvalExpr::operator()(const Expr::Call& c) const {
       if (!dict)
         t.fail(k.value->loc, what + "() argument after ** must be a mapping, not " + typeName(d));
       for (size_t i = 0; i < dict->keys.size(); ++i) {
-        if (dict->keys[i].kind != Kind::Str) t.fail(k.value->loc, "keywords must be strings");
-        args.kw.push_back({dict->keys[i].s, {dict->values[i], k.value->loc, nullptr}});
+        if (dict->keys[i].kind() != Kind::Str) t.fail(k.value->loc, "keywords must be strings");
+        args.kw.push_back({dict->keys[i].text(), {dict->values[i], k.value->loc, nullptr}});
       }
     }
   }
@@ -244,7 +239,8 @@ Val Tracer::EvalExpr::operator()(const Expr::BoolOp& bo) const {
       Val r = t.eval(*bo.values[k]);
       t.at(loc);
       Value rt = t.toTensor(r, bo.values[k]->loc);
-      v = Val::tensor(isAnd ? ops::logicalAnd(t.b_, v.t, rt) : ops::logicalOr(t.b_, v.t, rt));
+      v = Val::tensor(isAnd ? ops::logicalAnd(t.b_, v.tensorValue(), rt)
+                            : ops::logicalOr(t.b_, v.tensorValue(), rt));
       continue;
     }
     const bool truth = t.truthy(v, bo.values[k - 1]->loc);
@@ -293,7 +289,7 @@ Val Tracer::EvalExpr::operator()(const Expr::JoinedStr& j) const {
   std::string out;
   for (const ExprPtr& v : j.values) {
     const Val part = t.eval(*v);
-    out += part.s;  // StrLit and FormattedValue both give a str
+    out += part.text();  // StrLit and FormattedValue both give a str
     if (int64_t(out.size()) > maxPythonItems())
       t.fail(loc, "this f-string makes more than " + std::to_string(maxPythonItems()) +
                       " characters" + kRaiseItems);
@@ -303,10 +299,10 @@ Val Tracer::EvalExpr::operator()(const Expr::JoinedStr& j) const {
 
 Val Tracer::EvalExpr::operator()(const Expr::FormattedValue& f) const {
   Val v = t.eval(*f.value);
-  if (v.isNone() && v.why)  // a missing gradient shows as None, and the log says why
+  if (v.isNone() && v.why())  // a missing gradient shows as None, and the log says why
     t.log("note: the None in the f-string at line " + std::to_string(f.value->loc.line) +
-          " is a gradient: " + v.why->text);
-  const std::string spec = f.spec ? t.eval(*f.spec).s : "";
+          " is a gradient: " + v.why()->text);
+  const std::string spec = f.spec ? t.eval(*f.spec).text() : "";
   if (f.conversion) v = Val::str(convertValue(t.cx_, v, f.conversion));
   return Val::str(formatValue(t.cx_, v, spec, f.value->loc));
 }

@@ -221,12 +221,13 @@ std::string formatInt(Context& cx, int64_t v, const Spec& p, const SourceLoc& lo
 }  // namespace
 
 std::string pyRepr(const Graph& g, const Val& v) {
-  if (v.kind != Kind::Str) return repr(g, v);
+  if (v.kind() != Kind::Str) return repr(g, v);
   // Python prefers single quotes, and double quotes when the text holds a single one only.
-  const bool dq = v.s.find('\'') != std::string::npos && v.s.find('"') == std::string::npos;
+  const bool dq =
+      v.text().find('\'') != std::string::npos && v.text().find('"') == std::string::npos;
   const char q = dq ? '"' : '\'';
   std::string out(1, q);
-  for (char c : v.s) {
+  for (char c : v.text()) {
     if (c == '\\' || c == q) {
       out += '\\', out += c;
     } else if (c == '\n') {
@@ -262,22 +263,22 @@ std::string formatValue(Context& cx, const Val& v, const std::string& spec, cons
   }
   if (spec.empty()) return repr(cx.graph(), v);
   const Spec p = parseSpec(cx, spec, loc);
-  switch (v.kind) {
+  switch (v.kind()) {
     case Kind::Int:
-      return formatInt(cx, v.i, p, loc);
+      return formatInt(cx, v.asInt(), p, loc);
     case Kind::Bool:
-      return formatInt(cx, v.b, p, loc);
+      return formatInt(cx, v.asBool(), p, loc);
     case Kind::Float:
       if (p.type && std::strchr("bcdoxX", p.type))
         cx.fail(loc,
                 std::string("Unknown format code '") + p.type + "' for object of type 'float'");
-      return formatFloat(cx, v.f, p, loc);
+      return formatFloat(cx, v.asFloat(), p, loc);
     case Kind::Str: {
       if (p.type && p.type != 's')
         cx.fail(loc, std::string("Unknown format code '") + p.type + "' for object of type 'str'");
       if (p.sign != '-') cx.fail(loc, "Sign not allowed in string format specifier");
       if (p.align == '=') cx.fail(loc, "'=' alignment not allowed in string format specifier");
-      std::string s = v.s;
+      std::string s = v.text();
       if (p.precision >= 0) {  // truncates to that many code points
         size_t n = 0, i = 0;
         for (; i < s.size(); ++i)
@@ -296,7 +297,7 @@ std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
                           const SourceLoc& loc) {
   std::vector<Val> items;
   const DictObj* mapping = args.as<DictObj>();
-  if (args.kind == Kind::Tuple)
+  if (args.kind() == Kind::Tuple)
     items = args.items();
   else if (!mapping)
     items.push_back(args);
@@ -337,8 +338,8 @@ std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
     auto starArg = [&] {
       if (next >= items.size()) cx.fail(loc, "not enough arguments for format string");
       const Val& w = items[next++];
-      if (w.kind != Kind::Int) cx.fail(loc, "* wants int");
-      return std::to_string(w.i);
+      if (w.kind() != Kind::Int) cx.fail(loc, "* wants int");
+      return std::to_string(w.asInt());
     };
     if (i < fmt.size() && fmt[i] == '*') width = starArg(), ++i;
     while (i < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[i]))) width += fmt[i++];
@@ -384,8 +385,8 @@ std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
         if (!v.isNumber())
           cx.fail(loc, std::string("%") + type + " format: a real number is required, not " +
                            typeName(v));
-        Val n = v.kind == Kind::Float ? Val::integer(int64_t(std::trunc(v.f))) : v;
-        if (n.kind == Kind::Bool) n = Val::integer(n.b);
+        Val n = v.kind() == Kind::Float ? Val::integer(int64_t(std::trunc(v.asFloat()))) : v;
+        if (n.kind() == Kind::Bool) n = Val::integer(n.asBool());
         std::string ispec = full.substr(0, full.find('.'));
         if (type != 'd' && type != 'i' && type != 'u') ispec += type;
         out += formatValue(cx, n, ispec, loc);
@@ -404,8 +405,8 @@ std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
         break;
       }
       case 'c':
-        out += formatValue(cx, v, full.substr(0, full.find('.')) + (v.kind == Kind::Str ? "" : "c"),
-                           loc);
+        out += formatValue(
+            cx, v, full.substr(0, full.find('.')) + (v.kind() == Kind::Str ? "" : "c"), loc);
         break;
       default:
         cx.fail(loc, std::string("unsupported format character '") + type + "'");
@@ -536,8 +537,8 @@ std::string strFormat(Bound& a, const std::string& fmt, int depth) {
 }
 
 std::string selfString(Bound& a) {
-  if (a.self.kind != Kind::Str) a.cx.fail(a.callLoc, a.fn + "(): not a str");
-  return a.self.s;
+  if (a.self.kind() != Kind::Str) a.cx.fail(a.callLoc, a.fn + "(): not a str");
+  return a.self.text();
 }
 
 std::string strip(const std::string& s, const std::string& chars, bool left, bool right) {
@@ -568,10 +569,10 @@ void addStringBuiltins(BuiltinTable& t) {
         std::string out;
         for (size_t i = 0; i < items.items().size(); ++i) {
           const Val& x = items.items()[i];
-          if (x.kind != Kind::Str)
+          if (x.kind() != Kind::Str)
             a.fail("iterable", "sequence item " + std::to_string(i) + ": expected str instance, " +
                                    typeName(x) + " found");
-          out += (i ? sep : "") + x.s;
+          out += (i ? sep : "") + x.text();
         }
         return Val::str(out);
       }};

@@ -51,7 +51,7 @@ Val Tracer::importModule(const std::string& dotted, const SourceLoc& loc) {
     path += "." + part;
     if (!sub || !sub->as<ModuleObj>())
       fail(loc,
-           "GradLab does not provide module '" + path + "'" + suggest(part, v.obj->attrNames()));
+           "GradLab does not provide module '" + path + "'" + suggest(part, v.obj()->attrNames()));
     v = moduleVal(sub->as<ModuleObj>()->prefix, path);
     at = next == std::string::npos ? dotted.size() : next;
   }
@@ -66,7 +66,7 @@ Val Tracer::importFrom(const Stmt::ImportFrom& s, const Stmt::Alias& a) {
     return *v;
   }
   fail(a.loc, "cannot import name '" + a.name + "' from '" + s.module + "'" +
-                  suggest(a.name, m.obj->attrNames()));
+                  suggest(a.name, m.obj()->attrNames()));
 }
 
 void Tracer::unbind(const Expr& target) {
@@ -84,9 +84,10 @@ void Tracer::unbind(const Expr& target) {
   if (const auto* s = target.as<Expr::Subscript>()) {
     const Val container = eval(*s->value);
     const Val index = eval(*s->index);
-    if (container.kind == Kind::List && (index.kind == Kind::Int || index.kind == Kind::Bool)) {
-      auto& items = container.list->items;
-      const int64_t k = index.kind == Kind::Bool ? index.b : index.i;
+    if (container.kind() == Kind::List &&
+        (index.kind() == Kind::Int || index.kind() == Kind::Bool)) {
+      auto& items = container.list()->items;
+      const int64_t k = index.kind() == Kind::Bool ? index.asBool() : index.asInt();
       const int64_t i = k < 0 ? k + int64_t(items.size()) : k;
       if (i < 0 || i >= int64_t(items.size()))
         fail(s->index->loc, "list assignment index " + std::to_string(k) +
@@ -106,7 +107,7 @@ void Tracer::unbind(const Expr& target) {
            "tensors are immutable: deleting an element of a tensor is not supported; build a "
            "new tensor (tf.concat of slices, tf.boolean_mask)");
     fail(target.loc, "'" + typeName(container) + "' object does not support item deletion" +
-                         (container.kind == Kind::List ? " with this index" : ""));
+                         (container.kind() == Kind::List ? " with this index" : ""));
   }
   if (const auto* a = target.as<Expr::Attribute>()) {
     const Val owner = eval(*a->value);

@@ -6,31 +6,31 @@ namespace gl::lang::trace {
 namespace {
 
 int64_t lengthOf(const Val& seq) {
-  return seq.kind == Kind::Str ? int64_t(seq.s.size()) : int64_t(seq.items().size());
+  return seq.kind() == Kind::Str ? int64_t(seq.text().size()) : int64_t(seq.items().size());
 }
 
 Val item(const Val& seq, int64_t j) {
-  if (seq.kind == Kind::Str) return Val::str(seq.s.substr(size_t(j), 1));
+  if (seq.kind() == Kind::Str) return Val::str(seq.text().substr(size_t(j), 1));
   return seq.items()[size_t(j)];
 }
 
 Val sliceOf(const Val& seq, const std::vector<int64_t>& idx) {
-  if (seq.kind == Kind::Str) {
+  if (seq.kind() == Kind::Str) {
     std::string s;
-    for (int64_t i : idx) s += seq.s[size_t(i)];
+    for (int64_t i : idx) s += seq.text()[size_t(i)];
     return Val::str(s);
   }
   std::vector<Val> items;
   for (int64_t i : idx) items.push_back(seq.items()[size_t(i)]);
-  return Val::listOf(std::move(items), seq.kind == Kind::Tuple);
+  return Val::listOf(std::move(items), seq.kind() == Kind::Tuple);
 }
 
 }  // namespace
 
 Val indexSequence(Context& cx, const Val& seq, const Val& index, const SourceLoc& loc) {
   const int64_t n = lengthOf(seq);
-  if (index.kind == Kind::Int || index.kind == Kind::Bool) {
-    const int64_t i = index.kind == Kind::Int ? index.i : index.b;
+  if (index.kind() == Kind::Int || index.kind() == Kind::Bool) {
+    const int64_t i = index.kind() == Kind::Int ? index.asInt() : index.asBool();
     return item(seq, wrapIndex(cx, i, n, loc, article(typeName(seq))));
   }
   Val lo, hi, st;

@@ -30,7 +30,7 @@ int consumingEntries(Context& cx, const std::vector<Val>& entries, const SourceL
   int consuming = 0;
   bool ellipsis = false;
   for (const Val& e : entries) {
-    if (e.kind == Kind::Ellipsis) {
+    if (e.kind() == Kind::Ellipsis) {
       if (ellipsis) cx.fail(loc, "an index can only have a single ellipsis ('...')");
       ellipsis = true;
     } else if (!e.isNone()) {
@@ -56,8 +56,8 @@ DimIndex intIndex(Context& cx, int64_t i, int d, int64_t n, const SourceLoc& loc
 
 // Entry e applied to axis d, of size n (-1: unknown); outPos counts the output axes so far.
 DimIndex axisIndex(Context& cx, const Val& e, int d, int64_t n, int& outPos, const SourceLoc& loc) {
-  if (e.kind == Kind::Int || e.kind == Kind::Bool)
-    return intIndex(cx, e.kind == Kind::Int ? e.i : e.b, d, n, loc);
+  if (e.kind() == Kind::Int || e.kind() == Kind::Bool)
+    return intIndex(cx, e.kind() == Kind::Int ? e.asInt() : e.asBool(), d, n, loc);
   DimIndex di;
   Val lo, hi, st;
   if (sliceParts(e, lo, hi, st)) {
@@ -71,13 +71,13 @@ DimIndex axisIndex(Context& cx, const Val& e, int d, int64_t n, int& outPos, con
   }
   if (!e.isTensor())
     cx.fail(loc, "tensor indices must be ints, slices, tensors, None or ..., not " + typeName(e));
-  const TypeInfo& it = cx.b.type(e.t);
+  const TypeInfo& it = cx.b.type(e.tensorValue());
   if (isFloat(it.dtype) || it.dtype == DType::Bool || it.list)
     cx.fail(loc, std::string("tensor indices must be integers, got ") + it.str() +
                      "; use tf.cast(i, tf.int32)");
-  cx.checkRegion(e.t, loc);
+  cx.checkRegion(e.tensorValue(), loc);
   di.kind = DimIndex::TensorIdx;
-  di.tensor = e.t;
+  di.tensor = e.tensorValue();
   outPos += int(it.shape.size());
   return di;
 }
@@ -93,7 +93,7 @@ IndexPlan planIndex(Context& cx, const Shape& shape, const std::vector<Val>& ent
   plan.dims.resize(size_t(rank));
   int d = 0, outPos = 0;
   for (const Val& e : entries) {
-    if (e.kind == Kind::Ellipsis) {
+    if (e.kind() == Kind::Ellipsis) {
       const int n = rank - consuming;  // the axes the ellipsis stands for
       d += n, outPos += n;
       consuming += n;

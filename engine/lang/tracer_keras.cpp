@@ -137,10 +137,10 @@ void buildNow(Bound& a, LayerObj& l) {
   const Val& v = a["input_shape"];
   if (v.isNone()) return;
   // Only the last (feature) dimension matters; others may be None, as in build((None, 3)).
-  if (!v.isSeq() || v.items().empty() || v.items().back().kind != Kind::Int ||
-      v.items().back().i < 1)
+  if (!v.isSeq() || v.items().empty() || v.items().back().kind() != Kind::Int ||
+      v.items().back().asInt() < 1)
     a.fail("input_shape", "must be a tuple whose last dimension is a positive int");
-  l.build(a.cx, {v.items().back().i}, DType::F32);
+  l.build(a.cx, {v.items().back().asInt()}, DType::F32);
 }
 
 // use_bias, activation and the two initializers, which Dense and the convolutions share;
@@ -230,7 +230,7 @@ void addOtherLayers(BuiltinTable& t) {
                                   }};
   for (const char* kind : {"Dense", "Conv1D", "Conv2D"})
     t[std::string(kind) + ".build"] = {Signature::parse("input_shape"), [](Bound& a) {
-                                         auto* l = static_cast<LayerObj*>(a.self.obj.get());
+                                         auto* l = static_cast<LayerObj*>(a.self.obj().get());
                                          if (!l->built) buildNow(a, *l);
                                          return Val::none();
                                        }};
@@ -246,7 +246,7 @@ void addOtherLayers(BuiltinTable& t) {
                                   if (!a["layers"].isSeq())
                                     a.fail("layers", "must be a list of layers");
                                   for (const Val& x : a["layers"].items()) {
-                                    if (x.kind != Kind::Object || !x.obj->callable())
+                                    if (x.kind() != Kind::Object || !x.obj()->callable())
                                       a.fail("layers",
                                              "must hold layers, got " + article(typeName(x)));
                                     l->layers.push_back(x);
@@ -256,7 +256,7 @@ void addOtherLayers(BuiltinTable& t) {
                               }};
   t["Sequential.add"] = {
       Signature::parse("layer"), [](Bound& a) {
-        static_cast<SequentialLayer*>(a.self.obj.get())->layers.push_back(a["layer"]);
+        static_cast<SequentialLayer*>(a.self.obj().get())->layers.push_back(a["layer"]);
         return Val::none();
       }};
 }

@@ -153,9 +153,9 @@ void addKerasBatchNorm(BuiltinTable& t) {
         l->varianceInit = initializerArg(a, "moving_variance_initializer");
         const Val& shape = a["input_shape"];
         if (!shape.isNone()) {
-          if (!shape.isSeq() || shape.items().empty() || shape.items().back().kind != Kind::Int)
+          if (!shape.isSeq() || shape.items().empty() || shape.items().back().kind() != Kind::Int)
             a.fail("input_shape", "must be a tuple with an int last dimension");
-          l->build(a.cx, {shape.items().back().i}, DType::F32);
+          l->build(a.cx, {shape.items().back().asInt()}, DType::F32);
         }
         return Val::object(l);
       }};

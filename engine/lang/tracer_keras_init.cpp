@@ -188,9 +188,9 @@ std::optional<int64_t> seedArg(Bound& a) {
 
 Val initializerArg(Bound& a, const std::string& param) {
   const Val& v = a[param];
-  if (v.kind == Kind::Str) {
+  if (v.kind() == Kind::Str) {
     for (const InitInfo& info : kInitializers)
-      if (v.s == info.name || v.s == info.className) {
+      if (v.text() == info.name || v.text() == info.className) {
         if (info.kind == InitKind::Constant)
           a.fail(param, "'constant' needs a value: use tf.keras.initializers.Constant(value)");
         return Val::object(initializerOf(info));
@@ -199,7 +199,7 @@ Val initializerArg(Bound& a, const std::string& param) {
     for (const InitInfo& info : kInitializers)
       if (info.kind != InitKind::Constant)
         known += std::string(known.empty() ? "" : ", ") + info.name;
-    a.fail(param, "names no initializer GradLab knows: '" + v.s + "' (" + known + ")");
+    a.fail(param, "names no initializer GradLab knows: '" + v.text() + "' (" + known + ")");
   }
   if (v.as<InitializerObj>()) return v;
   a.fail(param, "must be an initializer's name or a tf.keras.initializers object, got " +

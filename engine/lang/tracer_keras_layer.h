@@ -43,7 +43,9 @@ struct LayerObj : Object {
   }
   // Weight k's current value, read as a tf.Variable's: recording tapes watch it, and what an
   // optimizer assigned is what later calls compute with.
-  Value weight(Context& cx, size_t k) { return cx.readVariable(Val::variable(states.at(k))).t; }
+  Value weight(Context& cx, size_t k) {
+    return cx.readVariable(Val::variable(states.at(k))).tensorValue();
+  }
   // Creates the variables for inputs of this shape (last dimension known); layers without
   // variables have nothing to build.
   virtual void build(Context&, const Shape&, DType) { built = true; }
@@ -87,8 +89,8 @@ struct LayerObj : Object {
   // y through `act`: None, an activation's name or a function.
   Value activateWith(Context& cx, const Val& act, Value y, const SourceLoc& callLoc) {
     if (act.isNone()) return y;
-    if (act.kind == Kind::Str) {
-      const std::string& s = act.s;
+    if (act.kind() == Kind::Str) {
+      const std::string& s = act.text();
       if (s == "linear") return y;
       if (s == "relu") return gl::ops::relu(cx.b, y);
       if (s == "sigmoid") return gl::ops::sigmoid(cx.b, y);

@@ -319,9 +319,9 @@ void addLayer(BuiltinTable& t, CellKind k, const char* kind, const char* cellKin
           a.fail("stateful", "is not supported by GradLab (states kept across calls)");
         const Val& shape = a["input_shape"];
         if (!shape.isNone()) {
-          if (!shape.isSeq() || shape.items().empty() || shape.items().back().kind != Kind::Int)
+          if (!shape.isSeq() || shape.items().empty() || shape.items().back().kind() != Kind::Int)
             a.fail("input_shape", "must be a tuple (time, features) with an int last");
-          l->cell->build(a.cx, {shape.items().back().i}, DType::F32);
+          l->cell->build(a.cx, {shape.items().back().asInt()}, DType::F32);
         }
         return Val::object(l);
       }};

@@ -6,6 +6,7 @@
 
 #include "engine/control/control_flow.h"
 #include "engine/lang/tracer_autograph.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -176,10 +177,9 @@ Flow Tracer::pythonWhile(const Stmt::While& s, Val test, const SourceLoc& loc) {
 
 Flow Tracer::execFor(const Stmt::For& s, const SourceLoc& loc) {
   Val seq = eval(*s.iter);
-  if (seq.range) return forTfRange(s, *seq.range, loc);
-  if (seq.isTensor()) return forItems(s, tensorRows(seq.t, s.iter->loc), loc);
-  if (auto iter = seq.as<Object>(); iter && iter->typeName() == "range")
-    return forPythonRange(s, seq, loc);
+  if (seq.range()) return forTfRange(s, *seq.range(), loc);
+  if (seq.isTensor()) return forItems(s, tensorRows(seq.tensorValue(), s.iter->loc), loc);
+  if (seq.as<RangeObj>()) return forPythonRange(s, seq, loc);
   return forItems(s, callSimple(*lookupBuiltin("list"), {seq}, s.iter->loc, "list").items(), loc);
 }
 
@@ -205,7 +205,7 @@ Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc&
   Value start = toTensor(r.start, s.iter->loc, DType::I32);
   Value limit = toTensor(r.limit, s.iter->loc, DType::I32);
   Value delta = toTensor(r.delta, s.iter->loc, DType::I32);
-  const bool down = r.delta.kind == Kind::Int && r.delta.i < 0;
+  const bool down = r.delta.kind() == Kind::Int && r.delta.asInt() < 0;
   std::vector<Value> init{start};
   init.insert(init.end(), lv.flat.begin(), lv.flat.end());
   init.insert(init.end(), vars.before.begin(), vars.before.end());
@@ -243,13 +243,13 @@ Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc&
 Flow Tracer::forPythonRange(const Stmt::For& s, const Val& range, const SourceLoc& loc) {
   Val startV = getAttr(range, "start", loc), stopV = getAttr(range, "stop", loc),
       stepV = getAttr(range, "step", loc);
-  for (int64_t i = startV.i; stepV.i > 0 ? i < stopV.i : i > stopV.i;) {
+  for (int64_t i = startV.asInt(); stepV.asInt() > 0 ? i < stopV.asInt() : i > stopV.asInt();) {
     countUnroll(loc);
     assign(*s.target, Val::integer(i));
     Flow f = execBlock(s.body);
     if (f == Flow::Break) break;
     if (f == Flow::Return) return f;
-    if (__builtin_add_overflow(i, stepV.i, &i)) break;
+    if (__builtin_add_overflow(i, stepV.asInt(), &i)) break;
   }
   return Flow::Normal;
 }

@@ -29,13 +29,13 @@ struct Sgd : OptimizerObj {
     Emitter& b = cx.b;
     const Value step = o::neg(b, o::mul(b, g, lr));  // -lr * g
     if (momentum == 0) {
-      cx.assignVariable(var, o::add(b, var.t, step), loc, "SGD.apply_gradients");
+      cx.assignVariable(var, o::add(b, var.tensorValue(), step), loc, "SGD.apply_gradients");
       return;
     }
     const Value m = o::add(b, step, o::scale(b, s[0]->current, momentum));
     set(cx, s[0], m, loc, "SGD momentum");
     const Value delta = nesterov ? o::add(b, step, o::scale(b, m, momentum)) : m;
-    cx.assignVariable(var, o::add(b, var.t, delta), loc, "SGD.apply_gradients");
+    cx.assignVariable(var, o::add(b, var.tensorValue(), delta), loc, "SGD.apply_gradients");
   }
 };
 
@@ -67,7 +67,7 @@ struct Adam : OptimizerObj {
       set(cx, s[2], v, loc, "Adam vhat");
     }
     const Value den = o::addScalar(b, o::sqrt(b, v), epsilon);
-    cx.assignVariable(var, o::sub(b, var.t, o::div(b, o::mul(b, m, alpha), den)), loc,
+    cx.assignVariable(var, o::sub(b, var.tensorValue(), o::div(b, o::mul(b, m, alpha), den)), loc,
                       "Adam.apply_gradients");
   }
 };
@@ -102,7 +102,7 @@ struct RmsProp : OptimizerObj {
       inc = o::add(b, o::scale(b, s[1]->current, momentum), inc);
       set(cx, s[1], inc, loc, "RMSprop momentum");
     }
-    cx.assignVariable(var, o::sub(b, var.t, inc), loc, "RMSprop.apply_gradients");
+    cx.assignVariable(var, o::sub(b, var.tensorValue(), inc), loc, "RMSprop.apply_gradients");
   }
 };
 
@@ -118,7 +118,7 @@ struct Adagrad : OptimizerObj {
     const Value acc = o::add(b, s[0]->current, o::square(b, g));
     set(cx, s[0], acc, loc, "Adagrad accumulator");
     const Value inc = o::div(b, o::mul(b, lr, g), o::sqrt(b, o::addScalar(b, acc, epsilon)));
-    cx.assignVariable(var, o::sub(b, var.t, inc), loc, "Adagrad.apply_gradients");
+    cx.assignVariable(var, o::sub(b, var.tensorValue(), inc), loc, "Adagrad.apply_gradients");
   }
 };
 

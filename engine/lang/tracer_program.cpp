@@ -43,15 +43,16 @@ namespace {
 bool outputEntries(const Graph& g, const Val& v, std::vector<OutputEntry>& out, bool& gradient,
                    int depth = 0) {
   if (depth > kMaxListNesting) return false;
-  gradient = gradient || v.fromGradient;
+  gradient = gradient || v.fromGradient();
   if (v.isTensor()) {
-    const Value t = v.var ? v.var->current : v.t;  // a variable: its value at the end
+    const Value t =
+        v.var() ? v.var()->current : v.tensorValue();  // a variable: its value at the end
     if (g.node(t).region != 0 || g.type(t).list) return false;
     out.push_back({t, "", -1, {}});
     return true;
   }
-  if (v.isNone() && v.why) {
-    out.push_back({Value{}, v.why->text, v.why->node, v.why->loc});
+  if (v.isNone() && v.why()) {
+    out.push_back({Value{}, v.why()->text, v.why()->node, v.why()->loc});
     return true;
   }
   if (v.isSeq()) {

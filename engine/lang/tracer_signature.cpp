@@ -50,24 +50,24 @@ Val parseLiteral(const std::string& text) {
 }
 
 AttrValue toAttr(Context& cx, const Val& v, const SourceLoc& loc, const std::string& what) {
-  switch (v.kind) {
+  switch (v.kind()) {
     case Kind::Bool:
-      return v.b;
+      return v.asBool();
     case Kind::Int:
-      return v.i;
+      return v.asInt();
     case Kind::Float:
-      return v.f;
+      return v.asFloat();
     case Kind::Str:
-      return v.s;
+      return v.text();
     case Kind::DType:
-      return std::string(dtypeName(v.dt));
+      return std::string(dtypeName(v.asDType()));
     case Kind::List:
     case Kind::Tuple: {
       std::vector<int64_t> ints;
       for (const Val& x : v.items()) {
-        if (x.kind != Kind::Int && x.kind != Kind::Bool)
+        if (x.kind() != Kind::Int && x.kind() != Kind::Bool)
           cx.fail(loc, what + " must be a list of ints, got " + article(typeName(x)) + " inside");
-        ints.push_back(x.kind == Kind::Int ? x.i : x.b);
+        ints.push_back(x.kind() == Kind::Int ? x.asInt() : x.asBool());
       }
       return ints;
     }
@@ -212,7 +212,7 @@ void Bound::fail(const std::string& name, const std::string& msg) const {
 
 Value Bound::tensor(const std::string& name) const {
   const Val& v = (*this)[name];
-  if (v.isNone() && !v.why) fail(name, "must be a tensor, got None");
+  if (v.isNone() && !v.why()) fail(name, "must be a tensor, got None");
   cx.at(callLoc);
   return cx.toTensor(v, loc(name));
 }
@@ -224,8 +224,8 @@ Value Bound::tensorLike(const std::string& name, Value like) const {
 
 // An int tensor folded from constants (tf.shape(x)[0]) counts as a Python int.
 std::optional<std::vector<int64_t>> Bound::staticInts(const Val& v) const {
-  if (!v.isTensor() || isFloat(cx.b.type(v.t).dtype)) return std::nullopt;
-  auto c = cx.constantValue(v.t);
+  if (!v.isTensor() || isFloat(cx.b.type(v.tensorValue()).dtype)) return std::nullopt;
+  auto c = cx.constantValue(v.tensorValue());
   if (!c || c->rank() > 1) return std::nullopt;
   std::vector<int64_t> out;
   for (double x : c->toVector()) out.push_back(int64_t(x));
@@ -234,11 +234,13 @@ std::optional<std::vector<int64_t>> Bound::staticInts(const Val& v) const {
 
 int64_t Bound::integer(const std::string& name) const {
   const Val& v = (*this)[name];
-  if (v.kind == Kind::Int) return v.i;
-  if (v.kind == Kind::Bool) return v.b;
-  if (auto c = staticInts(v); c && c->size() == 1 && cx.b.type(v.t).shape.empty()) return (*c)[0];
+  if (v.kind() == Kind::Int) return v.asInt();
+  if (v.kind() == Kind::Bool) return v.asBool();
+  if (auto c = staticInts(v); c && c->size() == 1 && cx.b.type(v.tensorValue()).shape.empty())
+    return (*c)[0];
   if (v.isTensor())
-    fail(name, "must be a Python int known while tracing, got a tensor (" + cx.describe(v.t) + ")");
+    fail(name, "must be a Python int known while tracing, got a tensor (" +
+                   cx.describe(v.tensorValue()) + ")");
   fail(name, "must be an int, got " + typeName(v));
 }
 
@@ -246,39 +248,39 @@ double Bound::number(const std::string& name) const {
   const Val& v = (*this)[name];
   if (v.isNumber()) return v.number();
   if (v.isTensor())
-    fail(name,
-         "must be a Python number known while tracing, got a tensor (" + cx.describe(v.t) + ")");
+    fail(name, "must be a Python number known while tracing, got a tensor (" +
+                   cx.describe(v.tensorValue()) + ")");
   fail(name, "must be a number, got " + typeName(v));
 }
 
 bool Bound::boolean(const std::string& name) const {
   const Val& v = (*this)[name];
-  if (v.kind == Kind::Bool) return v.b;
-  if (v.kind == Kind::Int) return v.i != 0;
+  if (v.kind() == Kind::Bool) return v.asBool();
+  if (v.kind() == Kind::Int) return v.asInt() != 0;
   fail(name, "must be True or False, got " + typeName(v));
 }
 
 std::string Bound::string(const std::string& name) const {
   const Val& v = (*this)[name];
-  if (v.kind != Kind::Str) fail(name, "must be a string, got " + typeName(v));
-  return v.s;
+  if (v.kind() != Kind::Str) fail(name, "must be a string, got " + typeName(v));
+  return v.text();
 }
 
 std::vector<int64_t> Bound::ints(const std::string& name) const {
   const Val& v = (*this)[name];
-  if (v.kind == Kind::Int) return {v.i};
+  if (v.kind() == Kind::Int) return {v.asInt()};
   if (auto c = staticInts(v)) return *c;
   if (v.isSeq()) {
     std::vector<int64_t> out;
     for (const Val& x : v.items()) {
       auto c = staticInts(x);
-      if (c && c->size() == 1 && cx.b.type(x.t).shape.empty()) {
+      if (c && c->size() == 1 && cx.b.type(x.tensorValue()).shape.empty()) {
         out.push_back((*c)[0]);
         continue;
       }
-      if (x.kind != Kind::Int)
+      if (x.kind() != Kind::Int)
         fail(name, "must be a list of ints, got " + article(typeName(x)) + " in it");
-      out.push_back(x.i);
+      out.push_back(x.asInt());
     }
     return out;
   }
@@ -293,12 +295,12 @@ std::vector<int64_t> Bound::axes(const std::string& name) const {
 DType Bound::dtype(const std::string& name, DType def) const {
   const Val& v = (*this)[name];
   if (v.isNone()) return def;
-  if (v.kind == Kind::DType) return v.dt;
-  if (v.kind == Kind::Str) {
+  if (v.kind() == Kind::DType) return v.asDType();
+  if (v.kind() == Kind::Str) {
     try {
-      return dtypeFromName(v.s);
+      return dtypeFromName(v.text());
     } catch (const std::exception&) {
-      fail(name, "unknown dtype '" + v.s + "' (float32, float64, int32, int64, bool)");
+      fail(name, "unknown dtype '" + v.text() + "' (float32, float64, int32, int64, bool)");
     }
   }
   fail(name, "must be a dtype such as tf.float32, got " + typeName(v));
@@ -307,7 +309,7 @@ DType Bound::dtype(const std::string& name, DType def) const {
 Shape Bound::shape(const std::string& name) const {
   const Val& v = (*this)[name];
   Shape s;
-  if (v.kind == Kind::Int) return {v.i};
+  if (v.kind() == Kind::Int) return {v.asInt()};
   if (v.isTensor() || (v.isSeq() && cx.tensorish(v))) {
     for (int64_t d : ints(name)) {
       if (d < 0) fail(name, "has a negative dimension " + std::to_string(d));
@@ -323,10 +325,10 @@ Shape Bound::shape(const std::string& name) const {
     fail(name, "must be a shape (a list of ints), got " + typeName(v));
   }
   for (const Val& x : v.items()) {
-    if (x.kind != Kind::Int)
+    if (x.kind() != Kind::Int)
       fail(name, "must be a list of ints, got " + article(typeName(x)) + " in it");
-    if (x.i < 0) fail(name, "has a negative dimension " + std::to_string(x.i));
-    s.push_back(x.i);
+    if (x.asInt() < 0) fail(name, "has a negative dimension " + std::to_string(x.asInt()));
+    s.push_back(x.asInt());
   }
   return s;
 }
@@ -338,9 +340,9 @@ Val callPrimitive(Context& cx, const std::string& prim, CallArgs& args) {
   std::vector<Value> inputs;
   std::optional<DType> like;
   for (const Arg& a : args.pos)
-    if (a.v.isTensor()) like = cx.b.type(a.v.t).dtype;
+    if (a.v.isTensor()) like = cx.b.type(a.v.tensorValue()).dtype;
   auto add = [&](const Val& v, const SourceLoc& loc) {
-    if (v.kind == Kind::Object) {
+    if (v.kind() == Kind::Object) {
       std::vector<Value> flat;
       cx.flatten(v, flat, loc, prim + "() input");
       inputs.insert(inputs.end(), flat.begin(), flat.end());

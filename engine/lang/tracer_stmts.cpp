@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -26,7 +27,7 @@ void addName(const std::string& n, std::vector<std::string>& out) {
 // `ta.write(i, v)` as a statement: the new TensorArray is thrown away.
 bool discardsTensorArray(const Expr& e, const Val& v) {
   auto c = e.as<Expr::Call>();
-  if (!c || v.kind != Kind::Object || v.obj->typeName() != "TensorArray") return false;
+  if (!c || !v.as<TensorArrayObj>()) return false;
   auto a = c->func->as<Expr::Attribute>();
   return a && (a->attr == "write" || a->attr == "unstack" || a->attr == "scatter");
 }
@@ -84,7 +85,7 @@ void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
   // say 'loss' instead of 'mul#41'.
   // Throwaway names (`_`) and control-flow nodes (several outputs) keep their own names.
   if (v.isTensor() && name[0] != '_') {
-    Node& n = g_.node(v.t);
+    Node& n = g_.node(v.tensorValue());
     if (n.name.empty() && !n.is(NodeKind::Const) && n.regions.empty()) n.name = name;
   }
 }
@@ -99,7 +100,7 @@ void Tracer::assign(const Expr& target, const Val& v) {
     if (v.isSeq()) {
       items = v.items();
     } else if (v.isTensor()) {
-      const Shape& s = b_.type(v.t).shape;
+      const Shape& s = b_.type(v.tensorValue()).shape;
       if (s.empty() || s[0] < 0)
         fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) +
                              ": it needs a known first dimension");
@@ -107,7 +108,7 @@ void Tracer::assign(const Expr& target, const Val& v) {
         fail(target.loc, "cannot unpack a tensor of shape " + shapeStr(s) + " into " +
                              std::to_string(elts->size()) + " names");
       at(target.loc);
-      for (Value x : ops::unstack(b_, v.t, 0)) items.push_back(Val::tensor(x));
+      for (Value x : ops::unstack(b_, v.tensorValue(), 0)) items.push_back(Val::tensor(x));
     } else {
       fail(target.loc, "cannot unpack " + article(typeName(v)) + " into " +
                            std::to_string(elts->size()) + " names");
@@ -122,14 +123,14 @@ void Tracer::assign(const Expr& target, const Val& v) {
   if (auto s = target.as<Expr::Subscript>()) {
     Val container = eval(*s->value);
     Val index = eval(*s->index);
-    if (container.kind == Kind::List && index.kind == Kind::Int) {
-      auto& items = container.list->items;
-      int64_t i = index.i < 0 ? index.i + int64_t(items.size()) : index.i;
+    if (container.kind() == Kind::List && index.kind() == Kind::Int) {
+      auto& items = container.list()->items;
+      int64_t i = index.asInt() < 0 ? index.asInt() + int64_t(items.size()) : index.asInt();
       if (i < 0 || i >= int64_t(items.size()))
-        fail(s->index->loc, "list assignment index " + std::to_string(index.i) +
+        fail(s->index->loc, "list assignment index " + std::to_string(index.asInt()) +
                                 " is out of range (length " + std::to_string(items.size()) + ")");
       items[size_t(i)] = v;
-      container.list->noteChild(v);
+      container.list()->noteChild(v);
       return;
     }
     if (container.isTensor())
@@ -213,10 +214,10 @@ Flow Tracer::ExecStmt::operator()(const Stmt::AugAssign& a) const {
   Val rhs = t.eval(*a.value);
   t.at(loc);
   Val v;
-  if (a.op == BinaryOp::Add && cur.kind == Kind::List && rhs.isSeq()) {
+  if (a.op == BinaryOp::Add && cur.kind() == Kind::List && rhs.isSeq()) {
     // list += iterable extends the same list, as in Python.
     const std::vector<Val> extra = rhs.items();  // a copy: `x += x` extends x by itself
-    for (const Val& x : extra) cur.list->items.push_back(x), cur.list->noteChild(x);
+    for (const Val& x : extra) cur.list()->items.push_back(x), cur.list()->noteChild(x);
     v = cur;
   } else {
     v = t.binary(a.op, cur, rhs, loc);
@@ -258,16 +259,16 @@ Flow Tracer::ExecStmt::operator()(const Stmt::With& w) const {
   std::vector<Val> entered;
   for (const auto& item : w.items) {
     Val ctx = t.eval(*item.context);
-    if (ctx.kind != Kind::Object || !ctx.obj->isContext())
+    if (ctx.kind() != Kind::Object || !ctx.obj()->isContext())
       t.fail(item.context->loc, article(typeName(ctx)) +
                                     " cannot be used in a with statement (GradLab knows "
                                     "tf.GradientTape(), tape.stop_recording() and variant(...))");
-    Val bound = ctx.obj->enter(t.cx_, item.context->loc);
+    Val bound = ctx.obj()->enter(t.cx_, item.context->loc);
     entered.push_back(ctx);
     if (!item.asName.empty()) t.bind(item.asName, bound, item.asLoc);
   }
   Flow f = t.execBlock(w.body);
-  for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj->exit(t.cx_);
+  for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj()->exit(t.cx_);
   return f;
 }
 

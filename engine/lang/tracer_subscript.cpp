@@ -5,6 +5,7 @@
 
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_index.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/diagnostic.h"
 
@@ -18,8 +19,8 @@ struct SliceObj : Object {
 };
 
 int64_t sliceBound(Context& cx, const Val& v, const SourceLoc& loc, const char* what) {
-  if (v.kind == Kind::Int) return v.i;
-  if (v.kind == Kind::Bool) return v.b;
+  if (v.kind() == Kind::Int) return v.asInt();
+  if (v.kind() == Kind::Bool) return v.asBool();
   if (v.isTensor())
     cx.fail(loc, std::string("slice ") + what +
                      " must be a Python int known while tracing, got a "
@@ -82,11 +83,11 @@ std::optional<Value> Tracer::readStacked(Value x, const Val& index, const Source
   const Node& n = g_.node(x);
   const Shape& s = b_.type(x).shape;
   if (!runs(n, prims::listStack()) || s.empty() || s[0] >= 0) return std::nullopt;
-  if (index.kind == Kind::Int && index.i < 0) return std::nullopt;
+  if (index.kind() == Kind::Int && index.asInt() < 0) return std::nullopt;
   if (index.isTensor()) {
-    const TypeInfo& t = b_.type(index.t);
+    const TypeInfo& t = b_.type(index.tensorValue());
     if (!t.shape.empty() || t.dtype != DType::I32) return std::nullopt;
-  } else if (index.kind != Kind::Int) {
+  } else if (index.kind() != Kind::Int) {
     return std::nullopt;
   }
   Value i = toTensor(index, loc, DType::I32);
@@ -95,32 +96,31 @@ std::optional<Value> Tracer::readStacked(Value x, const Val& index, const Source
 }
 
 Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
-  if (v.isSeq() || v.kind == Kind::Str) {
+  if (v.isSeq() || v.kind() == Kind::Str) {
     Val item = indexSequence(cx_, v, index, loc);
-    return item.var ? readVariable(item) : item;
+    return item.var() ? readVariable(item) : item;
   }
   if (auto d = v.as<DictObj>()) {
     const int at = d->find(index);
     if (at < 0) fail(loc, "KeyError: " + repr(g_, index) + " is not a key of this dict");
     const Val& item = d->values[size_t(at)];
-    return item.var ? readVariable(item) : item;
+    return item.var() ? readVariable(item) : item;
   }
   if (!v.isTensor()) {
-    if (v.kind == Kind::Object && v.obj->typeName() == "TensorArray")
-      fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");
+    if (v.as<TensorArrayObj>()) fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");
     fail(loc, "'" + typeName(v) + "' object is not subscriptable");
   }
-  if (v.var) return subscript(Val::tensor(v.var->current), index, loc);  // its value now
-  checkRegion(v.t, loc);
+  if (v.var()) return subscript(Val::tensor(v.var()->current), index, loc);  // its value now
+  checkRegion(v.tensorValue(), loc);
   const std::vector<Val> parts =
-      index.kind == Kind::Tuple ? index.items() : std::vector<Val>{index};
+      index.kind() == Kind::Tuple ? index.items() : std::vector<Val>{index};
   // x[i, ...] on a dynamic TensorArray's stack: read item i, then index the rest.
   if (!parts.empty())
-    if (auto r = readStacked(v.t, parts[0], loc)) {
+    if (auto r = readStacked(v.tensorValue(), parts[0], loc)) {
       if (parts.size() == 1) return Val::tensor(*r);
       return subscript(Val::tensor(*r), Val::listOf({parts.begin() + 1, parts.end()}, true), loc);
     }
-  return Val::tensor(indexTensor(cx_, v.t, parts, loc));
+  return Val::tensor(indexTensor(cx_, v.tensorValue(), parts, loc));
 }
 
 }  // namespace gl::lang::trace

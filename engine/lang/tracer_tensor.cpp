@@ -7,6 +7,7 @@
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_format.h"
+#include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 
@@ -44,8 +45,8 @@ void nestedNumbers(Tracer& t, const Val& v, size_t depth, Shape& shape, std::vec
   if (depth > size_t(kMaxListNesting)) t.fail(loc, "the list is nested too deeply");
   if (v.isNumber()) {
     if (depth != shape.size()) t.fail(loc, "a nested list of numbers must be rectangular");
-    anyFloat = anyFloat || v.kind == Kind::Float;
-    allBool = allBool && v.kind == Kind::Bool;
+    anyFloat = anyFloat || v.kind() == Kind::Float;
+    allBool = allBool && v.kind() == Kind::Bool;
     out.push_back(v.number());
     return;
   }
@@ -106,8 +107,9 @@ Val pythonBits(Tracer& t, BinaryOp op, bool bools, int64_t a, int64_t c, const S
 }
 
 Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
-  const bool ints = l.kind != Kind::Float && r.kind != Kind::Float;
-  const int64_t a = l.kind == Kind::Bool ? l.b : l.i, c = r.kind == Kind::Bool ? r.b : r.i;
+  const bool ints = l.kind() != Kind::Float && r.kind() != Kind::Float;
+  const int64_t a = l.kind() == Kind::Bool ? l.asBool() : l.asInt(),
+                c = r.kind() == Kind::Bool ? r.asBool() : r.asInt();
   const double x = l.number(), y = r.number();
   switch (op) {
     case BinaryOp::Add:
@@ -146,7 +148,7 @@ Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const Source
     case BinaryOp::LShift:
     case BinaryOp::RShift:
       if (!ints) break;
-      return pythonBits(t, op, l.kind == Kind::Bool && r.kind == Kind::Bool, a, c, loc);
+      return pythonBits(t, op, l.kind() == Kind::Bool && r.kind() == Kind::Bool, a, c, loc);
     default:
       break;
   }
@@ -155,18 +157,19 @@ Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const Source
 }
 
 Val repeat(Tracer& t, const Val& seq, int64_t n, const SourceLoc& loc) {
-  const int64_t len = seq.kind == Kind::Str ? int64_t(seq.s.size()) : int64_t(seq.items().size());
+  const int64_t len =
+      seq.kind() == Kind::Str ? int64_t(seq.text().size()) : int64_t(seq.items().size());
   if (n > 0 && len > 0 && n > maxPythonItems() / len)
     t.fail(loc, "this repetition makes more than " + std::to_string(maxPythonItems()) + " items" +
                     kRaiseItems);
-  if (seq.kind == Kind::Str) {
+  if (seq.kind() == Kind::Str) {
     std::string s;
-    for (int64_t k = 0; k < n; ++k) s += seq.s;
+    for (int64_t k = 0; k < n; ++k) s += seq.text();
     return Val::str(s);
   }
   std::vector<Val> items;
   for (int64_t k = 0; k < n; ++k) items.insert(items.end(), seq.items().begin(), seq.items().end());
-  return Val::listOf(std::move(items), seq.kind == Kind::Tuple);
+  return Val::listOf(std::move(items), seq.kind() == Kind::Tuple);
 }
 
 // Python's // and % on int32 tensors: the div primitive floor-divides int32 and rejects a zero
@@ -187,20 +190,20 @@ std::optional<Val> pythonSequences(Tracer& t, BinaryOp op, const Val& l, const V
       t.fail(loc, std::string("this concatenation makes more than ") +
                       std::to_string(maxPythonItems()) + " " + what + kRaiseItems);
   };
-  if (op == BinaryOp::Add && l.kind == Kind::Str && r.kind == Kind::Str) {
-    checkLength(l.s.size(), r.s.size(), "characters");
-    return Val::str(l.s + r.s);
+  if (op == BinaryOp::Add && l.kind() == Kind::Str && r.kind() == Kind::Str) {
+    checkLength(l.text().size(), r.text().size(), "characters");
+    return Val::str(l.text() + r.text());
   }
-  if (op == BinaryOp::Add && l.isSeq() && l.kind == r.kind) {
+  if (op == BinaryOp::Add && l.isSeq() && l.kind() == r.kind()) {
     checkLength(l.items().size(), r.items().size(), "items");
     std::vector<Val> items = l.items();
     items.insert(items.end(), r.items().begin(), r.items().end());
-    return Val::listOf(std::move(items), l.kind == Kind::Tuple);
+    return Val::listOf(std::move(items), l.kind() == Kind::Tuple);
   }
-  if (op == BinaryOp::Mul && (l.isSeq() || l.kind == Kind::Str) && r.kind == Kind::Int)
-    return repeat(t, l, r.i, loc);
-  if (op == BinaryOp::Mul && (r.isSeq() || r.kind == Kind::Str) && l.kind == Kind::Int)
-    return repeat(t, r, l.i, loc);
+  if (op == BinaryOp::Mul && (l.isSeq() || l.kind() == Kind::Str) && r.kind() == Kind::Int)
+    return repeat(t, l, r.asInt(), loc);
+  if (op == BinaryOp::Mul && (r.isSeq() || r.kind() == Kind::Str) && l.kind() == Kind::Int)
+    return repeat(t, r, l.asInt(), loc);
   return std::nullopt;
 }
 
@@ -241,9 +244,11 @@ std::optional<Value> tensorBinary(Builder& b, BinaryOp op, Value x, Value y) {
 
 // Python's `is`.
 bool identical(const Val& l, const Val& r) {
-  return l.kind == r.kind && (l.kind == Kind::None || l.kind == Kind::Ellipsis ||
-                              (l.isTensor() && l.t == r.t) || (l.obj && l.obj == r.obj) ||
-                              (l.list && l.list == r.list) || (l.kind == Kind::Bool && l.b == r.b));
+  return l.kind() == r.kind() &&
+         (l.kind() == Kind::None || l.kind() == Kind::Ellipsis ||
+          (l.isTensor() && l.tensorValue() == r.tensorValue()) || (l.obj() && l.obj() == r.obj()) ||
+          (l.list() && l.list() == r.list()) ||
+          (l.kind() == Kind::Bool && l.asBool() == r.asBool()));
 }
 
 // Python's `x in container` on lists, tuples and strings.
@@ -251,8 +256,8 @@ bool contains(Tracer& t, const Val& container, const Val& x, const SourceLoc& lo
   bool found = false;
   if (container.isSeq()) {
     for (const Val& item : container.items()) found = found || sameValue(x, item);
-  } else if (container.kind == Kind::Str && x.kind == Kind::Str) {
-    found = container.s.find(x.s) != std::string::npos;
+  } else if (container.kind() == Kind::Str && x.kind() == Kind::Str) {
+    found = container.text().find(x.text()) != std::string::npos;
   } else {
     t.fail(loc, "argument of type '" + typeName(container) + "' does not support 'in'");
   }
@@ -282,7 +287,7 @@ Value tensorCompare(Builder& b, CmpOp op, Value x, Value y) {
 int pythonOrder(Tracer& t, CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) {
   if (l.isNumber() && r.isNumber())
     return l.number() < r.number() ? -1 : l.number() > r.number() ? 1 : 0;
-  if (l.kind == Kind::Str && r.kind == Kind::Str) return l.s.compare(r.s);
+  if (l.kind() == Kind::Str && r.kind() == Kind::Str) return l.text().compare(r.text());
   t.fail(loc, std::string("'") + symbol(op) + "' is not supported between '" + typeName(l) +
                   "' and '" + typeName(r) + "'");
 }
@@ -380,33 +385,34 @@ bool Tracer::tensorish(const Val& v, int depth) const {
 }
 
 Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> like) {
-  switch (v.kind) {
+  switch (v.kind()) {
     case Kind::Tensor: {
-      const Value t = v.var ? v.var->current : v.t;  // a variable held in a list: its value now
+      const Value t =
+          v.var() ? v.var()->current : v.tensorValue();  // a variable held in a list: its value now
       checkRegion(t, loc);
       return t;
     }
     case Kind::Bool:
-      return b_.constant(Tensor::scalar(v.b, DType::Bool));
+      return b_.constant(Tensor::scalar(v.asBool(), DType::Bool));
     case Kind::Int: {
       DType dt = like && *like != DType::Bool ? *like : DType::I32;
-      if (dt == DType::I32 && (v.i > INT32_MAX || v.i < INT32_MIN))
-        fail(loc, "the integer " + std::to_string(v.i) + " does not fit in an int32 tensor");
-      return b_.constant(Tensor::scalar(double(v.i), dt));
+      if (dt == DType::I32 && (v.asInt() > INT32_MAX || v.asInt() < INT32_MIN))
+        fail(loc, "the integer " + std::to_string(v.asInt()) + " does not fit in an int32 tensor");
+      return b_.constant(Tensor::scalar(double(v.asInt()), dt));
     }
     case Kind::Float: {
       DType dt = like && isFloat(*like) ? *like : DType::F32;
       if (like && !isFloat(*like))
         fail(loc, "cannot mix the Python float " + repr(g_, v) + " with " +
                       article(dtypeName(*like)) + " tensor; use tf.cast");
-      return b_.constant(Tensor::scalar(v.f, dt));
+      return b_.constant(Tensor::scalar(v.asFloat(), dt));
     }
     case Kind::List:
     case Kind::Tuple: {
       if (tensorish(v)) {
         std::optional<DType> dt = like;
         for (const Val& x : v.items())
-          if (x.isTensor()) dt = b_.type(x.t).dtype;
+          if (x.isTensor()) dt = b_.type(x.tensorValue()).dtype;
         std::vector<Value> parts;
         for (const Val& x : v.items()) parts.push_back(toTensor(x, loc, dt));
         if (parts.empty()) fail(loc, "cannot make a tensor from an empty list");
@@ -425,16 +431,16 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
     }
     case Kind::None: {
       std::string msg = "cannot use None as a tensor";
-      if (v.why) msg += "; it is a gradient that does not exist: " + v.why->text;
+      if (v.why()) msg += "; it is a gradient that does not exist: " + v.why()->text;
       fail(loc, msg);
     }
     case Kind::Object:
-      if (v.obj->typeName() == "TensorArray")
+      if (v.as<TensorArrayObj>())
         fail(loc, "a TensorArray is not a tensor; read it with ta.stack() or ta.read(i)");
-      if (v.range && v.obj->typeName() == "tf.range") {
-        const Value start = toTensor(v.range->start, loc, DType::I32);
-        const Value limit = toTensor(v.range->limit, loc, DType::I32);
-        const Value delta = toTensor(v.range->delta, loc, DType::I32);
+      if (const LazyRangeObj* lazy = v.as<LazyRangeObj>()) {
+        const Value start = toTensor(lazy->range->start, loc, DType::I32);
+        const Value limit = toTensor(lazy->range->limit, loc, DType::I32);
+        const Value delta = toTensor(lazy->range->delta, loc, DType::I32);
         at(loc);
         return rangeTensor(b_, start, limit, delta);
       }
@@ -445,11 +451,12 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
 }
 
 Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
-  if (op == BinaryOp::Mod && l.kind == Kind::Str) return Val::str(percentFormat(cx_, l.s, r, loc));
+  if (op == BinaryOp::Mod && l.kind() == Kind::Str)
+    return Val::str(percentFormat(cx_, l.text(), r, loc));
   for (const Val* v : {&l, &r})
-    if (v->isNone() && v->why)
+    if (v->isNone() && v->why())
       fail(loc, std::string("an operand of '") + symbol(op) +
-                    "' is None: it is a gradient that does not exist, because " + v->why->text);
+                    "' is None: it is a gradient that does not exist, because " + v->why()->text);
   if (!l.isTensor() && !r.isTensor()) {
     if (l.isNumber() && r.isNumber()) return pythonArith(*this, op, l, r, loc);
     if (auto v = pythonSequences(*this, op, l, r, loc)) return *v;
@@ -458,8 +465,8 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
                     "' and '" + typeName(r) + "'");
   }
   std::optional<DType> likeL, likeR;
-  if (l.isTensor()) likeR = b_.type(l.t).dtype;
-  if (r.isTensor()) likeL = b_.type(r.t).dtype;
+  if (l.isTensor()) likeR = b_.type(l.tensorValue()).dtype;
+  if (r.isTensor()) likeL = b_.type(r.tensorValue()).dtype;
   Value x = toTensor(l, loc, likeL);
   Value y = toTensor(r, loc, likeR);
   const DType dx = b_.type(x).dtype, dy = b_.type(y).dtype;
@@ -474,10 +481,10 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
 
 Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
   if (v.isTensor()) {
-    const DType dt = b_.type(v.t).dtype;
+    const DType dt = b_.type(v.tensorValue()).dtype;
     switch (op) {
       case UnaryOp::Neg:
-        return Val::tensor(o::neg(b_, v.t));
+        return Val::tensor(o::neg(b_, v.tensorValue()));
       case UnaryOp::Pos:
         return v;
       case UnaryOp::Not:
@@ -485,20 +492,20 @@ Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
         if (dt != DType::Bool)
           fail(loc, std::string("'") + symbol(op) + "' needs a bool tensor, got " + dtypeName(dt) +
                         "; compare first (x > 0)");
-        return Val::tensor(o::logicalNot(b_, v.t));
+        return Val::tensor(o::logicalNot(b_, v.tensorValue()));
     }
   }
   if (op == UnaryOp::Not) return Val::boolean(!truthy(v, loc));
   if (v.isNumber()) {
-    if (op == UnaryOp::Pos) return v.kind == Kind::Bool ? Val::integer(v.b) : v;
+    if (op == UnaryOp::Pos) return v.kind() == Kind::Bool ? Val::integer(v.asBool()) : v;
     if (op == UnaryOp::Neg) {
-      if (v.kind == Kind::Float) return Val::real(-v.f);
-      const int64_t i = v.kind == Kind::Bool ? v.b : v.i;
+      if (v.kind() == Kind::Float) return Val::real(-v.asFloat());
+      const int64_t i = v.kind() == Kind::Bool ? v.asBool() : v.asInt();
       if (i == INT64_MIN) fail(loc, "integer overflow");
       return Val::integer(-i);
     }
-    if (op == UnaryOp::Invert && v.kind != Kind::Float)
-      return Val::integer(~(v.kind == Kind::Bool ? int64_t(v.b) : v.i));
+    if (op == UnaryOp::Invert && v.kind() != Kind::Float)
+      return Val::integer(~(v.kind() == Kind::Bool ? int64_t(v.asBool()) : v.asInt()));
   }
   fail(loc, std::string("bad operand type for unary ") + symbol(op) + ": '" + typeName(v) + "'");
 }
@@ -510,8 +517,10 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
     return Val::boolean(contains(*this, r, l, loc) == (op == CmpOp::In));
   if (l.isTensor() || r.isTensor()) {
     if (l.isNone() || r.isNone()) return Val::boolean(op == CmpOp::NotEq);
-    Value x = toTensor(l, loc, r.isTensor() ? std::optional(b_.type(r.t).dtype) : std::nullopt);
-    Value y = toTensor(r, loc, l.isTensor() ? std::optional(b_.type(l.t).dtype) : std::nullopt);
+    Value x = toTensor(l, loc,
+                       r.isTensor() ? std::optional(b_.type(r.tensorValue()).dtype) : std::nullopt);
+    Value y = toTensor(r, loc,
+                       l.isTensor() ? std::optional(b_.type(l.tensorValue()).dtype) : std::nullopt);
     if (b_.type(x).dtype != b_.type(y).dtype)
       fail(loc, std::string("cannot compare a ") + dtypeName(b_.type(x).dtype) + " tensor with a " +
                     dtypeName(b_.type(y).dtype) + " tensor; use tf.cast");
@@ -534,28 +543,11 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
 }
 
 bool Tracer::truthy(const Val& v, const SourceLoc& loc) {
-  switch (v.kind) {
-    case Kind::None:
-      return false;
-    case Kind::Bool:
-      return v.b;
-    case Kind::Int:
-      return v.i != 0;
-    case Kind::Float:
-      return v.f != 0;
-    case Kind::Str:
-      return !v.s.empty();
-    case Kind::List:
-    case Kind::Tuple:
-      return !v.items().empty();
-    case Kind::Tensor:
-      fail(loc,
-           "the truth value of a tensor is known only when the graph runs: an if/while "
-           "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "
-           "tf.logical_and/or or tf.cond");
-    default:
-      return true;
-  }
+  if (const std::optional<bool> t = truth(v)) return *t;
+  fail(loc,
+       "the truth value of a tensor is known only when the graph runs: an if/while "
+       "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "
+       "tf.logical_and/or or tf.cond");
 }
 
 }  // namespace gl::lang::trace

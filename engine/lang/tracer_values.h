@@ -1,13 +1,15 @@
 #pragma once
-// The tracer's value model: what a GradLab script name can hold while it is traced. Python
-// values (None, bool, int, float, str, list, tuple) are evaluated at trace time; tensors are
-// graph values; everything else (functions, tapes, TensorArrays, layers, modules) is an Object.
+// The tracer's value model: what a GradLab script name can hold while it is traced. A Val is a
+// closed set of typed alternatives (a std::variant): Python values (None, bool, int, float, str,
+// list, tuple, Ellipsis, dtypes) are evaluated at trace time; tensors and tf.Variables are graph
+// values; everything else (functions, tapes, TensorArrays, layers, modules) is an Object.
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "engine/autodiff/tape.h"
@@ -89,95 +91,123 @@ class Object : public std::enable_shared_from_this<Object> {
 };
 using ObjPtr = std::shared_ptr<Object>;
 
-struct Val {
-  Kind kind = Kind::None;
-  bool b = false;
-  int64_t i = 0;
-  double f = 0;
-  std::string s;
-  Value t;
-  DType dt = DType::F32;
-  std::shared_ptr<ListObj> list;  // List and Tuple
-  ObjPtr obj;
-  // Bookkeeping that survives binding to a name, for outputs and AutoGraph.
-  bool fromGradient = false;                  // a result of tape.gradient/jacobian
-  std::shared_ptr<const GradDiagnostic> why;  // None returned by a tape: why
-  std::shared_ptr<const RangeInfo> range;     // a tf.range result
-  // A tf.Variable: t is its value when this Val was read; var->current is its value now.
-  std::shared_ptr<VarState> var;
+// A script value is exactly one of these alternatives; each carries only what is meaningful for
+// it. Python scalars and sequences are evaluated while tracing; tensors are graph values.
+struct NoneVal {
+  // None returned by a tape: why the gradient is missing.
+  std::shared_ptr<const GradDiagnostic> why;
+  bool fromGradient = false;  // a result of tape.gradient/jacobian
+};
+struct TensorVal {
+  Value value;
+  std::shared_ptr<const RangeInfo> range;  // a tf.range built as a constant: its bounds
+  bool fromGradient = false;
+};
+// A tf.Variable as the script holds it. The script reads it as a tensor (kind() is Tensor);
+// `read` is its value when this Val was read, state->current its value now.
+struct VariableVal {
+  std::shared_ptr<VarState> state;
+  Value read;
+};
+// Lists are shared and mutable (append); tuples use the same storage but are never mutated.
+struct ListVal {
+  std::shared_ptr<ListObj> list;
+  bool fromGradient = false;
+};
+struct TupleVal {
+  std::shared_ptr<ListObj> list;
+  bool fromGradient = false;
+};
+struct EllipsisVal {};
 
+struct Val {
+  Val() = default;  // None
   static Val none() { return {}; }
-  static Val boolean(bool v) {
-    Val x;
-    x.kind = Kind::Bool;
-    x.b = v;
-    return x;
+  // None standing for a gradient that does not exist, carrying why.
+  static Val noneBecause(GradDiagnostic why) {
+    return Val(NoneVal{std::make_shared<const GradDiagnostic>(std::move(why))});
   }
-  static Val integer(int64_t v) {
-    Val x;
-    x.kind = Kind::Int;
-    x.i = v;
-    return x;
-  }
-  static Val real(double v) {
-    Val x;
-    x.kind = Kind::Float;
-    x.f = v;
-    return x;
-  }
+  static Val boolean(bool v) { return Val(Alternative(std::in_place_type<bool>, v)); }
+  static Val integer(int64_t v) { return Val(Alternative(std::in_place_type<int64_t>, v)); }
+  static Val real(double v) { return Val(Alternative(std::in_place_type<double>, v)); }
   static Val str(std::string v) {
-    Val x;
-    x.kind = Kind::Str;
-    x.s = std::move(v);
-    return x;
+    return Val(Alternative(std::in_place_type<std::string>, std::move(v)));
   }
-  static Val tensor(Value v) {
-    Val x;
-    x.kind = Kind::Tensor;
-    x.t = v;
-    return x;
+  static Val tensor(Value v) { return Val(TensorVal{v}); }
+  // A tf.range built as a constant: a tensor that still knows its bounds, so that
+  // `for i in tf.range(n)` becomes one while_loop.
+  static Val rangeTensor(Value v, std::shared_ptr<const RangeInfo> r) {
+    return Val(TensorVal{v, std::move(r)});
   }
   // A tf.Variable as the script holds it: its current value, carrying its state.
   static Val variable(std::shared_ptr<VarState> s) {
-    Val x = tensor(s->current);
-    x.var = std::move(s);
-    return x;
+    const Value now = s->current;
+    return Val(VariableVal{std::move(s), now});
   }
-  static Val dtype(DType d) {
-    Val x;
-    x.kind = Kind::DType;
-    x.dt = d;
-    return x;
-  }
+  static Val dtype(DType d) { return Val(Alternative(std::in_place_type<DType>, d)); }
   static Val listOf(std::vector<Val> items, bool tuple = false) {
-    Val x;
-    x.kind = tuple ? Kind::Tuple : Kind::List;
-    x.list = std::make_shared<ListObj>();
-    x.list->items = std::move(items);
-    for (const Val& v : x.list->items) x.list->noteChild(v);
-    return x;
+    auto list = std::make_shared<ListObj>();
+    list->items = std::move(items);
+    for (const Val& v : list->items) list->noteChild(v);
+    return tuple ? Val(TupleVal{std::move(list)}) : Val(ListVal{std::move(list)});
   }
-  static Val object(ObjPtr o) {
-    Val x;
-    x.kind = Kind::Object;
-    x.obj = std::move(o);
-    return x;
-  }
-  static Val ellipsis() {
-    Val x;
-    x.kind = Kind::Ellipsis;
-    return x;
-  }
+  static Val object(ObjPtr o) { return Val(Alternative(std::in_place_type<ObjPtr>, std::move(o))); }
+  static Val ellipsis() { return Val(EllipsisVal{}); }
 
-  bool isNone() const { return kind == Kind::None; }
-  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
-  bool isTensor() const { return kind == Kind::Tensor; }
-  bool isSeq() const { return kind == Kind::List || kind == Kind::Tuple; }
-  double number() const { return kind == Kind::Float ? f : kind == Kind::Int ? double(i) : b; }
-  const std::vector<Val>& items() const { return list->items; }
+  // The Python-level type the script's operators see; a tf.Variable is a Tensor here.
+  Kind kind() const {
+    static constexpr Kind kinds[] = {Kind::None,  Kind::Bool,   Kind::Int,    Kind::Float,
+                                     Kind::Str,   Kind::Tensor, Kind::Tensor, Kind::List,
+                                     Kind::Tuple, Kind::Object, Kind::DType,  Kind::Ellipsis};
+    static_assert(std::size(kinds) == std::variant_size_v<Alternative>);
+    return kinds[alt_.index()];
+  }
+  bool isNone() const { return holds<NoneVal>(); }
+  bool isNumber() const { return holds<bool>() || holds<int64_t>() || holds<double>(); }
+  bool isTensor() const { return holds<TensorVal>() || holds<VariableVal>(); }
+  bool isVariable() const { return holds<VariableVal>(); }
+  bool isSeq() const { return holds<ListVal>() || holds<TupleVal>(); }
+  double number() const;  // a bool, int or float as a double; 0 otherwise
+  const std::vector<Val>& items() const { return list()->items; }
   template <class T>
   T* as() const {
-    return kind == Kind::Object ? dynamic_cast<T*>(obj.get()) : nullptr;
+    const ObjPtr* o = std::get_if<ObjPtr>(&alt_);
+    return o ? dynamic_cast<T*>(o->get()) : nullptr;
+  }
+
+  // Each reads its own alternative and gives the type's zero (false, 0, "", no value, null) for
+  // any other, as the one-struct Val did; callers test kind() first.
+  bool asBool() const { return valueOr<bool>(false); }
+  int64_t asInt() const { return valueOr<int64_t>(0); }
+  double asFloat() const { return valueOr<double>(0); }
+  const std::string& text() const;
+  // A tensor's graph value; a tf.Variable's value when this Val was read.
+  Value tensorValue() const;
+  DType asDType() const { return valueOr<DType>(DType::F32); }
+  const std::shared_ptr<ListObj>& list() const;  // List and Tuple
+  const ObjPtr& obj() const;
+
+  // Bookkeeping that survives binding to a name, for outputs and AutoGraph.
+  bool fromGradient() const;  // a result of tape.gradient/jacobian (None, tensor, list, tuple)
+  void markFromGradient();
+  const GradDiagnostic* why() const;             // None returned by a tape: why
+  const RangeInfo* range() const;                // a tf.range result (a constant or a lazy range)
+  const std::shared_ptr<VarState>& var() const;  // a tf.Variable's state; null otherwise
+
+ private:
+  using Alternative = std::variant<NoneVal, bool, int64_t, double, std::string, TensorVal,
+                                   VariableVal, ListVal, TupleVal, ObjPtr, DType, EllipsisVal>;
+  Alternative alt_;
+
+  explicit Val(Alternative a) : alt_(std::move(a)) {}
+  template <class T>
+  bool holds() const {
+    return std::holds_alternative<T>(alt_);
+  }
+  template <class T>
+  T valueOr(T otherwise) const {
+    const T* p = std::get_if<T>(&alt_);
+    return p ? *p : otherwise;
   }
 };
 
@@ -207,14 +237,23 @@ struct CallArgs {
   SourceLoc loc;  // the call expression
 };
 
-// Type names as Python spells them ("int", "list", "Tensor", "GradientTape", ...).
-std::string typeName(const Val& v);
 // "an int", "a list": for messages.
 std::string article(const std::string& noun);
-// Python-like text for print() at trace time; tensors show their node, shape and dtype.
+
+// Python's protocols, one function each (tracer_protocols.cpp). Attribute lookup and calls
+// need the tracer (Tracer::getAttr, Tracer::call); iteration is iterate() (builtins_py).
+// type(): type names as Python spells them ("int", "list", "Tensor", "GradientTape", ...).
+std::string typeName(const Val& v);
+// repr()/str(): Python-like text for print() at trace time; tensors show node, shape, dtype.
 std::string repr(const Graph& g, const Val& v, int depth = 0);
-// Python identity/equality for Python values (tensors compare by graph value).
+// bool(): Python truth; nullopt for a tensor, whose truth is known only when the graph runs.
+std::optional<bool> truth(const Val& v);
+// ==: Python identity/equality for Python values (tensors compare by graph value).
 bool sameValue(const Val& a, const Val& b, int depth = 0);
+// Dict keys (the hashing protocol): str, int or bool; two keys are one when of the same type
+// and equal.
+bool isDictKey(const Val& v);
+bool sameKey(const Val& a, const Val& b);
 
 }  // namespace trace
 }  // namespace gl::lang

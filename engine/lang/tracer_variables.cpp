@@ -19,15 +19,13 @@ namespace gl::lang::trace {
 namespace o = gl::ops;
 
 Val Tracer::fresh(const Val& v) const {
-  if (!v.var) return v;
-  Val r = v;
-  r.t = v.var->current;
-  return r;
+  if (!v.var()) return v;
+  return Val::variable(v.var());  // its value now
 }
 
 Val Tracer::readVariable(const Val& v) {
   Val r = fresh(v);
-  VarState& var = *v.var;
+  VarState& var = *v.var();
   for (const auto& tape : tapes_) {
     if (!tape->recording()) continue;
     if (!(var.trainable && tape->watchesVariables()) && !var.watchedBy.count(tape.get())) continue;
@@ -63,10 +61,10 @@ std::string variableName(const Graph& g, const VarState& var) {
 
 void Tracer::assignVariable(const Val& v, Value value, const SourceLoc& loc,
                             const std::string& what) {
-  if (!v.var)
+  if (!v.var())
     fail(loc, what + " needs a tf.Variable, got " + article(typeName(v)) +
                   " (a plain tensor cannot be assigned: compute a new one instead)");
-  VarState& var = *v.var;
+  VarState& var = *v.var();
   const std::string name = variableName(g_, var);
   if (b_.currentRegion() != var.region)
     fail(loc, what + " assigns " + name +
@@ -218,9 +216,9 @@ void prepareOptimizers(Context& cx, const AssignScan& scan,
       // model.trainable_variables: an attribute of a layer object reads its weights.
       auto n = at->value->as<Expr::Name>();
       const Binding* b = n ? lookup(n->id) : nullptr;
-      if (!b || b->v.kind != Kind::Object) continue;
-      if (!b->v.obj->attr(cx, at->attr)) continue;
-      list = *b->v.obj->attr(cx, at->attr);
+      if (!b || b->v.kind() != Kind::Object) continue;
+      if (!b->v.obj()->attr(cx, at->attr)) continue;
+      list = *b->v.obj()->attr(cx, at->attr);
     } else {
       const auto* l = e->as<Expr::List>();
       const auto* t = e->as<Expr::Tuple>();
@@ -245,10 +243,10 @@ std::vector<std::shared_ptr<VarState>> scanned(
   if (scan.opaque) return live;
   std::vector<std::shared_ptr<VarState>> out;
   for (const auto& n : scan.names)
-    if (const Binding* b = lookup(n); b && b->v.var)
-      if (std::find(out.begin(), out.end(), b->v.var) == out.end() &&
-          std::find(live.begin(), live.end(), b->v.var) != live.end())
-        out.push_back(b->v.var);
+    if (const Binding* b = lookup(n); b && b->v.var())
+      if (std::find(out.begin(), out.end(), b->v.var()) == out.end() &&
+          std::find(live.begin(), live.end(), b->v.var()) != live.end())
+        out.push_back(b->v.var());
   return out;
 }
 
@@ -292,8 +290,8 @@ std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedBy(const Val& fn
 CarriedVariables::CarriedVariables(Context& cx, std::vector<std::shared_ptr<VarState>> vs)
     : vars(std::move(vs)) {
   for (const auto& v : vars) {
-    before.push_back(
-        cx.readVariable(Val::variable(v)).t);  // the loop reads it, on every recording tape
+    before.push_back(cx.readVariable(Val::variable(v))
+                         .tensorValue());  // the loop reads it, on every recording tape
     regions.push_back(v->region);
   }
 }

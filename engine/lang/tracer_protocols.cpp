@@ -1,0 +1,178 @@
+// Python's protocols on script values, each in one place so that statements, operators and
+// builtins agree: type() names, repr()/str(), truth (bool()), equality (==), and dict keys
+// (the hashing protocol: which values may be keys and when two keys are the same).
+// Attribute lookup and calls need the tracer: Tracer::getAttr and Tracer::call (tracer.cpp);
+// iteration is iterate() (tracer_builtins_py.cpp), which `for` and list() share.
+#include <charconv>
+
+#include "engine/lang/tracer_values.h"
+
+namespace gl::lang::trace {
+
+std::string typeName(const Val& v) {
+  switch (v.kind()) {
+    case Kind::None:
+      return "NoneType";
+    case Kind::Bool:
+      return "bool";
+    case Kind::Int:
+      return "int";
+    case Kind::Float:
+      return "float";
+    case Kind::Str:
+      return "str";
+    case Kind::Tensor:
+      return "Tensor";
+    case Kind::List:
+      return "list";
+    case Kind::Tuple:
+      return "tuple";
+    case Kind::Object:
+      return v.obj()->typeName();
+    case Kind::DType:
+      return "DType";
+    case Kind::Ellipsis:
+      return "ellipsis";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string formatFloat(double x) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, x);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string shapeText(const Shape& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) {
+    out += s[i] < 0 ? "None" : std::to_string(s[i]);
+    if (i + 1 < s.size() || s.size() == 1) out += ", ";
+  }
+  if (s.size() == 1) out.erase(out.size() - 1);
+  return out + ")";
+}
+
+}  // namespace
+
+std::string repr(const Graph& g, const Val& v, int depth) {
+  if (depth > kMaxListNesting) return "...";
+  switch (v.kind()) {
+    case Kind::None:
+      return "None";
+    case Kind::Bool:
+      return v.asBool() ? "True" : "False";
+    case Kind::Int:
+      return std::to_string(v.asInt());
+    case Kind::Float:
+      return formatFloat(v.asFloat());
+    case Kind::Str:
+      return v.text();
+    case Kind::Tensor: {
+      // Like a graph-mode tf.Tensor: its value exists only when the graph runs.
+      const Node& n = g.node(v.tensorValue());
+      const TypeInfo& t = g.type(v.tensorValue());
+      return "Tensor(\"" + std::string(n.opName()) + "#" + std::to_string(n.id) + ":" +
+             std::to_string(v.tensorValue().index) + "\", shape=" + shapeText(t.shape) +
+             ", dtype=" + dtypeName(t.dtype) + ")";
+    }
+    case Kind::List:
+    case Kind::Tuple: {
+      std::string s = v.kind() == Kind::List ? "[" : "(";
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        if (i) s += ", ";
+        const Val& x = v.items()[i];
+        s += x.kind() == Kind::Str ? "'" + x.text() + "'" : repr(g, x, depth + 1);
+      }
+      if (v.kind() == Kind::Tuple && v.items().size() == 1) s += ",";
+      return s + (v.kind() == Kind::List ? "]" : ")");
+    }
+    case Kind::Object:
+      if (auto d = v.as<DictObj>()) {
+        std::string out = "{";
+        for (size_t i = 0; i < d->keys.size(); ++i)
+          out += (i ? ", " : "") + repr(g, d->keys[i], depth + 1) + ": " +
+                 repr(g, d->values[i], depth + 1);
+        return out + "}";
+      }
+      return "<" + v.obj()->typeName() + ">";
+    case Kind::DType:
+      return std::string("tf.") + dtypeName(v.asDType());
+    case Kind::Ellipsis:
+      return "Ellipsis";
+  }
+  return "?";
+}
+
+std::optional<bool> truth(const Val& v) {
+  switch (v.kind()) {
+    case Kind::None:
+      return false;
+    case Kind::Bool:
+      return v.asBool();
+    case Kind::Int:
+      return v.asInt() != 0;
+    case Kind::Float:
+      return v.asFloat() != 0;
+    case Kind::Str:
+      return !v.text().empty();
+    case Kind::List:
+    case Kind::Tuple:
+      return !v.items().empty();
+    case Kind::Tensor:
+      return std::nullopt;
+    default:
+      return true;
+  }
+}
+
+bool sameValue(const Val& a, const Val& b, int depth) {
+  if (depth > kMaxListNesting) return false;
+  if (a.isNumber() && b.isNumber()) return a.number() == b.number();
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case Kind::None:
+    case Kind::Ellipsis:
+      return true;
+    case Kind::Str:
+      return a.text() == b.text();
+    case Kind::Tensor:
+      return a.tensorValue() == b.tensorValue();
+    case Kind::DType:
+      return a.asDType() == b.asDType();
+    case Kind::Object:
+      return a.obj() == b.obj();
+    case Kind::List:
+    case Kind::Tuple: {
+      if (a.list() == b.list()) return true;
+      if (a.items().size() != b.items().size()) return false;
+      for (size_t i = 0; i < a.items().size(); ++i)
+        if (!sameValue(a.items()[i], b.items()[i], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool isDictKey(const Val& v) {
+  return v.kind() == Kind::Str || v.kind() == Kind::Int || v.kind() == Kind::Bool;
+}
+
+bool sameKey(const Val& a, const Val& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case Kind::Str:
+      return a.text() == b.text();
+    case Kind::Bool:
+      return a.asBool() == b.asBool();
+    default:
+      return a.asInt() == b.asInt();
+  }
+}
+
+}  // namespace gl::lang::trace
