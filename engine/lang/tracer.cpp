@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "engine/exec/run.h"
 #include "engine/lang/name_suggest.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
@@ -199,6 +200,9 @@ void Tracer::checkLimits(const SourceLoc& loc) {
 }
 
 void Tracer::countUnroll(const SourceLoc& loc) {
+  // Each unrolled copy can build (and differentiate) a large body: the window's cancellation
+  // and the fuzzer's time limit must reach a long unroll, not only values evaluated now.
+  if (opt_.cancelled && opt_.cancelled()) throw CancelledError();
   if (++prog_.unrolledCopies > opt_.maxUnroll)
     fail(loc, "Python loops ran more than " + std::to_string(opt_.maxUnroll) +
                   " iterations while tracing" + kRaiseUnroll +

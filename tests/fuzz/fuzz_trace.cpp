@@ -1,75 +1,13 @@
-// libFuzzer target: bytes as a GradLab script. Tracing must give a program or an EngineError;
-// a small program then runs on the serial executor under a tight memory budget and a step limit
-// (the monitor cancels after kMaxPolls polls or kMaxSeconds), and must again give values or an
-// EngineError. Params are set to the low end of their range (the lessons' own sizes take
-// minutes under ASan).
-// Anything else (a crash, a sanitizer report, a leak, another exception, a hang) is a finding.
-// Build: -DGRADLAB_FUZZ=ON with clang (see README, "Fuzzing").
-#include <chrono>
+// libFuzzer target: bytes as a GradLab script, traced and run by the shared harness (harness.h:
+// its limits, and what counts as a finding). Build: -DGRADLAB_FUZZ=ON with clang (see README,
+// "Sanitizers and fuzzing").
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "engine/lab/session.h"
-#include "engine/lang/program.h"
-#include "engine/tensor/error.h"
-
-namespace {
-
-constexpr size_t kMemoryBudget = size_t(64) << 20;  // 64 MiB of tensors
-constexpr size_t kMaxNodes = 4000;                  // larger graphs are traced, not run
-constexpr int64_t kMaxPolls = 2000;                 // cancellation polls: the step limit
-constexpr double kMaxSeconds = 2;
-constexpr int64_t kMaxTraceOps = 200000;  // primitive ops evaluated while tracing
-
-// Cancels the run after kMaxPolls cancellation checks (nodes and loop iterations) or
-// kMaxSeconds: a loop of 10^9 steps ends quickly.
-class StepLimit : public gl::RunMonitor {
- public:
-  bool cancelled() const override {
-    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
-    return ++polls_ > kMaxPolls || spent.count() > kMaxSeconds;
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  mutable int64_t polls_ = 0;
-};
-
-}  // namespace
+#include "tests/fuzz/harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string source(reinterpret_cast<const char*>(data), size);
-  gl::lang::TraceOptions trace;
-  trace.maxUnroll = 2000;
-  trace.maxNodes = 20000;
-  trace.memoryBudget = kMemoryBudget;
-  // Values computed while tracing obey the same step limit as the run (issue #31: an endless
-  // loop evaluated while tracing must end by the harness's limits, not libFuzzer's timeout).
-  trace.maxOps = kMaxTraceOps;
-  StepLimit traceLimit;
-  trace.cancelled = [&traceLimit] { return traceLimit.cancelled(); };
-  gl::lang::TracedProgram program;
-  try {
-    program = gl::lang::traceProgram(source, "fuzz.gls", trace);
-    bool atLow = true;
-    for (const gl::lang::Param& p : program.params) {
-      trace.overrides[p.name] = p.lo;
-      atLow = atLow && p.value == p.lo;
-    }
-    if (!atLow) program = gl::lang::traceProgram(source, "fuzz.gls", trace);
-  } catch (const gl::EngineError&) {
-    return 0;
-  }
-  if (program.graph->nodes().size() > kMaxNodes) return 0;
-  StepLimit limit;
-  gl::lab::RunSettings run;
-  run.memoryBudget = kMemoryBudget;
-  run.monitor = &limit;
-  run.timeline = false;
-  try {
-    gl::lab::runProgram(program, run);
-  } catch (const gl::EngineError&) {
-  }
+  gl::fuzz::traceAndRun(std::string(reinterpret_cast<const char*>(data), size));
   return 0;
 }
