@@ -39,7 +39,11 @@ def dictionary(src):
               "import time\n", "import numpy as np\n", "from __future__ import ", "f\"", "f'",
               "rf'", "{x}", "{x!r}", "{x:.3f}", "{n:5d}", "{x:>10}", "{x:,}", "{{", "}}", "{x=}",
               "\"%d %.2f %s\" % ", ".format(", "*args", "**kwargs", "*,", "lambda i, *_: ",
-              "del ", "assert ", "math.", "time.time()", "functools.partial(", "tf.__version__"}
+              "del ", "assert ", "math.", "time.time()", "functools.partial(", "tf.__version__",
+              # Classes (#26): `class` is lexed as a reserved word, so it is listed by hand.
+              "class ", "class A:\n    ", "(object):", "self", "self.", "def __init__(self",
+              "def __call__(self", "super()", "super().__init__(", "isinstance(", "@property\n",
+              "@staticmethod\n", "@classmethod\n", "cls", "getattr(", "hasattr(", "setattr("}
     for path in (src / "engine" / "lang").glob("tracer_*.cpp"):
         for name in re.findall(r't\["((?:tf|keras|py|str)\.[\w.]+)"\]', path.read_text()):
             name = name[3:] if name.startswith("py.") else name  # py.math.sqrt is math.sqrt

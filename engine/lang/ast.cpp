@@ -283,6 +283,11 @@ class Dumper {
     block(n.body, indent + 2);
     out += ')';
   }
+  void node(const Stmt::ClassDef& n, int indent) {
+    open("class", *n.header);
+    block(n.body, indent + 2);
+    out += ')';
+  }
   void node(const Stmt::Return& n, int) {
     out += "(return";
     if (n.value) then(*n.value);
@@ -693,6 +698,12 @@ class Unparser {
     out += "def " + n.name + "(";
     params(n.params);
     out += "):\n";
+    block(n.body, indent + 1);
+  }
+  void node(const Stmt::ClassDef& n, int indent) {
+    out += "class ";
+    expr(*n.header, 0);
+    out += ":\n";
     block(n.body, indent + 1);
   }
   void node(const Stmt::Return& n, int) {

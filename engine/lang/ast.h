@@ -224,6 +224,13 @@ struct Stmt {
     Block body;
     std::vector<ExprPtr> decorators;  // @d1 @d2 def f: f = d1(d2(f)), outermost first
   };
+  // `class Name:` or `class Name(Base, kw=v):`. The header is the Name, or a Call of it whose
+  // arguments are the bases and keywords (so printers and walkers reuse the Call's).
+  struct ClassDef {
+    std::string name;
+    ExprPtr header;
+    Block body;
+  };
   struct Return {
     ExprPtr value;  // null for a bare `return`
   };
@@ -268,8 +275,9 @@ struct Stmt {
     std::optional<Number> classroom;  // `class N`: the small value a first look in class uses
   };
 
-  using Node = std::variant<ExprStmt, Assign, AugAssign, If, While, For, Def, Return, With, Pass,
-                            Break, Continue, ParamDecl, Import, ImportFrom, Delete, Assert>;
+  using Node =
+      std::variant<ExprStmt, Assign, AugAssign, If, While, For, Def, ClassDef, Return, With, Pass,
+                   Break, Continue, ParamDecl, Import, ImportFrom, Delete, Assert>;
   Node node;
   SourceLoc loc;
 

@@ -197,6 +197,13 @@ class Parser {
       case Tok::At:
         out.push_back(parseDecorated());
         return;
+      case Tok::Reserved:
+        if (t.text == "class") {
+          out.push_back(parseClass());
+          return;
+        }
+        parseSimpleLine(out);  // the expression parser names the other reserved words
+        return;
       case Tok::KwWith:
         out.push_back(parseWith());
         return;
@@ -497,6 +504,10 @@ class Parser {
       decorators.push_back(parseTest());
       expect(Tok::Newline, "expected the end of the line after a decorator");
     }
+    if (at(Tok::Reserved) && peek().text == "class")
+      fail(peek(),
+           "class decorators are not supported in GradLab script; decorate methods "
+           "with @property, @staticmethod or @classmethod only");
     if (!at(Tok::KwDef)) fail(peek(), "expected 'def' after a decorator");
     return parseDef(std::move(decorators));
   }
@@ -518,6 +529,23 @@ class Parser {
     loopDepth_ = loops;
     return stmt(loc(kw),
                 Stmt::Def{name.text, std::move(params), std::move(body), std::move(decorators)});
+  }
+
+  // `class Name:` / `class Name(bases, keywords):`; the tracer says which bases it supports.
+  StmtPtr parseClass() {
+    const Token& kw = advance();
+    const Token& name = expect(Tok::Name, "expected a class name after 'class'");
+    ExprPtr header = make(loc(name), Expr::Name{name.text});
+    if (at(Tok::LParen)) header = parseCall(header);
+    expect(Tok::Colon, "expected ':' after the class header");
+    // A class body is no loop or function: return/break/continue in it are errors.
+    const int loops = loopDepth_, funcs = funcDepth_;
+    loopDepth_ = 0;
+    funcDepth_ = 0;
+    Block body = parseBlock("'class'");
+    loopDepth_ = loops;
+    funcDepth_ = funcs;
+    return stmt(loc(kw), Stmt::ClassDef{name.text, std::move(header), std::move(body)});
   }
 
   StmtPtr parseWith() {

@@ -274,6 +274,7 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
   std::string prefix;
   switch (v.kind()) {
     case Kind::Object: {
+      if (auto r = scriptAttr(v, name, loc)) return *r;
       if (auto r = v.obj()->attr(cx_, name)) return *r;
       if (auto m = v.as<ModuleObj>())
         fail(loc, "module '" +
@@ -333,6 +334,7 @@ Val Tracer::call(const Val& fn, CallArgs& args, const std::string& what) {
          "'" + what + "' is " + article(typeName(fn)) + ", not a function; it cannot be called");
   // Script functions run here; every other callable gets the builtins' context.
   if (auto f = fn.as<FunctionObj>()) return callFunction(*f, args);
+  if (auto r = callScriptObject(fn, args)) return *r;
   return fn.obj()->call(cx_, args);
 }
 
@@ -437,6 +439,7 @@ Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
   Val savedReturn = returnValue_;
   scope_ = local;
   ++callDepth_;
+  callFrames_.emplace_back(&f, local);
   Val result;
   try {
     if (f.lambdaBody) {
@@ -446,10 +449,12 @@ Val Tracer::callFunction(const FunctionObj& f, CallArgs& args) {
       if (execBlock(*f.body) == Flow::Return) result = returnValue_;
     }
   } catch (...) {
+    callFrames_.pop_back();
     --callDepth_;
     scope_ = saved;
     throw;
   }
+  callFrames_.pop_back();
   --callDepth_;
   scope_ = saved;
   returnValue_ = savedReturn;

@@ -67,8 +67,12 @@ using ScopePtr = std::shared_ptr<Scope>;
 
 enum class Flow { Normal, Break, Continue, Return };
 
+struct ClassObj;
+
 // A script function (def or lambda) with its closure; the tracer runs its calls.
 struct FunctionObj : Object {
+  // The class whose body defined this method: zero-argument super() starts after it.
+  std::weak_ptr<ClassObj> definingClass;
   std::string name;  // "<lambda>" for lambdas
   std::vector<Parameter> params;
   std::vector<std::optional<Val>> defaults;  // evaluated when the def/lambda runs, as in Python
@@ -137,6 +141,12 @@ class Tracer {
   // The variables a script function (or lambda) may assign when called.
   std::vector<std::shared_ptr<VarState>> variablesAssignedBy(const Val& fn);
 
+  // Script classes (tracer_classes.cpp). super(): explicit class and instance, or (both null)
+  // the method being run's class and first argument.
+  Val makeSuper(const Val* cls, const Val* self, const SourceLoc& loc);
+  // Sets an attribute of a script instance or class; false for any other owner.
+  bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
+
  private:
   class DepthGuard;
   struct EvalExpr;  // one function per expression kind (tracer_exprs.cpp)
@@ -162,6 +172,19 @@ class Tracer {
   // A call of a script function: its arguments bound in a new scope of its closure.
   Val callFunction(const FunctionObj& f, CallArgs& args);
   ScopePtr bindArguments(const FunctionObj& f, CallArgs& args);  // Python's rules and errors
+
+  // Script classes (tracer_classes.cpp).
+  void execClass(const Stmt::ClassDef& c, const SourceLoc& loc);
+  std::shared_ptr<ClassObj> classBase(const Stmt::ClassDef& c);
+  void rejectUnsupportedMembers(const ClassObj& cls, const Scope& body);
+  // obj.name for instances, classes and super(): nothing when v is none of them.
+  std::optional<Val> scriptAttr(const Val& v, const std::string& name, const SourceLoc& loc);
+  // A class attribute as seen through an instance (or class) `self`: methods bound, properties
+  // read.
+  Val bindClassAttr(const Val& found, const Val& self, const std::shared_ptr<ClassObj>& cls,
+                    const SourceLoc& loc);
+  // A call of a class, a bound method or an instance with __call__: nothing for other values.
+  std::optional<Val> callScriptObject(const Val& fn, CallArgs& args);
 
   // Operators (tracer_tensor.cpp) and subscripts (tracer_subscript.cpp).
   Val unary(UnaryOp op, const Val& v, const SourceLoc& loc);
@@ -230,6 +253,9 @@ class Tracer {
   std::vector<std::unique_ptr<Block>> rewritten_;   // loop bodies with break/continue rewritten
   int jumpFlags_ = 0;                               // numbers the rewrites' flag names
   std::set<std::string> notes_;                     // notes logged once per trace
+  // The script functions being run, innermost last, with their local scopes: zero-argument
+  // super() reads the method's class and first argument from the last one.
+  std::vector<std::pair<const FunctionObj*, ScopePtr>> callFrames_;
 };
 
 // Guards native stack use so no script exhausts it (deep recursion, deep expressions).

@@ -32,6 +32,7 @@ const Stmt* findJump(const Block& block, bool loopLevel) {
                    [&](const Stmt::With& w) -> Found { return findJump(w.body, loopLevel); },
                    // A def's returns are its own; the rest hold no statements.
                    [](const Stmt::Def&) -> Found { return nullptr; },
+                   [](const Stmt::ClassDef&) -> Found { return nullptr; },
                    [](const Stmt::ExprStmt&) -> Found { return nullptr; },
                    [](const Stmt::Assign&) -> Found { return nullptr; },
                    [](const Stmt::AugAssign&) -> Found { return nullptr; },

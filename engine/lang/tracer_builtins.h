@@ -59,7 +59,9 @@ void addTfMathMoreBuiltins(BuiltinTable& t);
 void addTfArrayMoreBuiltins(BuiltinTable& t);
 void addTfPartsBuiltins(BuiltinTable& t);       // called by addTfArrayBuiltins
 void addPythonModuleBuiltins(BuiltinTable& t);  // math, time, functools, tf.version ("py.")
-void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tracer_format.cpp)
+void addStringBuiltins(BuiltinTable& t);
+void addClassBuiltins(BuiltinTable& t);  // super, isinstance, property, getattr, ...        // str
+                                         // methods, format, repr (tracer_format.cpp)
 
 // The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
 inline constexpr const char* kTfVersion = "2.16.1";

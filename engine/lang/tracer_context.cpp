@@ -41,6 +41,13 @@ Val Context::unflatten(const Val& like, const std::vector<Value>& flat, size_t& 
 Val Context::call(const Val& fn, CallArgs& args, const std::string& what) {
   return t_.callValue(fn, args, what);
 }
+Val Context::makeSuper(const Val* cls, const Val* self, const SourceLoc& loc) {
+  return t_.makeSuper(cls, self, loc);
+}
+bool Context::setScriptAttr(const Val& owner, const std::string& name, const Val& v,
+                            const SourceLoc& loc) {
+  return t_.setScriptAttr(owner, name, v, loc);
+}
 void Context::log(const std::string& line) { t_.log(line); }
 bool Context::noteOnce(const std::string& key) { return t_.noteOnce(key); }
 void Context::setGlobalSeed(uint64_t seed) { t_.setGlobalSeed(seed); }

@@ -47,6 +47,9 @@ class Context {
   Val callSimple(const Val& fn, std::vector<Val> args, const SourceLoc& loc,
                  const std::string& what);
   Val call(const Val& fn, CallArgs& args, const std::string& what);
+  // Script classes: super() (explicit class and instance, or both null) and setattr.
+  Val makeSuper(const Val* cls, const Val* self, const SourceLoc& loc);
+  bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
   void flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc,
                const std::string& what);
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos);

@@ -31,6 +31,7 @@ const BuiltinTable& builtins() {
     addTfArrayMoreBuiltins(t);
     addPythonModuleBuiltins(t);
     addStringBuiltins(t);
+    addClassBuiltins(t);
     return t;
   }();
   return table;

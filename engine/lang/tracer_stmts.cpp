@@ -57,6 +57,7 @@ void assignedNames(const Block& block, std::vector<std::string>& out) {
               assignedNames(w.body, out);
             },
             [&](const Stmt::Def& d) { addName(d.name, out); },  // not its body's names
+            [&](const Stmt::ClassDef& c) { addName(c.name, out); },
             // No names: params are bound at the top level only, never in a body.
             [](const Stmt::ExprStmt&) {}, [](const Stmt::Return&) {}, [](const Stmt::Pass&) {},
             [](const Stmt::Break&) {}, [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {},
@@ -141,6 +142,7 @@ void Tracer::assign(const Expr& target, const Val& v) {
   }
   if (auto a = target.as<Expr::Attribute>()) {
     Val owner = eval(*a->value);
+    if (setScriptAttr(owner, a->attr, v, target.loc)) return;
     fail(target.loc, "cannot set attribute '" + a->attr + "' of " + article(typeName(owner)));
   }
   fail(target.loc, "cannot assign to this expression");
@@ -176,6 +178,10 @@ struct Tracer::ExecStmt {
   Flow operator()(const Stmt::While& w) const { return t.execWhile(w, loc); }
   Flow operator()(const Stmt::For& f) const { return t.execFor(f, loc); }
   Flow operator()(const Stmt::Def& d) const;
+  Flow operator()(const Stmt::ClassDef& c) const {
+    t.execClass(c, loc);
+    return Flow::Normal;
+  }
   Flow operator()(const Stmt::Return& r) const;
   Flow operator()(const Stmt::With& w) const;
   Flow operator()(const Stmt::Pass&) const { return Flow::Normal; }

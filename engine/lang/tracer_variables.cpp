@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "engine/lang/tracer_autograph.h"
+#include "engine/lang/tracer_classes.h"
 #include "engine/lang/tracer_optimizer.h"
 #include "engine/ops/api.h"
 
@@ -111,6 +112,19 @@ struct AssignScan {
   std::vector<const Expr::Call*> updates;  // x.apply_gradients(...) and x.minimize(...)
   std::vector<const FunctionObj*> seen;    // script functions already scanned
   std::function<const FunctionObj*(const std::string&)> functionNamed;
+  std::function<const Binding*(const std::string&)> bindingNamed;
+
+  // A call of a script instance, class or method (`m(x)`, `a.add(x)`, `self.step()`) may assign
+  // any variable the object holds: carry every live one, as through an optimizer.
+  bool callsScriptObject(const Expr::Call& c) const {
+    const Expr* callee = c.func.get();
+    if (auto a = callee->as<Expr::Attribute>()) callee = a->value.get();
+    const auto* n = callee->as<Expr::Name>();
+    if (!n) return false;
+    if (n->id == "self" || n->id == "cls") return true;
+    const Binding* b = bindingNamed ? bindingNamed(n->id) : nullptr;
+    return b && (b->v.as<InstanceObj>() || b->v.as<ClassObj>());
+  }
 
   void expr(const Expr& e) {
     if (auto c = e.as<Expr::Call>()) {
@@ -128,6 +142,7 @@ struct AssignScan {
       }
       if (auto n = c->func->as<Expr::Name>())
         if (const FunctionObj* f = functionNamed(n->id)) function(*f);
+      if (callsScriptObject(*c)) opaque = true;
       // layer(x, training=True) may update a layer's state (BatchNormalization's moving
       // statistics): carry every live variable, as through an optimizer.
       for (const Keyword& k : c->keywords)
@@ -158,6 +173,7 @@ struct AssignScan {
                           [&](const Stmt::While& x) { e(x.test), block(x.body); },
                           [&](const Stmt::For& x) { e(x.iter), block(x.body); },
                           [&](const Stmt::Def& x) { block(x.body); },
+                          [&](const Stmt::ClassDef& x) { block(x.body); },
                           [&](const Stmt::Return& x) { e(x.value); },
                           [&](const Stmt::With& x) {
                             for (const auto& i : x.items) e(i.context);
@@ -259,6 +275,7 @@ std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedIn(const Block& 
     const Binding* b = lookup(n);
     return b ? b->v.as<FunctionObj>() : nullptr;
   };
+  scan.bindingNamed = [this](const std::string& n) { return lookup(n); };
   scan.block(body);
   prepareOptimizers(cx_, scan, [this](const std::string& n) { return lookup(n); });
   return scanned(
@@ -267,6 +284,10 @@ std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedIn(const Block& 
 
 std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedBy(const Val& fn) {
   const FunctionObj* f = fn.as<FunctionObj>();
+  // A bound method (or an instance's __call__) assigns what its function assigns.
+  if (auto m = fn.as<BoundMethodObj>()) f = m->function.as<FunctionObj>();
+  if (auto i = fn.as<InstanceObj>())
+    if (const Val* c = i->cls->lookup("__call__")) f = c->as<FunctionObj>();
   if (!f || variables_.empty()) return {};
   // Names inside f resolve in its closure (its parameters may shadow them: carrying one
   // variable too many is harmless).
@@ -280,6 +301,7 @@ std::vector<std::shared_ptr<VarState>> Tracer::variablesAssignedBy(const Val& fn
     const Binding* b = inClosure(n);
     return b ? b->v.as<FunctionObj>() : nullptr;
   };
+  scan.bindingNamed = inClosure;
   scan.function(*f);
   prepareOptimizers(cx_, scan, inClosure);
   return scanned(scan, inClosure, liveVariables());

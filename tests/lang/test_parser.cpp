@@ -158,6 +158,9 @@ void walk(const Block& body, const std::function<void(const Expr&)>& f,
             walk(n.body, f, g);
           } else if constexpr (std::is_same_v<T, Stmt::Def>) {
             walk(n.body, f, g);
+          } else if constexpr (std::is_same_v<T, Stmt::ClassDef>) {
+            walk(*n.header, f);
+            walk(n.body, f, g);
           } else if constexpr (std::is_same_v<T, Stmt::With>) {
             for (const auto& item : n.items) walk(*item.context, f);
             walk(n.body, f, g);
@@ -900,7 +903,9 @@ class TestParser : public QObject {
     row("x = 1\ns = f'''\n{x +\n  (}'''\n", "f-string: expecting '}'", 3, 1);
     row("s = f'''{\n  x +\n  }'''\n", "unexpected ')'", 3, 3);
     row("s = b'x'\n", "bytes literals are not supported", 1, 5);
-    row("class A:\n    pass\n", "'class' is not supported in GradLab script", 1, 1);
+    row("class A\n    pass\n", "expected ':' after the class header", 1, 8);
+    row("@dataclass\nclass A:\n    pass\n", "class decorators are not supported", 2, 1);
+    row("class A:\n    return 1\n", "'return' outside a function", 2, 5);
     row("import\n", "expected a module name after 'import'", 1, 7);
     row("import a.\n", "expected a name after '.'", 1, 10);
     row("import a as\n", "expected a name after 'as'", 1, 12);

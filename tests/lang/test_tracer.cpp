@@ -1152,6 +1152,32 @@ print(xs, list(d.keys()))
       QVERIFY2(memoryStats().peak < size_t(16) << 20, c.src);
     }
   }
+  // Issue #26: methods called in tensor loops and conds trace like function calls; a method
+  // that assigns an instance's tf.Variable is carried by the loop as a function would be.
+  void classMethodsInTensorControlFlow() {
+    const char* src = R"(
+class Acc:
+    def __init__(self):
+        self.v = tf.Variable(0.0)
+    def add(self, x):
+        self.v.assign_add(x)
+    def pick(self, x):
+        y = x
+        if x > 1.0:
+            y = x * 10.0
+        return y
+a = Acc()
+for i in tf.range(4):
+    a.add(tf.cast(i, tf.float32))
+total = a.v + 0.0
+picked = a.pick(tf.constant(2.0)) + a.pick(tf.constant(0.5))
+)";
+    TracedProgram p = trace(src);
+    QCOMPARE(countOp(*p.graph, "while"), 1);
+    auto vals = run(p, {"total", "picked"});
+    QCOMPARE(vals[0].toVector()[0], 6.0);
+    QCOMPARE(vals[1].toVector()[0], 20.5);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestTracer)
