@@ -4,9 +4,6 @@
 #include <cstdio>
 
 namespace gl::lang {
-namespace {
-
-// Shortest text that reads back as the same double, and as a float (not an int).
 std::string formatFloat(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -14,6 +11,8 @@ std::string formatFloat(double v) {
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   return s;
 }
+
+namespace {
 
 std::string formatNumber(const Number& n) {
   if (!n.isInt) return formatFloat(n.value);

@@ -311,4 +311,8 @@ std::string unparse(const Expr& e);
 std::string unparse(const Stmt& s);
 std::string unparse(const Module& m);
 
+// Shortest text that reads back as the same double, and as a float (not an int): Python's
+// repr of a float (2.0, 0.1, 1e-07), for unparsing and for printing values.
+std::string formatFloat(double v);
+
 }  // namespace gl::lang

@@ -3,8 +3,8 @@
 // (the hashing protocol: which values may be keys and when two keys are the same).
 // Attribute lookup and calls need the tracer: Tracer::getAttr and Tracer::call (tracer.cpp);
 // iteration is iterate() (tracer_builtins_py.cpp), which `for` and list() share.
-#include <charconv>
 
+#include "engine/lang/ast.h"
 #include "engine/lang/tracer_values.h"
 
 namespace gl::lang::trace {
@@ -39,14 +39,6 @@ std::string typeName(const Val& v) {
 
 namespace {
 
-std::string formatFloat(double x) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, x);
-  std::string s(buf, r.ptr);
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return s;
-}
-
 std::string shapeText(const Shape& s) {
   std::string out = "(";
   for (size_t i = 0; i < s.size(); ++i) {
@@ -69,7 +61,7 @@ std::string repr(const Graph& g, const Val& v, int depth) {
     case Kind::Int:
       return std::to_string(v.asInt());
     case Kind::Float:
-      return formatFloat(v.asFloat());
+      return lang::formatFloat(v.asFloat());
     case Kind::Str:
       return v.text();
     case Kind::Tensor: {
