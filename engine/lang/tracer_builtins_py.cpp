@@ -44,6 +44,8 @@ std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
     return out;
   }
   if (v.range()) cx.fail(loc, "a tf.range with a tensor bound can only drive a for loop");
+  if (v.kind() == Kind::Object)
+    if (auto items = v.obj()->iterate(cx, loc)) return std::move(*items);
   cx.fail(loc, "'" + typeName(v) + "' object is not iterable");
 }
 
@@ -135,6 +137,8 @@ void addPrintLenRange(BuiltinTable& t) {
                     a.fail("obj", "is a dynamically sized TensorArray; use ta.size()");
                   return n;
                 }
+                if (v.kind() == Kind::Object)
+                  if (auto n = v.obj()->length(a.cx, a.loc("obj"))) return Val::integer(*n);
                 a.fail("obj", "of type '" + typeName(v) + "' has no len()");
               }};
   t["range"] = {Signature::parse("*args"), [](Bound& a) {
