@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <regex>
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_keras_init.h"
@@ -15,6 +16,21 @@
 namespace gl::lang::trace {
 
 namespace o = gl::ops;
+
+std::string toSnakeCase(const std::string& className) {
+  static const std::regex kWord("(.)([A-Z][a-z0-9]+)");
+  static const std::regex kCamel("([a-z])([A-Z])");
+  std::string s = std::regex_replace(className, kWord, "$1_$2");
+  s = std::regex_replace(s, kCamel, "$1_$2");
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return !s.empty() && s[0] == '_' ? "private" + s : s;
+}
+
+std::string uniqueLayerName(Context& cx, const std::string& className) {
+  const std::string base = toSnakeCase(className);
+  const int n = cx.nextLayerIndex(base);
+  return n == 0 ? base : base + "_" + std::to_string(n);
+}
 
 namespace {
 

@@ -109,15 +109,20 @@ struct LayerObj : Object {
   }
 };
 
+// Keras's generic_utils.to_snake_case: "Conv2D" -> "conv2d", "MyModel" -> "my_model",
+// "GlobalAveragePooling2D" -> "global_average_pooling2d"; a leading '_' gets "private".
+std::string toSnakeCase(const std::string& className);
+// A layer's default name as Keras's backend.unique_object_name makes it: the class name in snake
+// case, numbered from the second layer of that name on ("dense", "dense_1").
+std::string uniqueLayerName(Context& cx, const std::string& className);
+
 template <class L>
 std::shared_ptr<L> layer(Bound& a, const char* kind) {
   auto l = std::make_shared<L>();
   l->kind = kind;
   l->loc = a.callLoc;
-  // Keras numbers layers of a kind in creation order; three heads get three names.
   if (a.none("name")) {
-    const int n = a.cx.nextLayerIndex(kind);
-    l->name = n == 0 ? std::string(kind) : std::string(kind) + "_" + std::to_string(n);
+    l->name = uniqueLayerName(a.cx, kind);
   } else {
     l->name = a.string("name");
   }

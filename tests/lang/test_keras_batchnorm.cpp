@@ -94,7 +94,7 @@ class TestKerasBatchNorm : public QObject {
       const Node& n = p.graph->node(id);
       if (!n.is(NodeKind::Variable)) continue;
       if (n.value.numel() == 6) xNode = id;
-      if (n.attrs.s("tf_name", "") == "BatchNormalization/gamma") gammaNode = id;
+      if (n.attrs.s("tf_name", "") == "batch_normalization/gamma") gammaNode = id;
     }
     QVERIFY(xNode >= 0 && gammaNode >= 0);
     Node* nodes[] = {&p.graph->node(xNode), &p.graph->node(gammaNode)};
