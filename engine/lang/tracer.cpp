@@ -45,9 +45,12 @@ bool hasNamespace(const std::string& prefix) {
   return it != t.end() && it->first.compare(0, prefix.size(), prefix) == 0;
 }
 
-// "keras.x" is spelled "tf.keras.x" in the table.
+// "keras.x" is spelled "tf.keras.x" in the table, and so are TF 2's short aliases of Keras
+// modules (tf.initializers, tf.optimizers, tf.losses: the v2 API exports them).
 std::string canonicalPrefix(const std::string& prefix) {
   if (prefix.rfind("keras.", 0) == 0) return "tf." + prefix;
+  for (const char* alias : {"tf.initializers.", "tf.optimizers.", "tf.losses."})
+    if (prefix.rfind(alias, 0) == 0) return "tf.keras." + prefix.substr(3);
   return prefix;
 }
 
@@ -99,7 +102,7 @@ std::optional<Val> moduleAttr(const std::string& prefix, const std::string& name
     if (Registry::instance().find(name)) return primitiveVal(name);
     return std::nullopt;
   }
-  if (alias || hasNamespace(p + name + ".")) {
+  if (alias || hasNamespace(canonicalPrefix(p + name + "."))) {
     auto m = std::make_shared<ModuleObj>();
     m->prefix = p + name + ".";
     return Val::object(m);
