@@ -59,9 +59,10 @@ void addTfMathMoreBuiltins(BuiltinTable& t);
 void addTfArrayMoreBuiltins(BuiltinTable& t);
 void addTfPartsBuiltins(BuiltinTable& t);       // called by addTfArrayBuiltins
 void addPythonModuleBuiltins(BuiltinTable& t);  // math, time, functools, tf.version ("py.")
-void addStringBuiltins(BuiltinTable& t);
-void addClassBuiltins(BuiltinTable& t);  // super, isinstance, property, getattr, ...        // str
-                                         // methods, format, repr (tracer_format.cpp)
+void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tracer_format.cpp)
+void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...
+// tf.keras.layers.Layer, tf.keras.Model and tf.Module as bases (tracer_keras_subclass.cpp).
+void addKerasSubclassBuiltins(BuiltinTable& t);
 
 // The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
 inline constexpr const char* kTfVersion = "2.16.1";
@@ -132,6 +133,9 @@ Value averagePool2d(Context& cx, Value x, const std::vector<int64_t>& k,
 // maximum; ties share it, where TF's MaxPoolGrad gives it all to the first).
 Value maxPool2d(Context& cx, Value x, const std::vector<int64_t>& k, const std::vector<int64_t>& s,
                 const std::string& padding, const SourceLoc& loc);
+
+// A shape as Python sees it (x.shape, build's input_shape): a tuple of ints, None where unknown.
+Val shapeTuple(const Shape& s);
 
 // A builtin as a Python callable, optionally bound to a receiver (x.shape, ta.write).
 struct BuiltinObj : Object {

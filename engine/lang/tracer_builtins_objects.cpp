@@ -249,13 +249,13 @@ Value targetOf(Bound& a) {
   return v.tensorValue();
 }
 
+}  // namespace
+
 Val shapeTuple(const Shape& s) {
   std::vector<Val> dims;
   for (int64_t d : s) dims.push_back(d < 0 ? Val::none() : Val::integer(d));
   return Val::listOf(std::move(dims), true);
 }
-
-}  // namespace
 
 Val wrapList(Context& cx, Value list, const Val* like) {
   if (like)

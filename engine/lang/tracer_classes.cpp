@@ -9,6 +9,8 @@
 #include <algorithm>
 
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_keras_layer.h"
+#include "engine/lang/tracer_keras_subclass.h"
 
 namespace gl::lang::trace {
 
@@ -58,7 +60,15 @@ std::vector<std::string> InstanceObj::attrNames() const {
   std::vector<std::string> out = attrs.order;
   const auto names = cls->attrNames();
   out.insert(out.end(), names.begin(), names.end());
+  if (keras) {
+    const auto native = kerasAttrNames(keras->base);
+    out.insert(out.end(), native.begin(), native.end());
+  }
   return out;
+}
+
+bool InstanceObj::callable() const {
+  return cls->lookup("__call__") != nullptr || (keras && keras->base != NativeBase::Module);
 }
 
 Val ObjectInitObj::call(Context& cx, CallArgs& args) {
@@ -86,16 +96,11 @@ std::shared_ptr<ClassObj> Tracer::classBase(const Stmt::ClassDef& c) {
     fail(baseExpr.loc, "starred base classes are not supported in GradLab script");
   if (auto n = baseExpr.as<Expr::Name>(); n && n->id == "object" && !lookup("object"))
     return nullptr;
-  // Keras bases are named before they are evaluated: tf.keras.Model is no value here yet.
-  const std::string shown = unparse(baseExpr);
-  if (shown.find("keras") != std::string::npos || shown == "Model" || shown == "Layer")
-    fail(baseExpr.loc, "subclassing " + shown +
-                           " is not supported yet in GradLab script (issue #26 item 3); use the "
-                           "built-in layers, or a plain class holding them");
   const Val base = eval(baseExpr);
   if (auto cls = classOf(base)) return cls;
   fail(baseExpr.loc, "class '" + c.name + "' cannot derive from " + article(typeName(base)) +
-                         ": a base must be a script class (or object)");
+                         ": a base must be a script class, tf.keras.layers.Layer, "
+                         "tf.keras.Model, tf.Module (or object)");
 }
 
 void Tracer::rejectUnsupportedMembers(const ClassObj& cls, const Scope& body) {
@@ -181,6 +186,7 @@ std::optional<Val> Tracer::scriptAttr(const Val& v, const std::string& name, con
     if (name == "__class__") return Val::object(inst->cls);
     if (const Val* own = inst->attrs.find(name)) return own->var() ? readVariable(*own) : *own;
     if (const Val* found = inst->cls->lookup(name)) return bindClassAttr(*found, v, inst->cls, loc);
+    if (inst->keras) return kerasAttr(cx_, v, name, loc);
     return std::nullopt;
   }
   if (auto cls = classOf(v)) {
@@ -193,6 +199,9 @@ std::optional<Val> Tracer::scriptAttr(const Val& v, const std::string& name, con
         sup->self.as<InstanceObj>() ? sup->self.as<InstanceObj>()->cls : classOf(sup->self);
     const Val* found = sup->start->base ? sup->start->base->lookup(name) : nullptr;
     if (found) return bindClassAttr(*found, sup->self, selfClass, loc);
+    const NativeBase native = sup->start->base ? nativeBaseOf(*sup->start->base) : NativeBase::None;
+    if (native != NativeBase::None)
+      if (auto m = kerasMethod(sup->self, native, name)) return m;
     if (name == "__init__") return Val::object(std::make_shared<ObjectInitObj>());
     fail(loc, "'super' object has no attribute '" + name + "'" +
                   suggest(name, sup->start->base ? sup->start->base->attrNames()
@@ -207,10 +216,13 @@ bool Tracer::setScriptAttr(const Val& owner, const std::string& name, const Val&
     if (const Val* found = inst->cls->lookup(name); found && found->as<PropertyObj>())
       fail(loc, "cannot set property '" + name + "' of '" + inst->cls->name +
                     "': GradLab script properties have no setter");
+    if (inst->keras && kerasSetAttr(cx_, *inst, name, v, loc)) return true;
     inst->attrs.set(name, v);
     return true;
   }
   if (auto cls = classOf(owner)) {
+    if (cls->native != NativeBase::None)
+      fail(loc, "cannot set attribute '" + name + "' of the built-in class " + cls->name);
     cls->attrs.set(name, v);
     return true;
   }
@@ -223,11 +235,14 @@ std::optional<Val> Tracer::callScriptObject(const Val& fn, CallArgs& args) {
   if (auto cls = classOf(fn)) {
     auto inst = std::make_shared<InstanceObj>();
     inst->cls = cls;
+    inst->keras = newKerasState(*cls);
     const Val self = Val::object(inst);
     if (const Val* init = cls->lookup("__init__")) {
       const Val result = call(bindClassAttr(*init, self, cls, args.loc), args, cls->name);
       if (result.kind() != Kind::None)
         fail(args.loc, "__init__() should return None, not " + article(typeName(result)));
+    } else if (inst->keras) {
+      call(*kerasMethod(self, inst->keras->base, "__init__"), args, cls->name);
     } else if (!args.pos.empty() || !args.kw.empty()) {
       fail(args.loc, cls->name + "() takes no arguments (the class has no __init__)");
     }
@@ -239,8 +254,9 @@ std::optional<Val> Tracer::callScriptObject(const Val& fn, CallArgs& args) {
     return call(m->function, withSelf, "the method");
   }
   if (auto inst = fn.as<InstanceObj>()) {
-    const Val* method = inst->cls->lookup("__call__");
-    return call(bindClassAttr(*method, fn, inst->cls, args.loc), args, inst->cls->name);
+    if (const Val* method = inst->cls->lookup("__call__"))
+      return call(bindClassAttr(*method, fn, inst->cls, args.loc), args, inst->cls->name);
+    return call(*kerasMethod(fn, inst->keras->base, "__call__"), args, inst->cls->name);
   }
   return std::nullopt;
 }
@@ -281,8 +297,12 @@ bool isInstanceOf(const Val& x, const Val& cls, Bound& a) {
     return false;
   }
   if (auto c = classOf(cls)) {
-    auto inst = x.as<InstanceObj>();
-    return inst && inst->cls->isSubclassOf(*c);
+    if (auto inst = x.as<InstanceObj>()) return inst->cls->isSubclassOf(*c);
+    // The built-in layers are Layers (and Modules); Sequential is also a Model.
+    if (auto l = x.as<LayerObj>())
+      return c->native == NativeBase::Layer || c->native == NativeBase::Module ||
+             (c->native == NativeBase::Model && l->kind == "Sequential");
+    return false;
   }
   if (auto b = cls.as<BuiltinObj>()) {
     const Kind k = x.kind();

@@ -29,9 +29,14 @@ struct OrderedAttrs {
   }
 };
 
+// The built-in classes script classes may derive from (tracer_keras_subclass.h).
+enum class NativeBase : uint8_t { None, Layer, Model, Module };
+struct KerasState;
+
 struct ClassObj : Object {
   std::string name;
-  std::shared_ptr<ClassObj> base;  // single inheritance; null for a class of `object`
+  NativeBase native = NativeBase::None;  // tf.keras.layers.Layer, tf.keras.Model, tf.Module
+  std::shared_ptr<ClassObj> base;        // single inheritance; null for a class of `object`
   OrderedAttrs attrs;
   SourceLoc loc;
   std::string typeName() const override { return "type"; }
@@ -45,8 +50,9 @@ struct ClassObj : Object {
 struct InstanceObj : Object {
   std::shared_ptr<ClassObj> cls;
   OrderedAttrs attrs;
+  std::shared_ptr<KerasState> keras;  // what a built-in base keeps; null for other classes
   std::string typeName() const override { return cls->name; }
-  bool callable() const override { return cls->lookup("__call__") != nullptr; }
+  bool callable() const override;
   std::vector<std::string> attrNames() const override;
 };
 

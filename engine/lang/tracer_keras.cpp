@@ -11,6 +11,7 @@
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_keras_init.h"
 #include "engine/lang/tracer_keras_layer.h"
+#include "engine/lang/tracer_keras_subclass.h"
 #include "engine/ops/api.h"
 
 namespace gl::lang::trace {
@@ -130,6 +131,33 @@ struct SequentialLayer : LayerObj {
         out.insert(out.end(), vs.begin(), vs.end());
       }
     return out;
+  }
+  // The layers' weights in order, as each layer (built-in or subclassed) gives them.
+  std::optional<Val> attr(Context& cx, const std::string& n) override {
+    const char* which = n == "trainable_variables" || n == "trainable_weights" ? "trainable_weights"
+                        : n == "non_trainable_variables" || n == "non_trainable_weights"
+                            ? "non_trainable_weights"
+                        : n == "variables" || n == "weights" ? "weights"
+                                                             : nullptr;
+    if (!which) {
+      if (n == "layers") return Val::listOf(layers);
+      return LayerObj::attr(cx, n);
+    }
+    std::vector<Val> out;
+    for (const Val& l : layers)
+      for (const auto& s : layerWeights(cx, l, which, loc)) out.push_back(stateVal(cx, s));
+    return Val::listOf(std::move(out));
+  }
+  // `training` given to the model reaches its layers (Dropout, BatchNormalization).
+  Val call(Context& cx, CallArgs& args) override {
+    static const Signature sig = Signature::parse("inputs, training=None, mask=None");
+    Bound a(cx, kind, sig, args);
+    const Value x = a.tensor("inputs");
+    std::optional<bool> training;
+    if (!a.none("training")) training = cx.truthy(a["training"], a.loc("training"));
+    a.checkAllRead();
+    const LayerCallScope scope(training);
+    return Val::tensor(forward(cx, x, args.loc));
   }
   Value forward(Context& cx, Value x, const SourceLoc& loc) override {
     Val v = Val::tensor(x);

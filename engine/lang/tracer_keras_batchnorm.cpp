@@ -8,6 +8,7 @@
 // mean and biased variance; otherwise the moving statistics. `training` defaults to False, as
 // a call outside fit().
 #include "engine/lang/tracer_keras_layer.h"
+#include "engine/lang/tracer_keras_subclass.h"
 
 namespace gl::lang::trace {
 
@@ -82,7 +83,7 @@ struct BatchNormLayer : LayerObj {
     static const Signature sig = Signature::parse("inputs, training=None, mask=None");
     Bound a(cx, kind, sig, args);
     const Value x = a.tensor("inputs");
-    const bool training = !a.none("training") && cx.truthy(a["training"], a.loc("training"));
+    const bool training = trainingOf(a);  // given, or inherited from the layer calling this one
     a.checkAllRead();
     return Val::tensor(normalize(cx, x, training, args.loc));
   }

@@ -187,23 +187,32 @@ std::optional<int64_t> seedArg(Bound& a) {
 }  // namespace
 
 Val initializerArg(Bound& a, const std::string& param) {
-  const Val& v = a[param];
+  return initializerValue(a.cx, a[param], a.loc(param), a.fn + "(): argument '" + param + "'");
+}
+
+Val initializerValue(Context& cx, const Val& given, const SourceLoc& loc, const std::string& what) {
+  Val v = given;
+  // Keras's initializers.get instantiates a class given in place of an instance
+  // (initializer=tf.initializers.RandomNormal).
+  if (auto b = v.as<BuiltinObj>(); b && b->name.rfind("tf.keras.initializers.", 0) == 0)
+    v = cx.callSimple(v, {}, loc, b->name);
   if (v.kind() == Kind::Str) {
     for (const InitInfo& info : kInitializers)
       if (v.text() == info.name || v.text() == info.className) {
         if (info.kind == InitKind::Constant)
-          a.fail(param, "'constant' needs a value: use tf.keras.initializers.Constant(value)");
+          cx.fail(loc,
+                  what + ": 'constant' needs a value: use tf.keras.initializers.Constant(value)");
         return Val::object(initializerOf(info));
       }
     std::string known;
     for (const InitInfo& info : kInitializers)
       if (info.kind != InitKind::Constant)
         known += std::string(known.empty() ? "" : ", ") + info.name;
-    a.fail(param, "names no initializer GradLab knows: '" + v.text() + "' (" + known + ")");
+    cx.fail(loc, what + " names no initializer GradLab knows: '" + v.text() + "' (" + known + ")");
   }
   if (v.as<InitializerObj>()) return v;
-  a.fail(param, "must be an initializer's name or a tf.keras.initializers object, got " +
-                    article(typeName(v)));
+  cx.fail(loc, what + " must be an initializer's name or a tf.keras.initializers object, got " +
+                   article(typeName(v)));
 }
 
 Tensor initialValue(Context& cx, const Val& init, const Shape& shape, DType dt) {

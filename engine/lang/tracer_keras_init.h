@@ -11,6 +11,9 @@ namespace gl::lang::trace {
 // The initializer argument `param` of a layer constructor: a known name or an initializer
 // object. Anything else (a function, an unknown name) fails at the argument.
 Val initializerArg(Bound& a, const std::string& param);
+// The same for a value given at loc; `what` names it in errors ("add_weight(): argument
+// 'initializer'").
+Val initializerValue(Context& cx, const Val& v, const SourceLoc& loc, const std::string& what);
 
 // The initial weights of `shape` that `init` (from initializerArg) makes; a seedless random
 // initializer draws from the script's seed sequence.

@@ -11,6 +11,26 @@
 
 namespace gl::lang::trace {
 
+// A weight: a tf.Variable at the top level of the graph whatever region is being built (Keras
+// makes weights inside tf.init_scope), named as Keras names it (tfName "dense/kernel" for
+// dense/kernel:0) and located where its layer was made.
+inline std::shared_ptr<VarState> makeWeightVariable(Context& cx, const Tensor& init,
+                                                    const std::string& tfName,
+                                                    const SourceLoc& loc) {
+  const int region = cx.b.currentRegion();
+  const SourceLoc saved = cx.b.loc();
+  cx.b.setCurrentRegion(0);
+  cx.b.setLoc(loc);
+  Value v = cx.b.variable(init, tfName);
+  cx.b.graph().node(v).attrs.set("tf_name", tfName);
+  auto var = std::make_shared<VarState>();
+  var->handle = var->current = v;
+  cx.registerVariable(var);  // at the top level, where the weight lives
+  cx.b.setCurrentRegion(region);
+  cx.b.setLoc(saved);
+  return var;
+}
+
 struct LayerObj : Object {
   std::string kind;  // "Dense", "Conv2D", ...
   std::string name;
@@ -62,20 +82,10 @@ struct LayerObj : Object {
 
   // A variable at the top level of the graph, whatever region is being built.
   Value makeVariable(Context& cx, const Tensor& init, const std::string& what) {
-    const int region = cx.b.currentRegion();
-    const SourceLoc saved = cx.b.loc();
-    cx.b.setCurrentRegion(0);
-    cx.b.setLoc(loc);
-    Value v = cx.b.variable(init, name + "/" + what);
-    cx.b.graph().node(v).attrs.set("tf_name", name + "/" + what);  // Keras: dense/kernel:0
-    auto var = std::make_shared<VarState>();
-    var->handle = var->current = v;
-    cx.registerVariable(var);  // at the top level, where the weight lives
-    cx.b.setCurrentRegion(region);
-    cx.b.setLoc(saved);
-    variables.push_back(v);
+    auto var = makeWeightVariable(cx, init, name + "/" + what, loc);
+    variables.push_back(var->handle);
     states.push_back(var);
-    return v;
+    return var->handle;
   }
   // Weights from a Keras initializer (kernel_initializer, bias_initializer).
   Value makeWeight(Context& cx, const Val& init, const Shape& s, DType dt,

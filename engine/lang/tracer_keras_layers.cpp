@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "engine/lang/tracer_keras_layer.h"
+#include "engine/lang/tracer_keras_subclass.h"
 
 namespace gl::lang::trace {
 
@@ -43,7 +44,7 @@ struct DropoutLayer : LayerObj {
     static const Signature sig = Signature::parse("inputs, training=None");
     Bound a(cx, kind, sig, args);
     const Value x = a.tensor("inputs");
-    const bool training = !a.none("training") && cx.truthy(a["training"], a.loc("training"));
+    const bool training = trainingOf(a);  // given, or inherited from the layer calling this one
     a.checkAllRead();
     if (!training || rate == 0) return Val::tensor(x);
     Emitter& b = cx.b;
