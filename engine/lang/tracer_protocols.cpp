@@ -51,6 +51,15 @@ std::string shapeText(const Shape& s) {
 
 }  // namespace
 
+namespace {
+
+// An item inside a list, tuple or dict, as Python prints containers: strings quoted.
+std::string itemRepr(const Graph& g, const Val& x, int depth) {
+  return x.kind() == Kind::Str ? "'" + x.text() + "'" : repr(g, x, depth);
+}
+
+}  // namespace
+
 std::string repr(const Graph& g, const Val& v, int depth) {
   if (depth > kMaxListNesting) return "...";
   switch (v.kind()) {
@@ -77,8 +86,7 @@ std::string repr(const Graph& g, const Val& v, int depth) {
       std::string s = v.kind() == Kind::List ? "[" : "(";
       for (size_t i = 0; i < v.items().size(); ++i) {
         if (i) s += ", ";
-        const Val& x = v.items()[i];
-        s += x.kind() == Kind::Str ? "'" + x.text() + "'" : repr(g, x, depth + 1);
+        s += itemRepr(g, v.items()[i], depth + 1);
       }
       if (v.kind() == Kind::Tuple && v.items().size() == 1) s += ",";
       return s + (v.kind() == Kind::List ? "]" : ")");
@@ -87,8 +95,8 @@ std::string repr(const Graph& g, const Val& v, int depth) {
       if (auto d = v.as<DictObj>()) {
         std::string out = "{";
         for (size_t i = 0; i < d->keys.size(); ++i)
-          out += (i ? ", " : "") + repr(g, d->keys[i], depth + 1) + ": " +
-                 repr(g, d->values[i], depth + 1);
+          out += (i ? ", " : "") + itemRepr(g, d->keys[i], depth + 1) + ": " +
+                 itemRepr(g, d->values[i], depth + 1);
         return out + "}";
       }
       return "<" + v.obj()->typeName() + ">";
