@@ -129,7 +129,10 @@ class Dumper {
     out += "(dict";
     for (size_t i = 0; i < n.keys.size(); ++i) {
       out += " (";
-      expr(*n.keys[i]);
+      if (n.keys[i])
+        expr(*n.keys[i]);
+      else
+        out += "**";
       out += ' ';
       expr(*n.values[i]);
       out += ')';
@@ -137,7 +140,12 @@ class Dumper {
     out += ')';
   }
   void node(const Expr::ListComp& n) {
-    open("listcomp", *n.elt);
+    if (n.key) {
+      open("dictcomp", *n.key);
+      then(*n.elt);
+    } else {
+      open("listcomp", *n.elt);
+    }
     for (const Comprehension& g : n.generators) {
       out += ' ';
       open("for", *g.target);
@@ -470,6 +478,11 @@ class Unparser {
     out += '{';
     for (size_t i = 0; i < n.keys.size(); ++i) {
       if (i) out += ", ";
+      if (!n.keys[i]) {
+        out += "**";
+        expr(*n.values[i], kBitOr);
+        continue;
+      }
       expr(*n.keys[i], kLambda);
       out += ": ";
       expr(*n.values[i], kLambda);
@@ -481,7 +494,11 @@ class Unparser {
     if (n.elts.size() == 1) out += ',';
   }
   void node(const Expr::ListComp& n) {
-    out += '[';
+    out += n.key ? '{' : '[';
+    if (n.key) {
+      expr(*n.key, kLambda);
+      out += ": ";
+    }
     expr(*n.elt, kLambda);
     for (const Comprehension& g : n.generators) {
       out += " for ";
@@ -493,7 +510,7 @@ class Unparser {
         expr(*c, kOr);
       }
     }
-    out += ']';
+    out += n.key ? '}' : ']';
   }
   void node(const Expr::Attribute& n) {
     // `1.real` would lex as the float `1.` followed by a name.
@@ -798,6 +815,7 @@ void forEachChild(const Expr& e, const std::function<void(const Expr&)>& f) {
             }
           },
           [&](const Expr::ListComp& n) {
+            one(n.key);
             one(n.elt);
             for (const Comprehension& g : n.generators) {
               one(g.target);

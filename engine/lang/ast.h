@@ -89,10 +89,11 @@ struct Expr {
   struct Tuple {
     std::vector<ExprPtr> elts;
   };
-  struct Dict {  // {k: v, ...}: keys[i] maps to values[i]
+  struct Dict {  // {k: v, ...}: keys[i] maps to values[i]; a null key is {**values[i]}
     std::vector<ExprPtr> keys, values;
   };
   struct ListComp {
+    ExprPtr key;  // {key: elt for ...}: a dict comprehension; null for a list comprehension
     ExprPtr elt;
     std::vector<Comprehension> generators;  // outermost first, as written
   };

@@ -76,7 +76,8 @@ std::string targetKind(const Expr& e) {
   if (e.is<Expr::Compare>()) return "a comparison";
   if (e.is<Expr::IfExp>()) return "a conditional expression";
   if (e.is<Expr::Lambda>()) return "a lambda";
-  if (e.is<Expr::ListComp>()) return "a list comprehension";
+  if (auto c = e.as<Expr::ListComp>())
+    return c->key ? "a dict comprehension" : "a list comprehension";
   return "an expression";
 }
 
@@ -967,18 +968,45 @@ class Parser {
 
   // [] | [test, ...] | [test for target in or_test (if or_test)* ...]
   // {k: v, ...}; a set literal ({a, b}) is not supported.
+  // {k: v, **other, ...} | {k: v for target in or_test (if or_test)* ...}; a set literal ({a, b})
+  // is not supported.
   ExprPtr parseDict() {
     const std::size_t openIdx = pos_;
     const SourceLoc l = loc(advance());
     Expr::Dict d;
     while (!at(Tok::RBrace)) {
-      d.keys.push_back(parseTest());
-      expect(Tok::Colon, "expected ':' after a dict key (set literals are not supported)");
-      d.values.push_back(parseTest());
+      if (accept(Tok::DoubleStar)) {  // {**d}: d's items, in order
+        d.keys.push_back(nullptr);
+        d.values.push_back(parseBinary(0));
+      } else {
+        d.keys.push_back(parseTest());
+        expect(Tok::Colon, "expected ':' after a dict key (set literals are not supported)");
+        d.values.push_back(parseTest());
+      }
+      if (d.keys.size() == 1 && d.keys[0] && at(Tok::KwFor)) {
+        auto generators = parseGenerators();
+        expectClose(openIdx, Tok::RBrace, "expected '}' at the end of the dict comprehension");
+        return make(l, Expr::ListComp{d.keys[0], d.values[0], std::move(generators)});
+      }
       if (!accept(Tok::Comma)) break;
     }
     expectClose(openIdx, Tok::RBrace, "expected ',' or '}' in the dict");
     return make(l, std::move(d));
+  }
+
+  // The `for target in iter if cond ...` clauses of a comprehension, outermost first.
+  std::vector<Comprehension> parseGenerators() {
+    std::vector<Comprehension> generators;
+    while (accept(Tok::KwFor)) {
+      Comprehension g;
+      g.target = parseTargetList();
+      checkTarget(*g.target);
+      expect(Tok::KwIn, "expected 'in' after the comprehension's loop variable");
+      g.iter = parseOr();
+      while (accept(Tok::KwIf)) g.ifs.push_back(parseOr());
+      generators.push_back(std::move(g));
+    }
+    return generators;
   }
 
   ExprPtr parseList() {
@@ -987,18 +1015,9 @@ class Parser {
     if (accept(Tok::RBracket)) return make(l, Expr::List{});
     ExprPtr first = parseTest();
     if (at(Tok::KwFor)) {
-      std::vector<Comprehension> generators;
-      while (accept(Tok::KwFor)) {
-        Comprehension g;
-        g.target = parseTargetList();
-        checkTarget(*g.target);
-        expect(Tok::KwIn, "expected 'in' after the comprehension's loop variable");
-        g.iter = parseOr();
-        while (accept(Tok::KwIf)) g.ifs.push_back(parseOr());
-        generators.push_back(std::move(g));
-      }
+      auto generators = parseGenerators();
       expectClose(openIdx, Tok::RBracket, "expected ']' at the end of the list comprehension");
-      return make(l, Expr::ListComp{first, std::move(generators)});
+      return make(l, Expr::ListComp{nullptr, first, std::move(generators)});
     }
     std::vector<ExprPtr> elts{first};
     while (accept(Tok::Comma) && !at(Tok::RBracket)) elts.push_back(parseTest());

@@ -157,6 +157,7 @@ class Tracer {
   Flow execStmt(const Stmt& s);
   Flow execStmtAt(const Stmt& s);
   void assign(const Expr& target, const Val& v);
+  void putDictItem(DictObj& d, const Val& key, const Val& value);  // d[key] = value
   void bind(const std::string& name, const Val& v, const SourceLoc& loc);
   void unbind(const Expr& target);  // del target
   // import and from-import (tracer_imports.cpp): the module a dotted name names, as a value.

@@ -62,19 +62,34 @@ Val Tracer::EvalExpr::operator()(const Expr::Name& n) const {
 Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {
   auto out = std::make_shared<DictObj>();
   for (size_t i = 0; i < d.keys.size(); ++i) {
+    if (!d.keys[i]) {  // {**other}: other's items in its order
+      const Val other = t.eval(*d.values[i]);
+      const auto* src = other.as<DictObj>();
+      if (!src)
+        t.fail(d.values[i]->loc, "'" + typeName(other) +
+                                     "' object is not a mapping: ** in a "
+                                     "dict needs a dict");
+      for (size_t j = 0; j < src->keys.size(); ++j)
+        t.putDictItem(*out, src->keys[j], src->values[j]);
+      continue;
+    }
     Val k = t.eval(*d.keys[i]);
     if (!isDictKey(k))
       t.fail(d.keys[i]->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
                                  article(typeName(k)));
-    Val v = t.eval(*d.values[i]);
-    if (const int at = out->find(k); at >= 0) {
-      out->values[size_t(at)] = v;  // a repeated key keeps its place, takes the last value
-    } else {
-      out->keys.push_back(k);
-      out->values.push_back(v);
-    }
+    t.putDictItem(*out, k, t.eval(*d.values[i]));
   }
   return Val::object(out);
+}
+
+// A repeated key keeps its place and takes the last value, as in Python.
+void Tracer::putDictItem(DictObj& d, const Val& key, const Val& value) {
+  if (const int at = d.find(key); at >= 0) {
+    d.values[size_t(at)] = value;
+  } else {
+    d.keys.push_back(key);
+    d.values.push_back(value);
+  }
 }
 
 int DictObj::find(const Val& key) const {
@@ -135,20 +150,30 @@ Val Tracer::EvalExpr::operator()(const Expr::ListComp& c) const {
     throw;
   }
   t.scope_ = saved;
-  return Val::listOf(std::move(out));
+  if (!c.key) return Val::listOf(std::move(out));
+  auto d = std::make_shared<DictObj>();  // out holds key, value, key, value, ...
+  for (size_t i = 0; i + 1 < out.size(); i += 2) t.putDictItem(*d, out[i], out[i + 1]);
+  return Val::object(d);
 }
 
 void Tracer::EvalExpr::generate(const Expr::ListComp& c, size_t k, std::vector<Val>& out) const {
   if (k == c.generators.size()) {
+    if (c.key) {
+      Val key = t.eval(*c.key);
+      if (!isDictKey(key))
+        t.fail(c.key->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
+                               article(typeName(key)));
+      out.push_back(std::move(key));
+    }
     out.push_back(t.eval(*c.elt));
     return;
   }
   const Comprehension& g = c.generators[k];
   Val seq = t.eval(*g.iter);
   if (seq.isTensor())
-    t.fail(g.iter->loc,
-           "a list comprehension cannot iterate over a tensor here; use a Python "
-           "range or tf.unstack");
+    t.fail(g.iter->loc, std::string(c.key ? "a dict" : "a list") +
+                            " comprehension cannot iterate over a tensor here; use a Python "
+                            "range or tf.unstack");
   Val items = t.callSimple(*lookupBuiltin("list"), {seq}, g.iter->loc, "list");
   for (const Val& item : items.items()) {
     t.countUnroll(g.iter->loc);
