@@ -69,29 +69,26 @@ Val Tracer::EvalExpr::operator()(const Expr::Dict& d) const {
         t.fail(d.values[i]->loc, "'" + typeName(other) +
                                      "' object is not a mapping: ** in a "
                                      "dict needs a dict");
-      for (size_t j = 0; j < src->keys.size(); ++j)
-        t.putDictItem(*out, src->keys[j], src->values[j]);
+      for (size_t j = 0; j < src->keys.size(); ++j) out->set(src->keys[j], src->values[j]);
       continue;
     }
     Val k = t.eval(*d.keys[i]);
     if (!isDictKey(k))
       t.fail(d.keys[i]->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
                                  article(typeName(k)));
-    t.putDictItem(*out, k, t.eval(*d.values[i]));
+    out->set(k, t.eval(*d.values[i]));
   }
   return Val::object(out);
 }
 
-// A repeated key keeps its place and takes the last value, as in Python.
-void Tracer::putDictItem(DictObj& d, const Val& key, const Val& value) {
-  if (const int at = d.find(key); at >= 0) {
-    d.values[size_t(at)] = value;
+void DictObj::set(const Val& key, Val value) {
+  if (const int at = find(key); at >= 0) {
+    values[size_t(at)] = std::move(value);
   } else {
-    d.keys.push_back(key);
-    d.values.push_back(value);
+    keys.push_back(key);
+    values.push_back(std::move(value));
   }
 }
-
 int DictObj::find(const Val& key) const {
   for (size_t i = 0; i < keys.size(); ++i)
     if (sameKey(keys[i], key)) return int(i);
@@ -152,7 +149,7 @@ Val Tracer::EvalExpr::operator()(const Expr::ListComp& c) const {
   t.scope_ = saved;
   if (!c.key) return Val::listOf(std::move(out));
   auto d = std::make_shared<DictObj>();  // out holds key, value, key, value, ...
-  for (size_t i = 0; i + 1 < out.size(); i += 2) t.putDictItem(*d, out[i], out[i + 1]);
+  for (size_t i = 0; i + 1 < out.size(); i += 2) d->set(out[i], out[i + 1]);
   return Val::object(d);
 }
 

@@ -134,6 +134,13 @@ void Tracer::assign(const Expr& target, const Val& v) {
       container.list()->noteChild(v);
       return;
     }
+    if (auto d = container.as<DictObj>()) {
+      if (!isDictKey(index))
+        fail(s->index->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
+                                article(typeName(index)));
+      d->set(index, v);
+      return;
+    }
     if (container.isTensor())
       fail(target.loc,
            "tensors are immutable: assigning to an element or slice of a tensor is not "

@@ -251,11 +251,13 @@ bool identical(const Val& l, const Val& r) {
           (l.kind() == Kind::Bool && l.asBool() == r.asBool()));
 }
 
-// Python's `x in container` on lists, tuples and strings.
+// Python's `x in container` on lists, tuples, strings and dicts (its keys).
 bool contains(Tracer& t, const Val& container, const Val& x, const SourceLoc& loc) {
   bool found = false;
   if (container.isSeq()) {
     for (const Val& item : container.items()) found = found || sameValue(x, item);
+  } else if (auto d = container.as<DictObj>()) {
+    found = isDictKey(x) && d->find(x) >= 0;
   } else if (container.kind() == Kind::Str && x.kind() == Kind::Str) {
     found = container.text().find(x.text()) != std::string::npos;
   } else {
