@@ -146,6 +146,7 @@ class Tracer {
   Val makeSuper(const Val* cls, const Val* self, const SourceLoc& loc);
   // Sets an attribute of a script instance or class; false for any other owner.
   bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
+  Val kerasTrainingFunction(const std::string& name);  // tracer_keras_training.cpp
 
  private:
   class DepthGuard;
@@ -157,7 +158,6 @@ class Tracer {
   Flow execStmt(const Stmt& s);
   Flow execStmtAt(const Stmt& s);
   void assign(const Expr& target, const Val& v);
-  void putDictItem(DictObj& d, const Val& key, const Val& value);  // d[key] = value
   void bind(const std::string& name, const Val& v, const SourceLoc& loc);
   void unbind(const Expr& target);  // del target
   // import and from-import (tracer_imports.cpp): the module a dotted name names, as a value.
@@ -233,6 +233,7 @@ class Tracer {
   Builder b_;
   Context cx_{*this, b_};  // what builtins and objects see of the tracer
   ScopePtr globals_;
+  ScopePtr kerasTraining_;  // the Keras training loop's functions, made on first use
   ScopePtr scope_;
   Val returnValue_;
   int callDepth_ = 0;

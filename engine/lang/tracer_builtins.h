@@ -63,6 +63,7 @@ void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tr
 void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...
 // tf.keras.layers.Layer, tf.keras.Model and tf.Module as bases (tracer_keras_subclass.cpp).
 void addKerasSubclassBuiltins(BuiltinTable& t);
+void addKerasTrainingBuiltins(BuiltinTable& t);  // compile, fit, ... (tracer_keras_training.cpp)
 
 // The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
 inline constexpr const char* kTfVersion = "2.16.1";
@@ -133,6 +134,13 @@ Value averagePool2d(Context& cx, Value x, const std::vector<int64_t>& k,
 // maximum; ties share it, where TF's MaxPoolGrad gives it all to the first).
 Value maxPool2d(Context& cx, Value x, const std::vector<int64_t>& k, const std::vector<int64_t>& s,
                 const std::string& padding, const SourceLoc& loc);
+
+// Python's iteration of v (list(v), for): lists, tuples, dicts (keys), strings, ranges, tensors
+// (rows) and objects with iterate(); a located error for anything else.
+std::vector<Val> pythonItems(Bound& a, const Val& v, const SourceLoc& loc);
+// sorted, reversed, any, all, map, filter, dict, type, callable, round
+// (tracer_builtins_pyfunc.cpp).
+void addPythonFunctionBuiltins(BuiltinTable& t);
 
 // A shape as Python sees it (x.shape, build's input_shape): a tuple of ints, None where unknown.
 Val shapeTuple(const Shape& s);

@@ -10,9 +10,7 @@
 
 namespace gl::lang::trace {
 
-namespace {
-
-std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
+std::vector<Val> pythonItems(Bound& a, const Val& v, const SourceLoc& loc) {
   Context& cx = a.cx;
   if (v.isSeq()) return v.items();
   if (auto d = v.as<DictObj>()) return d->keys;  // a dict iterates over its keys
@@ -48,6 +46,8 @@ std::vector<Val> iterate(Bound& a, const Val& v, const SourceLoc& loc) {
     if (auto items = v.obj()->iterate(cx, loc)) return std::move(*items);
   cx.fail(loc, "'" + typeName(v) + "' object is not iterable");
 }
+
+namespace {
 
 int64_t intArg(Bound& a, const Arg& arg, const char* fn) {
   if (arg.v.kind() == Kind::Int) return arg.v.asInt();
@@ -85,7 +85,7 @@ Val minMax(Bound& a, bool isMax) {
     if (x.v.isTensor()) return tensorMinMax(a, isMax);
   std::vector<Val> items;
   if (a.rest.size() == 1)
-    items = iterate(a, a.rest[0].v, a.rest[0].loc);
+    items = pythonItems(a, a.rest[0].v, a.rest[0].loc);
   else
     for (const Arg& x : a.rest) items.push_back(x.v);
   if (items.empty()) a.cx.fail(a.callLoc, std::string(fn) + "() arg is an empty sequence");
@@ -217,16 +217,17 @@ void addConversions(BuiltinTable& t) {
 
 // list, tuple, zip, enumerate, sum; variant outside a with.
 void addIterables(BuiltinTable& t) {
-  t["list"] = {Signature::parse("iterable=()"),
-               [](Bound& a) { return Val::listOf(iterate(a, a["iterable"], a.loc("iterable"))); }};
+  t["list"] = {Signature::parse("iterable=()"), [](Bound& a) {
+                 return Val::listOf(pythonItems(a, a["iterable"], a.loc("iterable")));
+               }};
   t["tuple"] = {Signature::parse("iterable=()"), [](Bound& a) {
-                  return Val::listOf(iterate(a, a["iterable"], a.loc("iterable")), true);
+                  return Val::listOf(pythonItems(a, a["iterable"], a.loc("iterable")), true);
                 }};
   t["zip"] = {Signature::parse("*iterables"), [](Bound& a) {
                 std::vector<std::vector<Val>> cols;
                 size_t n = SIZE_MAX;
                 for (const Arg& x : a.rest) {
-                  cols.push_back(iterate(a, x.v, x.loc));
+                  cols.push_back(pythonItems(a, x.v, x.loc));
                   n = std::min(n, cols.back().size());
                 }
                 std::vector<Val> out;
@@ -240,13 +241,13 @@ void addIterables(BuiltinTable& t) {
   t["enumerate"] = {Signature::parse("iterable, start=0"), [](Bound& a) {
                       std::vector<Val> out;
                       int64_t i = a.integer("start");
-                      for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
+                      for (const Val& x : pythonItems(a, a["iterable"], a.loc("iterable")))
                         out.push_back(Val::listOf({Val::integer(i++), x}, true));
                       return Val::listOf(std::move(out));
                     }};
   t["sum"] = {Signature::parse("iterable, start=0"), [](Bound& a) {
                 Val acc = a["start"];
-                for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
+                for (const Val& x : pythonItems(a, a["iterable"], a.loc("iterable")))
                   acc = a.cx.binary(BinaryOp::Add, acc, x, a.callLoc);
                 return acc;
               }};
@@ -270,7 +271,7 @@ void addListMethods(BuiltinTable& t) {
                       }};
   t["list.extend"] = {Signature::parse("iterable"), [](Bound& a) {
                         Val self = listMethodSelf(a);
-                        for (const Val& x : iterate(a, a["iterable"], a.loc("iterable")))
+                        for (const Val& x : pythonItems(a, a["iterable"], a.loc("iterable")))
                           self.list()->items.push_back(x), self.list()->noteChild(x);
                         return Val::none();
                       }};
@@ -309,6 +310,7 @@ void addPythonBuiltins(BuiltinTable& t) {
   addConversions(t);
   addIterables(t);
   addListMethods(t);
+  addPythonFunctionBuiltins(t);
 }
 
 }  // namespace gl::lang::trace

@@ -189,6 +189,10 @@ std::optional<Val> Tracer::scriptAttr(const Val& v, const std::string& name, con
     if (inst->keras) return kerasAttr(cx_, v, name, loc);
     return std::nullopt;
   }
+  if (name == "__name__") {
+    if (auto f = v.as<FunctionObj>()) return Val::str(f->name);
+    if (auto b = v.as<BuiltinObj>()) return Val::str(b->name.substr(b->name.rfind('.') + 1));
+  }
   if (auto cls = classOf(v)) {
     if (name == "__name__") return Val::str(cls->name);
     if (const Val* found = cls->lookup(name)) return bindClassAttr(*found, v, cls, loc);

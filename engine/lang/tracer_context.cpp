@@ -44,6 +44,10 @@ Val Context::call(const Val& fn, CallArgs& args, const std::string& what) {
 Val Context::makeSuper(const Val* cls, const Val* self, const SourceLoc& loc) {
   return t_.makeSuper(cls, self, loc);
 }
+Val Context::kerasTrainingFunction(const std::string& name) {
+  return t_.kerasTrainingFunction(name);
+}
+
 bool Context::setScriptAttr(const Val& owner, const std::string& name, const Val& v,
                             const SourceLoc& loc) {
   return t_.setScriptAttr(owner, name, v, loc);

@@ -50,6 +50,8 @@ class Context {
   // Script classes: super() (explicit class and instance, or both null) and setattr.
   Val makeSuper(const Val* cls, const Val* self, const SourceLoc& loc);
   bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
+  // A function of Keras's training loop, which is GradLab script (tracer_keras_training.cpp).
+  Val kerasTrainingFunction(const std::string& name);
   void flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc,
                const std::string& what);
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos);

@@ -522,10 +522,10 @@ std::vector<std::string> kerasAttrNames(NativeBase base) {
                                     "build",
                                     "call",
                                     "get_config"};
-  if (base == NativeBase::Model) {
-    names.push_back("layers");
-    names.push_back("summary");
-  }
+  if (base == NativeBase::Model)
+    for (const char* n : {"layers", "summary", "compile", "fit", "evaluate", "predict",
+                          "train_step", "test_step", "optimizer", "metrics_names"})
+      names.push_back(n);
   return names;
 }
 
@@ -561,7 +561,14 @@ std::optional<Val> kerasAttr(Context& cx, const Val& self, const std::string& na
     collectLosses(cx, self, out, loc, 0);
     return Val::listOf(std::move(out));
   }
-  if (name == "layers" && k.base == NativeBase::Model) return Val::listOf(childLayers(*inst));
+  if (k.base == NativeBase::Model) {
+    if (name == "layers") return Val::listOf(childLayers(*inst));
+    if (name == "optimizer") return k.optimizer;
+    if (name == "metrics_names")
+      return Val::listOf(k.compiled ? k.metricNames : std::vector<Val>{});
+    if (name == "_keras_compiled_loss") return k.loss;
+    if (name == "_keras_compiled_metrics") return k.metrics;
+  }
   return kerasMethod(self, k.base, name);
 }
 
@@ -623,6 +630,33 @@ void addKerasSubclassBuiltins(BuiltinTable& t) {
                             return Val::none();
                           }};
   t["Layer.__call__"] = {Signature::parse("*args, **kwargs"), layerCall};
+  // Model.build(input_shape) on a subclass builds the weights by calling the model, as Keras
+  // does with a placeholder; here unknown dimensions (None) become 1.
+  t["Model.build"] = {Signature::parse("input_shape"), [](Bound& a) {
+                        KerasState& k = kerasState(a);
+                        const Val& s = a["input_shape"];
+                        if (k.built || tlsCallDepth > 0) {  // from __call__: nothing to make
+                          k.built = true;
+                          return Val::none();
+                        }
+                        if (!s.isSeq()) a.fail("input_shape", "must be a tuple of ints and None");
+                        Shape shape;
+                        for (const Val& d : s.items()) {
+                          if (!d.isNone() && d.kind() != Kind::Int)
+                            a.fail("input_shape", "must be a tuple of ints and None");
+                          shape.push_back(d.isNone() ? 1 : d.asInt());
+                        }
+                        a.cx.at(a.callLoc);
+                        const Val x = Val::tensor(a.cx.b.constant(Tensor::zeros(k.dtype, shape)));
+                        a.cx.callSimple(a.self, {x}, a.callLoc, kerasSelf(a).cls->name);
+                        k.buildInputShape = s;
+                        return Val::none();
+                      }};
+  // Whether the script's class (not the built-in base) defines `name` (fit calls an overridden
+  // train_step, as Keras does).
+  t["Layer._keras_overrides"] = {
+      Signature::parse("name"),
+      [](Bound& a) { return Val::boolean(kerasSelf(a).cls->lookup(a.string("name")) != nullptr); }};
   t["Layer.build"] = {Signature::parse("input_shape"), [](Bound& a) {
                         KerasState& k = kerasState(a);
                         k.buildInputShape = a["input_shape"];

@@ -34,6 +34,10 @@ struct KerasState {
   std::vector<std::shared_ptr<VarState>> weights;
   std::vector<Val> losses;  // add_loss()
   Val buildInputShape;      // what build() was given
+  // What Model.compile() resolved (tracer_keras_training.cpp).
+  bool compiled = false;
+  Val optimizer, loss, metrics;  // metrics: a list of (name, function) pairs
+  std::vector<Val> metricNames;  // "loss", then each metric's name
 };
 
 // The built-in base class (one per kind, shared and never changed).

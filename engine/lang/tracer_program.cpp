@@ -33,6 +33,7 @@ const BuiltinTable& builtins() {
     addStringBuiltins(t);
     addClassBuiltins(t);
     addKerasSubclassBuiltins(t);
+    addKerasTrainingBuiltins(t);
     return t;
   }();
   return table;
