@@ -123,6 +123,8 @@ struct FlattenLayer : LayerObj {
 
 struct SequentialLayer : LayerObj {
   std::vector<Val> layers;
+  KerasState model;  // compile()'s optimizer, loss and metrics
+  KerasState* modelState() override { return &model; }
   std::vector<std::shared_ptr<VarState>> allStates() const override {
     std::vector<std::shared_ptr<VarState>> out;
     for (const Val& l : layers)
@@ -141,6 +143,12 @@ struct SequentialLayer : LayerObj {
                                                              : nullptr;
     if (!which) {
       if (n == "layers") return Val::listOf(layers);
+      if (n == "optimizer") return model.optimizer;
+      if (n == "metrics_names")
+        return Val::listOf(model.compiled ? model.metricNames : std::vector<Val>{});
+      if (n == "losses") return Val::listOf({});
+      if (n == "_keras_compiled_loss") return model.loss;
+      if (n == "_keras_compiled_metrics") return model.metrics;
       return LayerObj::attr(cx, n);
     }
     std::vector<Val> out;

@@ -11,6 +11,8 @@
 
 namespace gl::lang::trace {
 
+struct KerasState;
+
 // A weight: a tf.Variable at the top level of the graph whatever region is being built (Keras
 // makes weights inside tf.init_scope), named as Keras names it (tfName "dense/kernel" for
 // dense/kernel:0) and located where its layer was made.
@@ -57,6 +59,8 @@ struct LayerObj : Object {
     return {"trainable_variables", "variables", "weights", "kernel", "bias", "built", "name"};
   }
   virtual std::vector<std::shared_ptr<VarState>> allStates() const { return states; }
+  // What compile() keeps for a built-in model (Sequential); null for other layers.
+  virtual KerasState* modelState() { return nullptr; }
   // A weight as the script sees it: a tf.Variable (optimizers assign it, tapes read it).
   static Val stateVal(Context& cx, const std::shared_ptr<VarState>& s) {
     return cx.fresh(Val::variable(s));

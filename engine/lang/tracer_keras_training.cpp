@@ -6,6 +6,7 @@
 
 #include "engine/lang/parser.h"
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_keras_layer.h"
 #include "engine/lang/tracer_keras_subclass.h"
 
 namespace gl::lang::trace {
@@ -17,8 +18,12 @@ const char* const kTrainingSource =
 #include "engine/lang/keras_training.py.inc"
     ;
 
-InstanceObj& model(Bound& a) { return *a.self.as<InstanceObj>(); }
-KerasState& state(Bound& a) { return *model(a).keras; }
+// The model: a Keras subclass's instance or a built-in Sequential.
+KerasState& state(Bound& a) {
+  if (auto inst = a.self.as<InstanceObj>()) return *inst->keras;
+  return *a.self.as<LayerObj>()->modelState();
+}
+std::string modelClass(Bound& a) { return typeName(a.self); }
 
 // An error inside the training loop's own code is reported at the user's call of fit/evaluate.
 template <class F>
@@ -27,7 +32,7 @@ Val inTrainingLoop(Bound& a, const char* method, F&& body) {
     return body();
   } catch (const EngineError& e) {
     if (e.loc().file != kTrainingFile) throw;
-    throw EngineError(e.message() + " (in " + model(a).cls->name + "." + method +
+    throw EngineError(e.message() + " (in " + modelClass(a) + "." + method +
                           "'s training loop, line " + std::to_string(e.loc().line) + ")",
                       a.callLoc);
   }
@@ -211,6 +216,9 @@ Val defaultStep(Bound& a, const char* fn) {
   });
 }
 
+// compile, fit, evaluate and predict as methods of `kind` ("Model.", "Sequential.").
+void addModelTraining(BuiltinTable& t, const std::string& kind);
+
 }  // namespace
 
 Val Tracer::kerasTrainingFunction(const std::string& name) {
@@ -232,12 +240,27 @@ Val Tracer::kerasTrainingFunction(const std::string& name) {
 }
 
 void addKerasTrainingBuiltins(BuiltinTable& t) {
-  t["Model.compile"] = {
+  addModelTraining(t, "Model.");
+  addModelTraining(t, "Sequential.");
+  t["Sequential._keras_overrides"] = {Signature::parse("name"), [](Bound& a) {
+                                        a.string("name");
+                                        return Val::boolean(false);
+                                      }};
+  t["Model.train_step"] = {Signature::parse("data"),
+                           [](Bound& a) { return defaultStep(a, "_keras_train_step"); }};
+  t["Model.test_step"] = {Signature::parse("data"),
+                          [](Bound& a) { return defaultStep(a, "_keras_test_step"); }};
+}
+
+namespace {
+
+void addModelTraining(BuiltinTable& t, const std::string& kind) {
+  t[kind + "compile"] = {
       Signature::parse("optimizer='rmsprop', loss=None, metrics=None, loss_weights=None, "
                        "weighted_metrics=None, ~run_eagerly=None, ~steps_per_execution=None, "
                        "~jit_compile=None"),
       compile};
-  t["Model.fit"] = {
+  t[kind + "fit"] = {
       Signature::parse("x=None, y=None, batch_size=None, epochs=1, verbose='auto', "
                        "callbacks=None, validation_split=0.0, validation_data=None, "
                        "shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0, "
@@ -245,19 +268,17 @@ void addKerasTrainingBuiltins(BuiltinTable& t) {
                        "validation_batch_size=None, validation_freq=1, ~max_queue_size=10, "
                        "~workers=1, ~use_multiprocessing=False"),
       fit};
-  t["Model.evaluate"] = {
+  t[kind + "evaluate"] = {
       Signature::parse("x=None, y=None, batch_size=None, verbose='auto', sample_weight=None, "
                        "steps=None, callbacks=None, ~max_queue_size=10, ~workers=1, "
                        "~use_multiprocessing=False, return_dict=False"),
       evaluate};
-  t["Model.predict"] = {Signature::parse("x, batch_size=None, verbose='auto', steps=None, "
-                                         "callbacks=None, ~max_queue_size=10, ~workers=1, "
-                                         "~use_multiprocessing=False"),
-                        predict};
-  t["Model.train_step"] = {Signature::parse("data"),
-                           [](Bound& a) { return defaultStep(a, "_keras_train_step"); }};
-  t["Model.test_step"] = {Signature::parse("data"),
-                          [](Bound& a) { return defaultStep(a, "_keras_test_step"); }};
+  t[kind + "predict"] = {Signature::parse("x, batch_size=None, verbose='auto', steps=None, "
+                                          "callbacks=None, ~max_queue_size=10, ~workers=1, "
+                                          "~use_multiprocessing=False"),
+                         predict};
 }
+
+}  // namespace
 
 }  // namespace gl::lang::trace
