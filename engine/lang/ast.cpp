@@ -333,6 +333,11 @@ class Dumper {
     out += ')';
   }
   void node(const Stmt::Delete& n, int) { list("del", n.targets); }
+  void node(const Stmt::Global& n, int) {
+    out += n.nonlocal ? "(nonlocal" : "(global";
+    for (const auto& name : n.names) out += " " + name;
+    out += ')';
+  }
   void node(const Stmt::Assert& n, int) {
     open("assert", *n.test);
     if (n.msg) then(*n.msg);
@@ -755,6 +760,11 @@ class Unparser {
     out += "from " + n.module + " import ";
     if (n.star) out += '*';
     aliases(n.names);
+    out += '\n';
+  }
+  void node(const Stmt::Global& n, int) {
+    out += n.nonlocal ? "nonlocal " : "global ";
+    for (size_t i = 0; i < n.names.size(); ++i) out += (i ? ", " : "") + n.names[i];
     out += '\n';
   }
   void node(const Stmt::Delete& n, int) {

@@ -266,6 +266,12 @@ struct Stmt {
   struct Assert {  // assert test, msg (msg may be null)
     ExprPtr test, msg;
   };
+  // `global a, b` / `nonlocal a, b`: assignments to the names in this function bind them in the
+  // module / the nearest enclosing function that has them.
+  struct Global {
+    std::vector<std::string> names;
+    bool nonlocal = false;
+  };
   struct Pass {};
   struct Break {};
   struct Continue {};
@@ -278,7 +284,7 @@ struct Stmt {
 
   using Node =
       std::variant<ExprStmt, Assign, AugAssign, If, While, For, Def, ClassDef, Return, With, Pass,
-                   Break, Continue, ParamDecl, Import, ImportFrom, Delete, Assert>;
+                   Break, Continue, ParamDecl, Import, ImportFrom, Delete, Assert, Global>;
   Node node;
   SourceLoc loc;
 

@@ -264,6 +264,20 @@ class Parser {
         if (targets.empty()) fail(peek(), "expected a name after 'del'");
         return stmt(l, Stmt::Delete{std::move(targets)});
       }
+      case Tok::Reserved:
+        if (t.text == "global" || t.text == "nonlocal") {
+          const bool nonlocal = t.text == "nonlocal";
+          if (nonlocal && funcDepth_ == 0)
+            fail(t, "nonlocal declaration not allowed at module level");
+          advance();
+          Stmt::Global g;
+          g.nonlocal = nonlocal;
+          do {
+            g.names.push_back(expect(Tok::Name, "expected a name after '" + t.text + "'").text);
+          } while (accept(Tok::Comma));
+          return stmt(l, std::move(g));
+        }
+        return parseExprStatement();
       case Tok::KwAssert: {
         advance();
         ExprPtr test = parseTest();

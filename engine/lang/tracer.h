@@ -62,6 +62,8 @@ struct Scope {
   // A variant block: it reads the top level and copies on write (a `with` is no Python scope,
   // so a loop in the block treats top-level names as defined before it).
   bool variantBlock = false;
+  // Names a global / nonlocal statement sent elsewhere: where assignments bind them.
+  std::map<std::string, std::shared_ptr<Scope>> declared;
 };
 using ScopePtr = std::shared_ptr<Scope>;
 

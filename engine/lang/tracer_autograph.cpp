@@ -41,7 +41,8 @@ const Stmt* findJump(const Block& block, bool loopLevel) {
                    [](const Stmt::Import&) -> Found { return nullptr; },
                    [](const Stmt::ImportFrom&) -> Found { return nullptr; },
                    [](const Stmt::Delete&) -> Found { return nullptr; },
-                   [](const Stmt::Assert&) -> Found { return nullptr; }},
+                   [](const Stmt::Assert&) -> Found { return nullptr; },
+                   [](const Stmt::Global&) -> Found { return nullptr; }},
         s.node);
     if (inner) return inner;
   }

@@ -61,7 +61,7 @@ void assignedNames(const Block& block, std::vector<std::string>& out) {
             // No names: params are bound at the top level only, never in a body.
             [](const Stmt::ExprStmt&) {}, [](const Stmt::Return&) {}, [](const Stmt::Pass&) {},
             [](const Stmt::Break&) {}, [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {},
-            [](const Stmt::Delete&) {}, [](const Stmt::Assert&) {},
+            [](const Stmt::Delete&) {}, [](const Stmt::Assert&) {}, [](const Stmt::Global&) {},
             // An import binds names, like an assignment.
             [&](const Stmt::Import& i) {
               for (const auto& a : i.names)
@@ -75,9 +75,11 @@ void assignedNames(const Block& block, std::vector<std::string>& out) {
 
 void Tracer::bind(const std::string& name, const Val& v, const SourceLoc& loc) {
   vanished_.erase(name);
-  auto it = scope_->vars.find(name);
-  if (it == scope_->vars.end()) {
-    scope_->vars[name] = {v, loc, ++bindOrder_};
+  auto home = scope_->declared.find(name);  // global / nonlocal
+  Scope& scope = home == scope_->declared.end() ? *scope_ : *home->second;
+  auto it = scope.vars.find(name);
+  if (it == scope.vars.end()) {
+    scope.vars[name] = {v, loc, ++bindOrder_};
   } else {
     it->second.v = v;
     it->second.loc = loc;
@@ -199,6 +201,7 @@ struct Tracer::ExecStmt {
   Flow operator()(const Stmt::ImportFrom& i) const;
   Flow operator()(const Stmt::Delete& d) const;
   Flow operator()(const Stmt::Assert& a) const;
+  Flow operator()(const Stmt::Global& g) const;
 };
 
 Flow Tracer::execStmtAt(const Stmt& s) {
@@ -321,6 +324,24 @@ Flow Tracer::ExecStmt::operator()(const Stmt::ImportFrom& i) const {
 // del x removes the name from the current scope; del xs[i] / del d[k] removes an item.
 Flow Tracer::ExecStmt::operator()(const Stmt::Delete& d) const {
   for (const ExprPtr& target : d.targets) t.unbind(*target);
+  return Flow::Normal;
+}
+
+// global / nonlocal: later assignments in this call bind the names where they live.
+Flow Tracer::ExecStmt::operator()(const Stmt::Global& g) const {
+  for (const auto& name : g.names) {
+    ScopePtr home = t.globals_;
+    if (g.nonlocal) {
+      home = nullptr;
+      for (auto s = t.scope_->parent; s && s != t.globals_; s = s->parent)
+        if (s->vars.count(name)) {
+          home = s;
+          break;
+        }
+      if (!home) t.fail(loc, "no binding for nonlocal '" + name + "' found");
+    }
+    t.scope_->declared[name] = home;
+  }
   return Flow::Normal;
 }
 
