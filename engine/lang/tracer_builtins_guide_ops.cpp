@@ -87,8 +87,15 @@ Val linspace(Bound& a) {
   Value start = a.tensor("start");
   Value stop = a.tensorLike("stop", start);
   Emitter& b = a.cx.b;
+  // math_ops.linspace_nd divides (stop - start) by the steps with `/`, which makes integer
+  // bounds float64 (TF's truediv); the guide's tf.linspace(-2, 2, 201) is float64.
+  if (b.type(start).dtype == DType::I32) {
+    a.cx.at(a.callLoc);
+    start = o::cast(b, start, DType::F64);
+    stop = o::cast(b, stop, DType::F64);
+  }
   const DType dt = b.type(start).dtype;
-  if (!isFloat(dt)) a.fail("start", "must be a float tensor");
+  if (!isFloat(dt)) a.fail("start", "must be a number tensor");
   const Shape s = broadcastShapes(b.type(start).shape, b.type(stop).shape);
   const int64_t rank = int64_t(s.size());
   int64_t axis = a.integer("axis");

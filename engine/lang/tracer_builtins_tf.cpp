@@ -98,6 +98,7 @@ void addDtypes(BuiltinTable& t) {
     d.isConstant = true;
     d.constant = Val::dtype(dt);
     t[std::string("tf.") + name] = d;
+    t[std::string("tf.dtypes.") + name] = d;  // the tf.dtypes module holds the same constants
   }
   auto constant = [&](const std::string& k, Val v) {
     BuiltinDef d;
@@ -177,6 +178,7 @@ void addElementwise(BuiltinTable& t) {
   t["tf.cast"] = {Signature::parse("x, dtype, name=None"), [](Bound& a) {
                     return T(o::cast(a.cx.b, a.tensor("x"), a.dtype("dtype", DType::F32)));
                   }};
+  t["tf.dtypes.cast"] = t["tf.cast"];
 }
 
 // Reductions, and composites built from primitives.

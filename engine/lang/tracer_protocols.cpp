@@ -100,8 +100,9 @@ std::string repr(const Graph& g, const Val& v, int depth) {
         return out + "}";
       }
       return "<" + v.obj()->typeName() + ">";
-    case Kind::DType:
-      return std::string("tf.") + dtypeName(v.asDType());
+    case Kind::DType:  // TF's DType: str() is <dtype: 'float32'>, repr() (in a list) tf.float32
+      return depth == 0 ? std::string("<dtype: '") + dtypeName(v.asDType()) + "'>"
+                        : std::string("tf.") + dtypeName(v.asDType());
     case Kind::Ellipsis:
       return "Ellipsis";
   }
