@@ -85,13 +85,16 @@ std::string repr(const Graph& g, const Val& v, int depth) {
     }
     case Kind::Object:
       if (auto d = v.as<DictObj>()) {
+        // Inside a container a str shows quoted, as in a list: {'a': 1}.
+        auto item = [&](const Val& x) {
+          return x.kind() == Kind::Str ? "'" + x.text() + "'" : repr(g, x, depth + 1);
+        };
         std::string out = "{";
         for (size_t i = 0; i < d->keys.size(); ++i)
-          out += (i ? ", " : "") + repr(g, d->keys[i], depth + 1) + ": " +
-                 repr(g, d->values[i], depth + 1);
+          out += (i ? ", " : "") + item(d->keys[i]) + ": " + item(d->values[i]);
         return out + "}";
       }
-      return "<" + v.obj()->typeName() + ">";
+      return v.obj()->reprText();
     case Kind::DType:
       return std::string("tf.") + dtypeName(v.asDType());
     case Kind::Ellipsis:
