@@ -32,6 +32,7 @@ const BuiltinTable& builtins() {
     addPythonModuleBuiltins(t);
     addStringBuiltins(t);
     addClassBuiltins(t);
+    addDataBuiltins(t);
     return t;
   }();
   return table;
