@@ -83,10 +83,21 @@ void addSources(BuiltinTable& t) {
         auto d = derived(a, DataOp::Range);
         std::vector<int64_t> v;
         for (const Arg& x : a.rest) {
-          if (x.v.kind() != Kind::Int && x.v.kind() != Kind::Bool)
+          if (x.v.kind() == Kind::Int || x.v.kind() == Kind::Bool) {
+            v.push_back(x.v.kind() == Kind::Bool ? x.v.asBool() : x.v.asInt());
+            continue;
+          }
+          // A scalar int tensor computed from constants (tf.shape(x)[0]) is known now too.
+          std::optional<Tensor> c;
+          if (x.v.isTensor() && !isFloat(a.cx.b.type(x.v.tensorValue()).dtype) &&
+              a.cx.b.type(x.v.tensorValue()).shape.empty())
+            c = a.cx.constantValue(x.v.tensorValue());
+          if (!c)
             a.cx.fail(x.loc,
-                      "Dataset.range needs Python ints known while tracing, got " + typeName(x.v));
-          v.push_back(x.v.kind() == Kind::Bool ? x.v.asBool() : x.v.asInt());
+                      "Dataset.range needs ints known while tracing (its length decides "
+                      "how many elements a for loop unrolls), got " +
+                          typeName(x.v));
+          v.push_back(int64_t(c->item()));
         }
         d->stop = v.size() == 1 ? v[0] : v[1];
         d->start = v.size() == 1 ? 0 : v[0];
