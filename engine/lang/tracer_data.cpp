@@ -496,6 +496,14 @@ std::string DatasetObj::reprText() const {
   return "<" + typeName() + " element_spec=" + specText(spec) + ">";
 }
 
+namespace {
+// Counts past int64 (range(2**62).repeat(8)) stay at its maximum: more than any trace unrolls.
+int64_t saturatedMul(int64_t a, int64_t b) {
+  int64_t out = 0;
+  return __builtin_mul_overflow(a, b, &out) ? INT64_MAX : out;
+}
+}  // namespace
+
 // The cardinality rules of TF's dataset kernels (CardinalityInternal of each op).
 int64_t DatasetObj::cardinality() const {
   const int64_t in = inputs.empty() ? 0 : inputs[0]->cardinality();
@@ -518,7 +526,7 @@ int64_t DatasetObj::cardinality() const {
       return kUnknownCardinality;
     case DataOp::Batch:
       if (in < 0) return in;
-      return dropRemainder ? in / count : (in + count - 1) / count;
+      return in / count + (!dropRemainder && in % count != 0);
     case DataOp::Take:
       if (count < 0) return in;
       if (count == 0) return 0;
@@ -532,7 +540,7 @@ int64_t DatasetObj::cardinality() const {
     case DataOp::Repeat:
       if (count < 0) return in == 0 ? 0 : in == kUnknownCardinality ? in : kInfiniteCardinality;
       if (in < 0) return count == 0 ? 0 : in;
-      return in * count;
+      return saturatedMul(in, count);
     case DataOp::Zip: {
       int64_t n = kInfiniteCardinality;
       for (const auto& d : inputs) {
@@ -546,7 +554,7 @@ int64_t DatasetObj::cardinality() const {
       const int64_t b = inputs.at(1)->cardinality();
       if (in == kInfiniteCardinality || b == kInfiniteCardinality) return kInfiniteCardinality;
       if (in < 0 || b < 0) return kUnknownCardinality;
-      return in + b;
+      return in > INT64_MAX - b ? INT64_MAX : in + b;
     }
   }
   return kUnknownCardinality;
