@@ -217,6 +217,44 @@ struct BatchStream : DataStream {
   }
 };
 
+// unbatch: each element's rows, one element per index of the components' first dimension.
+struct UnbatchStream : DataStream {
+  using DataStream::DataStream;
+  std::unique_ptr<ElementStream> in = input();
+  std::vector<Val> rows;
+  size_t next_ = 0;
+  std::optional<Val> next() override {
+    while (next_ == rows.size()) {
+      std::optional<Val> e = in->next();
+      if (!e) return std::nullopt;
+      std::vector<Value> flat;
+      dataLeaves(*e, flat);
+      rows.clear();
+      next_ = 0;
+      int64_t n = -1;
+      for (Value x : flat) {
+        const Shape& s = cx.b.type(x).shape;
+        if (s.empty() || s[0] < 0 || (n >= 0 && s[0] != n))
+          cx.fail(loc, "unbatch needs components with the same known first dimension, got " +
+                           shapeList(s));
+        n = s[0];
+      }
+      if (n <= 0) continue;
+      cx.at(ds->loc);
+      std::vector<std::vector<Value>> parts;
+      for (Value x : flat) parts.push_back(ops::unstack(cx.b, x, 0));
+      for (int64_t r = 0; r < n; ++r) {
+        cx.countUnroll(loc);
+        std::vector<Value> row;
+        for (const auto& p : parts) row.push_back(p[size_t(r)]);
+        size_t pos = 0;
+        rows.push_back(dataRebuild(*e, row, pos));
+      }
+    }
+    return rows[next_++];
+  }
+};
+
 // shuffle: TF's buffer algorithm (shuffle_dataset_op.cc): fill a buffer of buffer_size
 // elements, hand out a uniformly chosen one and put the next input element in its place. The
 // random source is GradLab's (seeded by the script's seeds, a new order per pass when
@@ -371,6 +409,8 @@ std::unique_ptr<ElementStream> openStream(Context& cx, const DatasetPtr& ds, con
       return openAs<FilterStream>(cx, ds, loc);
     case DataOp::Batch:
       return openAs<BatchStream>(cx, ds, loc);
+    case DataOp::Unbatch:
+      return openAs<UnbatchStream>(cx, ds, loc);
     case DataOp::Shuffle:
       return openAs<ShuffleStream>(cx, ds, loc);
     case DataOp::Take:
@@ -472,6 +512,8 @@ std::string DatasetObj::typeName() const {
       return "_FilterDataset";
     case DataOp::Batch:
       return parallel ? "_ParallelBatchDataset" : "_BatchDataset";
+    case DataOp::Unbatch:
+      return "_UnbatchDataset";
     case DataOp::Shuffle:
       return "_ShuffleDataset";
     case DataOp::Take:
@@ -527,6 +569,9 @@ int64_t DatasetObj::cardinality() const {
     case DataOp::Batch:
       if (in < 0) return in;
       return in / count + (!dropRemainder && in % count != 0);
+    case DataOp::Unbatch:  // TF: the input's count times a static batch size (count), if any
+      if (in == kInfiniteCardinality || in == 0) return in;
+      return in < 0 || count < 0 ? kUnknownCardinality : saturatedMul(in, count);
     case DataOp::Take:
       if (count < 0) return in;
       if (count == 0) return 0;

@@ -51,6 +51,7 @@ enum class DataOp : uint8_t {
   Map,
   Filter,
   Batch,
+  Unbatch,
   Shuffle,
   Take,
   Skip,

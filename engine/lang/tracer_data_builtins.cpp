@@ -221,6 +221,40 @@ void addTransformations(BuiltinTable& t) {
         d->spec = batchedSpec(d->inputs[0]->spec, d->dropRemainder ? d->count : -1);
         return madeDataset(a, d);
       }};
+  // unbatch: "Splits elements of a dataset into multiple elements" (range(8).batch(3)
+  // .unbatch() gives 0..7 again); every component needs a first dimension.
+  t["Dataset.unbatch"] = {Signature::parse("name=None"), [](Bound& a) {
+                            auto d = derived(a, DataOp::Unbatch, datasetOf(a));
+                            d->count = -2;  // the static batch size all components share
+                            std::function<void(ElemSpec&)> drop = [&](ElemSpec& s) {
+                              if (s.kind != ElemSpec::Kind::Tensor) {
+                                for (ElemSpec& p : s.parts) drop(p);
+                                return;
+                              }
+                              if (s.shape.empty())
+                                a.cx.fail(a.callLoc,
+                                          "Unbatching a dataset is only supported for "
+                                          "rank >= 1 (a component is a scalar)");
+                              const int64_t n = s.shape[0];
+                              d->count = d->count == -2 || d->count == n ? n : -1;
+                              s.shape.erase(s.shape.begin());
+                            };
+                            drop(d->spec);
+                            if (d->count == -2) d->count = -1;
+                            return madeDataset(a, d);
+                          }};
+  // apply: "Applies a transformation function to this dataset": transformation_func(self).
+  t["Dataset.apply"] = {Signature::parse("transformation_func"), [](Bound& a) {
+                          const Val fn = a["transformation_func"];
+                          a.checkAllRead();
+                          Val r = a.cx.callSimple(fn, {a.self}, a.callLoc, "transformation_func");
+                          if (!r.as<DatasetObj>())
+                            a.cx.fail(a.callLoc,
+                                      "apply(): transformation_func must return a "
+                                      "dataset, got " +
+                                          typeName(r));
+                          return r;
+                        }};
   // shuffle: "Randomly shuffles the elements of this dataset" with a buffer of buffer_size
   // elements; a seed (with tf.random.set_seed) fixes the order, and
   // reshuffle_each_iteration gives each pass its own.
