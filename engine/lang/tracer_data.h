@@ -5,8 +5,9 @@
 // element is a structure (a tensor, a tuple or a dict of them) built in the graph, and the `for`
 // unrolls over them as over a Python list. A mapped function is traced once per element, so a
 // random op inside it gives each element its own draw (TF runs it once per element).
-// tracer_data.cpp: the pipeline and its element streams; tracer_data_spec.cpp: element_spec
-// and the repr; tracer_data_builtins.cpp: the tf.data names and Dataset methods.
+// tracer_data.cpp: datasets as script values; tracer_data_streams.cpp: the element streams;
+// tracer_data_spec.cpp: element_spec and the repr; tracer_data_builtins.cpp: the tf.data names
+// and Dataset methods.
 #include <cstdint>
 #include <map>
 #include <memory>
