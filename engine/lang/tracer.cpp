@@ -131,6 +131,8 @@ std::vector<std::string> ModuleObj::attrNames() const {
 
 std::optional<Val> Object::attr(Context&, const std::string&) { return std::nullopt; }
 
+std::optional<std::vector<Val>> Object::iterate(Context&, const SourceLoc&) { return std::nullopt; }
+
 Val Object::call(Context& cx, CallArgs& args) {
   cx.fail(args.loc, "'" + typeName() + "' object is not callable");
 }
