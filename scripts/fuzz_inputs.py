@@ -43,9 +43,13 @@ def dictionary(src):
               # Classes (#26): `class` is lexed as a reserved word, so it is listed by hand.
               "class ", "class A:\n    ", "(object):", "self", "self.", "def __init__(self",
               "def __call__(self", "super()", "super().__init__(", "isinstance(", "@property\n",
-              "@staticmethod\n", "@classmethod\n", "cls", "getattr(", "hasattr(", "setattr("}
+              "@staticmethod\n", "@classmethod\n", "cls", "getattr(", "hasattr(", "setattr(",
+              # tf.data (#26): pipelines as scripts chain them (methods are "Dataset.<name>").
+              "tf.data.Dataset.", ".map(lambda x: ", ".batch(", "drop_remainder=True",
+              ".shuffle(", "seed=", ".repeat()", ".take(", "for x, y in ds:\n    ",
+              "element_spec", "tf.data.AUTOTUNE"}
     for path in (src / "engine" / "lang").glob("tracer_*.cpp"):
-        for name in re.findall(r't\["((?:tf|keras|py|str)\.[\w.]+)"\]', path.read_text()):
+        for name in re.findall(r't\["((?:tf|keras|py|str|Dataset)\.[\w.]+)"\]', path.read_text()):
             name = name[3:] if name.startswith("py.") else name  # py.math.sqrt is math.sqrt
             words.add(name)
             words.add(name.split(".")[-1])

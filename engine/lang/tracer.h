@@ -130,6 +130,9 @@ class Tracer {
   void setGlobalSeed(uint64_t seed);
   int nextLayerIndex(const std::string& kind);
   GradientTape& openTape(bool persistent, bool watchVariables);
+  // One more unrolled copy of a body (a Python loop's step, a dataset element): the unroll,
+  // node and cancellation limits.
+  void countUnroll(const SourceLoc& loc);
 
   // Variables as state (tracer_variables.cpp). fresh: the variable's current value, no read
   // recorded; readVariable: a read, which recording tapes watch (watch_accessed_variables).
@@ -223,7 +226,6 @@ class Tracer {
 
   // Limits.
   void checkLimits(const SourceLoc& loc);
-  void countUnroll(const SourceLoc& loc);
   size_t stackUsed() const;  // native stack bytes below stackBase_
   // Builds nodes located at loc.
   void at(const SourceLoc& loc) { b_.setLoc(loc); }

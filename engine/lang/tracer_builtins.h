@@ -60,6 +60,7 @@ void addTfArrayMoreBuiltins(BuiltinTable& t);
 void addTfPartsBuiltins(BuiltinTable& t);       // called by addTfArrayBuiltins
 void addPythonModuleBuiltins(BuiltinTable& t);  // math, time, functools, tf.version ("py.")
 void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tracer_format.cpp)
+void addDataBuiltins(BuiltinTable& t);          // tf.data (tracer_data_builtins.cpp)
 void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...
 // tf.keras.layers.Layer, tf.keras.Model and tf.Module as bases (tracer_keras_subclass.cpp).
 void addKerasSubclassBuiltins(BuiltinTable& t);

@@ -57,6 +57,7 @@ bool Context::noteOnce(const std::string& key) { return t_.noteOnce(key); }
 void Context::setGlobalSeed(uint64_t seed) { t_.setGlobalSeed(seed); }
 int64_t Context::nextSeed(std::optional<int64_t> opSeed) { return t_.nextSeed(opSeed); }
 int Context::nextLayerIndex(const std::string& kind) { return t_.nextLayerIndex(kind); }
+void Context::countUnroll(const SourceLoc& loc) { t_.countUnroll(loc); }
 GradientTape& Context::openTape(bool persistent, bool watchVariables) {
   return t_.openTape(persistent, watchVariables);
 }

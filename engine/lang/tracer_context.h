@@ -62,6 +62,7 @@ class Context {
   void setGlobalSeed(uint64_t seed);                // tf.random.set_seed
   int64_t nextSeed(std::optional<int64_t> opSeed);  // random ops and layer initialisers
   int nextLayerIndex(const std::string& kind);      // Keras names: Dense, Dense_1, ...
+  void countUnroll(const SourceLoc& loc);           // a dataset element built (Tracer's)
   // A tape recording from the next node on, owned by the tracer (tapes die before the builder).
   GradientTape& openTape(bool persistent, bool watchVariables);
 

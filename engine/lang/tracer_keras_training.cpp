@@ -6,6 +6,7 @@
 
 #include "engine/lang/parser.h"
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_data.h"
 #include "engine/lang/tracer_keras_layer.h"
 #include "engine/lang/tracer_keras_subclass.h"
 
@@ -48,11 +49,7 @@ void requireCompiled(Bound& a) {
 }
 
 // fit's batches come from a tf.data.Dataset (x holds (inputs, targets) pairs) or from tensors.
-bool isDataset(const Val& x) {
-  if (x.kind() != Kind::Object) return false;
-  const std::string t = x.obj()->typeName();
-  return t.size() >= 7 && t.compare(t.size() - 7, 7, "Dataset") == 0;
-}
+bool isDataset(const Val& x) { return x.as<DatasetObj>() != nullptr; }
 
 int64_t verbosity(Bound& a) {
   const Val& v = a["verbose"];

@@ -34,6 +34,7 @@ const BuiltinTable& builtins() {
     addClassBuiltins(t);
     addKerasSubclassBuiltins(t);
     addKerasTrainingBuiltins(t);
+    addDataBuiltins(t);
     return t;
   }();
   return table;

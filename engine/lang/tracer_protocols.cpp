@@ -99,7 +99,7 @@ std::string repr(const Graph& g, const Val& v, int depth) {
                  itemRepr(g, d->values[i], depth + 1);
         return out + "}";
       }
-      return "<" + v.obj()->typeName() + ">";
+      return v.obj()->reprText();
     case Kind::DType:  // TF's DType: str() is <dtype: 'float32'>, repr() (in a list) tf.float32
       return depth == 0 ? std::string("<dtype: '") + dtypeName(v.asDType()) + "'>"
                         : std::string("tf.") + dtypeName(v.asDType());

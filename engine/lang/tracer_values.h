@@ -93,6 +93,8 @@ class Object : public std::enable_shared_from_this<Object> {
   // (Defined in tracer.cpp: Val is incomplete here, and clang instantiates the optional.)
   virtual std::optional<std::vector<Val>> iterate(Context&, const SourceLoc&);
   virtual std::optional<int64_t> length(Context&, const SourceLoc&) { return std::nullopt; }
+  // repr()/str() at trace time; datasets show TF's "<_BatchDataset element_spec=...>".
+  virtual std::string reprText() const { return "<" + typeName() + ">"; }
 };
 using ObjPtr = std::shared_ptr<Object>;
 

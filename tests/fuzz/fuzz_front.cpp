@@ -722,7 +722,10 @@ class Generator {
   void forStatement() {
     const std::string i = fresh("i");
     const int n = 1 + pick(4);
-    switch (pick(4)) {
+    switch (pick(5)) {
+      case 4:
+        datasetFor(i, n);
+        break;
       case 0:  // AutoGraph's loop: the body's tensors keep their shapes
         line("for " + i + " in tf.range(" + std::to_string(n) + "):");
         ++tensorScope_;
@@ -777,6 +780,30 @@ class Generator {
           statements(1);
         });
     }
+  }
+
+  // A tf.data pipeline over n rows, iterated by a Python for (its elements unroll like a
+  // list's): optional map, shuffle, repeat, take and batch.
+  void datasetFor(const std::string& i, int n) {
+    Shape row = randomShape();
+    Shape whole = row;
+    whole.insert(whole.begin(), n);
+    std::string ds = "tf.data.Dataset.from_tensor_slices(" + tensor(whole) + ")";
+    if (flip()) ds += ".map(lambda x: x * " + floatLiteral() + ")";
+    if (flip()) ds += ".shuffle(" + std::to_string(1 + pick(4)) + ", seed=" + smallInt() + ")";
+    if (flip()) ds += ".repeat(" + std::to_string(1 + pick(2)) + ")";
+    if (flip()) ds += ".take(" + smallInt() + ")";
+    if (flip()) {
+      const int b = 1 + pick(3);
+      ds += ".batch(" + std::to_string(b) + ", drop_remainder=True).prefetch(tf.data.AUTOTUNE)";
+      row.insert(row.begin(), b);
+    }
+    line("for " + i + " in " + ds + ":");
+    block([&] {
+      vars_.push_back({i, Kind::Tensor, row});
+      blockStart_ = vars_.size();  // used after the body: no del
+      statements(1);
+    });
   }
 
   void whileStatement() {
