@@ -71,6 +71,22 @@ bool InstanceObj::callable() const {
   return cls->lookup("__call__") != nullptr || (keras && keras->base != NativeBase::Module);
 }
 
+std::optional<Val> PropertyObj::attr(Context&, const std::string& name) {
+  if (name == "getter") return getter;
+  if (name != "setter") return std::nullopt;
+  auto s = std::make_shared<PropertySetterObj>();
+  s->property = std::static_pointer_cast<PropertyObj>(shared_from_this());
+  return Val::object(s);
+}
+
+Val PropertySetterObj::call(Context& cx, CallArgs& args) {
+  if (args.pos.size() != 1 || !args.kw.empty()) cx.fail(args.loc, "setter() takes one function");
+  auto p = std::make_shared<PropertyObj>();
+  p->getter = property->getter;
+  p->setter = args.pos[0].v;
+  return Val::object(p);
+}
+
 Val ObjectInitObj::call(Context& cx, CallArgs& args) {
   if (!args.pos.empty() || !args.kw.empty())
     cx.fail(args.loc, "object.__init__() takes exactly one argument (the instance to initialize)");
@@ -142,14 +158,15 @@ void Tracer::execClass(const Stmt::ClassDef& c, const SourceLoc& loc) {
     Val v = body->vars.at(name).v;
     // Methods see the names around the class, not the class body (Python's scoping), and
     // remember their class for zero-argument super().
-    const Val* fnVal = &v;
-    if (auto p = v.as<PropertyObj>()) fnVal = &p->getter;
-    if (auto s = v.as<StaticMethodObj>()) fnVal = &s->function;
-    if (auto m = v.as<ClassMethodObj>()) fnVal = &m->function;
-    if (auto f = fnVal->as<FunctionObj>()) {
-      if (f->closure == body) f->closure = saved;
-      if (!f->definingClass.lock()) f->definingClass = cls;
-    }
+    std::vector<const Val*> fns{&v};
+    if (auto p = v.as<PropertyObj>()) fns = {&p->getter, &p->setter};
+    if (auto s = v.as<StaticMethodObj>()) fns = {&s->function};
+    if (auto m = v.as<ClassMethodObj>()) fns = {&m->function};
+    for (const Val* fnVal : fns)
+      if (auto f = fnVal->as<FunctionObj>()) {
+        if (f->closure == body) f->closure = saved;
+        if (!f->definingClass.lock()) f->definingClass = cls;
+      }
     cls->attrs.set(name, v);
   }
   rejectUnsupportedMembers(*cls, *body);
@@ -217,9 +234,15 @@ std::optional<Val> Tracer::scriptAttr(const Val& v, const std::string& name, con
 bool Tracer::setScriptAttr(const Val& owner, const std::string& name, const Val& v,
                            const SourceLoc& loc) {
   if (auto inst = owner.as<InstanceObj>()) {
-    if (const Val* found = inst->cls->lookup(name); found && found->as<PropertyObj>())
-      fail(loc, "cannot set property '" + name + "' of '" + inst->cls->name +
-                    "': GradLab script properties have no setter");
+    if (const Val* found = inst->cls->lookup(name); found && found->as<PropertyObj>()) {
+      const Val& setter = found->as<PropertyObj>()->setter;
+      // Python's AttributeError for a property without a setter.
+      if (setter.isNone())
+        fail(loc, "can't set attribute '" + name + "': property of '" + inst->cls->name +
+                      "' has no setter");
+      callSimple(setter, {owner, v}, loc, "the property's setter");
+      return true;
+    }
     if (inst->keras && kerasSetAttr(cx_, *inst, name, v, loc)) return true;
     inst->attrs.set(name, v);
     return true;

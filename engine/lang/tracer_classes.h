@@ -74,7 +74,17 @@ struct SuperObj : Object {
 // What @property, @staticmethod and @classmethod make of a method.
 struct PropertyObj : Object {
   Val getter;
+  Val setter;  // None: a read-only property
   std::string typeName() const override { return "property"; }
+  std::optional<Val> attr(Context& cx, const std::string& name) override;  // .setter
+  std::vector<std::string> attrNames() const override { return {"setter", "getter"}; }
+};
+// prop.setter, the decorator: a copy of the property with fn as its setter.
+struct PropertySetterObj : Object {
+  std::shared_ptr<PropertyObj> property;
+  std::string typeName() const override { return "method"; }
+  bool callable() const override { return true; }
+  Val call(Context& cx, CallArgs& args) override;
 };
 struct StaticMethodObj : Object {
   Val function;
