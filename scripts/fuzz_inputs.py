@@ -43,7 +43,17 @@ def dictionary(src):
               # Classes (#26): `class` is lexed as a reserved word, so it is listed by hand.
               "class ", "class A:\n    ", "(object):", "self", "self.", "def __init__(self",
               "def __call__(self", "super()", "super().__init__(", "isinstance(", "@property\n",
-              "@staticmethod\n", "@classmethod\n", "cls", "getattr(", "hasattr(", "setattr("}
+              "@staticmethod\n", "@classmethod\n", "cls", "getattr(", "hasattr(", "setattr(",
+              # numpy (#26 item 5): its table keys are built in loops, so listed by hand.
+              "numpy", "np.", "np", "from numpy import ", "np.array(", "np.asarray(", "np.zeros(",
+              "np.ones(", "np.arange(", "np.linspace(", "np.eye(", "np.float32", "np.float64",
+              "np.int32", "np.int64", "np.uint8", "np.bool_", "np.sum(", "np.mean(", "np.max(",
+              "np.allclose(", "np.reshape(", "np.transpose(", "np.concatenate(", "np.stack(",
+              "np.newaxis", "np.random.", "np.random.seed(", "np.random.rand(", "np.random.randn(",
+              "np.random.randint(", "np.random.normal(", "np.random.uniform(",
+              "np.random.random(", "np.random.shuffle(", "np.random.permutation(", ".numpy()",
+              ".astype(", ".reshape(", ".T", ".shape", ".dtype", ".tolist()", ".item()",
+              "size=(2, 3)", "axis=0", "keepdims=True"}
     for path in (src / "engine" / "lang").glob("tracer_*.cpp"):
         for name in re.findall(r't\["((?:tf|keras|py|str)\.[\w.]+)"\]', path.read_text()):
             name = name[3:] if name.startswith("py.") else name  # py.math.sqrt is math.sqrt

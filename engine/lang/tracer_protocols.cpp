@@ -5,6 +5,7 @@
 // iteration is iterate() (tracer_builtins_py.cpp), which `for` and list() share.
 
 #include "engine/lang/ast.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_values.h"
 
 namespace gl::lang::trace {
@@ -91,6 +92,9 @@ std::string repr(const Graph& g, const Val& v, int depth) {
                  repr(g, d->values[i], depth + 1);
         return out + "}";
       }
+      // numpy's str() at the top (print), repr() inside a list, as Python prints them.
+      if (const NdArrayObj* a = asNdArray(v)) return ndarrayText(*a, depth > 0);
+      if (auto d = v.as<NpDTypeObj>()) return npTypeName(d->type);
       return "<" + v.obj()->typeName() + ">";
     case Kind::DType:
       return std::string("tf.") + dtypeName(v.asDType());
@@ -117,6 +121,14 @@ std::optional<bool> truth(const Val& v) {
       return !v.items().empty();
     case Kind::Tensor:
       return std::nullopt;
+    case Kind::Object:
+      // numpy: an array of one element is its truth; of more, ambiguous (the caller's error).
+      if (const NdArrayObj* a = asNdArray(v)) {
+        if (a->size() == 1) return a->data[0] != 0;
+        if (a->size() == 0) return false;
+        return std::nullopt;
+      }
+      return true;
     default:
       return true;
   }

@@ -124,14 +124,23 @@ const BadScript kBad[] = {
      "the while_loop body returns 2 values for 1 loop variables", 1, 5},
     {"y = tf.cond(tf.constant(True), lambda: tf.ones([2]), lambda: tf.ones([2, 3]))\n",
      "cond: the branches return different types for result 0: float32[2]", 1, 5},
-    {"x = tf.ones([2])\ny = x.numpy()\n",
-     "a traced tensor has no value yet (it exists when the graph runs); use", 2, 5},
+    {"i = tf.constant(0)\nwhile i < 3:\n    v = i.numpy()\n    i = i + 1\n",
+     "numpy() is only available when eager execution is enabled", 3, 9},
     {"y = \"abc\".uper()\n",
      "'str' object has no attribute 'uper' (did you mean 'upper'?)", 1, 5},
     // Imports (issue #26): the modules GradLab provides, and a located error for any other.
-    {"import numpy as np\n",
-     "GradLab does not provide module 'numpy' yet (it provides tensorflow, keras, math, time, "
-     "functools); numpy support is planned", 1, 8},
+    {"import pandas as pd\n",
+     "GradLab does not provide module 'pandas' yet (it provides tensorflow, keras, math, time, "
+     "functools, numpy)", 1, 8},
+    // numpy (#26 item 5): what it does not provide, and numpy's own errors, located.
+    {"import numpy as np\na = np.fft.fft(np.ones(4))\n", "numpy.fft is not supported by GradLab",
+     2, 5},
+    {"import numpy as np\na = np.zeros((2, 3)) + np.ones(4)\n",
+     "operands could not be broadcast together with shapes (2,3) (4,)", 2, 5},
+    {"import numpy as np\na = np.array([1.5, 2.0])\nb = tf.constant([1, 2]) + a\n",
+     "Cannot convert array([1.5, 2. ]) to EagerTensor of dtype int32", 3, 5},
+    {"import numpy as np\na = np.arange(6).reshape(4, 2)\n",
+     "cannot reshape array of size 6 into shape (4, 2)", 2, 5},
     {"import tensorflow as tf\nfrom torch import nn\n",
      "GradLab does not provide module 'torch' yet", 2, 6},
     {"import tensorflow.kera\n",

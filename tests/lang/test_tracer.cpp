@@ -693,6 +693,46 @@ for i in tf.range(3):
     QCOMPARE(r.values[0].t.item(), 4.0);
   }
 
+  // numpy's str() and repr() layouts, whitespace exact (numpy 1.26, arrayprint.py: floats
+  // 'maxprec' with precision 8 and a trailing '.', common widths, 75 columns, "..." above 1000
+  // items, a blank line between the blocks of a rank-3 array).
+  void numpyPrintsAsNumpy() {
+    const char* src = R"(import numpy as np
+print(np.array([1., 2.]))
+print(repr(np.array([1., 2.], np.float32)))
+print(np.arange(6).reshape(2, 3))
+print(np.array([1.5, -2.0]))
+print(np.arange(12).reshape(2, 2, 3))
+print(np.array([1e-5, 1.0]))
+print(np.array([0.1, 0.25]))
+print(np.arange(2000))
+print(np.array([True, False]))
+print(repr(np.zeros((2, 2))))
+print(np.float32(0.1), np.float64(1.0), np.array(2.5), repr(np.array(1.0)))
+print(np.arange(30))
+print([np.array([1, 2])], np.int64(3) + 1, (np.float32(3) + 1.0).dtype)
+)";
+    TracedProgram p = trace(src);
+    const std::vector<std::string> want = {
+        "[1. 2.]",
+        "array([1., 2.], dtype=float32)",
+        "[[0 1 2]\n [3 4 5]]",
+        "[ 1.5 -2. ]",
+        "[[[ 0  1  2]\n  [ 3  4  5]]\n\n [[ 6  7  8]\n  [ 9 10 11]]]",
+        "[1.e-05 1.e+00]",
+        "[0.1  0.25]",
+        "[   0    1    2 ... 1997 1998 1999]",
+        "[ True False]",
+        "array([[0., 0.],\n       [0., 0.]])",
+        "0.1 1.0 2.5 array(1.)",
+        "[ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n 24 25 26 27 "
+        "28 29]",
+        "[array([1, 2])] 4 float64"};
+    QCOMPARE(p.traceLog.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QCOMPARE(QString::fromStdString(p.traceLog[i]), QString::fromStdString(want[i]));
+  }
+
   // Every registered primitive is reachable by name, with keyword args as attributes.
   void primitivesByName() {
     const char* src = R"(
