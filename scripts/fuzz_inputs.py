@@ -53,7 +53,9 @@ def dictionary(src):
               "np.random.randint(", "np.random.normal(", "np.random.uniform(",
               "np.random.random(", "np.random.shuffle(", "np.random.permutation(", ".numpy()",
               ".astype(", ".reshape(", ".T", ".shape", ".dtype", ".tolist()", ".item()",
-              "size=(2, 3)", "axis=0", "keepdims=True"}
+              "size=(2, 3)", "axis=0", "keepdims=True",
+              # tf.print's arguments.
+              "tf.print(", "summarize=", "summarize=-1", "sep=", "end=''"}
     for path in (src / "engine" / "lang").glob("tracer_*.cpp"):
         for name in re.findall(r't\["((?:tf|keras|py|str)\.[\w.]+)"\]', path.read_text()):
             name = name[3:] if name.startswith("py.") else name  # py.math.sqrt is math.sqrt

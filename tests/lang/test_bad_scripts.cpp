@@ -334,8 +334,10 @@ const BadScript kBad[] = {
     {"@tf.custom_gradient\ndef f(x):\n    def grad(dy, variables=None):\n        return [dy], [dy]\n    return x * 2.0, grad\n\nx = tf.constant(1.0)\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = f(x)\ng = tape.gradient(y, x)\n",
      "grad_fn returned 2 tensor input gradient(s) for 1 tensor input(s)", 10, 9},
     // Issue #28: an argument TF honours that GradLab does not is refused at the argument.
-    {"x = tf.ones([2])\ntf.print(x, x, sep=\",\")\n",
-     "tf.print(): argument 'sep' is not supported by GradLab yet", 2, 16},
+    {"x = tf.ones([2])\ny = tf.shape(x, out_type=tf.int64)\n",
+     "tf.shape(): argument 'out_type' is not supported by GradLab yet", 2, 17},
+    {"x = tf.ones([2])\ntf.print(x, output_stream=\"stdout\")\n",
+     "argument 'output_stream' is not supported: GradLab's tf.print writes to the run log", 2, 13},
     {"x = tf.constant([1.0, 2.0])\ny = tf.map_fn(lambda v: v * v, x, fn_output_signature=tf.int32)\n",
      "argument 'fn_output_signature' declares int32 for result 0, fn returns float32", 2, 35},
     {"y = tf.keras.layers.Dense(2, kernel_initializer=\"lecun_normal\")\n",

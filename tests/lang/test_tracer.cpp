@@ -733,6 +733,38 @@ print([np.array([1, 2])], np.int64(3) + 1, (np.float32(3) + 1.0).dtype)
       QCOMPARE(QString::fromStdString(p.traceLog[i]), QString::fromStdString(want[i]));
   }
 
+  // tf.print as TF's print_v2 (tensorflow/python/ops/logging_ops.py docstring: tf.range(10)
+  // prints "[0 1 2 ... 7 8 9]"; tensor.cc PrintOneDimV2 for the layout): one line per call,
+  // sep and end, summarize, Python values as str(), a blank line between rank-3 blocks.
+  void tfPrintLayoutAsTf() {
+    const char* src = R"(tf.print("a", 1, "b")
+tf.print("x:", tf.constant([1, 2, 3]))
+tf.print(tf.range(10))
+tf.print(tf.reshape(tf.range(12), [2, 2, 3]))
+tf.print(tf.ones([10], tf.int32), summarize=-1)
+tf.print(tf.ones([10], tf.int32), summarize=1)
+tf.print("a", "b", sep=", ")
+tf.print("no newline", end="")
+tf.print(" then this")
+tf.print(tf.constant(1.0) / 3.0, tf.constant(1000000), [tf.constant(1), 2], None)
+)";
+    TracedProgram p = trace(src);
+    Executor ex(*p.graph);
+    RunResult r = ex.run({});
+    const std::vector<std::string> want = {"a 1 b",
+                                           "x: [1 2 3]",
+                                           "[0 1 2 ... 7 8 9]",
+                                           "[[[0 1 2]\n  [3 4 5]]\n\n [[6 7 8]\n  [9 10 11]]]",
+                                           "[1 1 1 1 1 1 1 1 1 1]",
+                                           "[1 ... 1]",
+                                           "a, b",
+                                           "no newline then this",
+                                           "0.333333343 1000000 [1, 2] None"};
+    QCOMPARE(r.log.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QCOMPARE(QString::fromStdString(r.log[i]), QString::fromStdString(want[i]));
+  }
+
   // Every registered primitive is reachable by name, with keyword args as attributes.
   void primitivesByName() {
     const char* src = R"(
