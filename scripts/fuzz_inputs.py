@@ -47,7 +47,19 @@ def dictionary(src):
               # tf.data (#26): pipelines as scripts chain them (methods are "Dataset.<name>").
               "tf.data.Dataset.", ".map(lambda x: ", ".batch(", "drop_remainder=True",
               ".shuffle(", "seed=", ".repeat()", ".take(", "for x, y in ds:\n    ",
-              "element_spec", "tf.data.AUTOTUNE"}
+              "element_spec", "tf.data.AUTOTUNE",
+              # numpy (#26 item 5): its table keys are built in loops, so listed by hand.
+              "numpy", "np.", "np", "from numpy import ", "np.array(", "np.asarray(", "np.zeros(",
+              "np.ones(", "np.arange(", "np.linspace(", "np.eye(", "np.float32", "np.float64",
+              "np.int32", "np.int64", "np.uint8", "np.bool_", "np.sum(", "np.mean(", "np.max(",
+              "np.allclose(", "np.reshape(", "np.transpose(", "np.concatenate(", "np.stack(",
+              "np.newaxis", "np.random.", "np.random.seed(", "np.random.rand(", "np.random.randn(",
+              "np.random.randint(", "np.random.normal(", "np.random.uniform(",
+              "np.random.random(", "np.random.shuffle(", "np.random.permutation(", ".numpy()",
+              ".astype(", ".reshape(", ".T", ".shape", ".dtype", ".tolist()", ".item()",
+              "size=(2, 3)", "axis=0", "keepdims=True",
+              # tf.print's arguments.
+              "tf.print(", "summarize=", "summarize=-1", "sep=", "end=''"}
     for path in (src / "engine" / "lang").glob("tracer_*.cpp"):
         for name in re.findall(r't\["((?:tf|keras|py|str|Dataset)\.[\w.]+)"\]', path.read_text()):
             name = name[3:] if name.startswith("py.") else name  # py.math.sqrt is math.sqrt

@@ -157,11 +157,13 @@ Value Builder::placeholder(DType dt, const Shape& shape, const std::string& name
   return {addNode(std::move(n)).id, 0};
 }
 
-void Builder::print(const std::vector<Value>& values, const std::string& prefix) {
+void Builder::print(const std::vector<Value>& values, const std::string& prefix,
+                    const Attrs& attrs) {
   Node n;
   n.kind = NodeKind::Print;
   n.inputs = values;
   n.printPrefix = prefix;
+  n.attrs = attrs;
   n.sideEffect = true;
   addNode(std::move(n));
 }

@@ -46,7 +46,10 @@ class Builder : public Emitter {
   // A value fed at run time (RunOptions::feeds).
   Value placeholder(DType dt, const Shape& shape, const std::string& name = {});
   // tf.print: prints at run time, in order, into the run's log.
-  void print(const std::vector<Value>& values, const std::string& prefix = {});
+  // A print node: prefix then the values; or, with attrs "format" (text with kPrintSlot where
+  // each value goes), "summarize" and "end", tf.print's line.
+  void print(const std::vector<Value>& values, const std::string& prefix = {},
+             const Attrs& attrs = {});
 
   // Regions. open makes the new region current; close returns to its parent.
   int openRegion(RegionKind kind);

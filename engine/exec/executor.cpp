@@ -141,6 +141,7 @@ struct Executor::Impl {
   NumericsCheck numerics;
   std::mutex mu;
   std::vector<std::string> log;
+  bool printLineOpen = false;  // the last tf.print's end was not a newline
   std::atomic<size_t> savedBytes{0};
   std::atomic<int64_t> primitiveOps{0};
   size_t peakSaved = 0;
@@ -696,10 +697,34 @@ void Executor::Impl::execPlaceholder(Frame& f, const Node& n) {
 }
 
 void Executor::Impl::execPrint(Frame& f, const Node& n) {
-  std::string line = n.printPrefix;
-  for (Value v : n.inputs) line += (line.empty() ? "" : " ") + formatDatum(get(f, v));
+  std::string line;
+  bool newline = true;
+  if (n.attrs.has("format")) {
+    // tf.print: the text with kPrintSlot where each input goes, its summarize and end.
+    const std::string format = n.attrs.s("format");
+    const int64_t summarize = n.attrs.i("summarize", 3);
+    size_t k = 0;
+    for (char c : format) {
+      if (c == kPrintSlot && k < n.inputs.size())
+        line += formatDatum(get(f, n.inputs[k++]), summarize);
+      else
+        line += c;
+    }
+    std::string end = n.attrs.s("end", "\n");
+    newline = !end.empty() && end.back() == '\n';
+    if (newline) end.pop_back();
+    line += end;
+  } else {
+    line = n.printPrefix;
+    for (Value v : n.inputs) line += (line.empty() ? "" : " ") + formatDatum(get(f, v));
+  }
   std::lock_guard<std::mutex> lock(mu);
-  log.push_back(line);
+  // A print whose end was not a newline leaves its line open for the next one.
+  if (printLineOpen && !log.empty())
+    log.back() += line;
+  else
+    log.push_back(line);
+  printLineOpen = !newline;
   if (opt.monitor) opt.monitor->onPrint(line);
 }
 

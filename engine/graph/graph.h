@@ -69,6 +69,9 @@ struct ControlAttrs {
   bool reverse = false;  // scan: the elements from last to first (tf.foldr, scan(reverse=True))
 };
 
+// In a print node's "format" attribute, where the next input's value goes.
+inline constexpr char kPrintSlot = '\x01';
+
 struct Node {
   int id = -1;
   NodeKind kind = NodeKind::Primitive;
@@ -85,7 +88,7 @@ struct Node {
   std::vector<Value> saved;       // loops/maps/conds: body values kept for reverse mode
   ControlAttrs control;           // while / map / cond
   int paramIndex = -1;            // params: position in the region's params
-  std::string printPrefix;        // print
+  std::string printPrefix;        // print (tf.print's layout: attrs "format", kPrintSlot)
   Tensor value;                   // const and variable nodes
   bool recordingStopped = false;  // created under tape.stop_recording()
   bool sideEffect = false;        // runs even if nothing consumes it (print)

@@ -281,6 +281,12 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
     case Kind::Object: {
       if (auto r = scriptAttr(v, name, loc)) return *r;
       if (auto r = v.obj()->attr(cx_, name)) return *r;
+      if (auto m = v.as<ModuleObj>(); m && m->prefix.rfind("py.numpy.", 0) == 0)
+        fail(loc,
+             m->prefix.substr(3) + name +
+                 " is not supported by GradLab (it provides numpy's "
+                 "array creation, dtypes, arithmetic, reductions, shape functions and np.random)" +
+                 suggest(name, v.obj()->attrNames()));
       if (auto m = v.as<ModuleObj>())
         fail(loc, "module '" +
                       (m->shown.empty() ? m->prefix.substr(0, m->prefix.size() - 1) : m->shown) +

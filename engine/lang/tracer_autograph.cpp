@@ -7,6 +7,7 @@
 
 #include "engine/control/control_flow.h"
 #include "engine/lang/tracer_autograph.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
@@ -113,8 +114,8 @@ void Tracer::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc
     const Value t = fresh(v).tensorValue();
     checkRegion(t, loc);
     out.push_back(t);
-  } else if (v.isNumber()) {
-    out.push_back(toTensor(v, loc));
+  } else if (v.isNumber() || asNdArray(v)) {
+    out.push_back(toTensor(v, loc));  // a NumPy array is carried as a tensor, as AutoGraph does
   } else if (v.as<TensorArrayObj>()) {
     // The TensorArray's current list value is its only graph state.
     Val list = getAttr(v, "_list", loc);
@@ -132,6 +133,7 @@ void Tracer::flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc
 Val Tracer::unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos, int depth) {
   if (depth > kMaxListNesting) throw EngineError("a structure is nested too deeply");
   if (like.isTensor() || like.isNumber()) return Val::tensor(flat.at(pos++));
+  if (asNdArray(like)) return Val::tensor(flat.at(pos++));
   if (like.kind() == Kind::Object) return wrapList(cx_, flat.at(pos++), &like);
   std::vector<Val> items;
   for (const Val& x : like.items()) items.push_back(unflatten(x, flat, pos, depth + 1));

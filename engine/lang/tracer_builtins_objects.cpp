@@ -6,6 +6,7 @@
 
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
@@ -644,11 +645,12 @@ void addVariableBuiltins(BuiltinTable& t) {
               a.cx.assignVariable(a.self, x, a.callLoc, what);
               return a.cx.fresh(a.self);
             }};
+  // x.numpy(): the value, where it exists while tracing (a top-level tensor); inside a traced
+  // body it is TF's eager-only error (tracer_numpy.cpp).
   t["Tensor.numpy"] = {Signature::parse(""), [](Bound& a) -> Val {
-                         a.cx.fail(
-                             a.callLoc,
-                             "a traced tensor has no value yet (it exists when the graph runs); "
-                             "use tf.print, or look at it in the inspector");
+                         const Value v =
+                             a.self.var() ? a.self.var()->current : a.self.tensorValue();
+                         return tensorToNdArray(a.cx, v, a.callLoc, true);
                        }};
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
@@ -174,7 +175,8 @@ void addConversions(BuiltinTable& t) {
                 a.fail("x", "must be a number or a tensor, got " + typeName(v));
               }};
   t["int"] = {Signature::parse("x=0"), [](Bound& a) {
-                const Val& v = a["x"];
+                const std::optional<Val> np = npPythonNumber(a["x"]);
+                const Val& v = np ? *np : a["x"];
                 if (v.kind() == Kind::Float) {
                   if (!std::isfinite(v.asFloat()) || std::fabs(v.asFloat()) > 9.2e18)
                     a.fail("x", "cannot be converted to int");
@@ -195,7 +197,8 @@ void addConversions(BuiltinTable& t) {
                 a.fail("x", "cannot be converted to int: " + typeName(v));
               }};
   t["float"] = {Signature::parse("x=0.0"), [](Bound& a) {
-                  const Val& v = a["x"];
+                  const std::optional<Val> np = npPythonNumber(a["x"]);
+                  const Val& v = np ? *np : a["x"];
                   if (v.isNumber()) return Val::real(v.number());
                   if (v.kind() == Kind::Str) {
                     char* end = nullptr;

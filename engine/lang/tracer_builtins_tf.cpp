@@ -3,8 +3,10 @@
 // optional in scripts, and tf.math./tf.nn./tf.linalg. reach the same entries.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_format.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 
@@ -469,32 +471,51 @@ void addRandomAndPrint(BuiltinTable& t) {
         a.cx.at(a.callLoc);
         return T(o::add(b, o::mul(b, u, o::sub(b, hi, lo)), lo));
       }};
-  // tf.print: a print node; it prints every time it runs (each iteration of a loop body).
+  // tf.print: a print node; it prints every time it runs (each iteration of a loop body). Like
+  // TF's print_v2: one line per call with every argument, joined by sep and ended by end;
+  // Python values as str() shows them, tensors (also inside lists) as TF lays them out, the
+  // first and last `summarize` items of each axis (3 when None, all when -1).
   t["tf.print"] = {
-      Signature::parse("*inputs, sep=' ', summarize=None, output_stream=None, name=None"),
+      Signature::parse("*inputs, sep=' ', end=None, summarize=None, output_stream=None, name=None"),
       [](Bound& a) {
-        std::string prefix;
         std::vector<Value> values;
-        auto flush = [&] {
-          if (!prefix.empty() || !values.empty()) a.cx.b.print(values, prefix);
-          prefix.clear();
-          values.clear();
-        };
-        for (const Arg& x : a.rest) {
-          if (x.v.kind() == Kind::Str || x.v.isNone()) {
-            // Text after tensors starts a new line: the print node is text + values.
-            if (!values.empty()) flush();
-            prefix += (prefix.empty() ? "" : " ") + (x.v.isNone() ? "None" : x.v.text());
-            // TF prints a missing gradient as None; GradLab says why beside it, as a note.
-            if (x.v.isNone() && x.v.why())
-              a.cx.log("note: the None that tf.print shows at line " + std::to_string(x.loc.line) +
-                       " is a gradient: " + x.v.why()->text);
-          } else {
-            values.push_back(a.cx.toTensor(x.v, x.loc));
+        std::function<std::string(const Val&, const SourceLoc&, int)> text =
+            [&](const Val& v, const SourceLoc& loc, int depth) -> std::string {
+          if (v.kind() == Kind::Str) return depth ? pyRepr(a.cx.graph(), v) : v.text();
+          if (v.isTensor() || v.as<TensorArrayObj>() || v.as<LazyRangeObj>()) {
+            values.push_back(a.cx.toTensor(v, loc));
+            return std::string(1, kPrintSlot);
           }
+          if (v.isSeq() && a.cx.tensorish(v) && depth < kMaxListNesting) {
+            const bool tuple = v.kind() == Kind::Tuple;
+            std::string s = tuple ? "(" : "[";
+            for (size_t i = 0; i < v.items().size(); ++i)
+              s += (i ? ", " : "") + text(v.items()[i], loc, depth + 1);
+            if (tuple && v.items().size() == 1) s += ",";
+            return s + (tuple ? ")" : "]");
+          }
+          return repr(a.cx.graph(), v, depth);
+        };
+        const std::string sep = a.string("sep");
+        std::string format;
+        for (size_t i = 0; i < a.rest.size(); ++i) {
+          const Arg& x = a.rest[i];
+          format += (i ? sep : "") + text(x.v, x.loc, 0);
+          // TF prints a missing gradient as None; GradLab says why beside it, as a note.
+          if (x.v.isNone() && x.v.why())
+            a.cx.log("note: the None that tf.print shows at line " + std::to_string(x.loc.line) +
+                     " is a gradient: " + x.v.why()->text);
         }
+        Attrs attrs{{"format", format},
+                    {"summarize", a.none("summarize") ? int64_t(3) : a.integer("summarize")},
+                    {"end", a.none("end") ? std::string("\n") : a.string("end")}};
+        if (attrs.i("summarize") < -1) a.fail("summarize", "must be -1 (all) or a count >= 0");
+        if (!a.none("output_stream"))
+          a.fail("output_stream",
+                 "is not supported: GradLab's tf.print writes to the run log (TF's default, "
+                 "sys.stderr)");
         a.cx.at(a.callLoc);
-        flush();
+        a.cx.b.print(values, "", attrs);
         return Val::none();
       }};
 }

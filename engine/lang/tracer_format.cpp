@@ -1,6 +1,7 @@
 // Python string formatting while tracing: the format-spec mini-language, %-formatting,
 // str.format and a few string methods.
 #include "engine/lang/tracer_format.h"
+#include "engine/lang/tracer_numpy.h"
 
 #include <charconv>
 #include <cmath>
@@ -221,6 +222,7 @@ std::string formatInt(Context& cx, int64_t v, const Spec& p, const SourceLoc& lo
 }  // namespace
 
 std::string pyRepr(const Graph& g, const Val& v) {
+  if (const NdArrayObj* a = asNdArray(v)) return ndarrayText(*a, true);
   if (v.kind() != Kind::Str) return repr(g, v);
   // Python prefers single quotes, and double quotes when the text holds a single one only.
   const bool dq =
@@ -262,6 +264,8 @@ std::string formatValue(Context& cx, const Val& v, const std::string& spec, cons
                      "it with tf.print (e.g. tf.print(\"loss:\", loss))");
   }
   if (spec.empty()) return repr(cx.graph(), v);
+  // A numpy scalar formats as the Python number it holds.
+  if (auto n = npPythonNumber(v); n && asNdArray(v)->scalar) return formatValue(cx, *n, spec, loc);
   const Spec p = parseSpec(cx, spec, loc);
   switch (v.kind()) {
     case Kind::Int:

@@ -1,7 +1,8 @@
 // import and from-import of the modules GradLab provides, and del. `tensorflow` is the tf
 // namespace scripts use without importing it (tf stays predefined, so scripts without imports
 // run as before); `keras` is tf.keras; math, time and functools are Python's, on trace-time
-// values (tracer_builtins_pymodules.cpp). Any other module is a located error naming it.
+// values (tracer_builtins_pymodules.cpp); numpy is tracer_numpy*.cpp. Any other module is a located
+// error naming it.
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_format.h"
 
@@ -15,7 +16,7 @@ struct Provided {
 };
 constexpr Provided kModules[] = {
     {"tensorflow", "tf."}, {"keras", "tf.keras."},         {"math", "py.math."},
-    {"time", "py.time."},  {"functools", "py.functools."},
+    {"time", "py.time."},  {"functools", "py.functools."}, {"numpy", "py.numpy."},
 };
 
 Val moduleVal(const std::string& prefix, const std::string& shown) {
@@ -35,10 +36,7 @@ Val Tracer::importModule(const std::string& dotted, const SourceLoc& loc) {
   if (!found) {
     std::string list;
     for (const Provided& p : kModules) list += std::string(list.empty() ? "" : ", ") + p.name;
-    fail(loc, "GradLab does not provide module '" + top + "' yet (it provides " + list + ")" +
-                  (top == "numpy" ? "; numpy support is planned: meanwhile write the arrays "
-                                    "with tf.constant and tf functions"
-                                  : ""));
+    fail(loc, "GradLab does not provide module '" + top + "' yet (it provides " + list + ")");
   }
   Val v = moduleVal(found->prefix, top);
   // tensorflow.keras.layers: each part must be a namespace of the one before.

@@ -9,6 +9,7 @@
 #include "engine/control/kind.h"
 #include "engine/lang/parser.h"
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/transform/independent_iterations.h"
 
 namespace gl::lang {
@@ -35,6 +36,7 @@ const BuiltinTable& builtins() {
     addKerasSubclassBuiltins(t);
     addKerasTrainingBuiltins(t);
     addDataBuiltins(t);
+    addNumpyBuiltins(t);
     return t;
   }();
   return table;

@@ -5,6 +5,7 @@
 // iteration is iterate() (tracer_builtins_py.cpp), which `for` and list() share.
 
 #include "engine/lang/ast.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_values.h"
 
 namespace gl::lang::trace {
@@ -99,6 +100,9 @@ std::string repr(const Graph& g, const Val& v, int depth) {
                  itemRepr(g, d->values[i], depth + 1);
         return out + "}";
       }
+      // numpy's str() at the top (print), repr() inside a list, as Python prints them.
+      if (const NdArrayObj* a = asNdArray(v)) return ndarrayText(*a, depth > 0);
+      if (auto d = v.as<NpDTypeObj>()) return npTypeName(d->type);
       return v.obj()->reprText();
     case Kind::DType:  // TF's DType: str() is <dtype: 'float32'>, repr() (in a list) tf.float32
       return depth == 0 ? std::string("<dtype: '") + dtypeName(v.asDType()) + "'>"
@@ -126,6 +130,14 @@ std::optional<bool> truth(const Val& v) {
       return !v.items().empty();
     case Kind::Tensor:
       return std::nullopt;
+    case Kind::Object:
+      // numpy: an array of one element is its truth; of more, ambiguous (the caller's error).
+      if (const NdArrayObj* a = asNdArray(v)) {
+        if (a->size() == 1) return a->data[0] != 0;
+        if (a->size() == 0) return false;
+        return std::nullopt;
+      }
+      return true;
     default:
       return true;
   }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/diagnostic.h"
 
@@ -236,6 +237,8 @@ int64_t Bound::integer(const std::string& name) const {
   const Val& v = (*this)[name];
   if (v.kind() == Kind::Int) return v.asInt();
   if (v.kind() == Kind::Bool) return v.asBool();
+  if (auto n = npPythonNumber(v); n && n->kind() != Kind::Float && asNdArray(v)->scalar)
+    return n->kind() == Kind::Bool ? n->asBool() : n->asInt();
   if (auto c = staticInts(v); c && c->size() == 1 && cx.b.type(v.tensorValue()).shape.empty())
     return (*c)[0];
   if (v.isTensor())
@@ -247,6 +250,7 @@ int64_t Bound::integer(const std::string& name) const {
 double Bound::number(const std::string& name) const {
   const Val& v = (*this)[name];
   if (v.isNumber()) return v.number();
+  if (auto n = npPythonNumber(v); n && asNdArray(v)->scalar) return n->number();
   if (v.isTensor())
     fail(name, "must be a Python number known while tracing, got a tensor (" +
                    cx.describe(v.tensorValue()) + ")");
@@ -296,6 +300,7 @@ DType Bound::dtype(const std::string& name, DType def) const {
   const Val& v = (*this)[name];
   if (v.isNone()) return def;
   if (v.kind() == Kind::DType) return v.asDType();
+  if (v.as<NpDTypeObj>()) return engineDType(*npTypeOf(v));  // np.float32: int types are int32
   if (v.kind() == Kind::Str) {
     try {
       return dtypeFromName(v.text());

@@ -5,6 +5,7 @@
 
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_index.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/registry.h"
 #include "engine/tensor/diagnostic.h"
@@ -105,6 +106,11 @@ Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
     if (at < 0) fail(loc, "KeyError: " + repr(g_, index) + " is not a key of this dict");
     const Val& item = d->values[size_t(at)];
     return item.var() ? readVariable(item) : item;
+  }
+  if (const NdArrayObj* a = asNdArray(v)) {
+    // Indexed by a tensor (a loop counter): the array becomes a constant tensor, indexed there.
+    if (tensorish(index)) return subscript(Val::tensor(toTensor(v, loc)), index, loc);
+    return ndarraySubscript(cx_, *a, index, loc);
   }
   if (!v.isTensor()) {
     if (v.as<TensorArrayObj>()) fail(loc, "a TensorArray is read with ta.read(i), not ta[i]");

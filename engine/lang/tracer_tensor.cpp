@@ -7,6 +7,7 @@
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_format.h"
+#include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
@@ -437,6 +438,7 @@ Value Tracer::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType> 
       fail(loc, msg);
     }
     case Kind::Object:
+      if (const NdArrayObj* a = asNdArray(v)) return ndarrayToTensor(cx_, *a, loc, like);
       if (v.as<TensorArrayObj>())
         fail(loc, "a TensorArray is not a tensor; read it with ta.stack() or ta.read(i)");
       if (const LazyRangeObj* lazy = v.as<LazyRangeObj>()) {
@@ -459,6 +461,8 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
     if (v->isNone() && v->why())
       fail(loc, std::string("an operand of '") + symbol(op) +
                     "' is None: it is a gradient that does not exist, because " + v->why()->text);
+  // An ndarray with no tensor: numpy on the host (with a tensor: converted below, as TF does).
+  if (auto v = ndarrayBinary(cx_, op, l, r, loc)) return *v;
   if (!l.isTensor() && !r.isTensor()) {
     if (l.isNumber() && r.isNumber()) return pythonArith(*this, op, l, r, loc);
     if (auto v = pythonSequences(*this, op, l, r, loc)) return *v;
@@ -469,6 +473,11 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
   std::optional<DType> likeL, likeR;
   if (l.isTensor()) likeR = b_.type(l.tensorValue()).dtype;
   if (r.isTensor()) likeL = b_.type(r.tensorValue()).dtype;
+  // TF's left operand's operator converts a NumPy right operand with its own dtype for most
+  // operators (the op's input conversion), but matmul converts it without one: a float32
+  // tensor @ a float64 array is a dtype error, the array @ the tensor is not (r_binary_op_wrapper
+  // forces one dtype).
+  if (op == BinaryOp::MatMul && asNdArray(r)) likeR.reset();
   Value x = toTensor(l, loc, likeL);
   Value y = toTensor(r, loc, likeR);
   const DType dx = b_.type(x).dtype, dy = b_.type(y).dtype;
@@ -482,6 +491,7 @@ Val Tracer::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc
 }
 
 Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
+  if (auto r = ndarrayUnary(cx_, op, v, loc)) return *r;
   if (v.isTensor()) {
     const DType dt = b_.type(v.tensorValue()).dtype;
     switch (op) {
@@ -517,6 +527,7 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
     return Val::boolean(identical(l, r) == (op == CmpOp::Is));
   if (op == CmpOp::In || op == CmpOp::NotIn)
     return Val::boolean(contains(*this, r, l, loc) == (op == CmpOp::In));
+  if (auto v = ndarrayCompare(cx_, op, l, r, loc)) return *v;
   if (l.isTensor() || r.isTensor()) {
     if (l.isNone() || r.isNone()) return Val::boolean(op == CmpOp::NotEq);
     Value x = toTensor(l, loc,
@@ -546,6 +557,10 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
 
 bool Tracer::truthy(const Val& v, const SourceLoc& loc) {
   if (const std::optional<bool> t = truth(v)) return *t;
+  if (asNdArray(v))
+    fail(loc,
+         "ValueError: The truth value of an array with more than one element is ambiguous. Use "
+         "a.any() or a.all()");
   fail(loc,
        "the truth value of a tensor is known only when the graph runs: an if/while "
        "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "

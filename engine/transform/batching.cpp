@@ -40,7 +40,7 @@ class Cloner {
       case NodeKind::Variable:
         return {b_.variable(n.value, n.name)};
       case NodeKind::Print:
-        b_.print(in, n.printPrefix);
+        b_.print(in, n.printPrefix, n.attrs);
         return {};
       case NodeKind::Placeholder:
       case NodeKind::Param:

@@ -693,6 +693,78 @@ for i in tf.range(3):
     QCOMPARE(r.values[0].t.item(), 4.0);
   }
 
+  // numpy's str() and repr() layouts, whitespace exact (numpy 1.26, arrayprint.py: floats
+  // 'maxprec' with precision 8 and a trailing '.', common widths, 75 columns, "..." above 1000
+  // items, a blank line between the blocks of a rank-3 array).
+  void numpyPrintsAsNumpy() {
+    const char* src = R"(import numpy as np
+print(np.array([1., 2.]))
+print(repr(np.array([1., 2.], np.float32)))
+print(np.arange(6).reshape(2, 3))
+print(np.array([1.5, -2.0]))
+print(np.arange(12).reshape(2, 2, 3))
+print(np.array([1e-5, 1.0]))
+print(np.array([0.1, 0.25]))
+print(np.arange(2000))
+print(np.array([True, False]))
+print(repr(np.zeros((2, 2))))
+print(np.float32(0.1), np.float64(1.0), np.array(2.5), repr(np.array(1.0)))
+print(np.arange(30))
+print([np.array([1, 2])], np.int64(3) + 1, (np.float32(3) + 1.0).dtype)
+)";
+    TracedProgram p = trace(src);
+    const std::vector<std::string> want = {
+        "[1. 2.]",
+        "array([1., 2.], dtype=float32)",
+        "[[0 1 2]\n [3 4 5]]",
+        "[ 1.5 -2. ]",
+        "[[[ 0  1  2]\n  [ 3  4  5]]\n\n [[ 6  7  8]\n  [ 9 10 11]]]",
+        "[1.e-05 1.e+00]",
+        "[0.1  0.25]",
+        "[   0    1    2 ... 1997 1998 1999]",
+        "[ True False]",
+        "array([[0., 0.],\n       [0., 0.]])",
+        "0.1 1.0 2.5 array(1.)",
+        "[ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n 24 25 26 27 "
+        "28 29]",
+        "[array([1, 2])] 4 float64"};
+    QCOMPARE(p.traceLog.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QCOMPARE(QString::fromStdString(p.traceLog[i]), QString::fromStdString(want[i]));
+  }
+
+  // tf.print as TF's print_v2 (tensorflow/python/ops/logging_ops.py docstring: tf.range(10)
+  // prints "[0 1 2 ... 7 8 9]"; tensor.cc PrintOneDimV2 for the layout): one line per call,
+  // sep and end, summarize, Python values as str(), a blank line between rank-3 blocks.
+  void tfPrintLayoutAsTf() {
+    const char* src = R"(tf.print("a", 1, "b")
+tf.print("x:", tf.constant([1, 2, 3]))
+tf.print(tf.range(10))
+tf.print(tf.reshape(tf.range(12), [2, 2, 3]))
+tf.print(tf.ones([10], tf.int32), summarize=-1)
+tf.print(tf.ones([10], tf.int32), summarize=1)
+tf.print("a", "b", sep=", ")
+tf.print("no newline", end="")
+tf.print(" then this")
+tf.print(tf.constant(1.0) / 3.0, tf.constant(1000000), [tf.constant(1), 2], None)
+)";
+    TracedProgram p = trace(src);
+    Executor ex(*p.graph);
+    RunResult r = ex.run({});
+    const std::vector<std::string> want = {"a 1 b",
+                                           "x: [1 2 3]",
+                                           "[0 1 2 ... 7 8 9]",
+                                           "[[[0 1 2]\n  [3 4 5]]\n\n [[6 7 8]\n  [9 10 11]]]",
+                                           "[1 1 1 1 1 1 1 1 1 1]",
+                                           "[1 ... 1]",
+                                           "a, b",
+                                           "no newline then this",
+                                           "0.333333343 1000000 [1, 2] None"};
+    QCOMPARE(r.log.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QCOMPARE(QString::fromStdString(r.log[i]), QString::fromStdString(want[i]));
+  }
+
   // Every registered primitive is reachable by name, with keyword args as attributes.
   void primitivesByName() {
     const char* src = R"(
