@@ -12,6 +12,7 @@
 #include "engine/lang/tracer_classes.h"
 #include "engine/lang/tracer_keras_init.h"
 #include "engine/lang/tracer_keras_layer.h"
+#include "engine/lang/tracer_numpy.h"
 
 namespace gl::lang::trace {
 
@@ -226,9 +227,10 @@ Val inputShapes(Context& cx, const Val& inputs, const SourceLoc& loc, int depth 
   return Val::none();
 }
 
-// Keras converts Python numbers given as inputs to tensors (_convert_numpy_or_python_types).
+// Keras converts numpy arrays and Python numbers given as inputs to tensors
+// (_convert_numpy_or_python_types).
 Val convertInputs(Context& cx, const Val& v, const SourceLoc& loc, int depth = 0) {
-  if (v.isNumber()) return Val::tensor(cx.toTensor(v, loc));
+  if (v.isNumber() || asNdArray(v)) return Val::tensor(cx.toTensor(v, loc));
   if (v.isSeq() && depth < kMaxListNesting) {
     std::vector<Val> items;
     for (const Val& x : v.items()) items.push_back(convertInputs(cx, x, loc, depth + 1));

@@ -237,6 +237,17 @@ Val Tracer::kerasTrainingFunction(const std::string& name) {
 }
 
 void addKerasTrainingBuiltins(BuiltinTable& t) {
+  t["tf.keras.models.Sequential"] = t["tf.keras.Sequential"];
+  // keras.utils.set_random_seed seeds Python's random, numpy and TF (keras/utils/tf_utils.py);
+  // GradLab has no Python random module, so numpy's and TF's.
+  t["tf.keras.utils.set_random_seed"] = {
+      Signature::parse("seed"), [](Bound& a) {
+        const Val seed = Val::integer(a.integer("seed"));
+        a.cx.callSimple(*lookupBuiltin("tf.random.set_seed"), {seed}, a.loc("seed"), "set_seed");
+        a.cx.callSimple(*lookupBuiltin("py.numpy.random.seed"), {seed}, a.loc("seed"),
+                        "numpy.random.seed");
+        return Val::none();
+      }};
   addModelTraining(t, "Model.");
   addModelTraining(t, "Sequential.");
   t["Sequential._keras_overrides"] = {Signature::parse("name"), [](Bound& a) {
