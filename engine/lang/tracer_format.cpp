@@ -362,6 +362,8 @@ std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
       if (next >= items.size()) cx.fail(loc, "not enough arguments for format string");
       v = items[next++];
     }
+    // A numpy scalar formats as the Python number it holds (numpy's __float__ / __int__).
+    if (auto n = npPythonNumber(v); n && asNdArray(v)->scalar) v = *n;
     if (v.isTensor())
       cx.fail(loc, std::string("cannot format a tensor with '%") + type +
                        "' while GradLab traces: its value exists only when the graph runs; "
