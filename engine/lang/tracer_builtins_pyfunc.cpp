@@ -109,20 +109,16 @@ void addPythonFunctionBuiltins(BuiltinTable& t) {
                   if (!truthOf(a, x, a.loc("iterable"))) return Val::boolean(false);
                 return Val::boolean(true);
               }};
+  // map(f, a, b) calls f on zip(a, b)'s rows: it stops at the shortest iterable.
   t["map"] = {Signature::parse("function, *iterables"), [](Bound& a) {
                 if (a.rest.empty()) a.cx.fail(a.callLoc, "map() must have at least two arguments");
-                std::vector<std::vector<Val>> cols;
-                size_t n = SIZE_MAX;
-                for (const Arg& x : a.rest) {
-                  cols.push_back(pythonItems(a, x.v, x.loc));
-                  n = std::min(n, cols.back().size());
-                }
+                std::vector<Val> iterables;
+                for (const Arg& x : a.rest) iterables.push_back(x.v);
+                const Val rows =
+                    a.cx.callSimple(*lookupBuiltin("zip"), std::move(iterables), a.callLoc, "zip");
                 std::vector<Val> out;
-                for (size_t i = 0; i < n; ++i) {
-                  std::vector<Val> args;
-                  for (auto& c : cols) args.push_back(c[i]);
-                  out.push_back(a.cx.callSimple(a["function"], std::move(args), a.callLoc, "map"));
-                }
+                for (const Val& row : rows.items())
+                  out.push_back(a.cx.callSimple(a["function"], row.items(), a.callLoc, "map"));
                 return Val::listOf(std::move(out));
               }};
   t["filter"] = {
