@@ -59,6 +59,7 @@ void addTfMathMoreBuiltins(BuiltinTable& t);
 void addTfArrayMoreBuiltins(BuiltinTable& t);
 void addTfPartsBuiltins(BuiltinTable& t);       // called by addTfArrayBuiltins
 void addPythonModuleBuiltins(BuiltinTable& t);  // math, time, functools, tf.version ("py.")
+void addItertoolsBuiltins(BuiltinTable& t);     // itertools (tracer_builtins_itertools.cpp)
 void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tracer_format.cpp)
 void addDataBuiltins(BuiltinTable& t);          // tf.data (tracer_data_builtins.cpp)
 void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...

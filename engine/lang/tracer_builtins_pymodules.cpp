@@ -193,6 +193,7 @@ void addPythonModuleBuiltins(BuiltinTable& t) {
   addMath(t);
   addTime(t);
   addFunctools(t);
+  addItertoolsBuiltins(t);
   addVersion(t);
 }
 

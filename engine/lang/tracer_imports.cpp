@@ -15,8 +15,9 @@ struct Provided {
   const char* prefix;  // its builtin-table prefix
 };
 constexpr Provided kModules[] = {
-    {"tensorflow", "tf."}, {"keras", "tf.keras."},         {"math", "py.math."},
-    {"time", "py.time."},  {"functools", "py.functools."}, {"numpy", "py.numpy."},
+    {"tensorflow", "tf."},          {"keras", "tf.keras."},         {"math", "py.math."},
+    {"time", "py.time."},           {"functools", "py.functools."}, {"numpy", "py.numpy."},
+    {"itertools", "py.itertools."},
 };
 
 Val moduleVal(const std::string& prefix, const std::string& shown) {

@@ -346,6 +346,8 @@ const BadScript kBad[] = {
     {"class A(metaclass=M):\n    pass\n", "metaclasses are not supported in GradLab script (class 'A')", 1, 9},
     {"class B:\n    pass\nclass C:\n    pass\nclass A(B, C):\n    pass\n",
      "multiple inheritance is not supported in GradLab script", 5, 12},
+    {"import itertools\nfor i in itertools.count():\n    pass\n",
+     "itertools.count() never ends", 2, 10},
     {"nonlocal x\n", "nonlocal declaration not allowed at module level", 1, 1},
     {"def f():\n    nonlocal q\n    q = 1\n\nf()\n", "no binding for nonlocal 'q' found", 2, 5},
     // Issue #26 item 3: Keras subclasses fail where Keras fails, located at the construct.
