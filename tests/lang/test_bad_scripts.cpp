@@ -131,7 +131,7 @@ const BadScript kBad[] = {
     // Imports (issue #26): the modules GradLab provides, and a located error for any other.
     {"import pandas as pd\n",
      "GradLab does not provide module 'pandas' yet (it provides tensorflow, keras, math, time, "
-     "functools, numpy)", 1, 8},
+     "functools, numpy, itertools)", 1, 8},
     // numpy (#26 item 5): what it does not provide, and numpy's own errors, located.
     {"import numpy as np\na = np.fft.fft(np.ones(4))\n", "numpy.fft is not supported by GradLab",
      2, 5},
