@@ -74,9 +74,37 @@ Val typeOf(const Val& v) {
   return Val::object(t);
 }
 
+// iter(x): x's items made now (GradLab makes an iterable's items while tracing), handed out one
+// at a time by next() and by a for loop, which takes the rest.
+struct IteratorObj : Object {
+  std::vector<Val> items;
+  size_t next = 0;
+  std::string typeName() const override { return "iterator"; }
+  std::optional<std::vector<Val>> iterate(Context&, const SourceLoc&) override {
+    std::vector<Val> rest(items.begin() + std::ptrdiff_t(next), items.end());
+    next = items.size();
+    return rest;
+  }
+};
+
 }  // namespace
 
 void addPythonFunctionBuiltins(BuiltinTable& t) {
+  t["iter"] = {Signature::parse("object"), [](Bound& a) {
+                 if (a["object"].as<IteratorObj>()) return a["object"];  // iter(it) is it
+                 auto it = std::make_shared<IteratorObj>();
+                 it->items = pythonItems(a, a["object"], a.loc("object"));
+                 return Val::object(it);
+               }};
+  t["next"] = {Signature::parse("iterator, *default"), [](Bound& a) {
+                 auto it = a["iterator"].as<IteratorObj>();
+                 if (!it)
+                   a.fail("iterator", "'" + typeName(a["iterator"]) +
+                                          "' object is not an iterator (call iter() on it first)");
+                 if (it->next < it->items.size()) return it->items[it->next++];
+                 if (!a.rest.empty()) return a.rest[0].v;
+                 a.cx.fail(a.callLoc, "StopIteration: the iterator has no more items");
+               }};
   t["sorted"] = {Signature::parse("iterable, key=None, reverse=False"), [](Bound& a) {
                    std::vector<Val> items = pythonItems(a, a["iterable"], a.loc("iterable"));
                    std::vector<Val> keys = items;

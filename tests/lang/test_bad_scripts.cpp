@@ -346,6 +346,8 @@ const BadScript kBad[] = {
     {"class A(metaclass=M):\n    pass\n", "metaclasses are not supported in GradLab script (class 'A')", 1, 9},
     {"class B:\n    pass\nclass C:\n    pass\nclass A(B, C):\n    pass\n",
      "multiple inheritance is not supported in GradLab script", 5, 12},
+    {"it = iter([1])\na = next(it)\nb = next(it)\n", "StopIteration", 3, 5},
+    {"a = next([1, 2])\n", "'list' object is not an iterator (call iter() on it first)", 1, 10},
     {"import itertools\nfor i in itertools.count():\n    pass\n",
      "itertools.count() never ends", 2, 10},
     {"nonlocal x\n", "nonlocal declaration not allowed at module level", 1, 1},
