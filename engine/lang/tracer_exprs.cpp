@@ -1,6 +1,8 @@
 // Expressions: one function per Expr kind, dispatched by std::visit, so a new kind of
 // expression does not compile until the tracer evaluates it.
+#include <algorithm>
 #include "engine/lang/name_suggest.h"
+
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_format.h"
 #include "engine/ops/api.h"
@@ -97,15 +99,61 @@ int DictObj::find(const Val& key) const {
 
 namespace {
 
-// d.items(), d.keys(), d.values(): lists (Python's views, materialised).
+// d.items(), d.keys(), d.values(): lists (Python's views, materialised); d.get, d.pop,
+// d.setdefault, d.update, d.copy, d.clear as Python's (docs.python.org/3/library/stdtypes.html).
 struct DictMethod : Object {
   std::shared_ptr<DictObj> dict;
   std::string name;
   std::string typeName() const override { return "builtin_function"; }
   bool callable() const override { return true; }
+  static const Val& key(Context& cx, const CallArgs& args, const std::string& name) {
+    if (args.pos.empty() || !args.kw.empty())
+      cx.fail(args.loc, "dict." + name + "() takes a key and an optional default, by position");
+    if (!isDictKey(args.pos[0].v))
+      cx.fail(args.pos[0].loc, "dict keys must be strings, ints or bools in GradLab script, got " +
+                                   article(trace::typeName(args.pos[0].v)));
+    return args.pos[0].v;
+  }
   Val call(Context& cx, CallArgs& args) override {
+    if (name == "get" || name == "pop" || name == "setdefault") {
+      const Val& k = key(cx, args, name);
+      if (args.pos.size() > 2) cx.fail(args.loc, "dict." + name + "() takes at most 2 arguments");
+      const Val fallback = args.pos.size() == 2 ? args.pos[1].v : Val::none();
+      const int at = dict->find(k);
+      if (at < 0) {
+        if (name == "pop" && args.pos.size() < 2)
+          cx.fail(args.pos[0].loc, "KeyError: " + pyRepr(cx.graph(), k));
+        if (name == "setdefault") dict->set(k, fallback);
+        return fallback;
+      }
+      const Val v = dict->values[size_t(at)];
+      if (name == "pop") {
+        dict->keys.erase(dict->keys.begin() + at);
+        dict->values.erase(dict->values.begin() + at);
+      }
+      return v;
+    }
+    if (name == "update") {
+      if (args.pos.size() > 1) cx.fail(args.loc, "dict.update() takes at most 1 argument");
+      if (!args.pos.empty()) {
+        auto other = args.pos[0].v.as<DictObj>();
+        if (!other) cx.fail(args.pos[0].loc, "dict.update() needs a dict in GradLab script");
+        for (size_t i = 0; i < other->keys.size(); ++i) dict->set(other->keys[i], other->values[i]);
+      }
+      for (const auto& [k, a] : args.kw) dict->set(Val::str(k), a.v);
+      return Val::none();
+    }
     if (!args.pos.empty() || !args.kw.empty())
       cx.fail(args.loc, "dict." + name + "() takes no arguments");
+    if (name == "copy") {
+      auto d = std::make_shared<DictObj>(*dict);
+      return Val::object(d);
+    }
+    if (name == "clear") {
+      dict->keys.clear();
+      dict->values.clear();
+      return Val::none();
+    }
     std::vector<Val> out;
     for (size_t i = 0; i < dict->keys.size(); ++i)
       out.push_back(name == "keys"     ? dict->keys[i]
@@ -118,7 +166,10 @@ struct DictMethod : Object {
 }  // namespace
 
 std::optional<Val> DictObj::attr(Context&, const std::string& name) {
-  if (name != "items" && name != "keys" && name != "values") return std::nullopt;
+  static const char* const kMethods[] = {"items",      "keys",   "values", "get",  "pop",
+                                         "setdefault", "update", "copy",   "clear"};
+  if (std::find(std::begin(kMethods), std::end(kMethods), name) == std::end(kMethods))
+    return std::nullopt;
   auto m = std::make_shared<DictMethod>();
   m->dict = std::static_pointer_cast<DictObj>(shared_from_this());
   m->name = name;

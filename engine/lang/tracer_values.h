@@ -223,7 +223,9 @@ struct DictObj : Object {
   std::vector<Val> keys, values;
   std::string typeName() const override { return "dict"; }
   std::optional<Val> attr(Context& cx, const std::string& name) override;  // items/keys/values
-  std::vector<std::string> attrNames() const override { return {"items", "keys", "values"}; }
+  std::vector<std::string> attrNames() const override {
+    return {"items", "keys", "values", "get", "pop", "setdefault", "update", "copy", "clear"};
+  }
   int find(const Val& key) const;  // -1 when absent
   // d[key] = value: a repeated key keeps its place and takes the last value, as in Python.
   void set(const Val& key, Val value);
