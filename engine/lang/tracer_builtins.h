@@ -60,9 +60,11 @@ void addTfArrayMoreBuiltins(BuiltinTable& t);
 void addTfPartsBuiltins(BuiltinTable& t);       // called by addTfArrayBuiltins
 void addPythonModuleBuiltins(BuiltinTable& t);  // math, time, functools, tf.version ("py.")
 void addItertoolsBuiltins(BuiltinTable& t);     // itertools (tracer_builtins_itertools.cpp)
-void addStringBuiltins(BuiltinTable& t);        // str methods, format, repr (tracer_format.cpp)
-void addDataBuiltins(BuiltinTable& t);          // tf.data (tracer_data_builtins.cpp)
-void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...
+void addStringBuiltins(BuiltinTable& t);
+void addStringMethodBuiltins(BuiltinTable& t);  // ljust, center, ... (tracer_builtins_str.cpp) //
+                                                // str methods, format, repr (tracer_format.cpp)
+void addDataBuiltins(BuiltinTable& t);   // tf.data (tracer_data_builtins.cpp)
+void addClassBuiltins(BuiltinTable& t);  // super, isinstance, property, getattr, ...
 // tf.keras.layers.Layer, tf.keras.Model and tf.Module as bases (tracer_keras_subclass.cpp).
 void addKerasSubclassBuiltins(BuiltinTable& t);
 void addKerasTrainingBuiltins(BuiltinTable& t);  // compile, fit, ... (tracer_keras_training.cpp)

@@ -32,6 +32,7 @@ const BuiltinTable& builtins() {
     addTfArrayMoreBuiltins(t);
     addPythonModuleBuiltins(t);
     addStringBuiltins(t);
+    addStringMethodBuiltins(t);
     addClassBuiltins(t);
     addKerasSubclassBuiltins(t);
     addKerasTrainingBuiltins(t);
