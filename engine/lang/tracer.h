@@ -123,6 +123,7 @@ class Tracer {
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos, int depth = 0);
   int64_t nextSeed(std::optional<int64_t> opSeed);
   void log(const std::string& line);
+  void write(const std::string& text);    // print(..., end=...): lines end at each '\n'
   bool noteOnce(const std::string& key);  // true the first time per trace
   Val callValue(const Val& fn, CallArgs& args, const std::string& what) {
     return call(fn, args, what);
@@ -237,7 +238,9 @@ class Tracer {
   Builder b_;
   Context cx_{*this, b_};  // what builtins and objects see of the tracer
   ScopePtr globals_;
-  ScopePtr kerasTraining_;  // the Keras training loop's functions, made on first use
+  ScopePtr kerasTraining_;
+  std::string logPending_;  // the trace log's unfinished line (print(..., end=""))  // the Keras
+                            // training loop's functions, made on first use
   ScopePtr scope_;
   Val returnValue_;
   int callDepth_ = 0;

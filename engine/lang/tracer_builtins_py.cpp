@@ -107,12 +107,13 @@ Val listMethodSelf(Bound& a) {
 
 // print, len, range, min and max.
 void addPrintLenRange(BuiltinTable& t) {
-  t["print"] = {Signature::parse("*values, sep=' ', end='\\n'"), [](Bound& a) {
+  // print(*values, sep=None, end=None): None means ' ' and '\n', as in Python.
+  t["print"] = {Signature::parse("*values, sep=None, end=None, ~flush=False"), [](Bound& a) {
                   std::string line;
-                  const std::string sep = a.string("sep");
+                  const std::string sep = a.none("sep") ? " " : a.string("sep");
                   for (size_t i = 0; i < a.rest.size(); ++i)
                     line += (i ? sep : "") + repr(a.cx.graph(), a.rest[i].v);
-                  a.cx.log(line);
+                  a.cx.write(line + (a.none("end") ? "\n" : a.string("end")));
                   // A missing gradient prints as None, as in TF; the note says why.
                   for (const Arg& x : a.rest)
                     if (x.v.isNone() && x.v.why())

@@ -53,6 +53,7 @@ bool Context::setScriptAttr(const Val& owner, const std::string& name, const Val
   return t_.setScriptAttr(owner, name, v, loc);
 }
 void Context::log(const std::string& line) { t_.log(line); }
+void Context::write(const std::string& text) { t_.write(text); }
 bool Context::noteOnce(const std::string& key) { return t_.noteOnce(key); }
 void Context::setGlobalSeed(uint64_t seed) { t_.setGlobalSeed(seed); }
 int64_t Context::nextSeed(std::optional<int64_t> opSeed) { return t_.nextSeed(opSeed); }
@@ -78,7 +79,19 @@ std::vector<std::shared_ptr<VarState>> Context::variablesAssignedBy(const Val& f
 
 // The Tracer's side ---------------------------------------------------------------------------
 
-void Tracer::log(const std::string& line) { prog_.traceLog.push_back(line); }
+void Tracer::log(const std::string& line) { write(line + "\n"); }
+
+// The log is lines; text without a final '\n' (print(x, end="")) waits for the rest of its line.
+void Tracer::write(const std::string& text) {
+  for (char c : text) {
+    if (c != '\n') {
+      logPending_ += c;
+      continue;
+    }
+    prog_.traceLog.push_back(std::move(logPending_));
+    logPending_.clear();
+  }
+}
 
 void Tracer::setGlobalSeed(uint64_t seed) {
   globalSeed_ = seed;
