@@ -123,7 +123,7 @@ class Tracer {
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos, int depth = 0);
   int64_t nextSeed(std::optional<int64_t> opSeed);
   void log(const std::string& line);
-  void write(const std::string& text);    // print(..., end=...): lines end at each '\n'
+  void write(const std::string& text);    // print(..., end=...): an entry ends at a final '\n'
   bool noteOnce(const std::string& key);  // true the first time per trace
   Val callValue(const Val& fn, CallArgs& args, const std::string& what) {
     return call(fn, args, what);

@@ -81,16 +81,14 @@ std::vector<std::shared_ptr<VarState>> Context::variablesAssignedBy(const Val& f
 
 void Tracer::log(const std::string& line) { write(line + "\n"); }
 
-// The log is lines; text without a final '\n' (print(x, end="")) waits for the rest of its line.
+// One log entry per print that ends its line (a multi-line array stays one entry); text
+// without a final '\n' (print(x, end="")) waits for the rest of its line.
 void Tracer::write(const std::string& text) {
-  for (char c : text) {
-    if (c != '\n') {
-      logPending_ += c;
-      continue;
-    }
-    prog_.traceLog.push_back(std::move(logPending_));
-    logPending_.clear();
-  }
+  logPending_ += text;
+  if (logPending_.empty() || logPending_.back() != '\n') return;
+  logPending_.pop_back();
+  prog_.traceLog.push_back(std::move(logPending_));
+  logPending_.clear();
 }
 
 void Tracer::setGlobalSeed(uint64_t seed) {
