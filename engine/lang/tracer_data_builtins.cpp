@@ -377,6 +377,21 @@ void addQueries(BuiltinTable& t) {
 }  // namespace
 
 void addDataBuiltins(BuiltinTable& t) {
+  // tf.TensorSpec(shape, dtype): what input_signature lists (tensor_spec.py); a spec value.
+  t["tf.TensorSpec"] = {Signature::parse("shape, dtype=None, name=None"), [](Bound& a) {
+                          if (a.none("shape"))
+                            a.fail("shape", "of None (unknown rank) is not supported yet");
+                          ElemSpec s;
+                          const Val& dims = a["shape"];
+                          if (!dims.isSeq()) a.fail("shape", "must be a list of ints and None");
+                          for (const Val& d : dims.items()) {
+                            if (!d.isNone() && d.kind() != Kind::Int)
+                              a.fail("shape", "must be a list of ints and None");
+                            s.shape.push_back(d.isNone() ? -1 : d.asInt());
+                          }
+                          s.dtype = a.dtype("dtype", DType::F32);
+                          return specVal(a.cx, s);
+                        }};
   addSources(t);
   addTransformations(t);
   addSelections(t);
