@@ -63,7 +63,13 @@ struct TracedProgram {
   int unrolledCopies = 0;             // Python-level loop iterations unrolled while tracing
 };
 
+// How a script runs (issue #27). Eager: as TF 2 runs it, op by op outside tf.function, with
+// tf.function bodies traced by AutoGraph's rules. WholeScriptFunction: the whole script is
+// traced as one tf.function (GradLab before #27); tests of graph structure use it.
+enum class ExecutionModel { Eager, WholeScriptFunction };
+
 struct TraceOptions {
+  ExecutionModel model = ExecutionModel::Eager;
   ParamPreset preset = ParamPreset::Seed;      // params without `class N` keep their value
   std::map<std::string, double> overrides;     // --set name=value, applied after the preset
   int64_t maxUnroll = kDefaultMaxUnroll;       // Python loop iterations traced in total

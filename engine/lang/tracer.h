@@ -106,6 +106,12 @@ class Tracer {
   Val getAttr(const Val& v, const std::string& name, const SourceLoc& loc);
   void checkRegion(Value v, const SourceLoc& loc);  // a body's value used outside the body
   std::string describe(Value v) const;
+  // True where code runs eagerly (TF 2 outside tf.function): at the top level of the graph and
+  // in no tf.function being traced. Tensors then have values (eagerValue), Python control flow
+  // reads them, and prints show them.
+  bool eager() const;
+  // The value of a tensor built eagerly (computed now, under the trace's limits).
+  Tensor eagerValue(Value v, const SourceLoc& loc);
   // The value of a tensor computed from constants only (tf.shape(x)[0]), folded while tracing.
   std::optional<Tensor> constantValue(Value v);
   // Computes `fetches` now, under the trace's limits (TraceOptions::maxOps, memoryBudget,
@@ -233,6 +239,7 @@ class Tracer {
 
   const std::string file_;
   const TraceOptions opt_;
+  int functionDepth_ = 0;  // tf.function calls being traced (0: eager, see eager())
   TracedProgram& prog_;
   Graph& g_;
   Builder b_;

@@ -38,6 +38,8 @@ class Context {
   // An error unless v may be used in the region being built (see Tracer::checkRegion).
   void checkRegion(Value v, const SourceLoc& loc);
   std::string describe(Value v) const;  // "'loss' (mul) from line 3"
+  bool eager() const;                   // Tracer::eager: ops run as they are built
+  Tensor eagerValue(Value v, const SourceLoc& loc);
   std::optional<Tensor> constantValue(Value v);
   std::vector<Tensor> evaluateNow(const std::vector<Value>& fetches);  // Tracer::evaluateNow
   std::optional<Value> readStacked(Value x, const Val& index, const SourceLoc& loc);

@@ -329,6 +329,18 @@ void Tracer::checkRegion(Value v, const SourceLoc& loc) {
                 "the branch");
 }
 
+bool Tracer::eager() const {
+  return opt_.model == ExecutionModel::Eager && functionDepth_ == 0 && b_.currentRegion() == 0;
+}
+
+Tensor Tracer::eagerValue(Value v, const SourceLoc& loc) {
+  if (g_.node(v).is(NodeKind::Const)) return g_.node(v).value;
+  if (g_.node(v).region != 0 || g_.type(v).list)
+    fail(loc, describe(v) + " has no value while tracing");
+  at(loc);
+  return evaluateNow({v}).at(0);
+}
+
 std::optional<Tensor> Tracer::constantValue(Value v) {
   std::vector<int> stack{v.node};
   std::set<int> seen;
