@@ -70,6 +70,8 @@ using ScopePtr = std::shared_ptr<Scope>;
 enum class Flow { Normal, Break, Continue, Return };
 
 struct ClassObj;
+struct TfFunctionObj;
+struct ConcreteFunction;
 
 // A script function (def or lambda) with its closure; the tracer runs its calls.
 struct FunctionObj : Object {
@@ -159,6 +161,9 @@ class Tracer {
   // Sets an attribute of a script instance or class; false for any other owner.
   bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
   Val kerasTrainingFunction(const std::string& name);  // tracer_keras_training.cpp
+  // tf.config.run_functions_eagerly: tf.function calls run their Python eagerly.
+  void setRunFunctionsEagerly(bool on) { runFunctionsEagerly_ = on; }
+  bool runFunctionsEagerly() const { return runFunctionsEagerly_; }
 
  private:
   class DepthGuard;
@@ -185,6 +190,17 @@ class Tracer {
   // A call of a script function: its arguments bound in a new scope of its closure.
   Val callFunction(const FunctionObj& f, CallArgs& args);
   ScopePtr bindArguments(const FunctionObj& f, CallArgs& args);  // Python's rules and errors
+
+  // tf.function (tracer_function.cpp): a call traces a concrete function for a new input
+  // signature or calls the one traced for it.
+  Val callTfFunction(TfFunctionObj& f, CallArgs& args);
+  void signatureOf(const Val& v, std::string& key, int depth = 0);
+  std::string checkInputSignature(const TfFunctionObj& f, const CallArgs& args);
+  Val traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& key);
+  // One trace of f's Python body into cf; mayNotCreate: creating a variable is TF's error.
+  void runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced, const SourceLoc& callLoc,
+                bool mayNotCreate);
+  Val replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& args);
 
   // Script classes (tracer_classes.cpp).
   void execClass(const Stmt::ClassDef& c, const SourceLoc& loc);
@@ -213,6 +229,7 @@ class Tracer {
   Flow pythonWhile(const Stmt::While& s, Val test, const SourceLoc& loc);
   Flow execFor(const Stmt::For& s, const SourceLoc& loc);
   Flow forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc& loc);
+  Flow forEagerRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc& loc);
   Flow forPythonRange(const Stmt::For& s, const Val& range, const SourceLoc& loc);
   std::vector<Val> tensorRows(Value x, const SourceLoc& iterLoc);
   Flow forItems(const Stmt::For& s, const std::vector<Val>& items, const SourceLoc& loc);
@@ -239,7 +256,8 @@ class Tracer {
 
   const std::string file_;
   const TraceOptions opt_;
-  int functionDepth_ = 0;  // tf.function calls being traced (0: eager, see eager())
+  int functionDepth_ = 0;
+  bool runFunctionsEagerly_ = false;  // tf.function calls being traced (0: eager, see eager())
   TracedProgram& prog_;
   Graph& g_;
   Builder b_;

@@ -183,7 +183,7 @@ struct Tracer::TensorIf {
 
 Flow Tracer::execIf(const Stmt::If& s, const SourceLoc& loc) {
   Val test = eval(*s.test);
-  if (!test.isTensor()) return execBlock(truthy(test, s.test->loc) ? s.body : s.orelse);
+  if (!test.isTensor() || eager()) return execBlock(truthy(test, s.test->loc) ? s.body : s.orelse);
   if (const Stmt* j = findJump(s.body, true) ? findJump(s.body, true) : findJump(s.orelse, true))
     fail(j->loc, std::string("'") + jumpWord(*j) +
                      "' inside an if on a tensor is not supported: the if becomes a tf.cond, "
@@ -309,7 +309,7 @@ void Tracer::TensorIf::vanish(size_t i) {
 
 Val Tracer::ifExp(const Expr::IfExp& e, const SourceLoc& loc) {
   Val test = eval(*e.test);
-  if (!test.isTensor()) return eval(truthy(test, e.test->loc) ? *e.body : *e.orelse);
+  if (!test.isTensor() || eager()) return eval(truthy(test, e.test->loc) ? *e.body : *e.orelse);
   Value pred = scalarPredicate(cx_, test, e.test->loc, "a conditional expression");
   Val structure;
   auto trueFn = [&](Builder&) {

@@ -76,7 +76,11 @@ Val withList(const TensorArrayObj& like, Value list) {
 
 // The Python int index of a varying-shape TensorArray's write or read, in range.
 int64_t staticIndex(Bound& a, const TensorArrayObj& ta, const std::string& param) {
-  const Val& i = a[param];
+  Val i = a[param];
+  // Eager code: an int tensor index has its value now.
+  if (i.isTensor() && a.cx.eager() && a.cx.graph().type(a.tensor(param)).dtype == DType::I32 &&
+      a.cx.graph().type(a.tensor(param)).shape.empty())
+    i = Val::integer(int64_t(a.cx.eagerValue(a.tensor(param), a.loc(param)).item()));
   if (i.kind() != Kind::Int)
     a.fail(param,
            "must be a Python int for a TensorArray(infer_shape=False): GradLab keeps its "

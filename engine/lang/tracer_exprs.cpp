@@ -308,7 +308,8 @@ Val Tracer::EvalExpr::operator()(const Expr::BoolOp& bo) const {
   Val v = t.eval(*bo.values[0]);
   const bool isAnd = bo.op == BoolOpKind::And;
   for (size_t k = 1; k < bo.values.size(); ++k) {
-    if (v.isTensor()) {
+    // AutoGraph makes `and`/`or` on tensors tf.logical_and/or; eager Python reads their truth.
+    if (v.isTensor() && !t.eager()) {
       Val r = t.eval(*bo.values[k]);
       t.at(loc);
       Value rt = t.toTensor(r, bo.values[k]->loc);
@@ -332,7 +333,7 @@ Val Tracer::EvalExpr::operator()(const Expr::Compare& c) const {
     Val r = t.compare(c.ops[k], left, right, loc);
     if (k == 0) {
       result = r;
-    } else if (result.isTensor() || r.isTensor()) {
+    } else if ((result.isTensor() || r.isTensor()) && !t.eager()) {
       result = Val::tensor(ops::logicalAnd(t.b_, t.toTensor(result, loc), t.toTensor(r, loc)));
     } else if (!t.truthy(result, loc)) {
       return result;

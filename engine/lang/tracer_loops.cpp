@@ -109,7 +109,7 @@ void Tracer::TensorLoop::noteBodyLocals(const Snapshot& snap, const std::string&
 
 Flow Tracer::execWhile(const Stmt::While& s, const SourceLoc& loc) {
   Val test = eval(*s.test);
-  if (!test.isTensor()) return pythonWhile(s, test, loc);
+  if (!test.isTensor() || eager()) return pythonWhile(s, test, loc);
   if (const Stmt* j = findJump(s.body, false))
     fail(j->loc,
          "'return' is not supported in a while loop on a tensor (it becomes one "
@@ -165,7 +165,7 @@ Flow Tracer::pythonWhile(const Stmt::While& s, Val test, const SourceLoc& loc) {
     if (f == Flow::Return) return f;
     test = eval(*s.test);
     ++n;
-    if (test.isTensor())
+    if (test.isTensor() && !eager())
       fail(s.test->loc, "this while condition became a tensor after " + std::to_string(n) +
                             " Python iterations; make it a tensor from the start (e.g. "
                             "i = tf.constant(0)) so the loop becomes one tf.while_loop");
@@ -177,7 +177,8 @@ Flow Tracer::pythonWhile(const Stmt::While& s, Val test, const SourceLoc& loc) {
 
 Flow Tracer::execFor(const Stmt::For& s, const SourceLoc& loc) {
   Val seq = eval(*s.iter);
-  if (seq.range()) return forTfRange(s, *seq.range(), loc);
+  if (seq.range())
+    return eager() ? forEagerRange(s, *seq.range(), loc) : forTfRange(s, *seq.range(), loc);
   if (seq.isTensor()) return forItems(s, tensorRows(seq.tensorValue(), s.iter->loc), loc);
   if (seq.as<RangeObj>()) return forPythonRange(s, seq, loc);
   return forItems(s, callSimple(*lookupBuiltin("list"), {seq}, s.iter->loc, "list").items(), loc);
@@ -236,6 +237,27 @@ Flow Tracer::forTfRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc&
   lv.noteBodyLocals(snap, "tf.range loop");
   lv.bind(outs, 1);
   vars.exit(outs, 1 + lv.flat.size());
+  return Flow::Normal;
+}
+
+// for i in tf.range(...) in eager code: a Python loop over the range's values, each a scalar
+// tensor (iterating an EagerTensor yields its rows).
+Flow Tracer::forEagerRange(const Stmt::For& s, const RangeInfo& r, const SourceLoc& loc) {
+  auto number = [&](const Val& v) -> int64_t {
+    if (!v.isTensor()) return v.asInt();
+    return int64_t(eagerValue(toTensor(v, s.iter->loc), s.iter->loc).item());
+  };
+  const int64_t start = number(r.start), limit = number(r.limit), delta = number(r.delta);
+  if (delta == 0) fail(s.iter->loc, "InvalidArgumentError: Requires delta != 0: 0 [Op:Range]");
+  for (int64_t i = start; delta > 0 ? i < limit : i > limit;) {
+    countUnroll(loc);
+    at(s.iter->loc);
+    assign(*s.target, Val::tensor(b_.constant(Tensor::scalar(double(i), DType::I32))));
+    Flow f = execBlock(s.body);
+    if (f == Flow::Break) break;
+    if (f == Flow::Return) return f;
+    if (__builtin_add_overflow(i, delta, &i)) break;
+  }
   return Flow::Normal;
 }
 

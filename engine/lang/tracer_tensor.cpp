@@ -512,6 +512,9 @@ Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
       case UnaryOp::Pos:
         return v;
       case UnaryOp::Not:
+        // Eager Python's `not x` is not bool(x); AutoGraph's is tf.logical_not.
+        if (eager()) return Val::boolean(!truthy(v, loc));
+        [[fallthrough]];
       case UnaryOp::Invert:
         if (dt != DType::Bool)
           fail(loc, std::string("'") + symbol(op) + "' needs a bool tensor, got " + dtypeName(dt) +
@@ -569,6 +572,15 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
 
 bool Tracer::truthy(const Val& v, const SourceLoc& loc) {
   if (const std::optional<bool> t = truth(v)) return *t;
+  if (v.isTensor() && eager()) {
+    // EagerTensor.__bool__ is bool(self._numpy()): numpy's rule for one element and more.
+    const Tensor x = eagerValue(toTensor(v, loc), loc);
+    if (x.numel() != 1)
+      fail(loc,
+           "ValueError: The truth value of an array with more than one element is ambiguous. "
+           "Use a.any() or a.all()");
+    return x.item() != 0;
+  }
   if (asNdArray(v))
     fail(loc,
          "ValueError: The truth value of an array with more than one element is ambiguous. Use "

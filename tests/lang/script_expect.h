@@ -104,7 +104,9 @@ inline ScriptOutput runScript(const std::string& text, const std::string& file, 
   ScriptOutput out;
   try {
     const lang::TracedProgram p = lang::traceProgram(text, file, {});
-    out.lines = p.traceLog;
+    // GradLab's notes ("note: ...") explain; they are not what the program printed.
+    for (const std::string& l : p.traceLog)
+      if (l.rfind("note: ", 0) != 0) out.lines.push_back(l);
     lab::RunSettings s;
     s.parallel = parallel;
     s.threads = 2;

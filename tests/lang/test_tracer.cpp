@@ -13,7 +13,15 @@ using namespace gl::lang;
 
 namespace {
 
-TracedProgram trace(const std::string& src, const TraceOptions& opt = {}) {
+// This file tests AutoGraph's rules, which apply inside a tf.function: each script is traced as
+// one (test_function.cpp tests eager code and tf.function calls).
+TraceOptions autograph() {
+  TraceOptions o;
+  o.model = ExecutionModel::WholeScriptFunction;
+  return o;
+}
+
+TracedProgram trace(const std::string& src, const TraceOptions& opt = autograph()) {
   try {
     return traceProgram(src, "test.gls", opt);
   } catch (const EngineError& e) {
@@ -61,7 +69,7 @@ std::vector<Tensor> run(const TracedProgram& p, const std::vector<std::string>& 
   return gltest::runBoth(*p.graph, fetches, tol);
 }
 
-std::string traceError(const std::string& src, const TraceOptions& opt = {}) {
+std::string traceError(const std::string& src, const TraceOptions& opt = autograph()) {
   try {
     traceProgram(src, "test.gls", opt);
   } catch (const EngineError& e) {
@@ -100,7 +108,7 @@ with tf.GradientTape() as tape:
 grads = tape.gradient(lnp, x)
 )";
     for (int steps : {1, 7, 30}) {
-      TraceOptions opt;
+      TraceOptions opt = autograph();
       opt.overrides["steps"] = steps;
       TracedProgram p = trace(src, opt);
       QCOMPARE(countOp(*p.graph, "while"), 1);
@@ -128,7 +136,7 @@ with tf.GradientTape() as tape:
     lnp = tf.reduce_sum(x_next)
 dx = tape.gradient(lnp, x)
 )";
-    TracedProgram p = trace(src);
+    TracedProgram p = trace(src, autograph());
     QCOMPARE(countOp(*p.graph, "while"), 1);
     auto vals = run(p, {"dx", "ys"}, "", 1e-12);
     for (double v : vals[0].toVector()) QVERIFY(std::abs(v - std::pow(0.9, 12)) < 1e-12);
@@ -142,7 +150,7 @@ dx = tape.gradient(lnp, x)
     QCOMPARE(countOp(*a.graph, "while"), 0);
     QCOMPARE(a.unrolledCopies, 5);
     TracedProgram b =
-        trace("x = tf.constant([1.0, 2.0])\nfor i in tf.range(5):\n    x = x * 3.0\n");
+        trace("x = tf.constant([1.0, 2.0])\nfor i in tf.range(5):\n    x = x * 3.0\n", autograph());
     QCOMPARE(countOp(*b.graph, "mul"), 1);
     QCOMPARE(countOp(*b.graph, "while"), 1);
     QCOMPARE(b.variants[0].loops.size(), size_t(1));
@@ -180,7 +188,8 @@ dx = tape.gradient(lnp, x)
                              "dtype=tf.float64"));
       }
     }
-    TracedProgram big = trace("x = tf.constant(0.0)\nfor i in tf.range(10**9):\n    x = x + 1.0\n");
+    TracedProgram big =
+        trace("x = tf.constant(0.0)\nfor i in tf.range(10**9):\n    x = x + 1.0\n", autograph());
     QCOMPARE(countOp(*big.graph, "while"), 1);
     QCOMPARE(countOp(*big.graph, "const") < 10, true);  // no 10^9-element constant
   }
