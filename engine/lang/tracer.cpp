@@ -7,6 +7,7 @@
 
 #include "engine/exec/run.h"
 #include "engine/lang/name_suggest.h"
+#include "engine/lang/tracer_function.h"
 #include "engine/ops/api.h"
 #include "engine/ops/registry.h"
 
@@ -345,6 +346,7 @@ Val Tracer::call(const Val& fn, CallArgs& args, const std::string& what) {
          "'" + what + "' is " + article(typeName(fn)) + ", not a function; it cannot be called");
   // Script functions run here; every other callable gets the builtins' context.
   if (auto f = fn.as<FunctionObj>()) return callFunction(*f, args);
+  if (auto f = fn.as<TfFunctionObj>()) return callTfFunction(*f, args);
   if (auto r = callScriptObject(fn, args)) return *r;
   return fn.obj()->call(cx_, args);
 }

@@ -63,11 +63,13 @@ void addItertoolsBuiltins(BuiltinTable& t);     // itertools (tracer_builtins_it
 void addStringBuiltins(BuiltinTable& t);
 void addStringMethodBuiltins(BuiltinTable& t);  // ljust, center, ... (tracer_builtins_str.cpp) //
                                                 // str methods, format, repr (tracer_format.cpp)
-void addDataBuiltins(BuiltinTable& t);   // tf.data (tracer_data_builtins.cpp)
-void addClassBuiltins(BuiltinTable& t);  // super, isinstance, property, getattr, ...
+void addDataBuiltins(BuiltinTable& t);          // tf.data (tracer_data_builtins.cpp)
+void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...
 // tf.keras.layers.Layer, tf.keras.Model and tf.Module as bases (tracer_keras_subclass.cpp).
 void addKerasSubclassBuiltins(BuiltinTable& t);
-void addKerasTrainingBuiltins(BuiltinTable& t);  // compile, fit, ... (tracer_keras_training.cpp)
+void addKerasTrainingBuiltins(BuiltinTable& t);
+void addFunctionBuiltins(BuiltinTable& t);  // tf.function, tf.config (tracer_function.cpp)  //
+                                            // compile, fit, ... (tracer_keras_training.cpp)
 
 // The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
 inline constexpr const char* kTfVersion = "2.16.1";

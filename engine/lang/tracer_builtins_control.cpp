@@ -574,16 +574,6 @@ void addControlFlowBuiltins(BuiltinTable& t) {
                            if (!d.isSeq()) a.fail("dims", "must be a list of ints and None");
                            return Val::listOf(d.items(), true);
                          }};
-  // @tf.function and tf.function(f) are markers: the whole script is traced like one function.
-  // Called with options only (@tf.function(jit_compile=True)) it returns itself.
-  // Compilation and retracing options change how TF runs f, not what it returns.
-  t["tf.function"] = {Signature::parse("func=None, ~input_signature=None, autograph=True, "
-                                       "~jit_compile=None, ~reduce_retracing=False, "
-                                       "~experimental_compile=None, name=None"),
-                      [](Bound& a) {
-                        if (!a.none("func")) return a["func"];
-                        return *lookupBuiltin("tf.function");
-                      }};
   // infer_shape only chooses which error TF gives for an accumulator whose shape changes: the
   // carried shapes are fixed here, as in a tf.function, whatever it says.
   t["tf.scan"] = {

@@ -5,6 +5,7 @@
 // docs.python.org/3/library/functions.html). Method calls are calls of script functions
 // (Tracer::callFunction), so inside tensor loops and conds they trace as function calls do.
 #include "engine/lang/tracer_classes.h"
+#include "engine/lang/tracer_function.h"
 
 #include <algorithm>
 
@@ -189,7 +190,7 @@ Val Tracer::bindClassAttr(const Val& found, const Val& self, const std::shared_p
     if (!viaInstance) return found;
     return callSimple(p->getter, {self}, loc, "the property");
   }
-  if (viaInstance && found.as<FunctionObj>()) {
+  if (viaInstance && (found.as<FunctionObj>() || found.as<TfFunctionObj>())) {
     auto b = std::make_shared<BoundMethodObj>();
     b->function = found;
     b->self = self;

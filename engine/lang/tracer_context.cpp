@@ -19,6 +19,8 @@ Val Context::getAttr(const Val& v, const std::string& name, const SourceLoc& loc
 void Context::checkRegion(Value v, const SourceLoc& loc) { t_.checkRegion(v, loc); }
 std::string Context::describe(Value v) const { return t_.describe(v); }
 bool Context::eager() const { return t_.eager(); }
+void Context::setRunFunctionsEagerly(bool on) { t_.setRunFunctionsEagerly(on); }
+bool Context::runFunctionsEagerly() const { return t_.runFunctionsEagerly(); }
 Tensor Context::eagerValue(Value v, const SourceLoc& loc) { return t_.eagerValue(v, loc); }
 std::optional<Tensor> Context::constantValue(Value v) { return t_.constantValue(v); }
 std::vector<Tensor> Context::evaluateNow(const std::vector<Value>& fetches) {

@@ -59,10 +59,12 @@ class Context {
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos);
 
   // Trace state that builtins own.
-  void log(const std::string& line);                // a line of the trace log
-  void write(const std::string& text);              // print(): a log entry ends at a final '\n'
-  bool noteOnce(const std::string& key);            // true the first time per trace
-  void setGlobalSeed(uint64_t seed);                // tf.random.set_seed
+  void log(const std::string& line);      // a line of the trace log
+  void write(const std::string& text);    // print(): a log entry ends at a final '\n'
+  bool noteOnce(const std::string& key);  // true the first time per trace
+  void setGlobalSeed(uint64_t seed);      // tf.random.set_seed
+  void setRunFunctionsEagerly(bool on);   // tf.config.run_functions_eagerly
+  bool runFunctionsEagerly() const;
   int64_t nextSeed(std::optional<int64_t> opSeed);  // random ops and layer initialisers
   int nextLayerIndex(const std::string& kind);      // Keras names: Dense, Dense_1, ...
   void countUnroll(const SourceLoc& loc);           // a dataset element built (Tracer's)

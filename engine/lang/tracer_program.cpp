@@ -38,6 +38,7 @@ const BuiltinTable& builtins() {
     addKerasTrainingBuiltins(t);
     addDataBuiltins(t);
     addNumpyBuiltins(t);
+    addFunctionBuiltins(t);
     return t;
   }();
   return table;

@@ -3,7 +3,7 @@
 # mode: tf.function
 # tf-answer: ValueError. The notebook's TF 2.4-era message: "tf.function-decorated function tried to create variables on non-first call."; newer TF says "tf.function only supports singleton tf.Variables created on the first call." Both contain "first call".
 # changed: import added at the top.
-# expect-error: ValueError: first call
+# expect-error: ValueError: tf.function only supports singleton tf.Variables created on the first call
 import tensorflow as tf
 
 @tf.function

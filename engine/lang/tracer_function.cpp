@@ -1,0 +1,295 @@
+// tf.function: tracing per input signature, calls of concrete functions (tracer_function.h).
+#include "engine/lang/tracer_function.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "engine/lang/tracer.h"
+#include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_classes.h"
+#include "engine/ops/api.h"
+
+namespace gl::lang::trace {
+
+namespace o = gl::ops;
+
+std::optional<Val> TfFunctionObj::attr(Context&, const std::string& attrName) {
+  if (attrName == "python_function") return python;
+  if (attrName == "__name__") return Val::str(name);
+  if (attrName == "experimental_get_tracing_count") {
+    // A bound builtin would need the table; a tiny callable object is enough.
+    struct Count : Object {
+      int n = 0;
+      std::string typeName() const override { return "method"; }
+      bool callable() const override { return true; }
+      Val call(Context&, CallArgs&) override { return Val::integer(n); }
+    };
+    auto c = std::make_shared<Count>();
+    c->n = int(concrete.size());
+    return Val::object(c);
+  }
+  return std::nullopt;
+}
+
+std::string TfFunctionObj::reprText() const {
+  return "<tensorflow.python.eager.polymorphic_function.polymorphic_function.Function object>";
+}
+
+namespace {
+
+std::string pointerText(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+// Rebuilds v with each plain tensor (not a tf.Variable) replaced by f(tensor).
+Val mapTensors(const Val& v, const std::function<Val(const Val&)>& f, int depth = 0) {
+  if (depth > kMaxListNesting) return v;
+  if (v.isTensor() && !v.var()) return f(v);
+  if (v.isSeq()) {
+    std::vector<Val> items;
+    for (const Val& x : v.items()) items.push_back(mapTensors(x, f, depth + 1));
+    return Val::listOf(std::move(items), v.kind() == Kind::Tuple);
+  }
+  if (auto d = v.as<DictObj>()) {
+    auto out = std::make_shared<DictObj>();
+    for (size_t i = 0; i < d->keys.size(); ++i)
+      out->set(d->keys[i], mapTensors(d->values[i], f, depth + 1));
+    return Val::object(out);
+  }
+  return v;
+}
+
+}  // namespace
+
+// TF's trace type of one argument (tensorflow/core/function/trace_type): tensors by dtype and
+// shape, Python scalars, strings and None by value, tf.Variables and other objects by
+// identity, containers by their items.
+void Tracer::signatureOf(const Val& v, std::string& key, int depth) {
+  if (depth > kMaxListNesting) fail(lastLoc(), "a tf.function argument nests too deeply");
+  if (v.var()) {
+    key += "Variable@" + pointerText(v.var().get());
+  } else if (v.isTensor()) {
+    key += g_.type(v.tensorValue()).str();
+  } else if (v.isSeq()) {
+    key += v.kind() == Kind::Tuple ? "(" : "[";
+    for (const Val& x : v.items()) signatureOf(x, key, depth + 1), key += ",";
+    key += v.kind() == Kind::Tuple ? ")" : "]";
+  } else if (auto d = v.as<DictObj>()) {
+    key += "{";
+    for (size_t i = 0; i < d->keys.size(); ++i) {
+      key += repr(g_, d->keys[i]) + ":";
+      signatureOf(d->values[i], key, depth + 1);
+      key += ",";
+    }
+    key += "}";
+  } else if (v.kind() == Kind::Object) {
+    key += v.obj()->typeName() + "@" + pointerText(v.obj().get());
+  } else {
+    key += typeName(v) + ":" + repr(g_, v);
+  }
+}
+
+Val Tracer::callTfFunction(TfFunctionObj& f, CallArgs& args) {
+  // Nested in a trace, or in a loop body being traced: TF inlines the function's graph.
+  if (opt_.model != ExecutionModel::Eager || functionDepth_ > 0 || b_.currentRegion() != 0)
+    return call(f.python, args, f.name);
+  // tf.config.run_functions_eagerly(True): the Python function runs as eager code.
+  if (runFunctionsEagerly_) return call(f.python, args, f.name);
+
+  std::string key;
+  for (const Arg& a : args.pos) signatureOf(a.v, key), key += ";";
+  std::vector<std::pair<std::string, Arg>> kw = args.kw;
+  std::sort(kw.begin(), kw.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [name, a] : kw) key += name + "=", signatureOf(a.v, key), key += ";";
+  if (!f.inputSignature.isNone()) key = checkInputSignature(f, args);
+
+  for (const auto& cf : f.concrete)
+    if (cf->key == key) return replayConcrete(f, *cf, args);
+  return traceConcrete(f, args, key);
+}
+
+std::string Tracer::checkInputSignature(const TfFunctionObj& f, const CallArgs& args) {
+  const std::vector<Val>& specs = f.inputSignature.items();
+  if (!args.kw.empty())
+    fail(args.kw[0].second.loc, "'" + f.name +
+                                    "' has an input_signature: pass its arguments "
+                                    "positionally (TF binds them to the signature's specs)");
+  if (args.pos.size() != specs.size())
+    fail(args.loc, "TypeError: '" + f.name + "' takes " + std::to_string(specs.size()) +
+                       " argument(s) by its input_signature, got " +
+                       std::to_string(args.pos.size()));
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const Arg& a = args.pos[i];
+    if (!a.v.isTensor())
+      fail(a.loc, "'" + f.name + "' has an input_signature, so argument " + std::to_string(i + 1) +
+                      " must be a tensor matching " + repr(g_, specs[i]) + ", got " +
+                      article(typeName(a.v)) + " (convert it with tf.constant)");
+    const TypeInfo& t = g_.type(toTensor(a.v, a.loc));
+    const DType want = getAttr(specs[i], "dtype", a.loc).asDType();
+    const Val dims = getAttr(specs[i], "shape", a.loc);
+    Shape shape;
+    for (const Val& d : dims.items()) shape.push_back(d.isNone() ? -1 : d.asInt());
+    if (t.dtype != want || !compatible(shape, t.shape))
+      fail(a.loc, "TypeError: argument " + std::to_string(i + 1) + " of '" + f.name + "' is " +
+                      t.str() + ", which does not match its input_signature " + repr(g_, specs[i]));
+  }
+  return "input_signature";
+}
+
+Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& key) {
+  auto cf = std::make_shared<ConcreteFunction>();
+  cf->key = key;
+  cf->region = b_.currentRegion();
+  // Each tensor argument gets its own node before the trace, so a later call can put its own
+  // tensor there even where the first call passed one tensor twice or a captured one.
+  at(args.loc);
+  auto param = [&](const Val& v) {
+    const Value p = o::identity(b_, toTensor(v, args.loc));
+    cf->params.push_back(p);
+    return Val::tensor(p);
+  };
+  CallArgs traced = args;
+  for (Arg& a : traced.pos) a.v = mapTensors(a.v, param);
+  for (auto& [name, a] : traced.kw) a.v = mapTensors(a.v, param);
+
+  const void* owner = nullptr;
+  if (!args.pos.empty() && args.pos[0].v.as<InstanceObj>()) owner = args.pos[0].v.obj().get();
+  const int tracesBefore = f.traces[owner]++;
+  if (!f.concrete.empty())
+    log("note: tf.function '" + f.name + "' is traced again (trace " +
+        std::to_string(f.concrete.size() + 1) +
+        ") for a new input signature; its Python code runs again, as TF retraces");
+
+  runTrace(f, *cf, traced, args.loc, tracesBefore > 0);
+  if (tracesBefore == 0 && !cf->variablesCreated.empty()) {
+    // TF's Function._call (def_function.py): a first trace that created variables only
+    // initializes them; a second trace, which may not create any, is what runs. Its Python code
+    // runs again, and the first trace's assignments and prints never run.
+    for (int id = cf->first; id < cf->end; ++id) g_.node(id).sideEffect = false;
+    for (auto& [var, value] : cf->variablesBefore) var->current = value;
+    for (auto& [var, value] : cf->variablesCreated) var->current = var->handle;
+    runTrace(f, *cf, traced, args.loc, true);
+  }
+  cf->calls = 1;
+  f.concrete.push_back(cf);
+  return cf->result;
+}
+
+void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
+                      const SourceLoc& callLoc, bool mayNotCreate) {
+  const size_t variablesBefore = variables_.size();
+  cf.variablesBefore.clear();
+  cf.variablesCreated.clear();
+  cf.variablesAfter.clear();
+  for (const auto& w : variables_)
+    if (auto v = w.lock()) cf.variablesBefore.emplace_back(v, v->current);
+  cf.first = g_.numNodes();
+  ++functionDepth_;
+  try {
+    cf.result = call(f.python, traced, f.name);
+  } catch (...) {
+    --functionDepth_;
+    throw;
+  }
+  --functionDepth_;
+  cf.end = g_.numNodes();
+  for (size_t i = variablesBefore; i < variables_.size(); ++i)
+    if (auto v = variables_[i].lock()) {
+      // TF: only the first trace of a Function may create variables (def_function.py).
+      if (mayNotCreate)
+        fail(g_.node(v->handle).loc.known() ? g_.node(v->handle).loc : callLoc,
+             "ValueError: tf.function only supports singleton tf.Variables created on the first "
+             "call. Make sure the tf.Variable is only created once or created outside "
+             "tf.function ('" +
+                 f.name + "' creates one each time it is traced)");
+      cf.variablesCreated.emplace_back(v, v->current);
+    }
+  for (const auto& w : variables_)
+    if (auto v = w.lock())
+      if (v->current.node >= cf.first) cf.variablesAfter.emplace_back(v, v->current);
+}
+
+Val Tracer::replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& args) {
+  // Until the trace's nodes can be copied, a later call traces the body again; Python side
+  // effects then run again, where TF runs them once (issue #27).
+  ++cf.calls;
+  ++functionDepth_;
+  Val result;
+  try {
+    result = call(f.python, args, f.name);
+  } catch (...) {
+    --functionDepth_;
+    throw;
+  }
+  --functionDepth_;
+  return result;
+}
+
+namespace {
+
+// What tf.function's options say about the Function it makes.
+struct FunctionOptions {
+  std::optional<std::string> name;
+  Val inputSignature;
+};
+
+Val makeFunction(Context& cx, const Val& fn, const FunctionOptions& opt, const SourceLoc& loc) {
+  if (auto w = fn.as<TfFunctionObj>()) return Val::object(w->shared_from_this());
+  if (fn.kind() != Kind::Object || !fn.obj()->callable())
+    cx.fail(loc, "tf.function needs a function, got " + article(typeName(fn)));
+  auto f = std::make_shared<TfFunctionObj>();
+  f->python = fn;
+  auto s = fn.as<FunctionObj>();
+  f->name = opt.name ? *opt.name : s ? s->name : typeName(fn);
+  f->inputSignature = opt.inputSignature;
+  return Val::object(f);
+}
+
+// @tf.function(input_signature=...): options first, the function when the decorator applies.
+struct FunctionDecorator : Object {
+  FunctionOptions options;
+  std::string typeName() const override { return "function"; }
+  bool callable() const override { return true; }
+  Val call(Context& cx, CallArgs& args) override {
+    if (args.pos.size() != 1 || !args.kw.empty())
+      cx.fail(args.loc, "the tf.function(...) decorator takes one function");
+    return makeFunction(cx, args.pos[0].v, options, args.pos[0].loc);
+  }
+};
+
+}  // namespace
+
+void addFunctionBuiltins(BuiltinTable& t) {
+  // @tf.function, tf.function(f), @tf.function(input_signature=...): a Function. jit_compile
+  // and reduce_retracing change how TF compiles and when it retraces, not what f returns.
+  t["tf.function"] = {
+      Signature::parse("func=None, input_signature=None, autograph=True, ~jit_compile=None, "
+                       "~reduce_retracing=False, ~experimental_compile=None, "
+                       "~experimental_relax_shapes=None, name=None"),
+      [](Bound& a) {
+        if (!a.boolean("autograph"))
+          a.fail("autograph",
+                 "=False is not supported: GradLab traces Python control flow on tensors with "
+                 "AutoGraph's rules");
+        FunctionOptions opt;
+        if (!a.none("name")) opt.name = a.string("name");
+        opt.inputSignature = a["input_signature"];
+        if (!opt.inputSignature.isNone() && !opt.inputSignature.isSeq())
+          a.fail("input_signature", "must be a list of tf.TensorSpec");
+        if (!a.none("func")) return makeFunction(a.cx, a["func"], opt, a.loc("func"));
+        auto d = std::make_shared<FunctionDecorator>();
+        d->options = opt;
+        return Val::object(d);
+      }};
+  t["tf.config.run_functions_eagerly"] = {
+      Signature::parse("run_eagerly"), [](Bound& a) {
+        a.cx.setRunFunctionsEagerly(a.cx.truthy(a["run_eagerly"], a.loc("run_eagerly")));
+        return Val::none();
+      }};
+  t["tf.config.functions_run_eagerly"] = {
+      Signature::parse(""), [](Bound& a) { return Val::boolean(a.cx.runFunctionsEagerly()); }};
+}
+
+}  // namespace gl::lang::trace

@@ -1,0 +1,151 @@
+// TF 2's execution model (issue #27): code outside tf.function runs eagerly, Python control
+// flow reads tensor values; a tf.function body is traced with AutoGraph's rules once per input
+// signature (engine/lang/tracer_function.cpp). Each answer cites TF's guide or source.
+#include <QtTest>
+
+#include "engine/exec/executor.h"
+#include "engine/lang/program.h"
+#include "../engine/helpers.h"
+
+using namespace gl;
+using namespace gl::lang;
+
+namespace {
+
+TracedProgram trace(const std::string& src) { return traceProgram(src, "f.gls"); }
+
+int countOp(const Graph& g, std::string_view op) {
+  int n = 0;
+  for (const Node& node : g.nodes()) n += node.opName() == op;
+  return n;
+}
+
+const Output& output(const TracedProgram& p, const std::string& name) {
+  for (const Output& o : p.variants.at(0).outputs)
+    if (o.name == name) return o;
+  throw std::runtime_error("no output " + name);
+}
+
+std::vector<double> valueOf(const TracedProgram& p, const std::string& name) {
+  return evaluate(*p.graph, {output(p, name).entries.at(0).value}).at(0).toVector();
+}
+
+std::string errorOf(const std::string& src) {
+  try {
+    trace(src);
+  } catch (const EngineError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+class TestFunction : public QObject {
+  Q_OBJECT
+ private slots:
+  // Eager: `if x > 2` is bool(x > 2), read now (guide "Introduction to graphs and tf.function":
+  // outside tf.function, Python control flow runs on the tensors' values). No tf.cond.
+  void eagerIfReadsTheValue() {
+    const TracedProgram p = trace(
+        "x = tf.constant(3.0)\nif x > 2:\n    y = x * 2\nelse:\n    y = x\n"
+        "z = x * 10 if x < 0 else x + 1\n");
+    QCOMPARE(countOp(*p.graph, "cond"), 0);
+    QCOMPARE(valueOf(p, "y"), (std::vector<double>{6}));
+    QCOMPARE(valueOf(p, "z"), (std::vector<double>{4}));
+  }
+
+  // TF issue #29504: appending to a Python list in `for i in tf.range(n)` works eagerly
+  // (the undecorated version returns tf.Tensor(10, ...)).
+  void eagerTfRangeLoopIsAPythonLoop() {
+    const TracedProgram p =
+        trace("l = []\nfor i in tf.range(5):\n    l.append(i)\ns = tf.add_n(l)\n");
+    QCOMPARE(countOp(*p.graph, "while"), 0);
+    QCOMPARE(valueOf(p, "s"), (std::vector<double>{10}));
+    const TracedProgram w = trace("y = tf.constant(1.0)\nwhile y < 10:\n    y = y * 2\n");
+    QCOMPARE(countOp(*w.graph, "while"), 0);
+    QCOMPARE(valueOf(w, "y"), (std::vector<double>{16}));
+  }
+
+  // Seed-d's cause: ops after the tape's `with` block are not recorded, so each gradient of
+  // tf.gather(loss, i) taken there is None, once per eager iteration (three lists of None).
+  void eagerGradientsOutsideTheTapeAreNone() {
+    const TracedProgram p = trace(
+        "w = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape(persistent=True) as tape:\n"
+        "    loss = w * w\ngrads = []\nfor i in tf.range(3):\n"
+        "    grads.append(tape.gradient(tf.gather(loss, i), [w]))\n"
+        "print(grads)\n");
+    QCOMPARE(p.traceLog.at(0), std::string("[[None], [None], [None]]"));
+  }
+
+  // In a tf.function the same loop becomes one tf.while_loop (AutoGraph).
+  void functionBodyIsTracedByAutograph() {
+    const TracedProgram p = trace(
+        "@tf.function\ndef f(x):\n    for i in tf.range(3):\n        x = x * 2.0\n    return x\n"
+        "y = f(tf.constant([1.0, 3.0]))\n");
+    QCOMPARE(countOp(*p.graph, "while"), 1);
+    QCOMPARE(valueOf(p, "y"), (std::vector<double>{8, 24}));
+  }
+
+  // tf.config.run_functions_eagerly(True): tf.function bodies run as eager code.
+  void runFunctionsEagerly() {
+    const TracedProgram p = trace(
+        "tf.config.run_functions_eagerly(True)\n@tf.function\ndef f(x):\n"
+        "    for i in tf.range(3):\n        x = x * 2.0\n    return x\n"
+        "y = f(tf.constant(1.0))\nflag = tf.config.functions_run_eagerly()\nprint(flag)\n");
+    QCOMPARE(countOp(*p.graph, "while"), 0);
+    QCOMPARE(valueOf(p, "y"), (std::vector<double>{8}));
+    QCOMPARE(p.traceLog.at(0), std::string("True"));
+  }
+
+  // Truth of a tensor with more than one element: numpy's ValueError, as EagerTensor.__bool__
+  // raises it; `not x` in eager code is Python's not of bool(x).
+  void eagerTruthValues() {
+    const std::string err = errorOf("x = tf.ones([3])\nif x > 0:\n    y = 1\n");
+    QVERIFY2(has(err, "f.gls:2:4: ValueError: The truth value of an array with more than one"),
+             err.c_str());
+    const TracedProgram p = trace("x = tf.constant(0.0)\nb = not x\nprint(b, type(b).__name__)\n");
+    QCOMPARE(p.traceLog.at(0), std::string("True bool"));
+  }
+
+  // TF (def_function.py): only a Function's first trace may create variables. A new input
+  // signature traces again, and creating one then is TF's ValueError, located at the creation.
+  void variablesOnlyOnTheFirstTrace() {
+    const std::string err = errorOf(
+        "@tf.function\ndef f(x):\n    v = tf.Variable(1.0)\n    return v * x\n"
+        "a = f(tf.constant(1.0))\n");
+    QVERIFY2(has(err, "f.gls:3:9: ValueError: tf.function only supports singleton tf.Variables "
+                      "created on the first call"),
+             err.c_str());
+    // The Keras idiom: create once, behind a check; later traces find it.
+    const TracedProgram p = trace(
+        "class M(tf.Module):\n    def __init__(self):\n        self.v = None\n"
+        "    @tf.function\n    def __call__(self, x):\n        if self.v is None:\n"
+        "            self.v = tf.Variable(2.0)\n        self.v.assign_add(1.0)\n"
+        "        return self.v * x\n"
+        "m = M()\na = m(tf.constant(3.0))\nb = m(tf.constant(3.0))\n"
+        "c = m(tf.constant([1.0, 2.0]))\n");
+    QCOMPARE(valueOf(p, "a"), (std::vector<double>{9}));
+    QCOMPARE(valueOf(p, "b"), (std::vector<double>{12}));
+    QCOMPARE(valueOf(p, "c"), (std::vector<double>{5, 10}));
+  }
+
+  // input_signature fixes the one concrete function: arguments must match its specs.
+  void inputSignatureIsChecked() {
+    const std::string err = errorOf(
+        "@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])\ndef f(x):\n"
+        "    return x * 2.0\na = f(tf.constant([1.0, 2.0]))\nb = f(tf.constant([[1.0]]))\n");
+    QVERIFY2(has(err, "f.gls:5:7: TypeError: argument 1 of 'f' is float32[1,1]"), err.c_str());
+    const TracedProgram p = trace(
+        "@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])\ndef f(x):\n"
+        "    return x * 2.0\na = f(tf.constant([1.0, 2.0]))\nb = f(tf.constant([5.0]))\n"
+        "n = f.experimental_get_tracing_count()\nprint(n)\n");
+    QCOMPARE(valueOf(p, "b"), (std::vector<double>{10}));
+    QCOMPARE(p.traceLog.back(), std::string("1"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestFunction)
+#include "test_function.moc"
