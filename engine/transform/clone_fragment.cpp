@@ -39,6 +39,7 @@ class FragmentCopier {
     validate();
     findRegions();
     checkVisible();
+    for (int id = first_; id < end_; ++id) checkBudget(g_.node(id));
     for (int r : regions_)
       out_.regions[r] = g_.addRegion(copiedRegion(g_.region(r).parent), g_.region(r).kind);
     for (int id = first_; id < end_; ++id) copyNode(id, adjust);
@@ -159,13 +160,12 @@ class FragmentCopier {
     for (TapeHook* t : b_.tapes())
       if (t->recordingStopped()) c.recordingStopped = true;
     if (adjust) adjust(c);
-    checkBudget(c);
     Node& added = g_.addNode(std::move(c));
     out_.nodes[id] = added.id;
     for (TapeHook* t : b_.tapes()) t->onNode(added);
   }
 
-  // The budget may have been lowered since the first call.
+  // The budget may have been lowered since the first call (the copies have the same types).
   void checkBudget(const Node& c) const {
     if (!c.is(NodeKind::Primitive) && !c.is(NodeKind::Placeholder)) return;
     const SourceLoc saved = b_.loc();

@@ -30,15 +30,19 @@ struct FragmentClone {
 
 // Copies nodes [first, end) of b.graph() (see the file comment). `adjust` sees each copy before
 // it is added (its id is still the original's, its fields already remapped): the caller gives
-// random ops fresh seeds there. Throws EngineError when the range is not one of the graph, or
-// when the fragment is not one call's nodes: a node in a region that is neither `home` nor made
-// in the fragment, a region made in the fragment whose parent is neither, or a node added to a
-// fragment region after `end`.
+// random ops fresh seeds there. A const's or variable's value shares its buffer with the
+// original: give it a new tensor rather than writing into it.
 //
-// Values kept or substituted must be visible from `target` as they are: the copy resolves no
-// forward values into saved reads (a call inside a reverse body being built would need that).
-// Not copied: custom_gradient functions (autodiff/custom_gradient.h keys them by node id, and
-// their grad_fn was traced against the first call's values).
+// Throws EngineError, before adding anything, when the range or a region is not one of the
+// graph, or when the fragment is not one call's nodes: a node in a region that is neither `home`
+// nor made in the fragment, a region made in the fragment whose parent is neither, a node added
+// to a fragment region after `end`; or when the copy would read a value from outside that
+// `target` cannot see (an argument of the first call without a substitute).
+//
+// The copy resolves no forward values into saved reads, so a call inside a reverse body being
+// built is not supported. Not copied: custom_gradient functions (autodiff/custom_gradient.h keys
+// them by node id, and their grad_fn was traced against the first call's values); the caller
+// finds the copied custom_gradient nodes in FragmentClone::nodes.
 FragmentClone cloneFragment(Builder& b, int first, int end, int home, int target,
                             const std::map<Value, Value>& substitute,
                             const std::function<void(Node&)>& adjust = {});

@@ -392,6 +392,11 @@ class TestCloneFragment : public QObject {
     QVERIFY(error(0, 1, 7).find("region 7") != std::string::npos);
     QCOMPARE(g.numNodes(), 2);     // nothing was added
     QVERIFY(error(2, 2).empty());  // an empty fragment is fine
+    // A budget lowered since the first call: neg's 8 bytes no longer fit.
+    b.setMemoryBudget(4);
+    QVERIFY(error(0, 2).find("memory budget") != std::string::npos);
+    QCOMPARE(g.numNodes(), 2);
+    b.setMemoryBudget(kDefaultMemoryBudget);
 
     // Home is one region, but a node of the fragment sits in a sibling made before the call.
     const int home = g.addRegion(0, RegionKind::Then);
