@@ -1,7 +1,8 @@
 // transform/clone_fragment.h: a fragment (the nodes one call built) copied with other inputs
 // computes the same function of them: elementwise, through a while loop (all three executors),
 // an independent loop's marks, gradients of a loop and of a map (reverse regions, saved values,
-// adjoints), cond and map_fn; shared captures, the adjust callback, tapes, and the errors.
+// adjoints), cond, map_fn and vectorized_map; shared captures, a copy into another region, the
+// adjust callback, tapes, and the errors (bad ranges, stray regions, the memory budget).
 #include <QtTest>
 
 #include <cmath>
@@ -332,6 +333,31 @@ class TestCloneFragment : public QObject {
     const auto vals = gltest::runBoth(g, {outer[0], second[0]}, 0);
     QCOMPARE(maxDiff(vals[0], {2, 1}), 0.0);
     QCOMPARE(maxDiff(vals[1], {6, 3}), 0.0);
+  }
+
+  // A vectorized_map in the fragment: its record is copied, naming the copied traced map.
+  void vectorizedMapRecord() {
+    Graph g;
+    Builder b(g);
+    const Value xs = b.constant(vec({1, 2, 3}), "xs");
+    VectorizedMap vm;
+    const Range r = traced(b, [&] {
+      vm = vectorizedMap(
+          b,
+          [&](Builder& bb, const std::vector<Value>& e) {
+            return std::vector<Value>{o::mul(bb, e[0], e[0])};
+          },
+          {xs}, true);
+    });
+    QCOMPARE(g.vectorizedMaps.size(), size_t(1));
+    const Value xs2 = b.constant(vec({-2, 0.5, 4}), "xs2");
+    const FragmentClone c = cloneFragment(b, r.first, r.end, 0, 0, {{xs, xs2}});
+    QCOMPARE(g.vectorizedMaps.size(), size_t(2));
+    QCOMPARE(g.vectorizedMaps[0].mapNode, vm.mapNode);
+    QCOMPARE(g.vectorizedMaps[1].mapNode, c.nodes.at(vm.mapNode));
+    QCOMPARE(g.vectorizedMaps[1].what, g.vectorizedMaps[0].what);
+    const auto vals = gltest::runBoth(g, {c.map(vm.outputs[0])}, 0);
+    QCOMPARE(maxDiff(vals[0], {4, 0.25, 16}), 0.0);
   }
 
   // adjust sees each copy once, before it is added (still the original's id), and what it
