@@ -51,7 +51,6 @@ class FragmentCopier {
 
  private:
   bool inFragment(int id) const { return id >= first_ && id < end_; }
-  bool isFragmentRegion(int r) const { return regions_.count(r) > 0; }
 
   // A value as the copy reads it: the copy's, the substitute, or itself.
   Value get(Value v) const {
