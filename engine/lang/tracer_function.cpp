@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_classes.h"
 #include "engine/ops/api.h"
+#include "engine/ops/registry.h"
+#include "engine/transform/clone_fragment.h"
 
 namespace gl::lang::trace {
 
@@ -151,6 +154,8 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
     return Val::tensor(p);
   };
   CallArgs traced = args;
+  std::sort(traced.kw.begin(), traced.kw.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
   for (Arg& a : traced.pos) a.v = mapTensors(a.v, param);
   for (auto& [name, a] : traced.kw) a.v = mapTensors(a.v, param);
 
@@ -163,7 +168,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
         ") for a new input signature; its Python code runs again, as TF retraces");
 
   runTrace(f, *cf, traced, args.loc, tracesBefore > 0);
-  if (tracesBefore == 0 && !cf->variablesCreated.empty()) {
+  if (tracesBefore == 0 && cf->createdVariables) {
     // TF's Function._call (def_function.py): a first trace that created variables only
     // initializes them; a second trace, which may not create any, is what runs. Its Python code
     // runs again, and the first trace's assignments and prints never run.
@@ -183,6 +188,7 @@ void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
   cf.variablesBefore.clear();
   cf.variablesCreated.clear();
   cf.variablesAfter.clear();
+  cf.createdVariables = false;
   for (const auto& w : variables_)
     if (auto v = w.lock()) cf.variablesBefore.emplace_back(v, v->current);
   cf.first = g_.numNodes();
@@ -195,36 +201,81 @@ void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
   }
   --functionDepth_;
   cf.end = g_.numNodes();
+  // TF: only the first trace of a Function may create variables (def_function.py). A variable
+  // the body dropped still counts; its node says where it was made.
+  if (mayNotCreate && variables_.size() > variablesBefore) {
+    SourceLoc where = callLoc;
+    for (int id = cf.first; id < cf.end; ++id)
+      if (g_.node(id).attrs.has("tf_name")) {
+        where = g_.node(id).loc;
+        break;
+      }
+    fail(where,
+         "ValueError: tf.function only supports singleton tf.Variables created on the first "
+         "call. Make sure the tf.Variable is only created once or created outside tf.function "
+         "('" +
+             f.name + "' creates one each time it is traced)");
+  }
+  cf.createdVariables = variables_.size() > variablesBefore;
   for (size_t i = variablesBefore; i < variables_.size(); ++i)
-    if (auto v = variables_[i].lock()) {
-      // TF: only the first trace of a Function may create variables (def_function.py).
-      if (mayNotCreate)
-        fail(g_.node(v->handle).loc.known() ? g_.node(v->handle).loc : callLoc,
-             "ValueError: tf.function only supports singleton tf.Variables created on the first "
-             "call. Make sure the tf.Variable is only created once or created outside "
-             "tf.function ('" +
-                 f.name + "' creates one each time it is traced)");
-      cf.variablesCreated.emplace_back(v, v->current);
-    }
+    if (auto v = variables_[i].lock()) cf.variablesCreated.emplace_back(v, v->current);
   for (const auto& w : variables_)
     if (auto v = w.lock())
       if (v->current.node >= cf.first) cf.variablesAfter.emplace_back(v, v->current);
 }
 
 Val Tracer::replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& args) {
-  // Until the trace's nodes can be copied, a later call traces the body again; Python side
-  // effects then run again, where TF runs them once (issue #27).
-  ++cf.calls;
-  ++functionDepth_;
-  Val result;
-  try {
-    result = call(f.python, args, f.name);
-  } catch (...) {
-    --functionDepth_;
-    throw;
+  // A custom_gradient's gradient function was traced against the first call's values and
+  // lives beside the graph: such a function is traced again, and the log says so.
+  for (int id = cf.first; id < cf.end; ++id)
+    if (g_.node(id).primName == "custom_gradient") {
+      if (noteOnce("retrace custom_gradient " + f.name))
+        log("note: tf.function '" + f.name +
+            "' holds a tf.custom_gradient, so GradLab traces it on every call: its Python code "
+            "runs each time, where TF runs it once per input signature");
+      CallArgs traced = args;
+      runTrace(f, cf, traced, args.loc, true);
+      ++cf.calls;
+      return cf.result;
+    }
+  // This call's tensors take the places of the first call's arguments.
+  std::map<Value, Value> substitute;
+  size_t next = 0;
+  auto argument = [&](const Val& v) {
+    substitute[cf.params.at(next++)] = toTensor(v, args.loc);
+    return v;
+  };
+  for (const Arg& a : args.pos) mapTensors(a.v, argument);
+  std::vector<std::pair<std::string, Arg>> kw = args.kw;  // by name, as the trace took them
+  std::sort(kw.begin(), kw.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& [name, a] : kw) mapTensors(a.v, argument);
+  // Variables: the trace read their values when it started; now they may hold others. A
+  // recording tape sees the read, as it would see the concrete function's read of the handle.
+  std::set<Value> inputs;
+  for (int id = cf.first; id < cf.end; ++id) {
+    const Node& n = g_.node(id);
+    inputs.insert(n.inputs.begin(), n.inputs.end());
+    inputs.insert(n.captures.begin(), n.captures.end());
   }
-  --functionDepth_;
-  return result;
+  for (const auto& [var, before] : cf.variablesBefore) {
+    if (!inputs.count(before)) continue;
+    readVariable(Val::variable(var));
+    if (var->current != before) substitute[before] = var->current;
+  }
+  at(args.loc);
+  const FragmentClone copy =
+      cloneFragment(b_, cf.first, cf.end, cf.region, b_.currentRegion(), substitute, [&](Node& n) {
+        // A stateful random op draws new numbers on each call, as TF's kernels do.
+        if (n.prim && n.prim->stateful && n.attrs.has("seed"))
+          n.attrs.set("seed", nextSeed(std::nullopt));
+      });
+  for (const auto& [var, after] : cf.variablesAfter) var->current = copy.map(after);
+  ++cf.calls;
+  return mapTensors(cf.result, [&](const Val& v) {
+    Val out = Val::tensor(copy.map(v.tensorValue()));
+    if (v.fromGradient()) out.markFromGradient();
+    return out;
+  });
 }
 
 namespace {

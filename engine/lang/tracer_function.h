@@ -28,7 +28,8 @@ struct ConcreteFunction {
   std::vector<std::pair<std::shared_ptr<VarState>, Value>> variablesBefore, variablesCreated;
   // Variables the trace assigned: their value at its end (a node of the trace).
   std::vector<std::pair<std::shared_ptr<VarState>, Value>> variablesAfter;
-  Val result;  // the Python structure returned, tensors as the trace built them
+  bool createdVariables = false;  // also ones the body made and dropped
+  Val result;                     // the Python structure returned, tensors as the trace built them
   int calls = 0;
 };
 

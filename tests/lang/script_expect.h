@@ -100,13 +100,17 @@ struct ScriptOutput {
   std::string error;
 };
 
-inline ScriptOutput runScript(const std::string& text, const std::string& file, bool parallel) {
+// Notes: GradLab's own notes ("note: ...") kept, as conformance scripts expect them; the
+// real-code corpus compares with what TF printed, which has none.
+enum class Notes { Keep, Drop };
+
+inline ScriptOutput runScript(const std::string& text, const std::string& file, bool parallel,
+                              Notes notes = Notes::Keep) {
   ScriptOutput out;
   try {
     const lang::TracedProgram p = lang::traceProgram(text, file, {});
-    // GradLab's notes ("note: ...") explain; they are not what the program printed.
     for (const std::string& l : p.traceLog)
-      if (l.rfind("note: ", 0) != 0) out.lines.push_back(l);
+      if (notes == Notes::Keep || l.rfind("note: ", 0) != 0) out.lines.push_back(l);
     lab::RunSettings s;
     s.parallel = parallel;
     s.threads = 2;

@@ -145,6 +145,54 @@ class TestFunction : public QObject {
     QCOMPARE(valueOf(p, "b"), (std::vector<double>{10}));
     QCOMPARE(p.traceLog.back(), std::string("1"));
   }
+  // Guide "Better performance with tf.function", "Executing Python side effects": print runs
+  // when tracing, tf.print every call; f(1), f(1), f(2) traces twice and executes three times.
+  void pythonSideEffectsOnlyWhileTracing() {
+    const TracedProgram p = trace(
+        "@tf.function\ndef f(x):\n    print('Traced with', x)\n    tf.print('Executed with', x)\n"
+        "f(1)\nf(1)\nf(2)\n");
+    std::vector<std::string> printed;
+    for (const std::string& l : p.traceLog)
+      if (l.rfind("note: ", 0) != 0) printed.push_back(l);
+    QCOMPARE(printed, (std::vector<std::string>{"Traced with 1", "Traced with 2"}));
+    QCOMPARE(countOp(*p.graph, "print"), 3);
+    // The same guide: a list appended to inside a tf.function grows once, at the trace.
+    const TracedProgram q = trace(
+        "external_list = []\n@tf.function\ndef side_effect(x):\n    external_list.append(x)\n"
+        "side_effect(1)\nside_effect(1)\nside_effect(1)\nn = len(external_list)\nprint(n)\n");
+    QCOMPARE(q.traceLog.back(), std::string("1"));
+  }
+
+  // A concrete function keeps what it captured at its trace (a Python value is a constant of
+  // the graph), but reads a tf.Variable's value at each call (guide: "Depending on Python
+  // global and free variables").
+  void capturesAndVariablesAcrossCalls() {
+    const TracedProgram p = trace(
+        "a = 1.0\n@tf.function\ndef f():\n    return tf.constant(a) * 2.0\n"
+        "r1 = f()\na = 5.0\nr2 = f()\n"
+        "v = tf.Variable(1.0)\n@tf.function\ndef g(x):\n    return v * x\n"
+        "s1 = g(tf.constant(2.0))\nv.assign(3.0)\ns2 = g(tf.constant(2.0))\n");
+    QCOMPARE(valueOf(p, "r1"), (std::vector<double>{2}));
+    QCOMPARE(valueOf(p, "r2"), (std::vector<double>{2}));
+    QCOMPARE(valueOf(p, "s1"), (std::vector<double>{2}));
+    QCOMPARE(valueOf(p, "s2"), (std::vector<double>{6}));
+  }
+
+  // A later call is recorded by a tape like the first: d(v * x^2)/dx = 2 v x, d/dv = x^2, at
+  // this call's x and v. One tensor passed twice and then two different ones.
+  void laterCallsHaveGradients() {
+    const TracedProgram p = trace(
+        "v = tf.Variable(2.0)\n@tf.function\ndef g(x, y):\n    return v * x * y\n"
+        "first = g(tf.constant(1.0), tf.constant(1.0))\n"
+        "x = tf.constant(3.0)\nv.assign(5.0)\n"
+        "with tf.GradientTape() as tape:\n    tape.watch(x)\n    z = g(x, x)\n"
+        "dx, dv = tape.gradient(z, [x, v])\n"
+        "w = g(tf.constant(2.0), tf.constant(7.0))\n");
+    QCOMPARE(valueOf(p, "z"), (std::vector<double>{45}));
+    QCOMPARE(valueOf(p, "dx"), (std::vector<double>{30}));
+    QCOMPARE(valueOf(p, "dv"), (std::vector<double>{9}));
+    QCOMPARE(valueOf(p, "w"), (std::vector<double>{70}));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestFunction)
