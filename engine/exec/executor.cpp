@@ -25,6 +25,25 @@ namespace gl {
 
 namespace {
 
+// A random primitive's stream: its node, then the iteration of each frame around it (-1 at the
+// top level), innermost first.
+uint64_t drawSeed(int node) { return uint64_t(node) * 0x9E3779B97F4A7C15ull; }
+uint64_t drawSeedStep(uint64_t h, int64_t iteration) {
+  return h * 1000003ull + uint64_t(iteration + 1);
+}
+
+}  // namespace
+
+std::vector<Datum> runTopLevelPrimitive(const Node& n, std::vector<Datum> inputs) {
+  KernelContext ctx;
+  if (n.prim->stateful) ctx.seed = drawSeedStep(drawSeed(n.id), -1);
+  std::vector<Datum> out;
+  n.prim->forward(inputs, n.attrs, ctx, out);
+  return out;
+}
+
+namespace {
+
 using Slots = std::vector<std::vector<Datum>>;
 
 // The slot arrays of finished frames, per thread. A loop runs the same regions every
@@ -389,6 +408,13 @@ struct Executor::Impl {
   // ---- nodes ------------------------------------------------------------------------------
   void execNode(Frame& f, const Node& n) {
     if (n.kind == NodeKind::Const && f.parent) return;  // nothing to run (see constant())
+    if (f.parent == nullptr && opt.known) {
+      auto it = opt.known->find(n.id);
+      if (it != opt.known->end()) {
+        slot(f, n.id) = it->second;
+        return;
+      }
+    }
     if (opt.monitor && f.parent == nullptr && opt.monitor->cancelled()) throw CancelledError();
     const bool timed = timeline.wanted();
     const double start = timed ? timeline.now() : 0;
@@ -412,6 +438,8 @@ struct Executor::Impl {
     }
     if (liveBytesRoughly() > opt.memoryBudget)
       throw EngineError("the run exceeded the memory budget", n.loc, op());
+    if (opt.computed && f.parent == nullptr && !n.is(NodeKind::Const))
+      (*opt.computed)[n.id] = slot(f, n.id);
     if (opt.valueRecords && f.parent == nullptr) {
       const auto& s = slot(f, n.id);
       for (size_t i = 0; i < s.size(); ++i)
@@ -501,8 +529,8 @@ struct Executor::Impl {
   RunResult run(const std::vector<Value>& fetches) {
     // Rewrites drop the values they absorb: not when the inspector records every value, nor
     // for the fusing executor, which fuses such chains anyway.
-    plan = std::make_unique<ExecutionPlan>(g, fetches, !opt.valueRecords && !opt.fused,
-                                           opt.sideEffects);
+    plan = std::make_unique<ExecutionPlan>(
+        g, fetches, !opt.valueRecords && !opt.fused && !opt.known, opt.sideEffects, opt.known);
     tableConstants();
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     outputBytes.resize(size_t(g.numNodes()));
@@ -649,9 +677,8 @@ void Executor::Impl::execPrimitive(Frame& f, const Node& n) {
   if (n.prim->stateful) {
     // Random draws read a stream fixed by the node and the iterations around it, so serial and
     // parallel runs agree.
-    uint64_t h = uint64_t(n.id) * 0x9E3779B97F4A7C15ull;
-    for (const Frame* fr = &f; fr; fr = fr->parent)
-      h = h * 1000003ull + uint64_t(fr->iteration + 1);
+    uint64_t h = drawSeed(n.id);
+    for (const Frame* fr = &f; fr; fr = fr->parent) h = drawSeedStep(h, fr->iteration);
     ctx.seed = h;
   }
   ctx.checkFinite = opt.checkNumerics;

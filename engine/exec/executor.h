@@ -24,6 +24,10 @@ class Executor {
   std::unique_ptr<Impl> impl_;
 };
 
+// One top-level primitive on given input values, as a run computes it (the same random stream):
+// an eager op's value while tracing, without planning a run of the graph.
+std::vector<Datum> runTopLevelPrimitive(const Node& n, std::vector<Datum> inputs);
+
 // Convenience: one run, tensors only.
 std::vector<Tensor> evaluate(const Graph& g, const std::vector<Value>& fetches,
                              const RunOptions& options = {});

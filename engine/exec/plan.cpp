@@ -7,8 +7,8 @@
 namespace gl {
 
 ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify,
-                             bool sideEffects)
-    : g_(g), sideEffects_(sideEffects) {
+                             bool sideEffects, const std::map<int, std::vector<Datum>>* known)
+    : g_(g), sideEffects_(sideEffects), known_(known) {
   for (const Node& n : g.nodes()) nodes_.push_back(&n);
   absorbed_.assign(size_t(g.numNodes()), -1);
   if (simplify)
@@ -74,7 +74,7 @@ std::unique_ptr<RegionPlan> ExecutionPlan::planRegion(int r,
     if (isRoot) keep[size_t(li)] = 1;
     if (!need[size_t(li)]) {
       need[size_t(li)] = 1;
-      stack.push_back(v.node);
+      if (!(r == 0 && known_ && known_->count(v.node))) stack.push_back(v.node);
     }
   };
   for (Value v : roots) mark(v, true);

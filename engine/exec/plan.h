@@ -5,11 +5,13 @@
 // plan runs transform/simplify.h's rewrites: node() is the rewritten node, and the nodes it
 // absorbed drop out of the order.
 #include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <vector>
 
 #include "engine/graph/graph.h"
+#include "engine/tensor/tensor_list.h"
 
 namespace gl {
 
@@ -22,8 +24,10 @@ class ExecutionPlan {
  public:
   // sideEffects = false: only what the fetches need runs, prints and asserts included (an
   // evaluation while tracing must not print the script's output or check its assertions).
+  // known: top-level nodes whose values the run is given (RunOptions::known); what only they
+  // need is not run.
   ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify = false,
-                bool sideEffects = true);
+                bool sideEffects = true, const std::map<int, std::vector<Datum>>* known = nullptr);
   // node() points into the plan's own rewrites.
   ExecutionPlan(const ExecutionPlan&) = delete;
   ExecutionPlan& operator=(const ExecutionPlan&) = delete;
@@ -45,6 +49,7 @@ class ExecutionPlan {
 
   const Graph& g_;
   bool sideEffects_ = true;
+  const std::map<int, std::vector<Datum>>* known_ = nullptr;
   std::deque<Node> rewritten_;
   std::vector<const Node*> nodes_;
   std::vector<int> absorbed_;

@@ -56,6 +56,11 @@ struct RunOptions {
   // evaluations while tracing (a tf.Variable's initial value): they run the script's prints
   // and loops otherwise.
   bool sideEffects = true;
+  // Top-level nodes whose outputs are known already (an eager trace's earlier values, see
+  // lang::Tracer::evaluateNow): the run takes them as they are and computes nothing they
+  // need. `computed` receives the outputs of every top-level node the run computes.
+  const std::map<int, std::vector<Datum>>* known = nullptr;
+  std::map<int, std::vector<Datum>>* computed = nullptr;
 };
 
 // The first primitive that produced a NaN or an Inf (RunOptions::checkNumerics).

@@ -46,6 +46,7 @@
 #include "engine/lang/program.h"
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_values.h"
+#include "engine/tensor/tensor_list.h"
 
 namespace gl::lang::trace {
 
@@ -119,6 +120,7 @@ class Tracer {
   // Computes `fetches` now, under the trace's limits (TraceOptions::maxOps, memoryBudget,
   // cancelled): only what they need, no prints or asserts, no records.
   std::vector<Tensor> evaluateNow(const std::vector<Value>& fetches);
+  bool computeKnown(Value v);  // evaluateNow's fast path (tracer_tensor.cpp)
   // x[i] where x = ta.stack() has an unknown length (a dynamic TensorArray): ta.read(i), whose
   // gradient needs no static size. Nothing when x is not such a stack.
   std::optional<Value> readStacked(Value x, const Val& index, const SourceLoc& loc);
@@ -256,6 +258,12 @@ class Tracer {
 
   const std::string file_;
   const TraceOptions opt_;
+  // Values of top-level nodes computed while tracing (eager values, variables' initial values):
+  // each evaluation computes only what is not here yet, so an eager loop that reads a value
+  // per step stays linear. Dropped whole when it would hold more than a quarter of the memory
+  // budget (values are then computed again).
+  std::map<int, std::vector<Datum>> knownValues_;
+  size_t knownBytes_ = 0;
   int functionDepth_ = 0;
   bool runFunctionsEagerly_ = false;  // tf.function calls being traced (0: eager, see eager())
   TracedProgram& prog_;

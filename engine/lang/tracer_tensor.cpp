@@ -1,5 +1,6 @@
 // Python values meet tensors: conversion, and operators with Python semantics on Python values
 // and tf semantics on tensors.
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -377,8 +378,71 @@ class TraceMonitor : public RunMonitor {
 
 }  // namespace
 
+// Eager code asks for one new value at a time, whose inputs are mostly known: the top-level
+// primitives it needs run one by one on known values, without planning a run of the whole
+// graph. False (nothing lost) when it needs something else: a loop, a list, a placeholder.
+bool Tracer::computeKnown(Value v) {
+  std::vector<int> todo, stack{v.node};
+  std::set<int> seen;
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    if (!seen.insert(id).second) continue;
+    const Node& n = g_.node(id);
+    if (n.is(NodeKind::Const) || n.is(NodeKind::Variable) || knownValues_.count(id)) continue;
+    if (!n.is(NodeKind::Primitive) || n.region != 0 || seen.size() > 100000) return false;
+    double bytes = 0;  // the run checks its memory budget before a kernel allocates
+    for (const TypeInfo& t : n.outputs) {
+      if (t.list) return false;
+      double elements = 1;
+      for (int64_t d : t.shape) elements *= d < 0 ? 0 : double(d);
+      bytes += elements * double(dtypeSize(t.dtype));
+    }
+    if (bytes + double(knownBytes_) > double(opt_.memoryBudget) / 4) return false;
+    for (Value in : n.inputs) stack.push_back(in.node);
+    todo.push_back(id);
+  }
+  std::sort(todo.begin(), todo.end());  // ids are a topological order
+  for (int id : todo) {
+    if (opt_.cancelled && opt_.cancelled()) throw CancelledError();
+    const Node& n = g_.node(id);
+    std::vector<Datum> in;
+    for (Value x : n.inputs) {
+      const Node& from = g_.node(x);
+      in.push_back(from.is(NodeKind::Const) || from.is(NodeKind::Variable)
+                       ? Datum(from.value)
+                       : knownValues_.at(x.node).at(size_t(x.index)));
+    }
+    std::vector<Datum> out;
+    try {
+      out = runTopLevelPrimitive(n, std::move(in));
+    } catch (const EngineError& e) {
+      throw e.located(n.loc, std::string(n.opName()));
+    } catch (const ShapeError& e) {
+      throw EngineError(e.what(), n.loc, std::string(n.opName()));
+    }
+    for (const Datum& d : out) knownBytes_ += d.t.defined() ? d.t.bytes() : 0;
+    knownValues_[id] = std::move(out);
+  }
+  return true;
+}
+
 std::vector<Tensor> Tracer::evaluateNow(const std::vector<Value>& fetches) {
   if (opt_.cancelled && opt_.cancelled()) throw CancelledError();
+  if (std::all_of(fetches.begin(), fetches.end(), [&](Value v) { return computeKnown(v); })) {
+    std::vector<Tensor> out;
+    for (Value v : fetches) {
+      const Node& n = g_.node(v);
+      out.push_back(n.is(NodeKind::Const) || n.is(NodeKind::Variable)
+                        ? n.value
+                        : knownValues_.at(v.node).at(size_t(v.index)).t);
+    }
+    if (knownBytes_ > opt_.memoryBudget / 4) {
+      knownValues_.clear();
+      knownBytes_ = 0;
+    }
+    return out;
+  }
   TraceMonitor monitor(opt_.cancelled);
   RunOptions ro;
   ro.records = false;
@@ -388,7 +452,22 @@ std::vector<Tensor> Tracer::evaluateNow(const std::vector<Value>& fetches) {
   ro.maxOps = opt_.maxOps;
   ro.memoryBudget = opt_.memoryBudget;
   ro.monitor = &monitor;
-  return evaluate(g_, fetches, ro);
+  ro.known = &knownValues_;
+  std::map<int, std::vector<Datum>> computed;
+  ro.computed = &computed;
+  std::vector<Tensor> out = evaluate(g_, fetches, ro);
+  for (auto& [id, values] : computed) {
+    // Lists (TensorArrays) are left out: kernels may grow a list they hold alone.
+    if (std::any_of(values.begin(), values.end(), [](const Datum& d) { return d.isList(); }))
+      continue;
+    for (const Datum& d : values) knownBytes_ += d.t.defined() ? d.t.bytes() : 0;
+    knownValues_.emplace(id, std::move(values));
+  }
+  if (knownBytes_ > opt_.memoryBudget / 4) {
+    knownValues_.clear();
+    knownBytes_ = 0;
+  }
+  return out;
 }
 
 bool Tracer::tensorish(const Val& v, int depth) const {
