@@ -201,6 +201,24 @@ class TestLessons : public QObject {
                e.whyNone.c_str());
       QCOMPARE(e.whyLoc.line, lineOf(src, "tape.gradient(tf.gather(loss_val, i)"));
     }
+    // The question's train_step as written: eager TF runs its tf.range loop three times (three
+    // lists of 12 None); under @tf.function AutoGraph traces the loop body once (one list).
+    for (const auto& [name, result, lists] :
+         {std::tuple{"question_eager", "eager_grads", 3},
+          std::tuple{"question_tf_function", "traced_grads", 1}}) {
+      const OutputResult* q = output(variant(r, name), result);
+      QVERIFY2(q, name);
+      QCOMPARE(int(q->entries.size()), 12 * lists);
+      for (const EntryResult& e : q->entries) {
+        QVERIFY(e.none());
+        QVERIFY2(QString::fromStdString(e.whyNone).contains("after the tape stopped recording"),
+                 e.whyNone.c_str());
+      }
+    }
+    QCOMPARE(std::count(p.traceLog.begin(), p.traceLog.end(),
+                        std::string("[[None, None, None, None, None, None, None, None, None, None, "
+                                    "None, None]]")),
+             std::ptrdiff_t(1));
     for (const char* fix : {"fix_map_fn", "fix_python_list", "fix_tensorarray", "fix_vectorized"}) {
       const OutputResult* g = output(variant(r, fix), "grads");
       QVERIFY2(g, fix);
