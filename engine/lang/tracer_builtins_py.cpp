@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
@@ -53,10 +54,14 @@ namespace {
 int64_t intArg(Bound& a, const Arg& arg, const char* fn) {
   if (arg.v.kind() == Kind::Int) return arg.v.asInt();
   if (arg.v.kind() == Kind::Bool) return arg.v.asBool();
-  if (arg.v.isTensor())
-    a.cx.fail(arg.loc, std::string(fn) +
-                           "() needs Python ints known while tracing; for a tensor bound use "
-                           "tf.range(n), which makes one while_loop");
+  // An eager tensor is an int through __index__ (ops.py); a symbolic one is TF's TypeError.
+  if (arg.v.isTensor()) {
+    if (!a.cx.eager())
+      a.cx.fail(arg.loc, std::string(fn) +
+                             "() needs Python ints known while tracing; for a tensor bound use "
+                             "tf.range(n), which makes one while_loop");
+    return tensorToNumber(a.cx, arg.v, PyNumber::Index, std::string(fn) + "()", arg.loc).asInt();
+  }
   a.cx.fail(arg.loc, std::string(fn) + "() needs ints, got " + typeName(arg.v));
 }
 
@@ -112,7 +117,7 @@ void addPrintLenRange(BuiltinTable& t) {
                   std::string line;
                   const std::string sep = a.none("sep") ? " " : a.string("sep");
                   for (size_t i = 0; i < a.rest.size(); ++i)
-                    line += (i ? sep : "") + repr(a.cx.graph(), a.rest[i].v);
+                    line += (i ? sep : "") + strOf(a.cx, a.rest[i].v, a.rest[i].loc);
                   a.cx.write(line + (a.none("end") ? "\n" : a.string("end")));
                   // A missing gradient prints as None, as in TF; the note says why.
                   for (const Arg& x : a.rest)
@@ -128,6 +133,8 @@ void addPrintLenRange(BuiltinTable& t) {
                 if (v.kind() == Kind::Str) return Val::integer(int64_t(v.text().size()));
                 if (auto r = v.as<RangeObj>()) return Val::integer(r->size());
                 if (v.isTensor()) {
+                  if (auto n = eagerTensorLen(a.cx, v, a.loc("obj"))) return Val::integer(*n);
+                  // A symbolic tensor: AutoGraph's len() reads the static shape.
                   const Shape& s = a.cx.b.type(v.tensorValue()).shape;
                   if (s.empty()) a.fail("obj", "is a scalar tensor, which has no len()");
                   if (s[0] < 0) a.fail("obj", "has an unknown first dimension");
@@ -192,9 +199,7 @@ void addConversions(BuiltinTable& t) {
                   return Val::integer(x);
                 }
                 if (v.isTensor())
-                  a.fail("x",
-                         "is a tensor, whose value exists only when the graph runs; use "
-                         "tf.cast(x, tf.int32)");
+                  return tensorToNumber(a.cx, v, PyNumber::Int, "int()", a.loc("x"));
                 a.fail("x", "cannot be converted to int: " + typeName(v));
               }};
   t["float"] = {Signature::parse("x=0.0"), [](Bound& a) {
@@ -208,15 +213,13 @@ void addConversions(BuiltinTable& t) {
                     return Val::real(x);
                   }
                   if (v.isTensor())
-                    a.fail("x",
-                           "is a tensor, whose value exists only when the graph runs; use "
-                           "tf.cast(x, tf.float32)");
+                    return tensorToNumber(a.cx, v, PyNumber::Float, "float()", a.loc("x"));
                   a.fail("x", "cannot be converted to float: " + typeName(v));
                 }};
   t["bool"] = {Signature::parse("x=False"),
                [](Bound& a) { return Val::boolean(a.cx.truthy(a["x"], a.loc("x"))); }};
   t["str"] = {Signature::parse("x=''"),
-              [](Bound& a) { return Val::str(repr(a.cx.graph(), a["x"])); }};
+              [](Bound& a) { return Val::str(strOf(a.cx, a["x"], a.loc("x"))); }};
 }
 
 // list, tuple, zip, enumerate, sum; variant outside a with.

@@ -6,6 +6,7 @@
 #include "engine/control/control_flow.h"
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_format.h"
 #include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
@@ -512,6 +513,10 @@ Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
       case UnaryOp::Pos:
         return v;
       case UnaryOp::Not:
+        // Python's not on an eager tensor reads its truth (EagerTensor.__bool__); AutoGraph
+        // makes a symbolic one tf.logical_not.
+        if (eager()) return Val::boolean(!truthy(v, loc));
+        [[fallthrough]];
       case UnaryOp::Invert:
         if (dt != DType::Bool)
           fail(loc, std::string("'") + symbol(op) + "' needs a bool tensor, got " + dtypeName(dt) +
@@ -573,10 +578,9 @@ bool Tracer::truthy(const Val& v, const SourceLoc& loc) {
     fail(loc,
          "ValueError: The truth value of an array with more than one element is ambiguous. Use "
          "a.any() or a.all()");
-  fail(loc,
-       "the truth value of a tensor is known only when the graph runs: an if/while "
-       "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "
-       "tf.logical_and/or or tf.cond");
+  // A tensor: its value's truth where it runs eagerly, TF's error where it is symbolic.
+  if (v.isTensor()) return tensorTruth(cx_, v, loc);
+  fail(loc, "the truth value of " + article(typeName(v)) + " is not known while tracing");
 }
 
 }  // namespace gl::lang::trace
