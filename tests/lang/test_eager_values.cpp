@@ -105,15 +105,16 @@ class TestEagerValues : public QObject {
                      "shape=() dtype=float32>]"));
   }
 
-  // Eagerly, print/str/repr show values.
+  // Eagerly, print/str/repr show values and tf.print writes at once, in program order.
   void eagerText() {
     const auto log = printed(
-        "x = tf.constant([[1.0, 2.0], [3.0, 4.0]])\nprint('x:', x)\n"
+        "x = tf.constant([[1.0, 2.0], [3.0, 4.0]])\nprint('x:', x)\ntf.print(x)\n"
         "print(repr(x[0, 0]), f'{x[1, 1]:.1f}')\n");
-    QCOMPARE(log.size(), size_t(2));
+    QCOMPARE(log.size(), size_t(3));
     QCOMPARE(QString::fromStdString(log[0]),
              QString("x: tf.Tensor(\n[[1. 2.]\n [3. 4.]], shape=(2, 2), dtype=float32)"));
-    QCOMPARE(QString::fromStdString(log[1]),
+    QCOMPARE(QString::fromStdString(log[1]), QString("[[1 2]\n [3 4]]"));
+    QCOMPARE(QString::fromStdString(log[2]),
              QString("<tf.Tensor: shape=(), dtype=float32, numpy=1.0> 4.0"));
   }
 };

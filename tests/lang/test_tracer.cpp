@@ -748,7 +748,13 @@ tf.print("no newline", end="")
 tf.print(" then this")
 tf.print(tf.constant(1.0) / 3.0, tf.constant(1000000), [tf.constant(1), 2], None)
 )";
-    TracedProgram p = trace(src);
+    // Eagerly (TF 2 outside tf.function) tf.print prints at once, into the trace log; traced
+    // (in a tf.function: here the whole script as one) it is a print node that prints when the
+    // graph runs. Both lay the line out alike.
+    TracedProgram eager = trace(src);
+    TraceOptions traced;
+    traced.model = ExecutionModel::WholeScriptFunction;
+    TracedProgram p = trace(src, traced);
     Executor ex(*p.graph);
     RunResult r = ex.run({});
     const std::vector<std::string> want = {"a 1 b",
@@ -763,6 +769,9 @@ tf.print(tf.constant(1.0) / 3.0, tf.constant(1000000), [tf.constant(1), 2], None
     QCOMPARE(r.log.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i)
       QCOMPARE(QString::fromStdString(r.log[i]), QString::fromStdString(want[i]));
+    QCOMPARE(eager.traceLog.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QCOMPARE(QString::fromStdString(eager.traceLog[i]), QString::fromStdString(want[i]));
   }
 
   // Every registered primitive is reachable by name, with keyword args as attributes.
