@@ -85,16 +85,33 @@ Val tensorMinMax(Bound& a, bool isMax) {
   return Val::tensor(best);
 }
 
+// Python's max()/min() over values that compare with > / <: the first of the best, itself (a
+// tensor keeps its gradient: backprop_test.py testPythonMax). Eager tensors compare to bool
+// tensors whose truth is their value.
+Val pythonMinMax(Bound& a, const std::vector<Val>& items, bool isMax) {
+  Val best = items[0];
+  for (size_t i = 1; i < items.size(); ++i) {
+    const Val better = a.cx.compare(isMax ? CmpOp::Gt : CmpOp::Lt, items[i], best, a.callLoc);
+    if (a.cx.truthy(better, a.callLoc)) best = items[i];
+  }
+  return best;
+}
+
 Val minMax(Bound& a, bool isMax) {
   const char* fn = isMax ? "max" : "min";
-  for (const Arg& x : a.rest)
-    if (x.v.isTensor()) return tensorMinMax(a, isMax);
+  bool tensors = false;
+  for (const Arg& x : a.rest) tensors = tensors || x.v.isTensor();
+  // In a tf.function AutoGraph's max/min take tensors (py_builtins.py); eagerly Python's own
+  // compares them, as TF 2 eager runs it.
+  if (tensors && !a.cx.eager()) return tensorMinMax(a, isMax);
   std::vector<Val> items;
   if (a.rest.size() == 1)
     items = pythonItems(a, a.rest[0].v, a.rest[0].loc);
   else
     for (const Arg& x : a.rest) items.push_back(x.v);
   if (items.empty()) a.cx.fail(a.callLoc, std::string(fn) + "() arg is an empty sequence");
+  for (const Val& x : items)
+    if (x.isTensor() || asNdArray(x)) return pythonMinMax(a, items, isMax);
   Val best = items[0];
   for (const Val& x : items) {
     if (x.isTensor() || !x.isNumber())
