@@ -78,9 +78,11 @@ std::string tfTensorName(const Graph& g, Value v) {
   const Node& n = g.node(v);
   const std::string base = tfOpBaseName(n);
   if (n.is(NodeKind::Variable)) return base + ":0";
+  // Unique within its graph: a traced body is a graph of its own (while_v2's body FuncGraph),
+  // and eager ops have no names, so only earlier ops of the same region count.
   int before = 0;
-  for (int id = 0; id < n.id; ++id)
-    if (tfOpBaseName(g.node(id)) == base) ++before;
+  for (int id : g.region(n.region).nodes)
+    if (id < n.id && tfOpBaseName(g.node(id)) == base) ++before;
   return base + (before ? "_" + std::to_string(before) : "") + ":" + std::to_string(v.index);
 }
 
