@@ -215,6 +215,12 @@ void addConversions(BuiltinTable& t) {
                   if (v.text().empty() || *end) a.fail("x", "'" + v.text() + "' is not an integer");
                   return Val::integer(x);
                 }
+                // AutoGraph's int_ (py_builtins.py) casts a symbolic tensor to int32.
+                if (v.isTensor() && !isEagerTensor(a.cx, v)) {
+                  const Value x = a.cx.toTensor(v, a.loc("x"));
+                  a.cx.at(a.callLoc);
+                  return Val::tensor(ops::cast(a.cx.b, x, DType::I32));
+                }
                 if (v.isTensor())
                   return tensorToNumber(a.cx, v, PyNumber::Int, "int()", a.loc("x"));
                 a.fail("x", "cannot be converted to int: " + typeName(v));
@@ -228,6 +234,12 @@ void addConversions(BuiltinTable& t) {
                     double x = std::strtod(v.text().c_str(), &end);
                     if (v.text().empty() || *end) a.fail("x", "'" + v.text() + "' is not a number");
                     return Val::real(x);
+                  }
+                  // AutoGraph's float_ (py_builtins.py) casts a symbolic tensor to float32.
+                  if (v.isTensor() && !isEagerTensor(a.cx, v)) {
+                    const Value x = a.cx.toTensor(v, a.loc("x"));
+                    a.cx.at(a.callLoc);
+                    return Val::tensor(ops::cast(a.cx.b, x, DType::F32));
                   }
                   if (v.isTensor())
                     return tensorToNumber(a.cx, v, PyNumber::Float, "float()", a.loc("x"));

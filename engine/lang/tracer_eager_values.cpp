@@ -43,6 +43,10 @@ std::string reprOf(Context& cx, const Val& v, const SourceLoc& loc) {
   return pyRepr(cx.graph(), v, &values);
 }
 
+bool isEagerTensor(Context& cx, const Val& v) {
+  return v.isTensor() && cx.eager() && cx.graph().node(currentValue(v)).region == 0;
+}
+
 std::optional<Tensor> eagerValueOf(Context& cx, const Val& v, const SourceLoc& loc) {
   return EagerValues(cx, loc).valueNow(currentValue(v));
 }
@@ -52,17 +56,17 @@ Val tensorToNumber(Context& cx, const Val& v, PyNumber how, const std::string& w
   const std::optional<Tensor> t = eagerValueOf(cx, v, loc);
   if (!t) {
     // A symbolic tensor (tensor.py's Tensor) has no __float__/__int__/__index__: Python's
-    // TypeError names its type.
+    // TypeError names its type. (The int()/float() builtins cast it instead, as AutoGraph's
+    // int_/float_ do; this is %d/%f formatting and the like.)
     if (how == PyNumber::Index)
       cx.fail(loc, "TypeError: " + what +
                        " needs a Python int, and this tensor is symbolic (inside a tf.function "
                        "or a tensor loop, its value exists only when the graph runs): index "
                        "with tf.gather, or loop with tf.range");
-    cx.fail(loc, std::string("TypeError: ") + (how == PyNumber::Float ? "float" : "int") +
-                     "() argument must be a string or a real number, not 'SymbolicTensor' (a "
-                     "tensor inside a tf.function or a tensor loop has no value while it is "
-                     "traced): use tf.cast(x, " +
-                     (how == PyNumber::Float ? "tf.float32" : "tf.int32") + ")");
+    cx.fail(loc, "TypeError: " + what +
+                     " needs a real number, not 'SymbolicTensor' (a tensor inside a tf.function "
+                     "or a tensor loop has no value while it is traced): use tf.cast(x, " +
+                     (how == PyNumber::Float ? "tf.float32" : "tf.int32") + "), or tf.print");
   }
   // _EagerTensorBase.__float__/__int__: float(self._numpy()), which numpy allows for one
   // element only ("only length-1 arrays can be converted to Python scalars", numpy 1.26).

@@ -31,6 +31,9 @@ std::string reprOf(Context& cx, const Val& v, const SourceLoc& loc);
 // symbolic tensor.
 std::optional<Tensor> eagerValueOf(Context& cx, const Val& v, const SourceLoc& loc);
 
+// Whether tensor v has a value now (it runs eagerly): TF's EagerTensor rather than a symbolic one.
+bool isEagerTensor(Context& cx, const Val& v);
+
 // The Python conversions of a tensor (float(x), int(x), operator.index(x) as range() and list
 // indexing use it): EagerTensor's __float__/__int__/__index__ on its numpy value, TF's TypeError
 // for a symbolic tensor. `what` names the construct in messages ("float()", "range()").

@@ -75,9 +75,8 @@ class TestEagerValues : public QObject {
     expectError(loop + "i + int(bool(i > 0))" + init,
                 "e.gls:1:60: OperatorNotAllowedInGraphError: Using a symbolic `tf.Tensor` as a "
                 "Python `bool` is not allowed");
-    expectError(loop + "i + int(i)" + init,
-                "e.gls:1:55: TypeError: int() argument must be a string or a real number, not "
-                "'SymbolicTensor'");
+    expectError(loop + "i + len('%d' % i)" + init,
+                "e.gls:1:55: TypeError: %d format needs a real number, not 'SymbolicTensor'");
     expectError(loop + "i + i.numpy()" + init,
                 "e.gls:1:51: AttributeError: 'SymbolicTensor' object has no attribute 'numpy'");
     expectError("import numpy as np\n" + loop + "i + int(np.array(i))" + init,
@@ -92,6 +91,14 @@ class TestEagerValues : public QObject {
     expectError("r = tf.map_fn(lambda x: tf.constant(f'{x:.2f}'), tf.constant([1.0]))\n",
                 "e.gls:1:40: TypeError: unsupported format string passed to "
                 "SymbolicTensor.__format__");
+  }
+
+  // int()/float() of a symbolic tensor are AutoGraph's int_/float_ (py_builtins.py): a cast.
+  void symbolicIntFloatCast() {
+    QCOMPARE(QString::fromStdString(traceError(
+                 "r = tf.while_loop(lambda i: i < 3.0, lambda i: (i + float(int(i)) + 1.0,), "
+                 "[tf.constant(0.5)])\n")),
+             QString());
   }
 
   // A symbolic tensor prints as TF's graph tensor: its op's name made unique, shape, dtype
