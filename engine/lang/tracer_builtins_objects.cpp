@@ -6,6 +6,7 @@
 
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
@@ -651,7 +652,7 @@ void addVariableBuiltins(BuiltinTable& t) {
   t["Tensor.numpy"] = {Signature::parse(""), [](Bound& a) -> Val {
                          const Value v =
                              a.self.var() ? a.self.var()->current : a.self.tensorValue();
-                         if (!a.cx.eager() || a.cx.graph().node(v).region != 0) {
+                         if (!hasEagerValue(a.cx, v)) {
                            if (a.self.var())
                              a.cx.fail(a.callLoc,
                                        "NotImplementedError: numpy() is only available when "
@@ -688,7 +689,7 @@ void addPropertyBuiltins(BuiltinTable& t) {
                     if (a.self.var())
                       return Val::str(tfTensorName(a.cx.graph(), a.self.var()->handle));
                     const Value v = a.self.tensorValue();
-                    if (a.cx.eager() && a.cx.graph().node(v).region == 0)
+                    if (hasEagerValue(a.cx, v))
                       a.cx.fail(a.callLoc,
                                 "AttributeError: Tensor.name is undefined when eager execution "
                                 "is enabled (only a tf.Variable or a tensor in a tf.function "

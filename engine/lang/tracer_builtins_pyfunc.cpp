@@ -6,6 +6,7 @@
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_classes.h"
+#include "engine/lang/tracer_eager_values.h"
 
 namespace gl::lang::trace {
 
@@ -85,7 +86,7 @@ Val typeOf(Context& cx, const Val& v) {
     t->module = "tensorflow.python.ops.resource_variable_ops";
   } else if (v.isTensor()) {
     // TF 2.16's classes: an eager tensor is ops.EagerTensor, a graph one ops.SymbolicTensor.
-    const bool eager = cx.eager() && cx.graph().node(v.tensorValue()).region == 0;
+    const bool eager = isEagerTensor(cx, v);
     t->name = eager ? "EagerTensor" : "SymbolicTensor";
     t->module = "tensorflow.python.framework.ops";
   }

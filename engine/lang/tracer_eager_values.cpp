@@ -20,8 +20,7 @@ Value currentValue(const Val& v) { return v.var() ? v.var()->current : v.tensorV
 }  // namespace
 
 std::optional<Tensor> EagerValues::valueNow(Value v) const {
-  if (!cx_.eager() || cx_.graph().node(v).region != 0 || cx_.graph().type(v).list)
-    return std::nullopt;
+  if (!hasEagerValue(cx_, v) || cx_.graph().type(v).list) return std::nullopt;
   try {
     return cx_.eagerValue(v, loc_);
   } catch (const CancelledError&) {
@@ -43,8 +42,12 @@ std::string reprOf(Context& cx, const Val& v, const SourceLoc& loc) {
   return pyRepr(cx.graph(), v, &values);
 }
 
-bool isEagerTensor(Context& cx, const Val& v) {
-  return v.isTensor() && cx.eager() && cx.graph().node(currentValue(v)).region == 0;
+bool hasEagerValue(const Context& cx, Value v) {
+  return cx.eager() && cx.graph().node(v).region == 0;
+}
+
+bool isEagerTensor(const Context& cx, const Val& v) {
+  return v.isTensor() && hasEagerValue(cx, currentValue(v));
 }
 
 std::optional<Tensor> eagerValueOf(Context& cx, const Val& v, const SourceLoc& loc) {
@@ -109,7 +112,7 @@ bool tensorTruth(Context& cx, const Val& v, const SourceLoc& loc) {
 }
 
 std::optional<int64_t> eagerTensorLen(Context& cx, const Val& v, const SourceLoc& loc) {
-  if (!cx.eager() || cx.graph().node(currentValue(v)).region != 0) return std::nullopt;
+  if (!isEagerTensor(cx, v)) return std::nullopt;
   const Shape& s = cx.graph().type(currentValue(v)).shape;
   // _EagerTensorBase.__len__.
   if (s.empty()) cx.fail(loc, "TypeError: Scalar tensor has no `len()`");

@@ -31,8 +31,12 @@ std::string reprOf(Context& cx, const Val& v, const SourceLoc& loc);
 // symbolic tensor.
 std::optional<Tensor> eagerValueOf(Context& cx, const Val& v, const SourceLoc& loc);
 
-// Whether tensor v has a value now (it runs eagerly): TF's EagerTensor rather than a symbolic one.
-bool isEagerTensor(Context& cx, const Val& v);
+// Whether graph value v has a value now: code runs eagerly (Context::eager) and v was built
+// eagerly (at the top level, not in a traced body). The one place that decides whether a tensor
+// is TF's EagerTensor or a symbolic one, for printing, conversions, numpy() and type().
+bool hasEagerValue(const Context& cx, Value v);
+// hasEagerValue of a tensor Val (a tf.Variable: its value now); false for anything else.
+bool isEagerTensor(const Context& cx, const Val& v);
 
 // The Python conversions of a tensor (float(x), int(x), operator.index(x) as range() and list
 // indexing use it): EagerTensor's __float__/__int__/__index__ on its numpy value, TF's TypeError

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "engine/exec/executor.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_index.h"
 #include "engine/lang/tracer_objects.h"
 
@@ -624,7 +625,7 @@ Value ndarrayToTensor(Context& cx, const NdArrayObj& a, const SourceLoc& loc,
 
 Val tensorToNdArray(Context& cx, Value v, const SourceLoc& loc, bool scalarIfRank0) {
   // Tensor.__array__ (tensor.py) of a symbolic tensor: inside a tf.function or a traced body.
-  if (!cx.eager() || cx.graph().node(v).region != 0)
+  if (!hasEagerValue(cx, v))
     cx.fail(loc,
             "NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array. This "
             "error may indicate that you're trying to pass a Tensor to a NumPy call, which is "
