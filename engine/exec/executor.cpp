@@ -408,13 +408,11 @@ struct Executor::Impl {
   // ---- nodes ------------------------------------------------------------------------------
   void execNode(Frame& f, const Node& n) {
     if (n.kind == NodeKind::Const && f.parent) return;  // nothing to run (see constant())
-    if (f.parent == nullptr && opt.known) {
-      auto it = opt.known->find(n.id);
-      if (it != opt.known->end()) {
-        slot(f, n.id) = it->second;
+    if (f.parent == nullptr && opt.known)
+      if (const std::vector<Datum>* known = plan->knownValues(n.id)) {
+        slot(f, n.id) = *known;
         return;
       }
-    }
     if (opt.monitor && f.parent == nullptr && opt.monitor->cancelled()) throw CancelledError();
     const bool timed = timeline.wanted();
     const double start = timed ? timeline.now() : 0;

@@ -42,6 +42,14 @@ ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, 
   }
 }
 
+const std::vector<Datum>* ExecutionPlan::knownValues(int node) const {
+  if (!known_) return nullptr;
+  auto it = known_->find(node);
+  // A loop gains saved outputs when a gradient is built after its values were computed.
+  if (it == known_->end() || it->second.size() != g_.node(node).outputs.size()) return nullptr;
+  return &it->second;
+}
+
 void ExecutionPlan::findConsumed() {
   for (const Node* n : nodes_) {
     for (Value v : n->inputs) consumed_.insert(v);
@@ -74,7 +82,7 @@ std::unique_ptr<RegionPlan> ExecutionPlan::planRegion(int r,
     if (isRoot) keep[size_t(li)] = 1;
     if (!need[size_t(li)]) {
       need[size_t(li)] = 1;
-      if (!(r == 0 && known_ && known_->count(v.node))) stack.push_back(v.node);
+      if (!(r == 0 && knownValues(v.node))) stack.push_back(v.node);
     }
   };
   for (Value v : roots) mark(v, true);

@@ -40,6 +40,8 @@ class ExecutionPlan {
   // A node's index in its region (its slot in a frame).
   int local(int node) const { return local_[size_t(node)]; }
   const RegionPlan& region(int r) const { return *regions_[size_t(r)]; }
+  // A top-level node's values given to the run (RunOptions::known), or null.
+  const std::vector<Datum>* knownValues(int node) const;
   // Indices into Node::saved that are read.
   const std::vector<int>& usedSaved(int node) const { return usedSaved_[size_t(node)]; }
 

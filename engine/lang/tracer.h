@@ -106,6 +106,7 @@ class Tracer {
   bool tensorish(const Val& v, int depth = 0) const;  // a tensor, or a list containing one
   bool truthy(const Val& v, const SourceLoc& loc);    // Python truth; tensors are an error
   Val binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc);
+  Val compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc);
   Val getAttr(const Val& v, const std::string& name, const SourceLoc& loc);
   void checkRegion(Value v, const SourceLoc& loc);  // a body's value used outside the body
   std::string describe(Value v) const;
@@ -219,7 +220,6 @@ class Tracer {
 
   // Operators (tracer_tensor.cpp) and subscripts (tracer_subscript.cpp).
   Val unary(UnaryOp op, const Val& v, const SourceLoc& loc);
-  Val compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc);
   Val subscript(const Val& v, const Val& index, const SourceLoc& loc);
 
   // AutoGraph: if (tracer_autograph.cpp), while and for (tracer_loops.cpp).

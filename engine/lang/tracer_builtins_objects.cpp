@@ -6,6 +6,7 @@
 
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
@@ -649,11 +650,24 @@ void addVariableBuiltins(BuiltinTable& t) {
               a.cx.assignVariable(a.self, x, a.callLoc, what);
               return a.cx.fresh(a.self);
             }};
-  // x.numpy(): the value, where it exists while tracing (a top-level tensor); inside a traced
-  // body it is TF's eager-only error (tracer_numpy.cpp).
+  // x.numpy(): EagerTensor.numpy (ops.py), the value as a numpy array, a numpy scalar for rank
+  // 0. A symbolic tensor has no numpy attribute; a variable's numpy() is
+  // BaseResourceVariable.numpy's NotImplementedError outside eager execution.
   t["Tensor.numpy"] = {Signature::parse(""), [](Bound& a) -> Val {
                          const Value v =
                              a.self.var() ? a.self.var()->current : a.self.tensorValue();
+                         if (!hasEagerValue(a.cx, v)) {
+                           if (a.self.var())
+                             a.cx.fail(a.callLoc,
+                                       "NotImplementedError: numpy() is only available when "
+                                       "eager execution is enabled (inside a tf.function or a "
+                                       "tensor loop): use the variable as a tensor, or tf.print");
+                           a.cx.fail(a.callLoc,
+                                     "AttributeError: 'SymbolicTensor' object has no attribute "
+                                     "'numpy' (inside a tf.function or a tensor loop a tensor has "
+                                     "no value while it is traced): use tf functions on it, or "
+                                     "tf.print");
+                         }
                          return tensorToNdArray(a.cx, v, a.callLoc, true);
                        }};
 }
@@ -673,12 +687,18 @@ void addPropertyBuiltins(BuiltinTable& t) {
                   }};
   ndim.isProperty = true;
   t["Tensor.ndim"] = ndim;
-  // Variable.name: TF's "<name>:0", "Variable:0" when unnamed. Other traced tensors have none.
+  // x.name: a variable's "<name>:0" ("Variable:0" when unnamed), a graph tensor's op name
+  // ("add_1:0"); an eager tensor has none (ops.py _EagerTensorBase.name).
   BuiltinDef name{Signature::parse(""), [](Bound& a) {
-                    const Node& n = a.cx.graph().node(a.self.tensorValue());
-                    if (!n.is(NodeKind::Variable))
-                      a.cx.fail(a.callLoc, "only a tf.Variable has a name in GradLab scripts");
-                    return Val::str(n.attrs.s("tf_name", "Variable") + ":0");
+                    if (a.self.var())
+                      return Val::str(tfTensorName(a.cx.graph(), a.self.var()->handle));
+                    const Value v = a.self.tensorValue();
+                    if (hasEagerValue(a.cx, v))
+                      a.cx.fail(a.callLoc,
+                                "AttributeError: Tensor.name is undefined when eager execution "
+                                "is enabled (only a tf.Variable or a tensor in a tf.function "
+                                "has a name)");
+                    return Val::str(tfTensorName(a.cx.graph(), v));
                   }};
   name.isProperty = true;
   t["Tensor.name"] = name;

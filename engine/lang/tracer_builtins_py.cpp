@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
 #include "engine/ops/api.h"
@@ -53,10 +54,14 @@ namespace {
 int64_t intArg(Bound& a, const Arg& arg, const char* fn) {
   if (arg.v.kind() == Kind::Int) return arg.v.asInt();
   if (arg.v.kind() == Kind::Bool) return arg.v.asBool();
-  if (arg.v.isTensor())
-    a.cx.fail(arg.loc, std::string(fn) +
-                           "() needs Python ints known while tracing; for a tensor bound use "
-                           "tf.range(n), which makes one while_loop");
+  // An eager tensor is an int through __index__ (ops.py); a symbolic one is TF's TypeError.
+  if (arg.v.isTensor()) {
+    if (!a.cx.eager())
+      a.cx.fail(arg.loc, std::string(fn) +
+                             "() needs Python ints known while tracing; for a tensor bound use "
+                             "tf.range(n), which makes one while_loop");
+    return tensorToNumber(a.cx, arg.v, PyNumber::Index, std::string(fn) + "()", arg.loc).asInt();
+  }
   a.cx.fail(arg.loc, std::string(fn) + "() needs ints, got " + typeName(arg.v));
 }
 
@@ -80,16 +85,33 @@ Val tensorMinMax(Bound& a, bool isMax) {
   return Val::tensor(best);
 }
 
+// Python's max()/min() over values that compare with > / <: the first of the best, itself (a
+// tensor keeps its gradient: backprop_test.py testPythonMax). Eager tensors compare to bool
+// tensors whose truth is their value.
+Val pythonMinMax(Bound& a, const std::vector<Val>& items, bool isMax) {
+  Val best = items[0];
+  for (size_t i = 1; i < items.size(); ++i) {
+    const Val better = a.cx.compare(isMax ? CmpOp::Gt : CmpOp::Lt, items[i], best, a.callLoc);
+    if (a.cx.truthy(better, a.callLoc)) best = items[i];
+  }
+  return best;
+}
+
 Val minMax(Bound& a, bool isMax) {
   const char* fn = isMax ? "max" : "min";
-  for (const Arg& x : a.rest)
-    if (x.v.isTensor()) return tensorMinMax(a, isMax);
+  bool tensors = false;
+  for (const Arg& x : a.rest) tensors = tensors || x.v.isTensor();
+  // In a tf.function AutoGraph's max/min take tensors (py_builtins.py); eagerly Python's own
+  // compares them, as TF 2 eager runs it.
+  if (tensors && !a.cx.eager()) return tensorMinMax(a, isMax);
   std::vector<Val> items;
   if (a.rest.size() == 1)
     items = pythonItems(a, a.rest[0].v, a.rest[0].loc);
   else
     for (const Arg& x : a.rest) items.push_back(x.v);
   if (items.empty()) a.cx.fail(a.callLoc, std::string(fn) + "() arg is an empty sequence");
+  for (const Val& x : items)
+    if (x.isTensor() || asNdArray(x)) return pythonMinMax(a, items, isMax);
   Val best = items[0];
   for (const Val& x : items) {
     if (x.isTensor() || !x.isNumber())
@@ -112,7 +134,7 @@ void addPrintLenRange(BuiltinTable& t) {
                   std::string line;
                   const std::string sep = a.none("sep") ? " " : a.string("sep");
                   for (size_t i = 0; i < a.rest.size(); ++i)
-                    line += (i ? sep : "") + repr(a.cx.graph(), a.rest[i].v);
+                    line += (i ? sep : "") + strOf(a.cx, a.rest[i].v, a.rest[i].loc);
                   a.cx.write(line + (a.none("end") ? "\n" : a.string("end")));
                   // A missing gradient prints as None, as in TF; the note says why.
                   for (const Arg& x : a.rest)
@@ -128,6 +150,8 @@ void addPrintLenRange(BuiltinTable& t) {
                 if (v.kind() == Kind::Str) return Val::integer(int64_t(v.text().size()));
                 if (auto r = v.as<RangeObj>()) return Val::integer(r->size());
                 if (v.isTensor()) {
+                  if (auto n = eagerTensorLen(a.cx, v, a.loc("obj"))) return Val::integer(*n);
+                  // A symbolic tensor: AutoGraph's len() reads the static shape.
                   const Shape& s = a.cx.b.type(v.tensorValue()).shape;
                   if (s.empty()) a.fail("obj", "is a scalar tensor, which has no len()");
                   if (s[0] < 0) a.fail("obj", "has an unknown first dimension");
@@ -191,10 +215,14 @@ void addConversions(BuiltinTable& t) {
                   if (v.text().empty() || *end) a.fail("x", "'" + v.text() + "' is not an integer");
                   return Val::integer(x);
                 }
+                // AutoGraph's int_ (py_builtins.py) casts a symbolic tensor to int32.
+                if (v.isTensor() && !isEagerTensor(a.cx, v)) {
+                  const Value x = a.cx.toTensor(v, a.loc("x"));
+                  a.cx.at(a.callLoc);
+                  return Val::tensor(ops::cast(a.cx.b, x, DType::I32));
+                }
                 if (v.isTensor())
-                  a.fail("x",
-                         "is a tensor, whose value exists only when the graph runs; use "
-                         "tf.cast(x, tf.int32)");
+                  return tensorToNumber(a.cx, v, PyNumber::Int, "int()", a.loc("x"));
                 a.fail("x", "cannot be converted to int: " + typeName(v));
               }};
   t["float"] = {Signature::parse("x=0.0"), [](Bound& a) {
@@ -207,16 +235,20 @@ void addConversions(BuiltinTable& t) {
                     if (v.text().empty() || *end) a.fail("x", "'" + v.text() + "' is not a number");
                     return Val::real(x);
                   }
+                  // AutoGraph's float_ (py_builtins.py) casts a symbolic tensor to float32.
+                  if (v.isTensor() && !isEagerTensor(a.cx, v)) {
+                    const Value x = a.cx.toTensor(v, a.loc("x"));
+                    a.cx.at(a.callLoc);
+                    return Val::tensor(ops::cast(a.cx.b, x, DType::F32));
+                  }
                   if (v.isTensor())
-                    a.fail("x",
-                           "is a tensor, whose value exists only when the graph runs; use "
-                           "tf.cast(x, tf.float32)");
+                    return tensorToNumber(a.cx, v, PyNumber::Float, "float()", a.loc("x"));
                   a.fail("x", "cannot be converted to float: " + typeName(v));
                 }};
   t["bool"] = {Signature::parse("x=False"),
                [](Bound& a) { return Val::boolean(a.cx.truthy(a["x"], a.loc("x"))); }};
   t["str"] = {Signature::parse("x=''"),
-              [](Bound& a) { return Val::str(repr(a.cx.graph(), a["x"])); }};
+              [](Bound& a) { return Val::str(strOf(a.cx, a["x"], a.loc("x"))); }};
 }
 
 // list, tuple, zip, enumerate, sum; variant outside a with.

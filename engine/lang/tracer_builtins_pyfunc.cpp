@@ -6,6 +6,7 @@
 
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_classes.h"
+#include "engine/lang/tracer_eager_values.h"
 
 namespace gl::lang::trace {
 
@@ -23,6 +24,12 @@ int pyOrder(Bound& a, const Val& l, const Val& r, int depth = 0) {
       if (int c = pyOrder(a, x[i], y[i], depth + 1)) return c;
     return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
   }
+  // Eager tensors order by their values: Python's sort asks `<`, a bool tensor whose truth is
+  // its value (ops.py _EagerTensorBase.__bool__); a symbolic one has no truth value.
+  if ((l.isTensor() || r.isTensor()) && a.cx.eager()) {
+    if (a.cx.truthy(a.cx.compare(CmpOp::Lt, l, r, a.callLoc), a.callLoc)) return -1;
+    return a.cx.truthy(a.cx.compare(CmpOp::Lt, r, l, a.callLoc), a.callLoc) ? 1 : 0;
+  }
   const std::string why =
       l.isTensor() || r.isTensor() ? " (a tensor's value exists only when the graph runs)" : "";
   a.cx.fail(a.callLoc, "'<' not supported between instances of '" + typeName(l) + "' and '" +
@@ -35,14 +42,18 @@ bool truthOf(Bound& a, const Val& v, const SourceLoc& loc) { return a.cx.truthy(
 // `type(x) == int` and `type(x).__name__` work), else a type object named as TF's classes are.
 struct TypeObj : Object {
   std::string name;
+  std::string module;  // TF's module of the class, for print(type(x))
   std::string typeName() const override { return "type"; }
   std::optional<Val> attr(Context&, const std::string& n) override {
     if (n == "__name__") return Val::str(name);
     return std::nullopt;
   }
+  std::string reprText() const override {
+    return module.empty() ? "<class '" + name + "'>" : "<class '" + module + "." + name + "'>";
+  }
 };
 
-Val typeOf(const Val& v) {
+Val typeOf(Context& cx, const Val& v) {
   if (auto inst = v.as<InstanceObj>()) return Val::object(inst->cls);
   const char* builtin = nullptr;
   switch (v.kind()) {
@@ -71,6 +82,14 @@ Val typeOf(const Val& v) {
   if (builtin) return *lookupBuiltin(builtin);
   auto t = std::make_shared<TypeObj>();
   t->name = v.var() ? "ResourceVariable" : v.isNone() ? "NoneType" : typeName(v);
+  if (v.var()) {
+    t->module = "tensorflow.python.ops.resource_variable_ops";
+  } else if (v.isTensor()) {
+    // TF 2.16's classes: an eager tensor is ops.EagerTensor, a graph one ops.SymbolicTensor.
+    const bool eager = isEagerTensor(cx, v);
+    t->name = eager ? "EagerTensor" : "SymbolicTensor";
+    t->module = "tensorflow.python.framework.ops";
+  }
   return Val::object(t);
 }
 
@@ -193,7 +212,7 @@ void addPythonFunctionBuiltins(BuiltinTable& t) {
         for (const auto& [k, arg] : a.extra) put(Val::str(k), arg.v, arg.loc);
         return Val::object(d);
       }};
-  t["type"] = {Signature::parse("object"), [](Bound& a) { return typeOf(a["object"]); }};
+  t["type"] = {Signature::parse("object"), [](Bound& a) { return typeOf(a.cx, a["object"]); }};
   t["callable"] = {Signature::parse("object"), [](Bound& a) {
                      const Val& v = a["object"];
                      return Val::boolean(v.kind() == Kind::Object && v.obj()->callable());

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <functional>
 
+#include "engine/exec/print_format.h"
+#include "engine/exec/run.h"
 #include "engine/lang/tracer_builtins.h"
 #include "engine/lang/tracer_format.h"
 #include "engine/lang/tracer_objects.h"
@@ -426,6 +428,27 @@ void addNn(BuiltinTable& t) {
       }};
 }
 
+// tf.print's line now (eager): each kPrintSlot of `format` takes its tensor's value, laid out
+// by the formatter the executor's print node uses (engine/exec/print_format.cpp).
+std::string eagerPrintLine(Context& cx, const std::string& format, const std::vector<Value>& values,
+                           int64_t summarize, const SourceLoc& loc) {
+  std::vector<Tensor> now;
+  try {
+    if (!values.empty()) now = cx.evaluateNow(values);
+  } catch (const CancelledError&) {
+    throw;
+  } catch (const EngineError& e) {
+    if (e.loc().line > 0) throw;
+    cx.fail(loc, "tf.print cannot compute its values while GradLab traces (" + e.message() + ")");
+  }
+  std::string line;
+  size_t k = 0;
+  for (char c : format)
+    line +=
+        c == kPrintSlot && k < now.size() ? formatDatum(now[k++], summarize) : std::string(1, c);
+  return line;
+}
+
 void addRandomAndPrint(BuiltinTable& t) {
   // Random draws: seeded by tf.random.set_seed and the op's seed, reproducible run to run.
   t["tf.random.set_seed"] = {Signature::parse("seed"), [](Bound& a) {
@@ -514,6 +537,14 @@ void addRandomAndPrint(BuiltinTable& t) {
           a.fail("output_stream",
                  "is not supported: GradLab's tf.print writes to the run log (TF's default, "
                  "sys.stderr)");
+        // Eagerly TF prints at once, in program order with Python's print (logging_ops.py,
+        // print_v2 runs the PrintV2 op when executing eagerly): the line goes to the trace log
+        // now. In a tf.function or a loop body it is a print node that prints every run.
+        if (a.cx.eager()) {
+          a.cx.write(eagerPrintLine(a.cx, format, values, attrs.i("summarize"), a.callLoc) +
+                     attrs.s("end"));
+          return Val::none();
+        }
         a.cx.at(a.callLoc);
         a.cx.b.print(values, "", attrs);
         return Val::none();

@@ -10,6 +10,9 @@ Value Context::toTensor(const Val& v, const SourceLoc& loc, std::optional<DType>
 }
 bool Context::tensorish(const Val& v) const { return t_.tensorish(v); }
 bool Context::truthy(const Val& v, const SourceLoc& loc) { return t_.truthy(v, loc); }
+Val Context::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) {
+  return t_.compare(op, l, r, loc);
+}
 Val Context::binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc) {
   return t_.binary(op, l, r, loc);
 }

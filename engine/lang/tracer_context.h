@@ -34,6 +34,7 @@ class Context {
   bool tensorish(const Val& v) const;  // a tensor, or a list containing one
   bool truthy(const Val& v, const SourceLoc& loc);
   Val binary(BinaryOp op, const Val& l, const Val& r, const SourceLoc& loc);
+  Val compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc);  // Python's <, ==, ...
   Val getAttr(const Val& v, const std::string& name, const SourceLoc& loc);
   // An error unless v may be used in the region being built (see Tracer::checkRegion).
   void checkRegion(Value v, const SourceLoc& loc);

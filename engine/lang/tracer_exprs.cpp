@@ -308,7 +308,8 @@ Val Tracer::EvalExpr::operator()(const Expr::BoolOp& bo) const {
   Val v = t.eval(*bo.values[0]);
   const bool isAnd = bo.op == BoolOpKind::And;
   for (size_t k = 1; k < bo.values.size(); ++k) {
-    // AutoGraph makes `and`/`or` on tensors tf.logical_and/or; eager Python reads their truth.
+    // AutoGraph's and/or on a symbolic tensor: tf.logical_and/or. An eager tensor has a truth
+    // value (EagerTensor.__bool__), and Python's own and/or read it.
     if (v.isTensor() && !t.eager()) {
       Val r = t.eval(*bo.values[k]);
       t.at(loc);
@@ -333,7 +334,7 @@ Val Tracer::EvalExpr::operator()(const Expr::Compare& c) const {
     Val r = t.compare(c.ops[k], left, right, loc);
     if (k == 0) {
       result = r;
-    } else if ((result.isTensor() || r.isTensor()) && !t.eager()) {
+    } else if ((result.isTensor() || r.isTensor()) && !t.eager()) {  // eager: Python's and
       result = Val::tensor(ops::logicalAnd(t.b_, t.toTensor(result, loc), t.toTensor(r, loc)));
     } else if (!t.truthy(result, loc)) {
       return result;
@@ -377,7 +378,7 @@ Val Tracer::EvalExpr::operator()(const Expr::FormattedValue& f) const {
     t.log("note: the None in the f-string at line " + std::to_string(f.value->loc.line) +
           " is a gradient: " + v.why()->text);
   const std::string spec = f.spec ? t.eval(*f.spec).text() : "";
-  if (f.conversion) v = Val::str(convertValue(t.cx_, v, f.conversion));
+  if (f.conversion) v = Val::str(convertValue(t.cx_, v, f.conversion, f.value->loc));
   return Val::str(formatValue(t.cx_, v, spec, f.value->loc));
 }
 

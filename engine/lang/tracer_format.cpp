@@ -1,6 +1,7 @@
 // Python string formatting while tracing: the format-spec mini-language, %-formatting,
 // str.format and a few string methods.
 #include "engine/lang/tracer_format.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_numpy.h"
 
 #include <charconv>
@@ -221,9 +222,10 @@ std::string formatInt(Context& cx, int64_t v, const Spec& p, const SourceLoc& lo
 
 }  // namespace
 
-std::string pyRepr(const Graph& g, const Val& v) {
+std::string pyRepr(const Graph& g, const Val& v, const TensorValues* values) {
   if (const NdArrayObj* a = asNdArray(v)) return ndarrayText(*a, true);
-  if (v.kind() != Kind::Str) return repr(g, v);
+  if (v.isTensor()) return tensorText(g, v, true, values);
+  if (v.kind() != Kind::Str) return repr(g, v, 0, values);
   // Python prefers single quotes, and double quotes when the text holds a single one only.
   const bool dq =
       v.text().find('\'') != std::string::npos && v.text().find('"') == std::string::npos;
@@ -249,23 +251,34 @@ std::string pyRepr(const Graph& g, const Val& v) {
   return out + q;
 }
 
-std::string convertValue(Context& cx, const Val& v, char conversion) {
-  if (conversion == 's') return repr(cx.graph(), v);
-  return pyRepr(cx.graph(), v);
+std::string convertValue(Context& cx, const Val& v, char conversion, const SourceLoc& loc) {
+  if (conversion == 's') return strOf(cx, v, loc);
+  return reprOf(cx, v, loc);
 }
 
 std::string formatValue(Context& cx, const Val& v, const std::string& spec, const SourceLoc& loc) {
   if (v.isTensor()) {
-    if (spec.empty()) return repr(cx.graph(), v);
-    // TF 2 formats an eager tensor's value; a traced tensor has none yet (tf.function fails
-    // the same way).
-    cx.fail(loc, "cannot format a tensor with '" + spec +
-                     "' while GradLab traces: its value exists only when the graph runs; print "
-                     "it with tf.print (e.g. tf.print(\"loss:\", loss))");
+    // _EagerTensorBase.__format__ (ops.py): self._numpy().__format__(spec), also for an empty
+    // spec (f"{x}" shows the value, not str(x)). A symbolic tensor has object's __format__:
+    // str() for an empty spec, TypeError otherwise.
+    const std::optional<Tensor> t = eagerValueOf(cx, v, loc);
+    if (!t && spec.empty()) return strOf(cx, v, loc);
+    if (!t)
+      cx.fail(loc,
+              "TypeError: unsupported format string passed to SymbolicTensor.__format__ "
+              "(a tensor inside a tf.function or a tensor loop has no value while it is "
+              "traced): print it with tf.print (e.g. tf.print(\"loss:\", loss))");
+    if (t->rank() != 0 && !spec.empty())
+      cx.fail(loc,
+              "TypeError: unsupported format string passed to numpy.ndarray.__format__ "
+              "(the tensor has shape " +
+                  shapeStr(t->shape()) + "; format its elements, or print it with tf.print)");
+    return formatValue(cx, ndVal(ndarrayOf(*t, true)), spec, loc);
   }
-  if (spec.empty()) return repr(cx.graph(), v);
-  // A numpy scalar formats as the Python number it holds.
+  // A numpy scalar formats as the Python number it holds (numpy's gentype_format converts it,
+  // so f"{np.float32(0.1)}" shows the double 0.10000000149011612).
   if (auto n = npPythonNumber(v); n && asNdArray(v)->scalar) return formatValue(cx, *n, spec, loc);
+  if (spec.empty()) return strOf(cx, v, loc);
   const Spec p = parseSpec(cx, spec, loc);
   switch (v.kind()) {
     case Kind::Int:
@@ -364,10 +377,11 @@ std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
     }
     // A numpy scalar formats as the Python number it holds (numpy's __float__ / __int__).
     if (auto n = npPythonNumber(v); n && asNdArray(v)->scalar) v = *n;
-    if (v.isTensor())
-      cx.fail(loc, std::string("cannot format a tensor with '%") + type +
-                       "' while GradLab traces: its value exists only when the graph runs; "
-                       "print it with tf.print");
+    // %d/%f read an eager tensor's value as int()/float() do (%s and %r print it).
+    if (v.isTensor() && std::strchr("sra", type) == nullptr)
+      v = tensorToNumber(
+          cx, v, type == 'c' || std::strchr("diuoxX", type) ? PyNumber::Int : PyNumber::Float,
+          std::string("%") + type + " format", loc);
     std::string full = std::string(1, align == '<' ? '<' : (zero ? '=' : '>'));
     if (zero && align != '<') full = "0=";
     full += spec + width;
@@ -376,7 +390,7 @@ std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
       case 's':
       case 'r':
       case 'a': {
-        std::string s = type == 's' ? repr(cx.graph(), v) : pyRepr(cx.graph(), v);
+        std::string s = type == 's' ? strOf(cx, v, loc) : reprOf(cx, v, loc);
         std::string sspec = std::string(align == '<' ? "<" : ">") + width;
         if (!precision.empty()) sspec += "." + precision;
         out += formatValue(cx, Val::str(s), sspec, loc);
@@ -535,8 +549,9 @@ std::string strFormat(Bound& a, const std::string& fmt, int depth) {
       spec = strFormat(a, spec, depth + 1);
     }
     const Val v = formatField(a, field, autoIndex, manual);
-    out += formatValue(a.cx, conversion ? Val::str(convertValue(a.cx, v, conversion)) : v, spec,
-                       a.callLoc);
+    out +=
+        formatValue(a.cx, conversion ? Val::str(convertValue(a.cx, v, conversion, a.callLoc)) : v,
+                    spec, a.callLoc);
     i = j;
   }
   return out;
@@ -566,7 +581,7 @@ void addStringBuiltins(BuiltinTable& t) {
         return Val::str(formatValue(a.cx, a["value"], a.string("format_spec"), a.loc("value")));
       }};
   t["repr"] = {Signature::parse("obj"),
-               [](Bound& a) { return Val::str(pyRepr(a.cx.graph(), a["obj"])); }};
+               [](Bound& a) { return Val::str(reprOf(a.cx, a["obj"], a.loc("obj"))); }};
   t["str.join"] = {
       Signature::parse("iterable"), [](Bound& a) {
         const std::string sep = selfString(a);

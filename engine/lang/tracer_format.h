@@ -12,9 +12,10 @@ namespace gl::lang::trace {
 // format(v, spec), e.g. spec ".3f", ">10", ",".
 std::string formatValue(Context& cx, const Val& v, const std::string& spec, const SourceLoc& loc);
 // !r, !s, !a: repr(v), str(v), ascii(v) (as repr(v)).
-std::string convertValue(Context& cx, const Val& v, char conversion);
-// repr(v): strings quoted, as Python shows them.
-std::string pyRepr(const Graph& g, const Val& v);
+std::string convertValue(Context& cx, const Val& v, char conversion, const SourceLoc& loc);
+// repr(v): strings quoted, as Python shows them; tensors as TF's __repr__ (their values where
+// `values` has them, see repr()).
+std::string pyRepr(const Graph& g, const Val& v, const TensorValues* values = nullptr);
 // fmt % args.
 std::string percentFormat(Context& cx, const std::string& fmt, const Val& args,
                           const SourceLoc& loc);

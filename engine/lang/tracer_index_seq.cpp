@@ -1,4 +1,5 @@
 // Python lists, tuples and strings indexed by an int (negative from the end) or a slice.
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_index.h"
 
 namespace gl::lang::trace {
@@ -36,6 +37,12 @@ Val indexSequence(Context& cx, const Val& seq, const Val& index, const SourceLoc
   Val lo, hi, st;
   if (sliceParts(index, lo, hi, st))
     return sliceOf(seq, sliceIndices(resolveSlice(cx, lo, hi, st, n, loc)));
+  // An eager tensor indexes through __index__ (ops.py): an int32 scalar's value.
+  if (index.isTensor() && cx.eager()) {
+    const int64_t i =
+        tensorToNumber(cx, index, PyNumber::Index, typeName(seq) + " index", loc).asInt();
+    return item(seq, wrapIndex(cx, i, n, loc, article(typeName(seq))));
+  }
   if (index.isTensor())
     cx.fail(loc,
             "a Python " + typeName(seq) +

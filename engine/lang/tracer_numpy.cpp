@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "engine/exec/executor.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_index.h"
 #include "engine/lang/tracer_objects.h"
 
@@ -623,13 +624,13 @@ Value ndarrayToTensor(Context& cx, const NdArrayObj& a, const SourceLoc& loc,
 }
 
 Val tensorToNdArray(Context& cx, Value v, const SourceLoc& loc, bool scalarIfRank0) {
-  if (cx.b.currentRegion() != 0 || cx.graph().node(v).region != 0)
-    cx.fail(
-        loc,
-        "NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array: this tensor "
-        "is computed inside a traced body (a tensor loop, branch or tf.function), where TF "
-        "says 'numpy() is only available when eager execution is enabled'; use tf functions "
-        "on it, or tf.print");
+  // Tensor.__array__ (tensor.py) of a symbolic tensor: inside a tf.function or a traced body.
+  if (!hasEagerValue(cx, v))
+    cx.fail(loc,
+            "NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array. This "
+            "error may indicate that you're trying to pass a Tensor to a NumPy call, which is "
+            "not supported (the tensor is computed inside a tf.function or a tensor loop, where "
+            "it has no value while it is traced): use tf functions on it, or tf.print");
   std::vector<Tensor> got;
   try {
     got = cx.evaluateNow({v});
@@ -639,14 +640,17 @@ Val tensorToNdArray(Context& cx, Value v, const SourceLoc& loc, bool scalarIfRan
     cx.fail(loc, "this tensor's value cannot be computed while GradLab traces (" +
                      std::string(e.what()) + "); numpy needs the value");
   }
-  const Tensor& t = got.at(0);
-  NpType nt = t.dtype() == DType::F32    ? NpType::Float32
-              : t.dtype() == DType::F64  ? NpType::Float64
-              : t.dtype() == DType::Bool ? NpType::Bool
-                                         : NpType::Int32;
+  return ndVal(ndarrayOf(got.at(0), scalarIfRank0));
+}
+
+NdPtr ndarrayOf(const Tensor& t, bool scalar) {
+  const NpType nt = t.dtype() == DType::F32    ? NpType::Float32
+                    : t.dtype() == DType::F64  ? NpType::Float64
+                    : t.dtype() == DType::Bool ? NpType::Bool
+                                               : NpType::Int32;
   NdPtr a = makeNdArray(nt, std::vector<int64_t>(t.shape().begin(), t.shape().end()), t.toVector());
-  a->scalar = scalarIfRank0 && a->shape.empty();
-  return ndVal(a);
+  a->scalar = scalar && a->shape.empty();
+  return a;
 }
 
 NdPtr toNdArray(Context& cx, const Val& v, const SourceLoc& loc, std::optional<NpType> dtype) {

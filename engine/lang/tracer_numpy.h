@@ -78,6 +78,9 @@ std::optional<NpType> npTypeOf(const Val& v);
 // The engine dtype of a numpy dtype (every integer type is int32 in GradLab's engine).
 DType engineDType(NpType t);
 
+// A tensor's value as numpy holds it (float32 stays float32; int32 is int32), a numpy scalar
+// when `scalar` and the tensor has rank 0 (what EagerTensor.numpy() returns).
+NdPtr ndarrayOf(const Tensor& t, bool scalar);
 // tensor.numpy(): the tensor's value as an ndarray (a numpy scalar for a scalar tensor), where
 // it exists while tracing; TF's eager-only error inside a traced body.
 Val tensorToNdArray(Context& cx, Value v, const SourceLoc& loc, bool scalarIfRank0);

@@ -50,18 +50,66 @@ std::string shapeText(const Shape& s) {
   return out + ")";
 }
 
-}  // namespace
+// The name TF gives a graph tensor's op: the op's name made unique in its graph ("add",
+// "add_1"; ops.py Graph.unique_name), a function argument's own name ("x"), a variable's name.
+// GradLab's op names stand for TF's (its registry names most ops as TF's Python API does).
+std::string tfOpBaseName(const Node& n) {
+  if (n.is(NodeKind::Variable)) return n.attrs.s("tf_name", "Variable");
+  if ((n.is(NodeKind::Placeholder) || n.is(NodeKind::Param)) && !n.name.empty()) return n.name;
+  if (n.is(NodeKind::Const)) return "Const";
+  return std::string(n.opName());
+}
 
-namespace {
+// numpy_text (ops.py): str() or repr() of the numpy value, on a line of its own when it takes
+// several.
+std::string numpyText(const Tensor& t, bool asRepr) {
+  std::string text = ndarrayText(*ndarrayOf(t, true), asRepr);
+  return text.find('\n') == std::string::npos ? text : "\n" + text;
+}
 
 // An item inside a list, tuple or dict, as Python prints containers: strings quoted.
-std::string itemRepr(const Graph& g, const Val& x, int depth) {
-  return x.kind() == Kind::Str ? "'" + x.text() + "'" : repr(g, x, depth);
+std::string itemRepr(const Graph& g, const Val& x, int depth, const TensorValues* values) {
+  return x.kind() == Kind::Str ? "'" + x.text() + "'" : repr(g, x, depth, values);
 }
 
 }  // namespace
 
-std::string repr(const Graph& g, const Val& v, int depth) {
+std::string tfTensorName(const Graph& g, Value v) {
+  const Node& n = g.node(v);
+  const std::string base = tfOpBaseName(n);
+  if (n.is(NodeKind::Variable)) return base + ":0";
+  // Unique within its graph: a traced body is a graph of its own (while_v2's body FuncGraph),
+  // and eager ops have no names, so only earlier ops of the same region count.
+  int before = 0;
+  for (int id : g.region(n.region).nodes)
+    if (id < n.id && tfOpBaseName(g.node(id)) == base) ++before;
+  return base + (before ? "_" + std::to_string(before) : "") + ":" + std::to_string(v.index);
+}
+
+std::string tensorText(const Graph& g, const Val& v, bool asRepr, const TensorValues* values) {
+  const Value now = v.var() ? v.var()->current : v.tensorValue();
+  const TypeInfo& t = g.type(now);
+  const std::string shape = shapeText(t.shape), dtype = dtypeName(t.dtype);
+  const std::optional<Tensor> value = values ? values->valueNow(now) : std::nullopt;
+  if (v.var()) {
+    // BaseResourceVariable.__repr__ (resource_variable_ops.py), which str() uses too: the value
+    // only when executing eagerly.
+    const std::string head = "<tf.Variable '" + tfTensorName(g, v.var()->handle) +
+                             "' shape=" + shape + " dtype=" + dtype;
+    return value ? head + ", numpy=" + numpyText(*value, true) + ">" : head + ">";
+  }
+  if (value)  // _EagerTensorBase.__str__ / __repr__ (ops.py)
+    return asRepr ? "<tf.Tensor: shape=" + shape + ", dtype=" + dtype +
+                        ", numpy=" + numpyText(*value, true) + ">"
+                  : "tf.Tensor(" + numpyText(*value, false) + ", shape=" + shape +
+                        ", dtype=" + dtype + ")";
+  // A symbolic tensor: tensor.py's Tensor.__str__ / __repr__.
+  const std::string name = tfTensorName(g, now);
+  return asRepr ? "<tf.Tensor '" + name + "' shape=" + shape + " dtype=" + dtype + ">"
+                : "Tensor(\"" + name + "\", shape=" + shape + ", dtype=" + dtype + ")";
+}
+
+std::string repr(const Graph& g, const Val& v, int depth, const TensorValues* values) {
   if (depth > kMaxListNesting) return "...";
   switch (v.kind()) {
     case Kind::None:
@@ -74,20 +122,14 @@ std::string repr(const Graph& g, const Val& v, int depth) {
       return lang::formatFloat(v.asFloat());
     case Kind::Str:
       return v.text();
-    case Kind::Tensor: {
-      // Like a graph-mode tf.Tensor: its value exists only when the graph runs.
-      const Node& n = g.node(v.tensorValue());
-      const TypeInfo& t = g.type(v.tensorValue());
-      return "Tensor(\"" + std::string(n.opName()) + "#" + std::to_string(n.id) + ":" +
-             std::to_string(v.tensorValue().index) + "\", shape=" + shapeText(t.shape) +
-             ", dtype=" + dtypeName(t.dtype) + ")";
-    }
+    case Kind::Tensor:  // str() at the top (print), repr() inside a container
+      return tensorText(g, v, depth > 0, values);
     case Kind::List:
     case Kind::Tuple: {
       std::string s = v.kind() == Kind::List ? "[" : "(";
       for (size_t i = 0; i < v.items().size(); ++i) {
         if (i) s += ", ";
-        s += itemRepr(g, v.items()[i], depth + 1);
+        s += itemRepr(g, v.items()[i], depth + 1, values);
       }
       if (v.kind() == Kind::Tuple && v.items().size() == 1) s += ",";
       return s + (v.kind() == Kind::List ? "]" : ")");
@@ -96,8 +138,8 @@ std::string repr(const Graph& g, const Val& v, int depth) {
       if (auto d = v.as<DictObj>()) {
         std::string out = "{";
         for (size_t i = 0; i < d->keys.size(); ++i)
-          out += (i ? ", " : "") + itemRepr(g, d->keys[i], depth + 1) + ": " +
-                 itemRepr(g, d->values[i], depth + 1);
+          out += (i ? ", " : "") + itemRepr(g, d->keys[i], depth + 1, values) + ": " +
+                 itemRepr(g, d->values[i], depth + 1, values);
         return out + "}";
       }
       // numpy's str() at the top (print), repr() inside a list, as Python prints them.

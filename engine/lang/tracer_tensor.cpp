@@ -7,6 +7,7 @@
 #include "engine/control/control_flow.h"
 #include "engine/exec/executor.h"
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_eager_values.h"
 #include "engine/lang/tracer_format.h"
 #include "engine/lang/tracer_numpy.h"
 #include "engine/lang/tracer_objects.h"
@@ -389,7 +390,9 @@ bool Tracer::computeKnown(Value v) {
     stack.pop_back();
     if (!seen.insert(id).second) continue;
     const Node& n = g_.node(id);
-    if (n.is(NodeKind::Const) || n.is(NodeKind::Variable) || knownValues_.count(id)) continue;
+    if (n.is(NodeKind::Const) || n.is(NodeKind::Variable)) continue;
+    const auto known = knownValues_.find(id);
+    if (known != knownValues_.end() && known->second.size() == n.outputs.size()) continue;
     if (!n.is(NodeKind::Primitive) || n.region != 0 || seen.size() > 100000) return false;
     double bytes = 0;  // the run checks its memory budget before a kernel allocates
     for (const TypeInfo& t : n.outputs) {
@@ -457,8 +460,11 @@ std::vector<Tensor> Tracer::evaluateNow(const std::vector<Value>& fetches) {
   ro.computed = &computed;
   std::vector<Tensor> out = evaluate(g_, fetches, ro);
   for (auto& [id, values] : computed) {
-    // Lists (TensorArrays) are left out: kernels may grow a list they hold alone.
-    if (std::any_of(values.begin(), values.end(), [](const Datum& d) { return d.isList(); }))
+    // Lists (TensorArrays) are left out, as kernels may grow a list they hold alone; so are
+    // nodes with an output this run did not need (a loop's saved values for a gradient).
+    if (values.size() != g_.node(id).outputs.size() ||
+        std::any_of(values.begin(), values.end(),
+                    [](const Datum& d) { return d.isList() || !d.defined(); }))
       continue;
     for (const Datum& d : values) knownBytes_ += d.t.defined() ? d.t.bytes() : 0;
     knownValues_.emplace(id, std::move(values));
@@ -591,7 +597,8 @@ Val Tracer::unary(UnaryOp op, const Val& v, const SourceLoc& loc) {
       case UnaryOp::Pos:
         return v;
       case UnaryOp::Not:
-        // Eager Python's `not x` is not bool(x); AutoGraph's is tf.logical_not.
+        // Python's not on an eager tensor reads its truth (EagerTensor.__bool__); AutoGraph
+        // makes a symbolic one tf.logical_not.
         if (eager()) return Val::boolean(!truthy(v, loc));
         [[fallthrough]];
       case UnaryOp::Invert:
@@ -651,23 +658,13 @@ Val Tracer::compare(CmpOp op, const Val& l, const Val& r, const SourceLoc& loc) 
 
 bool Tracer::truthy(const Val& v, const SourceLoc& loc) {
   if (const std::optional<bool> t = truth(v)) return *t;
-  if (v.isTensor() && eager()) {
-    // EagerTensor.__bool__ is bool(self._numpy()): numpy's rule for one element and more.
-    const Tensor x = eagerValue(toTensor(v, loc), loc);
-    if (x.numel() != 1)
-      fail(loc,
-           "ValueError: The truth value of an array with more than one element is ambiguous. "
-           "Use a.any() or a.all()");
-    return x.item() != 0;
-  }
   if (asNdArray(v))
     fail(loc,
          "ValueError: The truth value of an array with more than one element is ambiguous. Use "
          "a.any() or a.all()");
-  fail(loc,
-       "the truth value of a tensor is known only when the graph runs: an if/while "
-       "statement on a tensor becomes tf.cond/tf.while_loop, but here use tf.where, "
-       "tf.logical_and/or or tf.cond");
+  // A tensor: its value's truth where it runs eagerly, TF's error where it is symbolic.
+  if (v.isTensor()) return tensorTruth(cx_, v, loc);
+  fail(loc, "the truth value of " + article(typeName(v)) + " is not known while tracing");
 }
 
 }  // namespace gl::lang::trace

@@ -255,8 +255,25 @@ std::string article(const std::string& noun);
 // need the tracer (Tracer::getAttr, Tracer::call); iteration is iterate() (builtins_py).
 // type(): type names as Python spells them ("int", "list", "Tensor", "GradientTape", ...).
 std::string typeName(const Val& v);
-// repr()/str(): Python-like text for print() at trace time; tensors show node, shape, dtype.
-std::string repr(const Graph& g, const Val& v, int depth = 0);
+// What repr() may read of a tensor (TF 2's execution model, issue #27): an eager tensor's value,
+// computed now; nullopt for a graph tensor (inside a tf.function or a loop body), which shows as
+// TF's symbolic Tensor("add:0", ...). The tracer implements it (tracer_eager_values.cpp), so
+// that repr() needs nothing of the tracer but this.
+class TensorValues {
+ public:
+  virtual std::optional<Tensor> valueNow(Value v) const = 0;
+
+ protected:
+  ~TensorValues() = default;
+};
+// str() (depth 0) and repr() of items inside a container (depth > 0), as Python prints them at
+// trace time. A tensor shows as TF 2 shows it: its value where `values` has one
+// (tf.Tensor([1. 2.], shape=(2,), dtype=float32)), else TF's graph text.
+std::string repr(const Graph& g, const Val& v, int depth = 0, const TensorValues* values = nullptr);
+// The name TF gives a graph tensor ("add_1:0"; a function argument "x:0", a variable "w:0").
+std::string tfTensorName(const Graph& g, Value v);
+// A tensor or tf.Variable as TF's __str__ (asRepr false) or __repr__ shows it.
+std::string tensorText(const Graph& g, const Val& v, bool asRepr, const TensorValues* values);
 // bool(): Python truth; nullopt for a tensor, whose truth is known only when the graph runs.
 std::optional<bool> truth(const Val& v);
 // ==: Python identity/equality for Python values (tensors compare by graph value).

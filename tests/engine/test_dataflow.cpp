@@ -165,7 +165,12 @@ tf.print("c", c)
 tf.print("a", a)
 tf.print("b", b)
 )";
-    const auto [serial, parallel] = runSerialAndParallel(traceScript(script));
+    // Traced as one tf.function, so that the tf.prints are print nodes the executors order
+    // (eagerly they print while the script is traced).
+    lang::TraceOptions traced;
+    traced.model = lang::ExecutionModel::WholeScriptFunction;
+    const auto [serial, parallel] =
+        runSerialAndParallel(lang::traceProgram(script, "test.gls", traced));
     const std::vector<std::string>& log = parallel.variants.at(0).run.log;
     QCOMPARE(log, serial.variants.at(0).run.log);
     QCOMPARE(log.size(), size_t(3));

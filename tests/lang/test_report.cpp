@@ -44,7 +44,11 @@ class TestReport : public QObject {
   Q_OBJECT
  private slots:
   void entriesCarryKindAndSeverity() {
-    const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
+    // Traced as one tf.function, so that tf.print is a run-time print (eagerly it prints
+    // while the script is traced, into the trace log).
+    lang::TraceOptions opt;
+    opt.model = lang::ExecutionModel::WholeScriptFunction;
+    const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", opt);
     const ProgramRun run = runProgram(p, {});
     const std::vector<ReportEntry> r = buildReport(p, run, {});
     QCOMPARE(ofKind(r, ReportKind::Variant).size(), size_t(2));

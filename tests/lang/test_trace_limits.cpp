@@ -31,12 +31,24 @@ var1 = tf.Variable(tf.ones([5]))
 class TestTraceLimits : public QObject {
   Q_OBJECT
  private slots:
-  // The trace ends: var1's initial value needs tf.ones only, not the print after the loop.
+  // The trace ends: var1's initial value needs tf.ones only, not the print after the loop
+  // (traced as one tf.function, the print is a node that only a run executes).
   void aVariableAfterAnEndlessLoopTraces() {
     TraceOptions opt;
     opt.maxOps = 100000;
+    opt.model = ExecutionModel::WholeScriptFunction;
     const TracedProgram p = traceProgram(kEndless, "endless.gls", opt);
     QCOMPARE(int(p.variants.size()), 1);
+  }
+
+  // Eagerly the tf.print runs at once, as in TF (where this loop never ends): it stops at the
+  // op limit, located at the loop that ran away.
+  void anEagerPrintAfterAnEndlessLoopStops() {
+    TraceOptions opt;
+    opt.maxOps = 100000;
+    const std::string e = gltest::errorText([&] { traceProgram(kEndless, "endless.gls", opt); });
+    QVERIFY2(e.find("endless.gls:3:") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("100000") != std::string::npos, e.c_str());
   }
 
   // An initial value that needs the endless loop stops at the op limit, located at the

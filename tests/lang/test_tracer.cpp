@@ -21,6 +21,9 @@ TraceOptions autograph() {
   return o;
 }
 
+// The same script run as TF 2 runs it: eagerly outside tf.function.
+TraceOptions eagerly() { return {}; }
+
 TracedProgram trace(const std::string& src, const TraceOptions& opt = autograph()) {
   try {
     return traceProgram(src, "test.gls", opt);
@@ -757,7 +760,13 @@ tf.print("no newline", end="")
 tf.print(" then this")
 tf.print(tf.constant(1.0) / 3.0, tf.constant(1000000), [tf.constant(1), 2], None)
 )";
-    TracedProgram p = trace(src);
+    // Eagerly (TF 2 outside tf.function) tf.print prints at once, into the trace log; traced
+    // (in a tf.function: here the whole script as one) it is a print node that prints when the
+    // graph runs. Both lay the line out alike.
+    TracedProgram eager = trace(src, eagerly());
+    TraceOptions traced;
+    traced.model = ExecutionModel::WholeScriptFunction;
+    TracedProgram p = trace(src, traced);
     Executor ex(*p.graph);
     RunResult r = ex.run({});
     const std::vector<std::string> want = {"a 1 b",
@@ -772,6 +781,9 @@ tf.print(tf.constant(1.0) / 3.0, tf.constant(1000000), [tf.constant(1), 2], None
     QCOMPARE(r.log.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i)
       QCOMPARE(QString::fromStdString(r.log[i]), QString::fromStdString(want[i]));
+    QCOMPARE(eager.traceLog.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QCOMPARE(QString::fromStdString(eager.traceLog[i]), QString::fromStdString(want[i]));
   }
 
   // Every registered primitive is reachable by name, with keyword args as attributes.
@@ -1146,7 +1158,7 @@ print(time.time() >= start, time.perf_counter() >= p0, add(2), add(2, c=3))
         "\"a,b\".split(\",\"), \"ab\".upper())\n"
         "t = tf.constant(1.0)\n"
         "print(f\"{t}\" == str(t), format(3.14159, \".2f\"), repr(\"x\"), f\"{n!r:>3}\")\n";
-    TracedProgram p = trace(src);
+    TracedProgram p = trace(src, eagerly());
     const std::vector<std::string> want = {
         "    7|3.142|  hi|'hi'|7|1,234,567|{}|x=3.1|q|0007.000",
         "50.000000%|0xff|-3|  3.14|**hi**|7  |True|None|[1, 'a']|3.141590e+00",
@@ -1156,7 +1168,9 @@ print(time.time() >= start, time.perf_counter() >= p0, add(2), add(2, c=3))
         "1 2.00 z",
         "aba|6|8|   3",
         "a, b a b p ['a', 'b'] AB",
-        "True 3.14 'x'   7",
+        // f"{t}" is EagerTensor.__format__, the numpy value's format ("1.0"), not str(t)
+        // (ops.py _EagerTensorBase.__format__ / __str__).
+        "False 3.14 'x'   7",
     };
     QCOMPARE(p.traceLog.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i)
