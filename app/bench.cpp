@@ -129,8 +129,10 @@ class Bench {
       std::vector<std::string> variants;
       for (const lang::Variant& v : t.program.variants) variants.push_back(v.name);
       if (!traceError.empty()) variants = {"trace"};
+      std::vector<const char*> executors{"serial", "parallel", "fused"};
+      if (lesson.timesTrace) executors = {"eager"};  // the trace is what runs the ops
       for (const std::string& variant : variants)
-        for (const char* executor : {"serial", "parallel", "fused"}) {
+        for (const char* executor : executors) {
           Case c;
           c.name = bench::caseName(lesson.name, variant, executor);
           c.lesson = lesson.name;
@@ -232,6 +234,7 @@ class Bench {
       if (round == 0) progress(round, c.name, "failed: " + c.error);
       return;
     }
+    if (t.lesson->timesTrace) return timeTrace(t, c, round);
     lab::RunSettings settings;
     settings.variant = c.variant;
     settings.parallel = c.executor == "parallel";
@@ -263,6 +266,28 @@ class Bench {
              c.error.empty()
                  ? seconds(c.seconds.back()) + ", peak " + bench::formatBytes(c.peakBytes)
                  : "failed: " + c.error);
+  }
+
+  // Eager ops run while the script is traced: each round traces it again.
+  void timeTrace(const Traced& t, Case& c, int round) {
+    lang::TraceOptions options;
+    options.preset = preset_;
+    if (quick_)
+      for (const auto& [name, value] : t.lesson->quick) options.overrides[name] = value;
+    for (const auto& [name, value] : overrides_)
+      for (const lang::Param& param : t.program.params)
+        if (param.name == name) options.overrides[name] = value;
+    try {
+      const double start = now();
+      const lang::TracedProgram p = lang::traceProgram(readScript(t.lesson->script),
+                                                       locateScript(t.lesson->script), options);
+      c.seconds.push_back(now() - start);
+      c.primitiveOps = 0;
+      for (const Node& n : p.graph->nodes()) c.primitiveOps += n.is(NodeKind::Primitive);
+    } catch (const EngineError& e) {
+      c.error = e.what();
+    }
+    progress(round, c.name, c.error.empty() ? seconds(c.seconds.back()) : "failed: " + c.error);
   }
 
   Case& yardstick(const std::string& name, const std::string& lesson) {

@@ -152,6 +152,12 @@ const std::vector<Lesson>& lessons() {
        .script = ":/bench/op_overhead.gls",
        .quick = {{"steps", 10000}},
        .perOp = true},
+      // Not a lesson: eager ops, each built and computed at once (issue #27).
+      {.name = "eager_dispatch",
+       .script = ":/bench/eager_dispatch.gls",
+       .quick = {{"steps", 5000}},
+       .perOp = true,
+       .timesTrace = true},
   };
   return table;
 }

@@ -21,6 +21,9 @@ struct Lesson {
   std::map<std::string, std::string> torchMode;  // variant -> torch "mode" it is compared with
   bool odeLimit = false;                         // compared with the hand-written ODE limit
   bool perOp = false;  // the table shows microseconds per executed primitive op
+  // The case times tracing (where eager ops run), not running the traced program; its ops are
+  // the primitive nodes the trace built.
+  bool timesTrace = false;
 };
 
 // The lessons, in the order bench runs them, then the per-op overhead case.

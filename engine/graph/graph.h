@@ -132,6 +132,16 @@ struct VectorizedMapRecord {
   std::vector<BatchFallback> fallbacks;
 };
 
+// One call of a tf.function from eager code (lang/tracer_function.cpp): the nodes it added,
+// [first, end), traced from Python (the first call with its input signature) or copied from that
+// trace. The window draws a call as a frame; TF names a trace's ops within its own graph.
+struct FunctionCall {
+  std::string function;  // the Python function's name
+  int concrete = 0;      // which trace of it (0 = the first signature)
+  bool traced = false;   // true: Python ran; false: the concrete function's nodes were copied
+  int first = 0, end = 0;
+};
+
 class Graph {
  public:
   Graph();
@@ -159,6 +169,8 @@ class Graph {
   std::map<Value, std::vector<Value>> adjoints;
   // One per tf.vectorized_map, in build order.
   std::vector<VectorizedMapRecord> vectorizedMaps;
+  // One per tf.function call from eager code, in call order.
+  std::vector<FunctionCall> functionCalls;
 
  private:
   std::deque<Node> nodes_;

@@ -147,17 +147,33 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
   cf->region = b_.currentRegion();
   // Each tensor argument gets its own node before the trace, so a later call can put its own
   // tensor there even where the first call passed one tensor twice or a captured one.
+  // They take the Python parameter's name, as TF's placeholders do (Tensor("x:0", ...)).
+  const int callFirst = g_.numNodes();
   at(args.loc);
+  std::string argName;
   auto param = [&](const Val& v) {
     const Value p = o::identity(b_, toTensor(v, args.loc));
+    if (!argName.empty()) {
+      g_.node(p).attrs.set("tf_name", argName);
+      g_.node(p).name = argName;
+    }
     cf->params.push_back(p);
     return Val::tensor(p);
   };
   CallArgs traced = args;
   std::sort(traced.kw.begin(), traced.kw.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });
-  for (Arg& a : traced.pos) a.v = mapTensors(a.v, param);
-  for (auto& [name, a] : traced.kw) a.v = mapTensors(a.v, param);
+  const FunctionObj* py = f.python.as<FunctionObj>();
+  for (size_t i = 0; i < traced.pos.size(); ++i) {
+    argName = py && i < py->params.size() && py->params[i].kind == ParamKind::Normal
+                  ? py->params[i].name
+                  : "";
+    traced.pos[i].v = mapTensors(traced.pos[i].v, param);
+  }
+  for (auto& [name, a] : traced.kw) {
+    argName = name;
+    a.v = mapTensors(a.v, param);
+  }
 
   const void* owner = nullptr;
   if (!args.pos.empty() && args.pos[0].v.as<InstanceObj>()) owner = args.pos[0].v.obj().get();
@@ -178,6 +194,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
     runTrace(f, *cf, traced, args.loc, true);
   }
   cf->calls = 1;
+  g_.functionCalls.push_back({f.name, int(f.concrete.size()), true, callFirst, cf->end});
   f.concrete.push_back(cf);
   return cf->result;
 }
@@ -263,6 +280,7 @@ Val Tracer::replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& arg
     if (var->current != before) substitute[before] = var->current;
   }
   at(args.loc);
+  const int callFirst = g_.numNodes();
   const FragmentClone copy =
       cloneFragment(b_, cf.first, cf.end, cf.region, b_.currentRegion(), substitute, [&](Node& n) {
         // A stateful random op draws new numbers on each call, as TF's kernels do.
@@ -271,6 +289,9 @@ Val Tracer::replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& arg
       });
   for (const auto& [var, after] : cf.variablesAfter) var->current = copy.map(after);
   ++cf.calls;
+  int index = 0;
+  while (f.concrete[size_t(index)].get() != &cf) ++index;
+  g_.functionCalls.push_back({f.name, index, false, callFirst, g_.numNodes()});
   return mapTensors(cf.result, [&](const Val& v) {
     Val out = Val::tensor(copy.map(v.tensorValue()));
     if (v.fromGradient()) out.markFromGradient();

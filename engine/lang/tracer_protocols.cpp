@@ -55,6 +55,7 @@ std::string shapeText(const Shape& s) {
 // GradLab's op names stand for TF's (its registry names most ops as TF's Python API does).
 std::string tfOpBaseName(const Node& n) {
   if (n.is(NodeKind::Variable)) return n.attrs.s("tf_name", "Variable");
+  if (n.attrs.has("tf_name")) return n.attrs.s("tf_name");  // a tf.function's argument
   if ((n.is(NodeKind::Placeholder) || n.is(NodeKind::Param)) && !n.name.empty()) return n.name;
   if (n.is(NodeKind::Const)) return "Const";
   return std::string(n.opName());
@@ -80,9 +81,14 @@ std::string tfTensorName(const Graph& g, Value v) {
   if (n.is(NodeKind::Variable)) return base + ":0";
   // Unique within its graph: a traced body is a graph of its own (while_v2's body FuncGraph),
   // and eager ops have no names, so only earlier ops of the same region count.
+  // A tf.function's trace is a graph of its own too (its FuncGraph).
+  int from = 0;
+  if (n.region == 0)
+    for (const FunctionCall& c : g.functionCalls)
+      if (c.first <= n.id && n.id < c.end) from = c.first;
   int before = 0;
   for (int id : g.region(n.region).nodes)
-    if (id < n.id && tfOpBaseName(g.node(id)) == base) ++before;
+    if (id >= from && id < n.id && tfOpBaseName(g.node(id)) == base) ++before;
   return base + (before ? "_" + std::to_string(before) : "") + ":" + std::to_string(v.index);
 }
 

@@ -222,9 +222,11 @@ class TestBench : public QObject {
   // Every --quick override names a param of its lesson, lies in the param's range and is
   // smaller than its default; torch sizes and modes name real params and variants.
   void quickSizesFitTheLessons() {
-    QCOMPARE(lessons().size(), size_t(9));
-    QCOMPARE(lessons().back().name, std::string("op_overhead"));
-    QVERIFY(lessons().back().perOp);
+    QCOMPARE(lessons().size(), size_t(10));
+    QCOMPARE(lessons()[8].name, std::string("op_overhead"));
+    QVERIFY(lessons()[8].perOp);
+    QCOMPARE(lessons().back().name, std::string("eager_dispatch"));
+    QVERIFY(lessons().back().perOp && lessons().back().timesTrace);
     QCOMPARE(lessons()[0].name, std::string("ode"));
     QCOMPARE(lessons()[0].quick.at("steps"), 2000.0);
     QVERIFY(lessons()[0].odeLimit);
