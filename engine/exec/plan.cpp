@@ -7,8 +7,9 @@
 namespace gl {
 
 ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify,
-                             bool sideEffects, const std::map<int, std::vector<Datum>>* known)
-    : g_(g), sideEffects_(sideEffects), known_(known) {
+                             bool sideEffects, const std::map<int, std::vector<Datum>>* known,
+                             std::pair<int, int> sideEffectNodes)
+    : g_(g), sideEffects_(sideEffects), known_(known), sideEffectNodes_(sideEffectNodes) {
   for (const Node& n : g.nodes()) nodes_.push_back(&n);
   absorbed_.assign(size_t(g.numNodes()), -1);
   if (simplify)
@@ -88,7 +89,9 @@ std::unique_ptr<RegionPlan> ExecutionPlan::planRegion(int r,
   for (Value v : roots) mark(v, true);
   for (Value v : reg.params) mark(v, true);
   for (int id : reg.nodes)
-    if (sideEffects_ && g_.node(id).sideEffect) mark({id, 0}, true);
+    if (sideEffects_ && g_.node(id).sideEffect &&
+        (r != 0 || (id >= sideEffectNodes_.first && id < sideEffectNodes_.second)))
+      mark({id, 0}, true);
   while (!stack.empty()) {
     const Node& n = node(stack.back());
     stack.pop_back();

@@ -4,10 +4,12 @@
 // of its saved values some reverse body reads (the others are never kept). With `simplify`, the
 // plan runs transform/simplify.h's rewrites: node() is the rewritten node, and the nodes it
 // absorbed drop out of the order.
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "engine/graph/graph.h"
@@ -27,7 +29,8 @@ class ExecutionPlan {
   // known: top-level nodes whose values the run is given (RunOptions::known); what only they
   // need is not run.
   ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify = false,
-                bool sideEffects = true, const std::map<int, std::vector<Datum>>* known = nullptr);
+                bool sideEffects = true, const std::map<int, std::vector<Datum>>* known = nullptr,
+                std::pair<int, int> sideEffectNodes = {0, INT32_MAX});
   // node() points into the plan's own rewrites.
   ExecutionPlan(const ExecutionPlan&) = delete;
   ExecutionPlan& operator=(const ExecutionPlan&) = delete;
@@ -52,6 +55,7 @@ class ExecutionPlan {
   const Graph& g_;
   bool sideEffects_ = true;
   const std::map<int, std::vector<Datum>>* known_ = nullptr;
+  std::pair<int, int> sideEffectNodes_;
   std::deque<Node> rewritten_;
   std::vector<const Node*> nodes_;
   std::vector<int> absorbed_;

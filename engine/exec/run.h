@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/control/loop_record.h"
@@ -56,6 +57,9 @@ struct RunOptions {
   // evaluations while tracing (a tf.Variable's initial value): they run the script's prints
   // and loops otherwise.
   bool sideEffects = true;
+  // The top-level side effects that run: node ids in [first, second) (a tf.function call's
+  // prints, run when eager code calls it: lang/tracer_function.cpp).
+  std::pair<int, int> sideEffectNodes{0, INT32_MAX};
   // Top-level nodes whose outputs are known already (an eager trace's earlier values, see
   // lang::Tracer::evaluateNow): the run takes them as they are and computes nothing they
   // need. `computed` receives the outputs of every top-level node the run computes.

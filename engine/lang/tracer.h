@@ -122,6 +122,10 @@ class Tracer {
   // cancelled): only what they need, no prints or asserts, no records.
   std::vector<Tensor> evaluateNow(const std::vector<Value>& fetches);
   bool computeKnown(Value v);  // evaluateNow's fast path (tracer_tensor.cpp)
+  // A run of the graph now: the fetches, and the top-level side effects with node ids in
+  // sideEffectNodes (their printed lines are returned).
+  std::pair<std::vector<Tensor>, std::vector<std::string>> runNow(
+      const std::vector<Value>& fetches, std::pair<int, int> sideEffectNodes);
   // x[i] where x = ta.stack() has an unknown length (a dynamic TensorArray): ta.read(i), whose
   // gradient needs no static size. Nothing when x is not such a stack.
   std::optional<Value> readStacked(Value x, const Val& index, const SourceLoc& loc);
@@ -204,6 +208,7 @@ class Tracer {
   void runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced, const SourceLoc& callLoc,
                 bool mayNotCreate);
   Val replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& args);
+  void runCallSideEffects(int first, int end);
 
   // Script classes (tracer_classes.cpp).
   void execClass(const Stmt::ClassDef& c, const SourceLoc& loc);

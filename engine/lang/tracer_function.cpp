@@ -108,9 +108,24 @@ Val Tracer::callTfFunction(TfFunctionObj& f, CallArgs& args) {
   for (const auto& [name, a] : kw) key += name + "=", signatureOf(a.v, key), key += ";";
   if (!f.inputSignature.isNone()) key = checkInputSignature(f, args);
 
+  const int first = g_.numNodes();
+  std::shared_ptr<ConcreteFunction> traced;
   for (const auto& cf : f.concrete)
-    if (cf->key == key) return replayConcrete(f, *cf, args);
-  return traceConcrete(f, args, key);
+    if (cf->key == key) traced = cf;
+  const Val result = traced ? replayConcrete(f, *traced, args) : traceConcrete(f, args, key);
+  runCallSideEffects(first, g_.numNodes());
+  return result;
+}
+
+// Eager code called the function: its tf.prints print now, between the Python prints around
+// the call, as TF's do (the guide's "Traced with 1 / Executed with 1" order). They have run
+// then: the graph keeps their nodes but a run of it does not print them again.
+void Tracer::runCallSideEffects(int first, int end) {
+  bool prints = false;
+  for (int id = first; id < end; ++id) prints = prints || g_.node(id).is(NodeKind::Print);
+  if (!prints) return;
+  for (const std::string& line : runNow({}, {first, end}).second) log(line);
+  for (int id = first; id < end; ++id) g_.node(id).sideEffect = false;
 }
 
 std::string Tracer::checkInputSignature(const TfFunctionObj& f, const CallArgs& args) {
@@ -194,6 +209,10 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
     runTrace(f, *cf, traced, args.loc, true);
   }
   cf->calls = 1;
+  // Its side effects (prints, asserts, the loops holding them) as traced: a call runs them at
+  // once and switches them off in the graph, so a copy for a later call turns them back on.
+  for (int id = cf->first; id < cf->end; ++id)
+    if (g_.node(id).sideEffect) cf->sideEffects.insert(id);
   g_.functionCalls.push_back({f.name, int(f.concrete.size()), true, callFirst, cf->end});
   f.concrete.push_back(cf);
   return cf->result;
@@ -286,6 +305,7 @@ Val Tracer::replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& arg
         // A stateful random op draws new numbers on each call, as TF's kernels do.
         if (n.prim && n.prim->stateful && n.attrs.has("seed"))
           n.attrs.set("seed", nextSeed(std::nullopt));
+        if (cf.sideEffects.count(n.id)) n.sideEffect = true;
       });
   for (const auto& [var, after] : cf.variablesAfter) var->current = copy.map(after);
   ++cf.calls;

@@ -9,6 +9,7 @@
 // tf.print runs every call.
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct ConcreteFunction {
   // Variables the trace assigned: their value at its end (a node of the trace).
   std::vector<std::pair<std::shared_ptr<VarState>, Value>> variablesAfter;
   bool createdVariables = false;  // also ones the body made and dropped
+  std::set<int> sideEffects;      // the trace's side-effect nodes (prints, asserts)
   Val result;                     // the Python structure returned, tensors as the trace built them
   int calls = 0;
 };

@@ -446,19 +446,27 @@ std::vector<Tensor> Tracer::evaluateNow(const std::vector<Value>& fetches) {
     }
     return out;
   }
+  return runNow(fetches, {0, 0}).first;
+}
+
+std::pair<std::vector<Tensor>, std::vector<std::string>> Tracer::runNow(
+    const std::vector<Value>& fetches, std::pair<int, int> sideEffectNodes) {
   TraceMonitor monitor(opt_.cancelled);
   RunOptions ro;
   ro.records = false;
   ro.valueRecords = false;
   ro.timeline = false;
-  ro.sideEffects = false;
+  ro.sideEffects = sideEffectNodes.first < sideEffectNodes.second;
+  ro.sideEffectNodes = sideEffectNodes;
   ro.maxOps = opt_.maxOps;
   ro.memoryBudget = opt_.memoryBudget;
   ro.monitor = &monitor;
   ro.known = &knownValues_;
   std::map<int, std::vector<Datum>> computed;
   ro.computed = &computed;
-  std::vector<Tensor> out = evaluate(g_, fetches, ro);
+  RunResult run = Executor(g_, ro).run(fetches);
+  std::vector<Tensor> out;
+  for (const Datum& d : run.values) out.push_back(d.t);
   for (auto& [id, values] : computed) {
     // Lists (TensorArrays) are left out, as kernels may grow a list they hold alone; so are
     // nodes with an output this run did not need (a loop's saved values for a gradient).
@@ -473,7 +481,7 @@ std::vector<Tensor> Tracer::evaluateNow(const std::vector<Value>& fetches) {
     knownValues_.clear();
     knownBytes_ = 0;
   }
-  return out;
+  return {std::move(out), std::move(run.log)};
 }
 
 bool Tracer::tensorish(const Val& v, int depth) const {
