@@ -527,9 +527,9 @@ struct Executor::Impl {
   RunResult run(const std::vector<Value>& fetches) {
     // Rewrites drop the values they absorb: not when the inspector records every value, nor
     // for the fusing executor, which fuses such chains anyway.
-    plan =
-        std::make_unique<ExecutionPlan>(g, fetches, !opt.valueRecords && !opt.fused && !opt.known,
-                                        opt.sideEffects, opt.known, opt.sideEffectNodes);
+    plan = std::make_unique<ExecutionPlan>(
+        g, fetches, !opt.valueRecords && !opt.fused && !opt.known, opt.sideEffects, opt.known,
+        opt.sideEffectNodes, opt.alsoRun);
     tableConstants();
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     outputBytes.resize(size_t(g.numNodes()));

@@ -8,8 +8,12 @@ namespace gl {
 
 ExecutionPlan::ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify,
                              bool sideEffects, const std::map<int, std::vector<Datum>>* known,
-                             std::pair<int, int> sideEffectNodes)
-    : g_(g), sideEffects_(sideEffects), known_(known), sideEffectNodes_(sideEffectNodes) {
+                             std::pair<int, int> sideEffectNodes, std::pair<int, int> alsoRun)
+    : g_(g),
+      sideEffects_(sideEffects),
+      known_(known),
+      sideEffectNodes_(sideEffectNodes),
+      alsoRun_(alsoRun) {
   for (const Node& n : g.nodes()) nodes_.push_back(&n);
   absorbed_.assign(size_t(g.numNodes()), -1);
   if (simplify)
@@ -92,6 +96,11 @@ std::unique_ptr<RegionPlan> ExecutionPlan::planRegion(int r,
     if (sideEffects_ && g_.node(id).sideEffect &&
         (r != 0 || (id >= sideEffectNodes_.first && id < sideEffectNodes_.second)))
       mark({id, 0}, true);
+  if (r == 0)
+    for (int id : reg.nodes)
+      if (id >= alsoRun_.first && id < alsoRun_.second && !g_.node(id).is(NodeKind::Print) &&
+          !g_.node(id).is(NodeKind::Placeholder) && !g_.node(id).outputs.empty())
+        mark({id, 0}, false);
   while (!stack.empty()) {
     const Node& n = node(stack.back());
     stack.pop_back();

@@ -30,7 +30,8 @@ class ExecutionPlan {
   // need is not run.
   ExecutionPlan(const Graph& g, const std::vector<Value>& fetches, bool simplify = false,
                 bool sideEffects = true, const std::map<int, std::vector<Datum>>* known = nullptr,
-                std::pair<int, int> sideEffectNodes = {0, INT32_MAX});
+                std::pair<int, int> sideEffectNodes = {0, INT32_MAX},
+                std::pair<int, int> alsoRun = {0, 0});
   // node() points into the plan's own rewrites.
   ExecutionPlan(const ExecutionPlan&) = delete;
   ExecutionPlan& operator=(const ExecutionPlan&) = delete;
@@ -55,7 +56,7 @@ class ExecutionPlan {
   const Graph& g_;
   bool sideEffects_ = true;
   const std::map<int, std::vector<Datum>>* known_ = nullptr;
-  std::pair<int, int> sideEffectNodes_;
+  std::pair<int, int> sideEffectNodes_, alsoRun_;
   std::deque<Node> rewritten_;
   std::vector<const Node*> nodes_;
   std::vector<int> absorbed_;

@@ -60,6 +60,9 @@ struct RunOptions {
   // The top-level side effects that run: node ids in [first, second) (a tf.function call's
   // prints, run when eager code calls it: lang/tracer_function.cpp).
   std::pair<int, int> sideEffectNodes{0, INT32_MAX};
+  // Top-level nodes (ids [first, second)) that run although no fetch needs them: an eager
+  // program's recorded ops, all of which ran (lang::Variant::eagerNodes). Prints excepted.
+  std::pair<int, int> alsoRun{0, 0};
   // Top-level nodes whose outputs are known already (an eager trace's earlier values, see
   // lang::Tracer::evaluateNow): the run takes them as they are and computes nothing they
   // need. `computed` receives the outputs of every top-level node the run computes.

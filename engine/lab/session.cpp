@@ -56,6 +56,7 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
   opt.maxOps = s.maxOps;
   opt.checkNumerics = s.checkNumerics;
   opt.monitor = s.monitor;
+  opt.alsoRun = v.eagerNodes;
   const size_t heldBefore = memoryHighWater();
   try {
     vr.run = Executor(*p.graph, opt).run(fetches);

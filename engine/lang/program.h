@@ -40,6 +40,10 @@ struct Variant {
   std::vector<int> loops;  // while/map/cond node ids built inside the block, in build order
   std::vector<int> tapes;  // first node id recorded by each GradientTape opened in the block
   std::vector<VectorizedMapRecord> vectorized;  // each tf.vectorized_map of the block
+  // The top-level nodes the block built as eager code (node ids [first, second)): a run of the
+  // variant runs them all, as TF ran every eager op, whether or not an output needs it, so
+  // its time is the program's (issue #27).
+  std::pair<int, int> eagerNodes{0, 0};
 };
 
 // Which declared value a param starts from: the seed's (what the lesson is about, the

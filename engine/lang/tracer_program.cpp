@@ -148,6 +148,7 @@ Flow Tracer::execVariant(const Stmt::With& w, const SourceLoc& loc) {
   }
   leave();
   Variant& v = prog_.variants[index];
+  if (opt_.model == ExecutionModel::Eager) v.eagerNodes = {firstNode, g_.numNodes()};
   v.outputs = collectOutputs(g_, *own);
   v.loops = controlFlowNodes(g_, firstNode);
   for (const VectorizedMapRecord& r : g_.vectorizedMaps)
@@ -165,6 +166,7 @@ void Tracer::runModule(const Module& m) {
   if (!logPending_.empty()) log("");  // the last print's unfinished line
   if (prog_.variants.empty()) {
     Variant v{"", SourceLoc{file_, 1, 1}, {}, {}, {}};
+    if (opt_.model == ExecutionModel::Eager) v.eagerNodes = {0, g_.numNodes()};
     v.outputs = collectOutputs(g_, *globals_);
     v.loops = controlFlowNodes(g_, 0);
     v.vectorized = g_.vectorizedMaps;

@@ -3,9 +3,10 @@
 // signature (engine/lang/tracer_function.cpp). Each answer cites TF's guide or source.
 #include <QtTest>
 
-#include "engine/exec/executor.h"
-#include "engine/lang/program.h"
 #include "../engine/helpers.h"
+#include "engine/exec/executor.h"
+#include "engine/lab/session.h"
+#include "engine/lang/program.h"
 
 using namespace gl;
 using namespace gl::lang;
@@ -39,7 +40,9 @@ std::string errorOf(const std::string& src) {
   return "";
 }
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -116,8 +119,9 @@ class TestFunction : public QObject {
     const std::string err = errorOf(
         "@tf.function\ndef f(x):\n    v = tf.Variable(1.0)\n    return v * x\n"
         "a = f(tf.constant(1.0))\n");
-    QVERIFY2(has(err, "f.gls:3:9: ValueError: tf.function only supports singleton tf.Variables "
-                      "created on the first call"),
+    QVERIFY2(has(err,
+                 "f.gls:3:9: ValueError: tf.function only supports singleton tf.Variables "
+                 "created on the first call"),
              err.c_str());
     // The Keras idiom: create once, behind a check; later traces find it.
     const TracedProgram p = trace(
@@ -155,9 +159,9 @@ class TestFunction : public QObject {
     std::vector<std::string> printed;
     for (const std::string& l : p.traceLog)
       if (l.rfind("note: ", 0) != 0) printed.push_back(l);
-    QCOMPARE(printed, (std::vector<std::string>{"Traced with 1", "Executed with 1",
-                                                "Executed with 1", "Traced with 2",
-                                                "Executed with 2"}));
+    QCOMPARE(printed,
+             (std::vector<std::string>{"Traced with 1", "Executed with 1", "Executed with 1",
+                                       "Traced with 2", "Executed with 2"}));
     QCOMPARE(countOp(*p.graph, "print"), 3);
     // The same guide: a list appended to inside a tf.function grows once, at the trace.
     const TracedProgram q = trace(
@@ -195,6 +199,20 @@ class TestFunction : public QObject {
     QCOMPARE(valueOf(p, "dx"), (std::vector<double>{30}));
     QCOMPARE(valueOf(p, "dv"), (std::vector<double>{9}));
     QCOMPARE(valueOf(p, "w"), (std::vector<double>{70}));
+  }
+  // A run of an eager program replays every op it ran (TF ran each one), not only what its
+  // outputs need: the printed sum's two ops count in the run, and in its time.
+  void eagerRunsReplayEveryOp() {
+    const std::string src =
+        "a = tf.constant([1.0, 2.0])\nprint(tf.reduce_sum(a * 3.0))\nb = a + 1.0\n";
+    const TracedProgram eager = trace(src);
+    QCOMPARE(eager.traceLog.at(0), std::string("tf.Tensor(9.0, shape=(), dtype=float32)"));
+    TraceOptions opt;
+    opt.model = ExecutionModel::WholeScriptFunction;
+    const TracedProgram traced = traceProgram(src, "f.gls", opt);
+    const lab::ProgramRun e = lab::runProgram(eager, {}), t = lab::runProgram(traced, {});
+    QCOMPARE(e.variants.at(0).run.primitiveOps, int64_t(3));  // mul, reduce_sum, add
+    QCOMPARE(t.variants.at(0).run.primitiveOps, int64_t(1));  // add: the print is Python's
   }
 };
 
