@@ -2,7 +2,7 @@
 // every error message, and --help generated from the declarations. Then gradlab's own command
 // table (app/commands.h): the same rules for the options commands share, and the routing of the
 // first word to a command.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -507,5 +507,5 @@ class TestArgs : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestArgs)
+GRADLAB_TEST_GUILESS_MAIN(TestArgs)
 #include "test_args.moc"

@@ -5,7 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QtTest>
+#include "test_main.h"
 
 #include "app/bench_table.h"
 #include "engine/lang/program.h"
@@ -260,5 +260,5 @@ class TestBench : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestBench)
+GRADLAB_TEST_GUILESS_MAIN(TestBench)
 #include "test_bench.moc"

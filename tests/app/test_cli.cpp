@@ -5,7 +5,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
-#include <QtTest>
+#include "test_main.h"
 
 #include <sys/stat.h>
 
@@ -700,5 +700,5 @@ class TestCli : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+GRADLAB_TEST_GUILESS_MAIN(TestCli)
 #include "test_cli.moc"

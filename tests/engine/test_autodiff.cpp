@@ -1,6 +1,6 @@
 // Reverse mode against closed forms: loops, per-step products, cond, map_fn, TensorArrays,
 // nested loops and tapes inside loop bodies. Every graph also runs on both executors.
-#include <QtTest>
+#include "test_main.h"
 
 #include <algorithm>
 #include <cmath>
@@ -600,5 +600,5 @@ class TestAutodiff : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestAutodiff)
+GRADLAB_TEST_APPLESS_MAIN(TestAutodiff)
 #include "test_autodiff.moc"

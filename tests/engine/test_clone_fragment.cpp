@@ -3,7 +3,7 @@
 // an independent loop's marks, gradients of a loop and of a map (reverse regions, saved values,
 // adjoints), cond, map_fn and vectorized_map; shared captures, a copy into another region, the
 // adjust callback, tapes, and the errors (bad ranges, stray regions, the memory budget).
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <set>
@@ -445,5 +445,5 @@ class TestCloneFragment : public QObject {
   }
 };
 
-QTEST_MAIN(TestCloneFragment)
+GRADLAB_TEST_MAIN(TestCloneFragment)
 #include "test_clone_fragment.moc"

@@ -1,7 +1,7 @@
 // Control-flow kinds as registry entries, the independent-iterations pass, the executor's
 // parallelFor, and the scan kind (tf.scan, tf.foldl, tf.foldr): values in order and reversed,
 // gradients against central differences, a gradient of a gradient, its loop records.
-#include <QtTest>
+#include "test_main.h"
 
 #include <atomic>
 #include <cmath>
@@ -543,5 +543,5 @@ y = grads.stack()
   }
 };
 
-QTEST_APPLESS_MAIN(TestControl)
+GRADLAB_TEST_APPLESS_MAIN(TestControl)
 #include "test_control.moc"

@@ -3,7 +3,7 @@
 // captured values. Values against closed forms and central differences, on the serial, the
 // parallel (2 and 3 threads) and the fused executor; the gradient graph holds no [N, weight...]
 // tensor of per-iteration adjoints.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <set>
@@ -283,5 +283,5 @@ class TestControlMap : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestControlMap)
+GRADLAB_TEST_APPLESS_MAIN(TestControlMap)
 #include "test_control_map.moc"

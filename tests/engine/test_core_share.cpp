@@ -2,7 +2,7 @@
 // shrinks only on two lookups in a row that see another runnable thread and grows back at once,
 // and a run with threads left to the executor keeps to one thread (no side-by-side phases) while
 // another program runs, with the same values, while a thread count the user chose is kept.
-#include <QtTest>
+#include "test_main.h"
 
 #include <omp.h>
 
@@ -156,5 +156,5 @@ class TestCoreShare : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCoreShare)
+GRADLAB_TEST_GUILESS_MAIN(TestCoreShare)
 #include "test_core_share.moc"

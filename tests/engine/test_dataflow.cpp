@@ -1,7 +1,7 @@
 // The parallel executor runs independent nodes side by side (exec/dataflow.h): same values,
 // gradients, prints and errors as the serial executor, and side-by-side phases only where two
 // or more independent nodes are each worth a thread.
-#include <QtTest>
+#include "test_main.h"
 
 #include <algorithm>
 #include <fstream>
@@ -209,5 +209,5 @@ bad = tf.gather(w, tf.constant([0, 9]))
   }
 };
 
-QTEST_GUILESS_MAIN(TestDataflow)
+GRADLAB_TEST_GUILESS_MAIN(TestDataflow)
 #include "test_dataflow.moc"

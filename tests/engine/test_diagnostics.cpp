@@ -1,6 +1,6 @@
 // Why is this gradient None? Each cause gives its explanation, naming the node where the chain
 // breaks and its script line.
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/autodiff/tape.h"
 #include "engine/control/control_flow.h"
@@ -171,5 +171,5 @@ class TestDiagnostics : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestDiagnostics)
+GRADLAB_TEST_APPLESS_MAIN(TestDiagnostics)
 #include "test_diagnostics.moc"

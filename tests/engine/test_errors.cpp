@@ -1,5 +1,5 @@
 // Bad input never crashes: each case gives an error naming the op and its script location.
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/autodiff/tape.h"
 #include "engine/control/control_flow.h"
@@ -239,5 +239,5 @@ class TestErrors : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestErrors)
+GRADLAB_TEST_APPLESS_MAIN(TestErrors)
 #include "test_errors.moc"

@@ -1,6 +1,6 @@
 // Flush-to-zero during runs: an underflowing float32 product is 0 on both executors (as
 // TensorFlow on CPU), a denormal with flushDenormals off, and the caller's mode is untouched.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -68,5 +68,5 @@ class TestFloatEnv : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestFloatEnv)
+GRADLAB_TEST_APPLESS_MAIN(TestFloatEnv)
 #include "test_float_env.moc"

@@ -2,7 +2,8 @@
 // numbers as the serial executor on every lesson and on test scripts (values, gradients, the
 // first NaN), and loop interchange taken for the ODE body and refused, with its reason, for a
 // trip count that depends on the carried values.
-#include <QtTest>
+#include "allocation_counter.h"
+#include "test_main.h"
 
 #include <atomic>
 #include <cmath>
@@ -20,28 +21,6 @@
 using namespace gl;
 using namespace gl::lab;
 namespace o = gl::ops;
-
-// ThreadSanitizer's runtime defines operator new itself (statically linked, not replaceable).
-#if defined(__SANITIZE_THREAD__)
-#define GRADLAB_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define GRADLAB_TSAN 1
-#endif
-#endif
-
-// A counting hook: every C++ heap allocation of this test binary (tensor buffers come from a
-// pool and are not counted; their handles, shapes and vectors are).
-static std::atomic<int64_t> gAllocations{0};
-#ifndef GRADLAB_TSAN
-void* operator new(std::size_t n) {
-  gAllocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#endif
 
 namespace {
 
@@ -358,9 +337,8 @@ class TestFused : public QObject {
   // reduction) with a fused group inside, and of an element-major loop, measured as the
   // difference between 150 and 50 iterations.
   void allocationsPerIteration() {
-#ifdef GRADLAB_TSAN
-    QSKIP("ThreadSanitizer's operator new cannot be replaced to count allocations");
-#endif
+    if (!gl::testing::countsAllocations())
+      QSKIP("ThreadSanitizer's operator new cannot be replaced to count allocations");
     auto perIteration = [](const std::string& body, bool fused) {
       int64_t counts[2] = {0, 0};
       const int trips[2] = {50, 150};
@@ -375,9 +353,9 @@ class TestFused : public QObject {
         s.timeline = false;
         s.valueRecords = false;
         runProgram(p, s);  // warm: pools and per-thread scratch
-        const int64_t before = gAllocations.load();
+        const int64_t before = gl::testing::heapAllocations();
         const ProgramRun r = runProgram(p, s);
-        counts[k] = gAllocations.load() - before;
+        counts[k] = gl::testing::heapAllocations() - before;
         if (!r.ok()) fail("run failed");
       }
       return double(counts[1] - counts[0]) / 100.0;
@@ -433,5 +411,5 @@ class TestFused : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestFused)
+GRADLAB_TEST_GUILESS_MAIN(TestFused)
 #include "test_fused.moc"

@@ -1,6 +1,6 @@
 // transform/simplify.h: which negations are folded into their add or sub, and that a run with
 // the rewrites (no value records) gives the same bits, op counts and first NaN as one without.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <cstring>
@@ -251,5 +251,5 @@ _, y = tf.while_loop(lambda i, y: i < 3, body, [tf.constant(0), x * 1.0])
   }
 };
 
-QTEST_GUILESS_MAIN(TestSimplify)
+GRADLAB_TEST_GUILESS_MAIN(TestSimplify)
 #include "test_simplify.moc"

@@ -1,4 +1,5 @@
-#include <QtTest>
+#include "allocation_counter.h"
+#include "test_main.h"
 
 #include <atomic>
 #include <cmath>
@@ -18,26 +19,6 @@
 #include "engine/tensor/tensor.h"
 
 using namespace gl;
-
-// Counts this binary's C++ heap allocations (tensor buffers come from the pool, not from here;
-// their shapes and handles used to).
-static std::atomic<int64_t> gAllocations{0};
-#if defined(__SANITIZE_THREAD__)
-#define GRADLAB_NO_COUNTING 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define GRADLAB_NO_COUNTING 1
-#endif
-#endif
-#ifndef GRADLAB_NO_COUNTING
-void* operator new(std::size_t n) {
-  gAllocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#endif
 
 class TestTensor : public QObject {
   Q_OBJECT
@@ -232,9 +213,8 @@ class TestTensor : public QObject {
   // A loop body's steady state: a tensor of a shape just freed, and copies of it, allocate
   // nothing from the heap (the block comes back from the pool with its shape's capacity).
   void steadyStateAllocatesNothing() {
-#ifdef GRADLAB_NO_COUNTING
-    QSKIP("ThreadSanitizer's operator new cannot be replaced to count allocations");
-#endif
+    if (!gl::testing::countsAllocations())
+      QSKIP("ThreadSanitizer's operator new cannot be replaced to count allocations");
     const Shape shape{10, 5000};
     auto body = [&](int i) {
       Tensor t = Tensor::full(DType::F32, shape, double(i));
@@ -244,9 +224,9 @@ class TestTensor : public QObject {
       return a.at(49999) + c.at(0) + s.item();
     };
     double sum = body(0);  // warm: the pool holds the blocks
-    const int64_t before = gAllocations.load();
+    const int64_t before = gl::testing::heapAllocations();
     for (int i = 1; i <= 100; ++i) sum += body(i);
-    QCOMPARE(gAllocations.load() - before, int64_t(0));
+    QCOMPARE(gl::testing::heapAllocations() - before, int64_t(0));
     QCOMPARE(sum, 3.0 * 5050);
   }
 
@@ -338,5 +318,5 @@ class TestTensor : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestTensor)
+GRADLAB_TEST_APPLESS_MAIN(TestTensor)
 #include "test_tensor.moc"

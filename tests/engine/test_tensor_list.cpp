@@ -1,7 +1,7 @@
 // TensorList versions (tensor_list.h): every version keeps its entries whatever is written
 // after it, writes to the newest version reuse its storage, and long chains of versions are
 // released without recursion.
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/tensor/tensor_list.h"
 
@@ -109,5 +109,5 @@ class TestTensorList : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestTensorList)
+GRADLAB_TEST_APPLESS_MAIN(TestTensorList)
 #include "test_tensor_list.moc"

@@ -1,7 +1,7 @@
 // The TF API checklist (#28): tests/lang/tf_api_checklist.txt lists the 283 TF 2 names that
 // gradient code reaches for. A script holding only `f = NAME` must trace for every name not
 // marked "missing"; a marked name that traces fails too, so the marks shrink as names land.
-#include <QtTest>
+#include "test_main.h"
 
 #include <filesystem>
 #include <fstream>
@@ -68,5 +68,5 @@ class TestApiChecklist : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestApiChecklist)
+GRADLAB_TEST_APPLESS_MAIN(TestApiChecklist)
 #include "test_api_checklist.moc"

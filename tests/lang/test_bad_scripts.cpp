@@ -1,7 +1,7 @@
 // Bad scripts: each must fail with a located, readable error (message substring and exact
 // line:col), never a crash. Then every prefix and some byte mutations of each script must give
 // either a program or an EngineError, nothing else.
-#include <QtTest>
+#include "test_main.h"
 
 #include <pthread.h>
 
@@ -549,5 +549,5 @@ class TestBadScripts : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestBadScripts)
+GRADLAB_TEST_APPLESS_MAIN(TestBadScripts)
 #include "test_bad_scripts.moc"

@@ -5,7 +5,7 @@
 //   # expect-error: <text the error contains> (instead of expect lines)
 //   # differs: <why GradLab deliberately differs from TF here>
 // Each script runs on the serial and the parallel executor; numbers compare to 1e-4 relative.
-#include <QtTest>
+#include "test_main.h"
 
 #include <filesystem>
 
@@ -59,5 +59,5 @@ class TestConformance : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestConformance)
+GRADLAB_TEST_GUILESS_MAIN(TestConformance)
 #include "test_conformance.moc"

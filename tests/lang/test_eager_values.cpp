@@ -2,7 +2,7 @@
 // through str()/float()/int()/bool()/len()/__index__/format, and TF's errors, located at the
 // script's line and column, where a tensor has no value (a traced body, where TF's tensors are
 // symbolic) or where numpy refuses the conversion.
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/lang/program.h"
 
@@ -126,5 +126,5 @@ class TestEagerValues : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestEagerValues)
+GRADLAB_TEST_GUILESS_MAIN(TestEagerValues)
 #include "test_eager_values.moc"

@@ -1,7 +1,7 @@
 // TF 2's execution model (issue #27): code outside tf.function runs eagerly, Python control
 // flow reads tensor values; a tf.function body is traced with AutoGraph's rules once per input
 // signature (engine/lang/tracer_function.cpp). Each answer cites TF's guide or source.
-#include <QtTest>
+#include "test_main.h"
 
 #include "../engine/helpers.h"
 #include "engine/exec/executor.h"
@@ -216,5 +216,5 @@ class TestFunction : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestFunction)
+GRADLAB_TEST_APPLESS_MAIN(TestFunction)
 #include "test_function.moc"

@@ -3,7 +3,7 @@
 // level and two more in a tf.range loop (Keras's moving -= (moving - batch) (1 - momentum),
 // computed here in closed form), and the training output's gradient by x and gamma against
 // central finite differences.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -135,5 +135,5 @@ class TestKerasBatchNorm : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestKerasBatchNorm)
+GRADLAB_TEST_APPLESS_MAIN(TestKerasBatchNorm)
 #include "test_keras_batchnorm.moc"

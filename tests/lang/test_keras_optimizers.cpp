@@ -4,7 +4,7 @@
 // GradLab; at the top level, in a Python for loop, in a `for i in tf.range(3)` tensor loop
 // (which must carry the slots and the iteration counter) and through minimize. Also TF's
 // docstring values and the refusals.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <functional>
@@ -375,5 +375,5 @@ class TestKerasOptimizers : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestKerasOptimizers)
+GRADLAB_TEST_APPLESS_MAIN(TestKerasOptimizers)
 #include "test_keras_optimizers.moc"

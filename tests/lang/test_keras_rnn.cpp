@@ -3,7 +3,7 @@
 // double from the layer's own (seeded random) weights, and the gradients of
 // L = sum(sin(out)) by the input and by each weight against central finite differences of the
 // same graph (the weight's variable value moved by +-h).
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <functional>
@@ -257,5 +257,5 @@ class TestKerasRnn : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestKerasRnn)
+GRADLAB_TEST_APPLESS_MAIN(TestKerasRnn)
 #include "test_keras_rnn.moc"

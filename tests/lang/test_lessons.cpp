@@ -1,6 +1,6 @@
 // Every built-in lesson runs at small params on both executors, its variants agree, and the
 // None cases it teaches come out None with the engine's explanation at the right line.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <fstream>
@@ -368,5 +368,5 @@ class TestLessons : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestLessons)
+GRADLAB_TEST_GUILESS_MAIN(TestLessons)
 #include "test_lessons.moc"

@@ -1,7 +1,7 @@
 // Loops that run more than once keep one record per execution (the step-through chooses which):
 // a while_loop inside a map_fn of 5 elements has 5 executions, each with its own per-iteration
 // values and adjoints, on both executors.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -252,5 +252,5 @@ _, y = tf.while_loop(lambda i, v: tf.less(i, 40), lambda i, v: (i + 1, inner(v))
   }
 };
 
-QTEST_MAIN(TestLoopExecutions)
+GRADLAB_TEST_MAIN(TestLoopExecutions)
 #include "test_loop_executions.moc"

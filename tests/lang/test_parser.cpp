@@ -1,6 +1,6 @@
 // GradLab script front end: lexer, parser, AST printers. Round trips for every construct,
 // precedence, locations, error messages with their line:col, deep nesting, and fuzzing.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cstdint>
 #include <random>
@@ -1228,5 +1228,5 @@ class TestParser : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestParser)
+GRADLAB_TEST_APPLESS_MAIN(TestParser)
 #include "test_parser.moc"

@@ -5,7 +5,7 @@
 // fails (a regression); a file that starts giving it fails too, until it is added to the list, so
 // the count the notes report is always the count in the repository. The run also prints what
 // stops every other file, grouped by the first words of its error.
-#include <QtTest>
+#include "test_main.h"
 
 #include <filesystem>
 #include <map>
@@ -71,7 +71,8 @@ class TestRealcode : public QObject {
     const auto files = corpus();
     for (const auto& f : files) {
       const std::string text = readAll(f);
-      const std::string why = verdict(parseHeader(text), runScript(text, f.string(), false, Notes::Drop));
+      const std::string why =
+          verdict(parseHeader(text), runScript(text, f.string(), false, Notes::Drop));
       const std::string name = f.filename().string();
       if (why.empty())
         passing.insert(name);
@@ -91,5 +92,5 @@ class TestRealcode : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRealcode)
+GRADLAB_TEST_GUILESS_MAIN(TestRealcode)
 #include "test_realcode.moc"

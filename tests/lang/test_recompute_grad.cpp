@@ -2,7 +2,7 @@
 // against finite differences of an independent C++ evaluation), inside a while_loop too, and
 // a lower tensor memory peak, since the forward pass's inner values are not kept for the
 // backward pass.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -195,5 +195,5 @@ class TestRecomputeGrad : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRecomputeGrad)
+GRADLAB_TEST_GUILESS_MAIN(TestRecomputeGrad)
 #include "test_recompute_grad.moc"

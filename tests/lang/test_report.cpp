@@ -3,8 +3,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QtTest>
 #include <set>
+#include "test_main.h"
 
 #include "engine/lab/report.h"
 #include "engine/lab/trace_json.h"
@@ -287,5 +287,5 @@ class TestReport : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestReport)
+GRADLAB_TEST_APPLESS_MAIN(TestReport)
 #include "test_report.moc"

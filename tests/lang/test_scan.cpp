@@ -3,7 +3,7 @@
 // the values of its functional_ops_test.py), nested structures, reverse, no initializer, empty
 // elems, gradients w.r.t. elems, initializer and a captured tf.Variable against central
 // differences in float64, a scan inside a while_loop and a tf.function, and located errors.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <sstream>
@@ -471,5 +471,5 @@ g = tape.gradient(s, w)
   }
 };
 
-QTEST_APPLESS_MAIN(TestScan)
+GRADLAB_TEST_APPLESS_MAIN(TestScan)
 #include "test_scan.moc"

@@ -2,7 +2,7 @@
 // checked as scripts: each value against TF's documented answer where the docstring gives one,
 // and each gradient against central finite differences in float64 of the same script
 // (L = sum(sin(out)), so every output element weighs differently).
-#include <QtTest>
+#include "test_main.h"
 
 #include <algorithm>
 #include <cmath>
@@ -775,5 +775,5 @@ b = tf.math.logical_xor(tf.constant([True, True, False]), tf.constant([True, Fal
   }
 };
 
-QTEST_APPLESS_MAIN(TestTfApiGrads)
+GRADLAB_TEST_APPLESS_MAIN(TestTfApiGrads)
 #include "test_tf_api_grads.moc"

@@ -2,7 +2,7 @@
 // run under the trace's limits and never run the script's side effects (issue #31, item 1: a
 // tf.Variable created after an endless loop made `gradlab check` hang, because evaluating
 // its initial value also ran every tf.print of the graph, one of them after the loop).
-#include <QtTest>
+#include "test_main.h"
 
 #include <atomic>
 #include <string>
@@ -98,5 +98,5 @@ class TestTraceLimits : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestTraceLimits)
+GRADLAB_TEST_APPLESS_MAIN(TestTraceLimits)
 #include "test_trace_limits.moc"

@@ -1,6 +1,6 @@
 // The tracer: AutoGraph rules visible in the graph, Python semantics at trace time, params and
 // variants, and closed-form gradients through scripts, run on both executors.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -1276,5 +1276,5 @@ picked = a.pick(tf.constant(2.0)) + a.pick(tf.constant(0.5))
   }
 };
 
-QTEST_APPLESS_MAIN(TestTracer)
+GRADLAB_TEST_APPLESS_MAIN(TestTracer)
 #include "test_tracer.moc"

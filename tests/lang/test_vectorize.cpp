@@ -2,7 +2,7 @@
 // control flow (while_loop, cond, map_fn, scan) inside the mapped function, it gives map_fn's
 // values and gradients, and its fallback report names the op and line of each part that could not
 // be batched.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <fstream>
@@ -484,5 +484,5 @@ gw = t.gradient(s, w)
   }
 };
 
-QTEST_APPLESS_MAIN(TestVectorize)
+GRADLAB_TEST_APPLESS_MAIN(TestVectorize)
 #include "test_vectorize.moc"

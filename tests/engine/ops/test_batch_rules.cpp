@@ -2,7 +2,7 @@
 // (built from its grad-check cases, each subset of the inputs batched), gives what running the
 // primitive once per example and stacking gives, in values and in gradients with respect to
 // every input (float64, through the batched graph and through the per-example one).
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -299,5 +299,5 @@ class TestBatchRules : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestBatchRules)
+GRADLAB_TEST_APPLESS_MAIN(TestBatchRules)
 #include "test_batch_rules.moc"

@@ -1,6 +1,6 @@
 // Forward kernels and shape rules of conv2d, its two backprop primitives and global average
 // pooling, called straight through the registry.
-#include <QtTest>
+#include "test_main.h"
 
 #include <omp.h>
 
@@ -424,5 +424,5 @@ class TestConv : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestConv)
+GRADLAB_TEST_APPLESS_MAIN(TestConv)
 #include "test_conv.moc"

@@ -1,6 +1,6 @@
 // Forward kernels and shape rules of the elementwise family, called straight through the
 // registry (no graph, no executor).
-#include <QtTest>
+#include "test_main.h"
 
 #include <omp.h>
 
@@ -428,5 +428,5 @@ class TestElementwise : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestElementwise)
+GRADLAB_TEST_APPLESS_MAIN(TestElementwise)
 #include "test_elementwise.moc"

@@ -1,6 +1,6 @@
 // matmul and einsum kernels against explicit loops, their shape rules, plans and error texts.
 #include <QElapsedTimer>
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <map>
@@ -348,5 +348,5 @@ class TestLinalg : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestLinalg)
+GRADLAB_TEST_APPLESS_MAIN(TestLinalg)
 #include "test_linalg.moc"

@@ -4,7 +4,7 @@
 // and its gradient (taped, reverse mode through the list VJPs) with finite differences. The list
 // ops cannot be grad-checked by the registry walk (their operands are lists); this file is where
 // their noGradCheck points.
-#include <QtTest>
+#include "test_main.h"
 
 #include <memory>
 #include <set>
@@ -346,5 +346,5 @@ class TestListOps : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestListOps)
+GRADLAB_TEST_APPLESS_MAIN(TestListOps)
 #include "test_list_ops.moc"

@@ -1,6 +1,6 @@
 // Forward kernels and shape rules of softmax, log_softmax, softmax_cross_entropy and of the
 // random constructors (random.cpp), called straight through the registry.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <functional>
@@ -275,5 +275,5 @@ class TestNn : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestNn)
+GRADLAB_TEST_APPLESS_MAIN(TestNn)
 #include "test_nn.moc"

@@ -1,5 +1,5 @@
 // Forward kernels and shape rules of the reductions, called straight through the registry.
-#include <QtTest>
+#include "test_main.h"
 
 #include <omp.h>
 
@@ -262,5 +262,5 @@ class TestReduce : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestReduce)
+GRADLAB_TEST_APPLESS_MAIN(TestReduce)
 #include "test_reduce.moc"

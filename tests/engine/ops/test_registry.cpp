@@ -6,7 +6,7 @@
 // once with every dimension unknown at trace time (each float input through relax_shape, as a
 // loop variable with shape_invariants=[None, ...] or a dynamic TensorArray's stack is), so no
 // VJP can take a static dimension for the run-time one.
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <set>
@@ -280,5 +280,5 @@ class TestRegistry : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestRegistry)
+GRADLAB_TEST_APPLESS_MAIN(TestRegistry)
 #include "test_registry.moc"

@@ -1,6 +1,6 @@
 // Forward values, shape rules and error texts of the shape primitives, calling the registry's
 // kernels directly.
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/ops/registry.h"
 #include "engine/tensor/error.h"
@@ -369,5 +369,5 @@ class TestShapeOps : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestShapeOps)
+GRADLAB_TEST_APPLESS_MAIN(TestShapeOps)
 #include "test_shape_ops.moc"

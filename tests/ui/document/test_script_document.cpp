@@ -10,7 +10,7 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTimer>
-#include <QtTest>
+#include "test_main.h"
 
 #include "ui/about.h"
 #include "ui/document/script_document.h"
@@ -431,5 +431,5 @@ class TestScriptDocument : public QObject {
   }
 };
 
-QTEST_MAIN(TestScriptDocument)
+GRADLAB_TEST_MAIN(TestScriptDocument)
 #include "test_script_document.moc"

@@ -3,7 +3,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
 
 #include <sys/stat.h>
 
@@ -64,5 +64,5 @@ class TestScriptFile : public QObject {
   // Autosave copies and recovery: tests/ui/document/test_script_document.cpp.
 };
 
-QTEST_GUILESS_MAIN(TestScriptFile)
+GRADLAB_TEST_GUILESS_MAIN(TestScriptFile)
 #include "test_script_file.moc"

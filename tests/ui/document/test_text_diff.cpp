@@ -1,6 +1,6 @@
 // The recovery preview's line diff: what each side has, in text order, long unchanged runs
 // shortened, counts that match the lines.
-#include <QtTest>
+#include "test_main.h"
 
 #include "ui/document/text_diff.h"
 
@@ -45,5 +45,5 @@ class TestTextDiff : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestTextDiff)
+GRADLAB_TEST_GUILESS_MAIN(TestTextDiff)
 #include "test_text_diff.moc"

@@ -1,7 +1,7 @@
 // The script editor driven with real key events offscreen: indentation, error marks and their
 // tooltips, navigation signals, template insertion, the debounced edit signal, and the colours
 // the highlighter gives to keywords, comments and the rest.
-#include <QtTest>
+#include "test_main.h"
 
 #include <QHelpEvent>
 #include <QTextBlock>
@@ -394,5 +394,5 @@ class TestScriptEditor : public QObject {
   }
 };
 
-QTEST_MAIN(TestScriptEditor)
+GRADLAB_TEST_MAIN(TestScriptEditor)
 #include "test_script_editor.moc"

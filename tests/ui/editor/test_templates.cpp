@@ -1,7 +1,7 @@
 // Insert-menu templates: every one, filled, parses on its own and inside an indented block; the
 // "New lesson" script is complete (title comment, a param, two variants); placeholders expand
 // to their names at the right places.
-#include <QtTest>
+#include "test_main.h"
 
 #include <QDir>
 #include <QFile>
@@ -185,5 +185,5 @@ class TestTemplates : public QObject {
   }
 };
 
-QTEST_MAIN(TestTemplates)
+GRADLAB_TEST_MAIN(TestTemplates)
 #include "test_templates.moc"

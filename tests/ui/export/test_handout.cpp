@@ -7,7 +7,7 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/lab/session.h"
 #include "engine/lang/program.h"
@@ -146,5 +146,5 @@ class TestHandout : public QObject {
   }
 };
 
-QTEST_MAIN(TestHandout)
+GRADLAB_TEST_MAIN(TestHandout)
 #include "test_handout.moc"

@@ -6,7 +6,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/lab/gradient_view.h"
 #include "sample_graphs.h"
@@ -212,5 +212,5 @@ class TestGraphExport : public QObject {
   GraphScene scene_;
 };
 
-QTEST_MAIN(TestGraphExport)
+GRADLAB_TEST_MAIN(TestGraphExport)
 #include "test_graph_export.moc"

@@ -1,7 +1,7 @@
 // The model and the layout without a window: what is visible under folding and phase filters,
 // which values each edge carries, where dot puts things, and how long big graphs take.
 #include <QElapsedTimer>
-#include <QtTest>
+#include "test_main.h"
 
 #include "sample_graphs.h"
 #include "ui/graph/graph_layout.h"
@@ -195,5 +195,5 @@ class TestGraphLayout : public QObject {
   }
 };
 
-QTEST_MAIN(TestGraphLayout)
+GRADLAB_TEST_MAIN(TestGraphLayout)
 #include "test_graph_layout.moc"

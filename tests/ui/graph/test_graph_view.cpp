@@ -4,7 +4,7 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/lab/gradient_view.h"
 #include "sample_graphs.h"
@@ -571,5 +571,5 @@ class TestGraphView : public QObject {
   }
 };
 
-QTEST_MAIN(TestGraphView)
+GRADLAB_TEST_MAIN(TestGraphView)
 #include "test_graph_view.moc"

@@ -1,6 +1,6 @@
 // Repeated structure folds into one node per group: the sample's unrolled loop, seed-c's
 // list of 64 layers and seed-b's 1000 gradient passes (a 34,000-node program) at seed size.
-#include <QtTest>
+#include "test_main.h"
 
 #include <fstream>
 #include <sstream>
@@ -153,5 +153,5 @@ class TestRepeatGroups : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRepeatGroups)
+GRADLAB_TEST_GUILESS_MAIN(TestRepeatGroups)
 #include "test_repeat_groups.moc"

@@ -2,7 +2,7 @@
 // its registry entry states it (forward formula and gradient rule; GradLab is a teaching tool),
 // for forward and gradient nodes alike; nodes that are no primitive have no math row.
 #include <QTreeWidget>
-#include <QtTest>
+#include "test_main.h"
 
 #include <memory>
 
@@ -189,5 +189,5 @@ class TestInspectorPanel : public QObject {
   }
 };
 
-QTEST_MAIN(TestInspectorPanel)
+GRADLAB_TEST_MAIN(TestInspectorPanel)
 #include "test_inspector_panel.moc"

@@ -2,7 +2,7 @@
 // changes, user values kept across re-parses), the run log (kinds of lines, clickable
 // locations) and the lesson browser (titles from files, recent files, activation).
 #include <QAbstractButton>
-#include <QtTest>
+#include "test_main.h"
 
 #include <QDoubleSpinBox>
 #include <QSlider>
@@ -426,5 +426,5 @@ class TestPanels : public QObject {
   }
 };
 
-QTEST_MAIN(TestPanels)
+GRADLAB_TEST_MAIN(TestPanels)
 #include "test_panels.moc"

@@ -1,6 +1,6 @@
 // Export: PNG at the requested pixel size and DPI, SVG that parses with drawing elements, PDF,
 // CSV with the plot's numbers; the panel's export menu with the file dialog bypassed.
-#include <QtTest>
+#include "test_main.h"
 
 #include <QImage>
 #include <QSignalSpy>
@@ -275,5 +275,5 @@ class TestPlotExport : public QObject {
   }
 };
 
-QTEST_MAIN(TestPlotExport)
+GRADLAB_TEST_MAIN(TestPlotExport)
 #include "test_plot_export.moc"

@@ -1,6 +1,6 @@
 // The plots show the engine's numbers: gradient lines, heat map, timing bars, scaling curves and
 // the per-thread timeline, fed from real runs; cursor, log-y, dark mode and hover on real widgets.
-#include <QtTest>
+#include "test_main.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -629,5 +629,5 @@ class TestPlots : public QObject {
   }
 };
 
-QTEST_MAIN(TestPlots)
+GRADLAB_TEST_MAIN(TestPlots)
 #include "test_plots.moc"

@@ -5,8 +5,8 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QTextCursor>
-#include <QtTest>
 #include <cmath>
+#include "test_main.h"
 
 #include "support/isolated_settings.h"
 #include "ui/about.h"
@@ -259,5 +259,5 @@ class TestRecordCache : public QObject {
   }
 };
 
-QTEST_MAIN(TestRecordCache)
+GRADLAB_TEST_MAIN(TestRecordCache)
 #include "test_record_cache.moc"

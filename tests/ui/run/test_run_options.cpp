@@ -4,7 +4,7 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QtTest>
+#include "test_main.h"
 
 #include "ui/run/run_options.h"
 
@@ -92,5 +92,5 @@ class TestRunOptions : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunOptions)
+GRADLAB_TEST_MAIN(TestRunOptions)
 #include "test_run_options.moc"

@@ -2,7 +2,7 @@
 // the first step to the last, backward from the last to the first).
 #include <QComboBox>
 #include <QToolButton>
-#include <QtTest>
+#include "test_main.h"
 
 #include "ui/step/execution_view.h"
 #include "ui/step/step_controls.h"
@@ -161,5 +161,5 @@ class TestStepControls : public QObject {
   }
 };
 
-QTEST_MAIN(TestStepControls)
+GRADLAB_TEST_MAIN(TestStepControls)
 #include "test_step_controls.moc"

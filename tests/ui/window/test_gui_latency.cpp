@@ -4,7 +4,7 @@
 // GUI thread's event loop did not answer. Offscreen; the probe's numbers are printed.
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QtTest>
+#include "test_main.h"
 
 #include "support/isolated_settings.h"
 #include "support/latency_probe.h"
@@ -107,5 +107,5 @@ class TestGuiLatency : public QObject {
   using SmallParams = QMap<QString, double>;
 };
 
-QTEST_MAIN(TestGuiLatency)
+GRADLAB_TEST_MAIN(TestGuiLatency)
 #include "test_gui_latency.moc"

@@ -13,8 +13,8 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QWindow>
-#include <QtTest>
 #include <cmath>
+#include "test_main.h"
 
 #include <QProgressBar>
 #include "engine/tensor/tensor.h"
@@ -855,5 +855,5 @@ d_xs = tape.gradient(total, xs)
   }
 };
 
-QTEST_MAIN(TestMainWindow)
+GRADLAB_TEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"

@@ -2,7 +2,7 @@
 // the graph, editor and plot fonts larger, lets the arrow keys step, and puts it all back.
 #include <QAction>
 #include <QDockWidget>
-#include <QtTest>
+#include "test_main.h"
 
 #include "support/isolated_settings.h"
 #include "ui/editor/script_editor.h"
@@ -96,5 +96,5 @@ class TestPresentation : public QObject {
   }
 };
 
-QTEST_MAIN(TestPresentation)
+GRADLAB_TEST_MAIN(TestPresentation)
 #include "test_presentation.moc"

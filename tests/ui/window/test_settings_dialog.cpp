@@ -5,7 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QSettings>
-#include <QtTest>
+#include "test_main.h"
 
 #include "ui/window/settings_dialog.h"
 
@@ -128,5 +128,5 @@ class TestSettingsDialog : public QObject {
   }
 };
 
-QTEST_MAIN(TestSettingsDialog)
+GRADLAB_TEST_MAIN(TestSettingsDialog)
 #include "test_settings_dialog.moc"

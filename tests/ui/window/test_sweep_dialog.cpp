@@ -5,7 +5,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QtTest>
+#include "test_main.h"
 
 #include "ui/window/sweep_dialog.h"
 
@@ -127,5 +127,5 @@ class TestSweepDialog : public QObject {
   }
 };
 
-QTEST_MAIN(TestSweepDialog)
+GRADLAB_TEST_MAIN(TestSweepDialog)
 #include "test_sweep_dialog.moc"

@@ -9,7 +9,7 @@
 #include <QTemporaryDir>
 #include <QTranslator>
 #include <QXmlStreamReader>
-#include <QtTest>
+#include "test_main.h"
 
 #include "engine/lab/report.h"
 #include "engine/lang/program.h"
@@ -459,5 +459,5 @@ with variant("b"):
   }
 };
 
-QTEST_MAIN(TestTranslations)
+GRADLAB_TEST_MAIN(TestTranslations)
 #include "test_translations.moc"

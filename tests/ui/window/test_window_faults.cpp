@@ -14,8 +14,8 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
-#include <QtTest>
 #include <csignal>
+#include "test_main.h"
 
 #include "support/isolated_settings.h"
 #include "ui/about.h"
@@ -108,9 +108,10 @@ int threadCount() {
 }
 
 // ---- The child window that is killed --------------------------------------------------------
-// Run as `test_window_faults` with GRADLAB_KILL_CHILD=<scenario>, GRADLAB_KILL_FOLDER (autosave
-// folder) and GRADLAB_KILL_FILE (the script, empty for an untitled one). It edits, waits until
-// the autosave copy holds what the scenario leaves behind, prints "ready" and waits to be killed.
+// Run as `gradlab_tests_ui test_window_faults` with GRADLAB_KILL_CHILD=<scenario>,
+// GRADLAB_KILL_FOLDER (autosave folder) and GRADLAB_KILL_FILE (the script, empty for an untitled
+// one). It edits, waits until the autosave copy holds what the scenario leaves behind, prints
+// "ready" and waits to be killed.
 int childEditsUntilKilled() {
   const QString scenario = qEnvironmentVariable("GRADLAB_KILL_CHILD");
   const QString folder = qEnvironmentVariable("GRADLAB_KILL_FOLDER");
@@ -166,7 +167,7 @@ class TestWindowFaults : public QObject {
     env.insert("GRADLAB_KILL_FILE", file);
     env.insert("QT_QPA_PLATFORM", "offscreen");
     child.setProcessEnvironment(env);
-    child.start(QCoreApplication::applicationFilePath(), {});
+    child.start(QCoreApplication::applicationFilePath(), gl::testing::runnerArguments());
     if (!child.waitForStarted(10000)) return false;
     QByteArray out;
     QElapsedTimer t;
@@ -520,7 +521,8 @@ class TestWindowFaults : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
+namespace {
+int windowFaultsMain(int argc, char** argv) {
   QApplication app(argc, argv);
   if (qEnvironmentVariableIsSet("GRADLAB_KILL_CHILD")) {
     QCoreApplication::setOrganizationName("GradLabTest");
@@ -532,5 +534,8 @@ int main(int argc, char** argv) {
   QTEST_SET_MAIN_SOURCE_PATH
   return QTest::qExec(&test, argc, argv);
 }
+}  // namespace
+
+GRADLAB_TEST_CUSTOM_MAIN(windowFaultsMain)
 
 #include "test_window_faults.moc"
