@@ -74,6 +74,9 @@ class GradientTape : public TapeHook {
   void onNode(const Node& n) override;
   bool recordingStopped() const override { return stopDepth_ > 0; }
   bool isRecorded(int node) const { return recorded_.count(node) > 0; }
+  bool persistent() const { return persistent_; }
+  // The nodes on the tape (since it opened or was last reset), ascending.
+  std::vector<int> recordedNodes() const { return {recorded_.begin(), recorded_.end()}; }
 
  private:
   void beginQuery(const char* what);

@@ -142,6 +142,15 @@ struct FunctionCall {
   int first = 0, end = 0;
 };
 
+// What one tf.GradientTape recorded (lang/tracer_context.cpp, at the end of the trace): the
+// nodes built while it was recording, ascending. The window draws them inside the tape's frame
+// and every other op outside it, so "this op ran outside the tape" is a picture (issue #27).
+struct TapeRecord {
+  SourceLoc loc;  // where the tape was opened (`with tf.GradientTape() as tape:`)
+  bool persistent = false;
+  std::vector<int> recorded;
+};
+
 class Graph {
  public:
   Graph();
@@ -171,6 +180,8 @@ class Graph {
   std::vector<VectorizedMapRecord> vectorizedMaps;
   // One per tf.function call from eager code, in call order.
   std::vector<FunctionCall> functionCalls;
+  // One per tf.GradientTape opened in eager code, in opening order.
+  std::vector<TapeRecord> tapes;
 
  private:
   std::deque<Node> nodes_;

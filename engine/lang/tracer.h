@@ -145,7 +145,9 @@ class Tracer {
   }
   void setGlobalSeed(uint64_t seed);
   int nextLayerIndex(const std::string& kind);
-  GradientTape& openTape(bool persistent, bool watchVariables);
+  GradientTape& openTape(bool persistent, bool watchVariables, const SourceLoc& loc);
+  // Graph::tapes from the tapes opened so far (what each recorded, for the window).
+  void recordTapes();
   // One more unrolled copy of a body (a Python loop's step, a dataset element): the unroll,
   // node and cancellation limits.
   void countUnroll(const SourceLoc& loc);
@@ -289,6 +291,8 @@ class Tracer {
   int64_t seedCounter_ = 0;
   Variant* variant_ = nullptr;  // the `with variant(...)` block being traced, if any
   std::vector<std::unique_ptr<GradientTape>> tapes_;  // owned here: they must die before b_
+  // Where each of tapes_ was opened, and whether in eager code (not while tracing a function).
+  std::vector<std::pair<SourceLoc, bool>> tapeOpenings_;
   std::vector<int> topTapes_;  // first node of each tape opened outside variant blocks
   int bindOrder_ = 0;
   std::map<std::string, int> layerCount_;  // Keras-style default names: conv2d, conv2d_1, ...

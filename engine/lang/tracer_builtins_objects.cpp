@@ -40,7 +40,7 @@ struct TapeObj : Object {
     if (tape)
       tape->resume();
     else
-      tape = &cx.openTape(persistent, watchVariables);
+      tape = &cx.openTape(persistent, watchVariables, loc);
     return Val::object(shared_from_this());
   }
   void exit(Context&) override { tape->stop(); }

@@ -266,7 +266,7 @@ void addOptimizerMethods(BuiltinTable& t, const std::string& kind) {
         const std::vector<Val> list = vars.isSeq() ? vars.items() : std::vector<Val>{vars};
         for (const Val& v : list)
           if (!v.var()) a.fail("var_list", "must hold tf.Variables");
-        GradientTape& tape = a.cx.openTape(false, true);
+        GradientTape& tape = a.cx.openTape(false, true, a.callLoc);
         const Val value = a.cx.callSimple(loss, {}, a.loc("loss"), "loss");
         tape.stop();
         Value target = a.cx.toTensor(value, a.loc("loss"));

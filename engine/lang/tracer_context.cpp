@@ -66,8 +66,8 @@ void Context::setGlobalSeed(uint64_t seed) { t_.setGlobalSeed(seed); }
 int64_t Context::nextSeed(std::optional<int64_t> opSeed) { return t_.nextSeed(opSeed); }
 int Context::nextLayerIndex(const std::string& kind) { return t_.nextLayerIndex(kind); }
 void Context::countUnroll(const SourceLoc& loc) { t_.countUnroll(loc); }
-GradientTape& Context::openTape(bool persistent, bool watchVariables) {
-  return t_.openTape(persistent, watchVariables);
+GradientTape& Context::openTape(bool persistent, bool watchVariables, const SourceLoc& loc) {
+  return t_.openTape(persistent, watchVariables, loc);
 }
 
 Val Context::fresh(const Val& v) const { return t_.fresh(v); }
@@ -107,11 +107,23 @@ int Tracer::nextLayerIndex(const std::string& kind) { return layerCount_[kind]++
 
 bool Tracer::noteOnce(const std::string& key) { return notes_.insert(key).second; }
 
-GradientTape& Tracer::openTape(bool persistent, bool watchVariables) {
+GradientTape& Tracer::openTape(bool persistent, bool watchVariables, const SourceLoc& loc) {
   const int first = g_.numNodes();
   tapes_.push_back(std::make_unique<GradientTape>(b_, persistent, watchVariables));
+  tapeOpenings_.push_back({loc, eager()});
   (variant_ ? variant_->tapes : topTapes_).push_back(first);
   return *tapes_.back();
+}
+
+// Only tapes of eager code: one opened while a tf.function traces belongs to the function's
+// graph, which the window draws as the call's frame (a first trace that created variables is
+// traced again, and its tape would frame the discarded trace's ops).
+void Tracer::recordTapes() {
+  g_.tapes.clear();
+  for (size_t i = 0; i < tapes_.size(); ++i)
+    if (tapeOpenings_[i].second)
+      g_.tapes.push_back(
+          {tapeOpenings_[i].first, tapes_[i]->persistent(), tapes_[i]->recordedNodes()});
 }
 
 }  // namespace gl::lang::trace

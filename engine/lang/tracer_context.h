@@ -70,7 +70,7 @@ class Context {
   int nextLayerIndex(const std::string& kind);      // Keras names: Dense, Dense_1, ...
   void countUnroll(const SourceLoc& loc);           // a dataset element built (Tracer's)
   // A tape recording from the next node on, owned by the tracer (tapes die before the builder).
-  GradientTape& openTape(bool persistent, bool watchVariables);
+  GradientTape& openTape(bool persistent, bool watchVariables, const SourceLoc& loc);
 
   // Variables as state (Tracer's functions of the same names say what each does).
   Val fresh(const Val& v) const;

@@ -163,6 +163,7 @@ void Tracer::limitStack(const char* base, size_t threadStack) {
 
 void Tracer::runModule(const Module& m) {
   execBlock(m.body);
+  recordTapes();
   if (!logPending_.empty()) log("");  // the last print's unfinished line
   if (prog_.variants.empty()) {
     Variant v{"", SourceLoc{file_, 1, 1}, {}, {}, {}};
