@@ -14,12 +14,15 @@ FrameItem::FrameItem(const VisFrame& frame, const QRectF& rect, int depth)
     : frame_(frame), rect_(rect), depth_(depth) {
   setZValue(-10 + depth);  // outer frames behind inner ones, all behind edges and nodes
   QString tip = QString::fromStdString(frame.title);
-  if (!isRegion()) tip += QLatin1Char('\n') + QObject::tr("click [–] or double-click to fold");
+  if (foldable()) tip += QLatin1Char('\n') + QObject::tr("click [–] or double-click to fold");
+  if (frame.tape >= 0)
+    tip += QLatin1Char('\n') +
+           QObject::tr("the ops this tape recorded; a gradient through an op outside is None");
   setToolTip(tip);
 }
 
 QRectF FrameItem::foldButtonRect() const {
-  if (isRegion()) return {};
+  if (!foldable()) return {};
   return QRectF(rect_.left() + 5, rect_.top() + 4, 11, 11);
 }
 
@@ -29,6 +32,7 @@ void FrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   p->setRenderHint(QPainter::Antialiasing);
   QPen pen(style::frameBorder(frame_), isRegion() ? 1.0 : 1.6);
   if (isRegion()) pen.setStyle(Qt::DashLine);
+  if (frame_.tape >= 0) pen.setStyle(Qt::DashDotLine);
   p->setPen(pen);
   p->setBrush(style::frameFill(frame_, depth_));
   p->drawRoundedRect(rect_, 8, 8);
@@ -36,7 +40,7 @@ void FrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   p->setFont(style::frameFont());
   const QFontMetricsF fm(p->font());
   double x = rect_.left() + 6;
-  if (!isRegion()) {
+  if (foldable()) {
     const QRectF button = foldButtonRect();
     p->setPen(QPen(style::frameBorder(frame_), 1));
     p->setBrush(style::panelFill());

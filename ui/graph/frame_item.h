@@ -1,6 +1,6 @@
 #pragma once
-// A loop, branch or map frame (or one region inside it) drawn behind its nodes. The header
-// holds a fold button and the title ("while_loop #12  ×20").
+// A loop, branch or map frame (or one region inside it), a group's or a GradientTape's frame,
+// drawn behind its nodes. The header holds a fold button and the title ("while_loop #12  ×20").
 #include <QGraphicsItem>
 
 #include "ui/graph/graph_model.h"
@@ -17,6 +17,10 @@ class FrameItem : public QGraphicsItem {
   const VisFrame& info() const { return frame_; }
   int owner() const { return frame_.owner; }
   bool isRegion() const { return frame_.region >= 0; }
+  // A whole loop, branch, map or group folds; a region or a tape's frame does not.
+  bool foldable() const {
+    return !isRegion() && (frame_.owner >= 0 || frame_.group >= 0) && frame_.tape < 0;
+  }
   // The fold button, in scene coordinates (whole frames only).
   QRectF foldButtonRect() const;
 

@@ -38,6 +38,11 @@ std::string regionTitle(RegionKind kind) {
   return std::string(regionKindName(kind));
 }
 
+// "1 call", "3 calls".
+std::string plural(int64_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 std::string formatScalar(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
@@ -72,6 +77,7 @@ class Builder {
   // One walk up each node's frames answers every question the passes below ask about it:
   // 34,000-node programs are built node by node several times per open, on the GUI thread.
   void precompute() {
+    assignTapes();
     const size_t n = size_t(g_.numNodes());
     hidden_.assign(n, 0);
     folded_.assign(n, -1);
@@ -120,15 +126,22 @@ class Builder {
     VisNode v;
     v.key = "g" + std::to_string(group);
     v.node = rg.members.front();
-    v.op = "repeat";
     v.kind = VisNodeKind::Folded;
     v.category = NodeCategory::ControlFlow;
     v.backward = rg.backward;
     v.title = rg.title;
-    v.subtitle =
-        std::to_string(rg.nodesPerInstance) + " nodes each, line " + std::to_string(rg.firstLine);
     v.iterations = rg.repeats;
     v.group = group;
+    v.frame = groupTape(group);
+    if (rg.kind == GroupKind::FunctionCalls) {
+      v.op = "tf.function";
+      v.subtitle =
+          plural(rg.repeats, "call") + ", traced graph of " + plural(rg.nodesPerInstance, "node");
+    } else {
+      v.op = "repeat";
+      v.subtitle =
+          plural(rg.nodesPerInstance, "node") + " each, line " + std::to_string(rg.firstLine);
+    }
     const int index = push(v);
     groupNode_[group] = index;
     return index;
@@ -140,13 +153,71 @@ class Builder {
     VisFrame fr;
     fr.key = "cluster_g" + std::to_string(group);
     fr.group = group;
+    fr.parent = groupTape(group);
+    fr.calls = rg.kind == GroupKind::FunctionCalls;
     fr.backward = rg.backward;
     fr.iterations = rg.repeats;
-    fr.title = rg.title + "  ×" + std::to_string(rg.repeats);
+    fr.title = rg.kind == GroupKind::FunctionCalls ? rg.title + "  " + plural(rg.repeats, "call")
+                                                   : rg.title + "  ×" + std::to_string(rg.repeats);
     if (fr.backward) fr.title += "  (backward)";
     out_.frames.push_back(fr);
     groupFrame_[group] = static_cast<int>(out_.frames.size()) - 1;
     return groupFrame_[group];
+  }
+
+  // The frame of tape k (its enclosing tape's frame made first: parents precede children).
+  int tapeFrame(int k) {
+    if (k < 0) return -1;
+    if (auto it = tapeFrame_.find(k); it != tapeFrame_.end()) return it->second;
+    const TapeRecord& tape = g_.tapes[size_t(k)];
+    VisFrame fr;
+    fr.key = "cluster_t" + std::to_string(k);
+    fr.tape = k;
+    fr.parent = tapeFrame(tapeParent_[size_t(k)]);
+    fr.title = "GradientTape, line " + std::to_string(tape.loc.line);
+    if (tape.persistent) fr.title += " (persistent)";
+    out_.frames.push_back(fr);
+    tapeFrame_[k] = static_cast<int>(out_.frames.size()) - 1;
+    return tapeFrame_[k];
+  }
+
+  // The innermost tape that recorded every member of a group, -1 if none.
+  int groupTape(int group) {
+    int tape = -2;
+    for (int id : repeatGroup(group).members) {
+      const int t = tapeOf_[size_t(id)];
+      if (tape == -2) tape = t;
+      while (tape >= 0 && !tapeHolds(tape, t)) tape = tapeParent_[size_t(tape)];
+    }
+    return tapeFrame(tape < 0 ? -1 : tape);
+  }
+
+  // True if tape `outer` is `inner` or encloses it.
+  bool tapeHolds(int outer, int inner) const {
+    for (int t = inner; t >= 0; t = tapeParent_[size_t(t)])
+      if (t == outer) return true;
+    return false;
+  }
+
+  // Which tape frame each top-level node goes in. Tapes are taken in opening order; a tape
+  // whose top-level ops are neither inside nor apart from each earlier tape's is left out.
+  void assignTapes() {
+    tapeOf_.assign(size_t(g_.numNodes()), -1);
+    tapeParent_.assign(g_.tapes.size(), -1);
+    for (size_t k = 0; k < g_.tapes.size(); ++k) {
+      std::vector<int> top;
+      for (int id : g_.tapes[k].recorded)
+        if (id >= 0 && id < g_.numNodes() && g_.node(id).region <= 0) top.push_back(id);
+      if (top.empty() || (f_.only && top.back() < f_.firstOwnNode)) continue;
+      // Every op must sit in the same frame so far: none (a tape apart from the others) or
+      // one tape's (the tape opened inside that one's `with` block).
+      const int enclosing = tapeOf_[size_t(top.front())];
+      bool nests = true;
+      for (int id : top) nests = nests && tapeOf_[size_t(id)] == enclosing;
+      if (!nests) continue;
+      tapeParent_[k] = enclosing;
+      for (int id : top) tapeOf_[size_t(id)] = static_cast<int>(k);
+    }
   }
 
   int frameOf(int owner) {
@@ -180,11 +251,13 @@ class Builder {
     return index;
   }
 
-  // The frame a node is drawn in: its region's sub-frame, or its owner's frame.
+  // The frame a node is drawn in: its region's sub-frame, or its owner's frame; at the top
+  // level an unfolded group's frame, else the innermost tape that recorded it.
   int containingFrame(const Node& n) {
     if (n.region <= 0) {
       const int group = unfoldedGroup(n);
-      return group < 0 ? -1 : groupFrame(group);
+      if (group >= 0) return groupFrame(group);
+      return tapeFrame(tapeOf_[size_t(n.id)]);
     }
     const int owner = g_.region(n.region).owner;
     if (owner < 0) return -1;
@@ -296,7 +369,10 @@ class Builder {
   const Graph& g_;
   const GraphFilter& f_;
   VisibleGraph out_;
-  std::map<int, int> frameIndex_, regionFrame_, entryOf_, exitOf_, groupNode_, groupFrame_;
+  std::map<int, int> frameIndex_, regionFrame_, entryOf_, exitOf_, groupNode_, groupFrame_,
+      tapeFrame_;
+  std::vector<int> tapeOf_;      // top-level node -> innermost tape with a frame, or -1
+  std::vector<int> tapeParent_;  // tape -> the tape whose frame encloses its frame, or -1
   std::map<std::pair<int, int>, int> edgeIndex_;
   std::vector<char> hidden_;         // by the phase filters or the subset
   std::vector<int> folded_, group_;  // outermost folded frame / folded repeat group, or -1

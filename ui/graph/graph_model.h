@@ -8,7 +8,9 @@
 // there are several (cond/body, then/else), and an exit node (collects the region results,
 // sends the outputs on). Folded, the whole frame is a single node with an iteration badge.
 // Repeated structure (repeat_groups.h) folds the same way: one node "×N" for all instances,
-// unfolded into a frame that holds them.
+// unfolded into a frame that holds them; so do the calls of a tf.function from eager code.
+// The top-level ops a GradientTape recorded sit in a frame of the tape's, every other op
+// outside it (nested tapes nest; a tape whose ops interleave with another's gets no frame).
 #include <map>
 #include <memory>
 #include <set>
@@ -39,11 +41,13 @@ struct VisNode {
 };
 
 struct VisFrame {
-  std::string key;  // cluster_f12 / cluster_f12_r3
-  int owner = -1;   // the control-flow node
-  int region = -1;  // set for region sub-frames, -1 for the frame of the whole node
-  int group = -1;   // set for the frame of an unfolded repeat group (owner -1)
-  int parent = -1;  // enclosing frame index, -1: top
+  std::string key;     // cluster_f12 / cluster_f12_r3
+  int owner = -1;      // the control-flow node
+  int region = -1;     // set for region sub-frames, -1 for the frame of the whole node
+  int group = -1;      // set for the frame of an unfolded repeat group (owner -1)
+  int tape = -1;       // set for the frame of a GradientTape's recorded ops (Graph::tapes index)
+  bool calls = false;  // the group frame holds a tf.function's calls (GroupKind::FunctionCalls)
+  int parent = -1;     // enclosing frame index, -1: top
   bool backward = false;
   std::string title;  // "while_loop #12 ×20", "body"
   int64_t iterations = -1;
@@ -64,6 +68,9 @@ struct GraphFilter {
   // When set, only these top-level nodes (and everything inside their frames) are shown:
   // one variant of a lesson instead of all of them side by side.
   std::shared_ptr<const std::set<int>> only;
+  // With `only`: where the shown block's own nodes begin. A tape that recorded nothing from
+  // here on was opened in an earlier block (whose variables this view shares) and gets no frame.
+  int firstOwnNode = 0;
   // Repeated structure of the shown nodes; each group is one node unless unfolded.
   std::shared_ptr<const RepeatGroups> repeats;
   std::set<int> unfoldedGroups;

@@ -44,22 +44,29 @@ void GraphScene::setGraph(std::shared_ptr<const Graph> graph,
   rebuild();
 }
 
-void GraphScene::setNodeSubset(std::shared_ptr<const std::set<int>> nodes) {
+void GraphScene::setNodeSubset(std::shared_ptr<const std::set<int>> nodes, int firstOwnNode) {
   filter_.only = std::move(nodes);
+  filter_.firstOwnNode = firstOwnNode;
   recomputeRepeats();
   rebuild();
 }
 
 void GraphScene::recomputeRepeats(std::shared_ptr<const RepeatGroups> known) {
   const int shown = !graph_ ? 0 : filter_.only ? int(filter_.only->size()) : graph_->numNodes();
-  if (shown <= kFoldRepeatsAbove)
+  // A small graph shows every node: only tf.function calls are grouped, each call group
+  // unfolded (its frame says which ops a call ran); a big one folds repeats and calls.
+  const bool small = shown <= kFoldRepeatsAbove;
+  if (!graph_)
     repeats_ = std::make_shared<const RepeatGroups>();
+  else if (known && !small)
+    repeats_ = std::move(known);
   else
-    repeats_ =
-        known ? std::move(known)
-              : std::make_shared<const RepeatGroups>(findRepeatGroups(*graph_, filter_.only.get()));
+    repeats_ = std::make_shared<const RepeatGroups>(
+        findRepeatGroups(*graph_, filter_.only.get(), kMinRepeats, !small));
   filter_.repeats = repeats_;
   filter_.unfoldedGroups.clear();
+  if (small)
+    for (size_t i = 0; i < repeats_->groups.size(); ++i) filter_.unfoldedGroups.insert(int(i));
 }
 
 void GraphScene::setGroupFolded(int group, bool folded) {
@@ -414,7 +421,7 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
         return;
       }
       if (node->loc().known()) emit sourceRequested(node->loc());
-    } else if (FrameItem* frame = frameItemAt(pos)) {
+    } else if (FrameItem* frame = frameItemAt(pos); frame && frame->foldable()) {
       event->accept();
       if (frame->info().group >= 0)
         toggleGroup(frame->info().group, true);

@@ -77,7 +77,8 @@ class GraphScene : public QGraphicsScene {
   void setLayoutOptions(const LayoutOptions& options);
 
   // Only these top-level nodes and their frames (nullptr: all).
-  void setNodeSubset(std::shared_ptr<const std::set<int>> nodes);
+  // firstOwnNode: GraphFilter::firstOwnNode (where the shown block's own nodes begin).
+  void setNodeSubset(std::shared_ptr<const std::set<int>> nodes, int firstOwnNode = 0);
   void setShowForward(bool on);
   void setShowBackward(bool on);
   bool showForward() const { return filter_.showForward; }

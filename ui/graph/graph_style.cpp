@@ -127,13 +127,17 @@ QColor nodeBorder(const VisNode& n) {
 }
 
 QColor frameFill(const VisFrame& f, int depth) {
-  const QColor c = f.region >= 0 ? QColor(252, 252, 252)
-                   : f.backward  ? QColor(246, 240, 252)
-                                 : QColor(255, 248, 235);
+  const QColor c = f.tape >= 0     ? QColor(240, 250, 242)
+                   : f.calls       ? QColor(238, 244, 255)
+                   : f.region >= 0 ? QColor(252, 252, 252)
+                   : f.backward    ? QColor(246, 240, 252)
+                                   : QColor(255, 248, 235);
   return gDark ? dimmed(c, 0.15 + 0.025 * depth) : c.darker(100 + 4 * depth);
 }
 
 QColor frameBorder(const VisFrame& f) {
+  if (f.tape >= 0) return QColor(40, 150, 70);  // the tape: green, as recorded
+  if (f.calls) return QColor(60, 110, 200);     // a tf.function: the graph's blue
   if (f.region >= 0) return QColor(170, 170, 170);
   return f.backward ? QColor(130, 90, 190) : QColor(200, 140, 40);
 }

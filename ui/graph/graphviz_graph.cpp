@@ -160,7 +160,10 @@ std::unique_ptr<GvGraph> buildStyledGraph(const VisibleGraph& vg, const DotStyle
   for (size_t i = 0; i < vg.frames.size(); ++i) {
     Agraph_t* sg = gv->frames[i];
     if (!sg) continue;
-    set(sg, "style", vg.frames[i].region >= 0 ? "dashed,rounded" : "filled,rounded");
+    set(sg, "style",
+        vg.frames[i].region >= 0 ? "dashed,rounded"
+        : vg.frames[i].tape >= 0 ? "filled,rounded,dashed"
+                                 : "filled,rounded");
     set(sg, "color", hex(style::frameBorder(vg.frames[i])));
     set(sg, "fillcolor", hex(style::frameFill(vg.frames[i], 0)));
   }

@@ -1,6 +1,7 @@
 #include "ui/graph/repeat_groups.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -61,6 +62,52 @@ std::string groupTitle(const Graph& g, const RepeatGroup& group) {
   return title;
 }
 
+// "tf.function train_step", "tf.function train_step (trace 2)" for its second signature.
+std::string callGroupTitle(const FunctionCall& call) {
+  std::string title = "tf.function " + call.function;
+  if (call.concrete > 0) title += " (trace " + std::to_string(call.concrete + 1) + ")";
+  return title;
+}
+
+// Step 0: one group per concrete tf.function, its calls the instances. Marks the members.
+void addCallGroups(const Graph& g, const std::set<int>* only, RepeatGroups& out,
+                   std::vector<char>& inCall) {
+  std::map<std::pair<std::string, int>, int> groupOfFunction;
+  for (const FunctionCall& call : g.functionCalls) {
+    std::vector<int> members;
+    for (int id = call.first; id < call.end && id < g.numNodes(); ++id)
+      if (isTopLevel(g.node(id)) && !inCall[size_t(id)] && (!only || only->count(id)))
+        members.push_back(id);
+    if (members.empty()) continue;
+    auto [it, added] = groupOfFunction.try_emplace({call.function, call.concrete},
+                                                   static_cast<int>(out.groups.size()));
+    if (added) {
+      RepeatGroup group;
+      group.kind = GroupKind::FunctionCalls;
+      group.function = call.function;
+      group.title = callGroupTitle(call);
+      group.firstLine = std::numeric_limits<int>::max();
+      group.backward = true;
+      out.groups.push_back(std::move(group));
+    }
+    RepeatGroup& group = out.groups[size_t(it->second)];
+    // The first call is the trace; later ones copy it without its parameter nodes.
+    if (group.repeats++ == 0) group.nodesPerInstance = static_cast<int>(members.size());
+    for (int id : members) {
+      const Node& n = g.node(id);
+      group.members.push_back(id);
+      if (n.loc.known()) group.firstLine = std::min(group.firstLine, n.loc.line);
+      group.backward = group.backward && n.phase == Phase::Backward;
+      out.groupOf[id] = it->second;
+      inCall[size_t(id)] = 1;
+    }
+  }
+  for (RepeatGroup& group : out.groups) {
+    std::sort(group.members.begin(), group.members.end());
+    if (group.firstLine == std::numeric_limits<int>::max()) group.firstLine = 0;
+  }
+}
+
 }  // namespace
 
 int RepeatGroups::groupOfNode(const Graph& g, const Node& n) const {
@@ -76,13 +123,20 @@ int RepeatGroups::groupOfNode(const Graph& g, const Node& n) const {
   return it == groupOf.end() ? -1 : it->second;
 }
 
-RepeatGroups findRepeatGroups(const Graph& g, const std::set<int>* only, int minRepeats) {
-  // 1. Shapes of the candidate nodes and how often each occurs.
+RepeatGroups findRepeatGroups(const Graph& g, const std::set<int>* only, int minRepeats,
+                              bool structural) {
+  RepeatGroups out;
+  std::vector<char> inCall(static_cast<size_t>(g.numNodes()), 0);
+  addCallGroups(g, only, out, inCall);
+  if (!structural) return out;
+  // 1. Shapes of the candidate nodes and how often each occurs (a tf.function call's nodes
+  //    belong to its call group).
   std::map<RepeatKey, int> keyIndex;
   std::vector<int> shapeCount;
   std::vector<int> shapeOfNode(static_cast<size_t>(g.numNodes()), -1);
   for (const Node& n : g.nodes()) {
-    if (!isTopLevel(n) || !mayRepeat(n) || (only && !only->count(n.id))) continue;
+    if (!isTopLevel(n) || !mayRepeat(n) || inCall[size_t(n.id)] || (only && !only->count(n.id)))
+      continue;
     auto [it, added] = keyIndex.try_emplace(repeatKeyOf(n), static_cast<int>(shapeCount.size()));
     if (added) shapeCount.push_back(0);
     ++shapeCount[size_t(it->second)];
@@ -106,7 +160,7 @@ RepeatGroups findRepeatGroups(const Graph& g, const std::set<int>* only, int min
     for (Value v : n.captures) join(v);
   }
   // 3. One group per set of shapes, members in id order.
-  RepeatGroups out;
+  const size_t callGroups = out.groups.size();
   std::map<int, int> groupOfRoot;
   for (const Node& n : g.nodes()) {
     if (shapeOfNode[size_t(n.id)] < 0 || !repeated(n.id)) continue;
@@ -124,7 +178,8 @@ RepeatGroups findRepeatGroups(const Graph& g, const std::set<int>* only, int min
     group.backward = group.backward && n.phase == Phase::Backward;
     out.groupOf[n.id] = it->second;
   }
-  for (RepeatGroup& group : out.groups) {
+  for (size_t i = callGroups; i < out.groups.size(); ++i) {
+    RepeatGroup& group = out.groups[i];
     group.nodesPerInstance = static_cast<int>(group.members.size()) / group.repeats;
     group.title = groupTitle(g, group);
   }

@@ -8,6 +8,10 @@
 // occur the same number of times N (N >= minRepeats): its N instances are shown as one node
 // "×N". Shapes that occur a different number of times (the 63 adds accumulating 64 layer
 // gradients) form groups of their own, so folding never hides a node that is not repeated.
+//
+// The calls of one concrete tf.function from eager code (Graph::functionCalls) are a group of
+// their own kind, whatever their number: each call is an instance, and the group folds to one
+// node "tf.function f ×calls" that unfolds to the traced graph of every call (issue #27).
 #include <memory>
 #include <set>
 #include <string>
@@ -20,13 +24,17 @@ namespace gl::ui {
 
 constexpr int kMinRepeats = 4;
 
+enum class GroupKind { Repeat, FunctionCalls };
+
 struct RepeatGroup {
-  int repeats = 0;           // N
+  GroupKind kind = GroupKind::Repeat;
+  int repeats = 0;           // N (the number of calls for FunctionCalls)
   std::vector<int> members;  // top-level gl node ids, ascending
-  int nodesPerInstance = 0;  // members / N
+  int nodesPerInstance = 0;  // members / N; FunctionCalls: the first call's (the trace's)
   int firstLine = 0;         // the lowest script line among the members
   std::string title;         // "einsum, add, gather" (the count is shown beside it)
   bool backward = false;     // every member is a backward node
+  std::string function;      // FunctionCalls: the Python function's name
 };
 
 struct RepeatGroups {
@@ -39,7 +47,8 @@ struct RepeatGroups {
 
 // Only nodes in `only` (top-level ids, as GraphFilter::only) take part when it is set, so that
 // the variants of one lesson, which share script lines, are never taken for repeats.
+// `structural` false: the tf.function call groups only (a small graph shows every node).
 RepeatGroups findRepeatGroups(const Graph& g, const std::set<int>* only = nullptr,
-                              int minRepeats = kMinRepeats);
+                              int minRepeats = kMinRepeats, bool structural = true);
 
 }  // namespace gl::ui

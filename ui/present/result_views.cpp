@@ -39,6 +39,8 @@ void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgr
   // the window for minutes and nobody could read the result.
   GraphFilter filter;
   filter.only = lab::variantNodes(*program, variant);
+  for (const lang::Variant& v : program->variants)
+    if (v.name == variant) filter.firstOwnNode = v.eagerNodes.first;
   filter.folded = defaultFolding(g);
   filter.repeats = std::make_shared<RepeatGroups>(findRepeatGroups(g, filter.only.get()));
   bool backward = true;
@@ -48,7 +50,7 @@ void showProgramGraph(GraphScene& scene, std::shared_ptr<const lang::TracedProgr
     visible = buildVisibleGraph(g, filter).nodes.size();
   }
   scene.setGraph(nullptr);
-  scene.setNodeSubset(filter.only);
+  scene.setNodeSubset(filter.only, filter.firstOwnNode);
   scene.setShowBackward(backward);
   if (visible > size_t(kMaxDrawnNodes)) {
     auto* notice = scene.addText(
