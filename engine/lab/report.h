@@ -29,6 +29,7 @@ enum class ReportKind : uint8_t {
   Fallback,         // a part of a vectorized_map that runs in a loop; loc: that part
   Numerics,         // the first NaN/Inf of a variant; loc: the node's script line
   Fusion,           // the fusing executor: fused groups, a loop run element-major or why not
+  Execution,        // which parts of a variant ran eagerly and which as tf.function graphs
 };
 
 enum class Severity : uint8_t { Info, Print, Warning, Error };

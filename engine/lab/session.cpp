@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "engine/exec/executor.h"
@@ -344,6 +345,62 @@ void vectorizedJson(std::ostream& os, const VariantRun& v) {
   os << "]";
 }
 
+// Which parts of a variant ran eagerly (op by op, as TF 2 runs code outside a tf.function) and
+// which as tf.function graphs, and what its time covers: the run replays every eager op and
+// every call (issue #27). Nothing for a script traced as one function.
+void addExecutionEntries(const TracedProgram& program, const VariantRun& v,
+                         std::vector<ReportEntry>& out) {
+  const lang::Variant* variant = nullptr;
+  for (const lang::Variant& candidate : program.variants)
+    if (candidate.name == v.name) variant = &candidate;
+  if (!variant || variant->eagerNodes.first >= variant->eagerNodes.second) return;
+  const Graph& g = *program.graph;
+  const auto [first, end] = variant->eagerNodes;
+  std::vector<char> inCall(size_t(std::max(0, end - first)), 0);
+  // Calls per concrete function, in first-call order.
+  std::vector<std::pair<std::string, std::pair<int, std::set<int>>>> functions;
+  for (const FunctionCall& call : g.functionCalls) {
+    if (call.first < first || call.end > end) continue;
+    for (int id = call.first; id < call.end; ++id) inCall[size_t(id - first)] = 1;
+    auto it = std::find_if(functions.begin(), functions.end(),
+                           [&](const auto& f) { return f.first == call.function; });
+    if (it == functions.end()) it = functions.insert(functions.end(), {call.function, {0, {}}});
+    ++it->second.first;
+    it->second.second.insert(call.concrete);
+  }
+  int eagerOps = 0;
+  for (int id = first; id < end; ++id) {
+    const Node& n = g.node(id);
+    if (!inCall[size_t(id - first)] && n.region <= 0 &&
+        (n.is(NodeKind::Primitive) || !n.regions.empty()))
+      ++eagerOps;
+  }
+  if (eagerOps > 0)
+    out.push_back({ReportKind::Execution,
+                   Severity::Info,
+                   2,
+                   "eager: " + std::to_string(eagerOps) +
+                       " ops run one at a time, as TF 2 runs code outside a tf.function",
+                   {},
+                   {DiagCode::ReportEagerOps, {}, {std::to_string(eagerOps)}}});
+  for (const auto& [name, calls] : functions) {
+    const std::string count = std::to_string(calls.first),
+                      traces = std::to_string(calls.second.size());
+    out.push_back({ReportKind::Execution,
+                   Severity::Info,
+                   2,
+                   "graph: tf.function " + name + " (calls: " + count + ", traces: " + traces + ")",
+                   {},
+                   {DiagCode::ReportFunctionCalls, {}, {name, count, traces}}});
+  }
+  out.push_back({ReportKind::Execution,
+                 Severity::Info,
+                 2,
+                 "the time covers all of them, replayed by the " + executorName(v) + " executor",
+                 {},
+                 {DiagCode::ReportTimeCovers, {}, {executorName(v)}}});
+}
+
 }  // namespace
 
 // The settings are not read: each variant records the executor it ran on.
@@ -361,6 +418,7 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
             executorName(v) + " executor]",
         {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v)}});
+    addExecutionEntries(program, v, out);
     addVectorizedEntries(v, out);
     addFusionEntries(*program.graph, v, out);
     addSideBySideEntry(v, out);
@@ -526,6 +584,8 @@ std::string_view reportKindName(ReportKind k) {
       return "numerics";
     case ReportKind::Fusion:
       return "fusion";
+    case ReportKind::Execution:
+      return "execution";
   }
   return "?";
 }

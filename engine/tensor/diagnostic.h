@@ -69,6 +69,9 @@ enum class DiagCode : uint16_t {
   ReportLoopElementMajor,  // args: loop (while_loop or reverse while_loop), line, iterations
   ReportLoopStepByStep,    // args: loop, line, reason (English)
   ReportSideBySide,        // args: independent ops run side by side, phases
+  ReportEagerOps,          // args: ops the variant ran eagerly
+  ReportFunctionCalls,     // args: tf.function name, calls, traces
+  ReportTimeCovers,        // args: executor
 };
 
 // A node the text names: its script name (may be empty), op and line (0 = unknown).

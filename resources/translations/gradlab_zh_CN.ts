@@ -567,6 +567,18 @@
         <translation>融合：%1 个逐元素运算，分为 %2 个融合组</translation>
     </message>
     <message>
+        <source>eager: %1 ops run one at a time, as TF 2 runs code outside a tf.function</source>
+        <translation>即时执行：%1 个运算逐个运行，与 TF 2 在 tf.function 之外运行代码的方式相同</translation>
+    </message>
+    <message>
+        <source>graph: tf.function %1 (calls: %2, traces: %3)</source>
+        <translation>计算图：tf.function %1（调用 %2 次，追踪 %3 次）</translation>
+    </message>
+    <message>
+        <source>the time covers all of them, replayed by the %1 executor</source>
+        <translation>计时包括以上全部，由%1执行器重放</translation>
+    </message>
+    <message>
         <location filename="../../ui/i18n/diagnostic_text.cpp" line="289"/>
         <source>side by side: %1 independent ops ran one per thread, in %2 phases</source>
         <translation>并行执行：%1 个互不依赖的运算各占一个线程同时运行，共 %2 批</translation>

@@ -220,6 +220,43 @@ class TestReport : public QObject {
     QVERIFY(reportText(p, serial, parallel).find("[serial executor]") != std::string::npos);
   }
 
+  // Each variant says which of its ops ran eagerly and which as tf.function graphs, and what
+  // its time covers (issue #27): the eager ops outside the calls, each concrete function with
+  // its calls and traces (TF traces once per input signature).
+  void reportSaysWhatRanEagerlyAndAsGraphs() {
+    const char* script = R"(import tensorflow as tf
+
+@tf.function
+def step(x):
+    return x * 2.0 + 1.0
+
+a = step(tf.constant(1.0))
+b = step(tf.constant(2.0))
+c = step(tf.constant([1.0, 2.0]))
+d = tf.reduce_sum(c) + a * b
+)";
+    const lang::TracedProgram p = lang::traceProgram(script, "eager.py", {});
+    const ProgramRun run = runProgram(p, {});
+    const std::vector<ReportEntry> r = buildReport(p, run, {});
+    const auto parts = ofKind(r, ReportKind::Execution);
+    QCOMPARE(parts.size(), size_t(3));
+    // Outside the calls: the three constants' ops aside, reduce_sum, mul and add.
+    QCOMPARE(parts[0]->diag.code, DiagCode::ReportEagerOps);
+    QCOMPARE(
+        parts[0]->text,
+        std::string("eager: 3 ops run one at a time, as TF 2 runs code outside a tf.function"));
+    QCOMPARE(parts[1]->text, std::string("graph: tf.function step (calls: 3, traces: 2)"));
+    QCOMPARE(parts[1]->diag.args, (std::vector<std::string>{"step", "3", "2"}));
+    QCOMPARE(parts[2]->text,
+             std::string("the time covers all of them, replayed by the serial executor"));
+    // A script traced as one tf.function (the AutoGraph model) has no eager part to name.
+    lang::TraceOptions whole;
+    whole.model = lang::ExecutionModel::WholeScriptFunction;
+    const lang::TracedProgram traced =
+        lang::traceProgram("x = tf.constant(1.0)\ny = x * 2.0\n", "whole.gls", whole);
+    QVERIFY(ofKind(buildReport(traced, runProgram(traced, {}), {}), ReportKind::Execution).empty());
+  }
+
   // Chrome trace JSON: it parses, one "X" event per timeline event with the event's thread as
   // tid, times in microseconds, one process per variant named by metadata.
   void traceJsonHasOneEventPerTimelineEvent() {

@@ -305,6 +305,19 @@ QString report(const Diagnostic& d) {
       return QCoreApplication::translate("gl::ui::Diagnostic",
                                          "%1 at line %2: fallback: runs step by step (%3)")
           .arg(arg(d, 0), arg(d, 1), arg(d, 2));
+    case DiagCode::ReportEagerOps:
+      return QCoreApplication::translate(
+                 "gl::ui::Diagnostic",
+                 "eager: %1 ops run one at a time, as TF 2 runs code outside a tf.function")
+          .arg(arg(d, 0));
+    case DiagCode::ReportFunctionCalls:
+      return QCoreApplication::translate("gl::ui::Diagnostic",
+                                         "graph: tf.function %1 (calls: %2, traces: %3)")
+          .arg(arg(d, 0), arg(d, 1), arg(d, 2));
+    case DiagCode::ReportTimeCovers:
+      return QCoreApplication::translate("gl::ui::Diagnostic",
+                                         "the time covers all of them, replayed by the %1 executor")
+          .arg(executorDisplayName(d.args.empty() ? std::string() : d.args[0]));
     case DiagCode::ReportTiming: {
       QString s = QCoreApplication::translate("gl::ui::Diagnostic", "time per variant:");
       for (size_t i = 0; i + 1 < d.args.size(); i += 2)
