@@ -54,7 +54,8 @@ void GraphScene::setNodeSubset(std::shared_ptr<const std::set<int>> nodes, int f
 void GraphScene::recomputeRepeats(std::shared_ptr<const RepeatGroups> known) {
   const int shown = !graph_ ? 0 : filter_.only ? int(filter_.only->size()) : graph_->numNodes();
   // A small graph shows every node: only tf.function calls are grouped, each call group
-  // unfolded (its frame says which ops a call ran); a big one folds repeats and calls.
+  // unfolded (its frame says which ops a call ran); a big one folds repeats and the calls of
+  // functions called more than once.
   const bool small = shown <= kFoldRepeatsAbove;
   if (!graph_)
     repeats_ = std::make_shared<const RepeatGroups>();
@@ -65,8 +66,12 @@ void GraphScene::recomputeRepeats(std::shared_ptr<const RepeatGroups> known) {
         findRepeatGroups(*graph_, filter_.only.get(), kMinRepeats, !small));
   filter_.repeats = repeats_;
   filter_.unfoldedGroups.clear();
-  if (small)
-    for (size_t i = 0; i < repeats_->groups.size(); ++i) filter_.unfoldedGroups.insert(int(i));
+  // A function called once (a lesson's whole computation, often) opens as its frame.
+  for (size_t i = 0; i < repeats_->groups.size(); ++i) {
+    const RepeatGroup& group = repeats_->groups[i];
+    if (small || (group.kind == GroupKind::FunctionCalls && group.repeats == 1))
+      filter_.unfoldedGroups.insert(int(i));
+  }
 }
 
 void GraphScene::setGroupFolded(int group, bool folded) {
