@@ -39,6 +39,8 @@ class PlotWidget : public QCustomPlot {
   bool stepCursorVisible() const;
   double stepCursor() const { return cursorStep_; }
   const QCPItemStraightLine* stepCursorLine() const { return cursorLine_; }
+  // A replot deferred because the plot was on a tab not shown (setStepCursor).
+  bool replotPending() const { return replotPending_; }
 
   // Undoes zoom and pan: the axes span the data again, with a little air around it.
   virtual void fitView();
@@ -71,6 +73,9 @@ class PlotWidget : public QCustomPlot {
   // Horizontal: the cursor marks a step on the y axis (a row), else on the x axis.
   virtual Qt::Orientation stepAxisOrientation() const { return Qt::Vertical; }
   virtual void stepChanged(double t) { Q_UNUSED(t); }
+  // True when stepChanged changes what the plot draws beyond the cursor line.
+  virtual bool stepRedrawsData() const { return false; }
+  void showEvent(QShowEvent* event) override;
   // The nearest point of any visible QCPGraph within `maxPixels`, as "name\nx: ..\ny: ..".
   QString nearestGraphPointText(const QPointF& pixel, const QString& xName, const QString& yName,
                                 double maxPixels = 12) const;
@@ -96,6 +101,10 @@ class PlotWidget : public QCustomPlot {
   QCPTextElement* title_ = nullptr;
   QCPItemStraightLine* cursorLine_ = nullptr;
   double cursorStep_ = 0;
+  bool replotPending_ = false;
+  // Not shown while its window is (another tab is in front): a replot can wait.
+  bool hiddenInShownWindow() const;
+  void replotWhenShown();
 };
 
 }  // namespace gl::ui
