@@ -104,11 +104,14 @@ std::string tensorText(const Graph& g, const Val& v, bool asRepr, const TensorVa
                              "' shape=" + shape + " dtype=" + dtype;
     return value ? head + ", numpy=" + numpyText(*value, true) + ">" : head + ">";
   }
-  if (value)  // _EagerTensorBase.__str__ / __repr__ (ops.py)
-    return asRepr ? "<tf.Tensor: shape=" + shape + ", dtype=" + dtype +
+  if (value) {  // _EagerTensorBase.__str__ / __repr__ (ops.py): the value's own shape (a
+                // tf.function traced with None dims returns tensors of known size)
+    const std::string known = shapeText(value->shape());
+    return asRepr ? "<tf.Tensor: shape=" + known + ", dtype=" + dtype +
                         ", numpy=" + numpyText(*value, true) + ">"
-                  : "tf.Tensor(" + numpyText(*value, false) + ", shape=" + shape +
+                  : "tf.Tensor(" + numpyText(*value, false) + ", shape=" + known +
                         ", dtype=" + dtype + ")";
+  }
   // A symbolic tensor: tensor.py's Tensor.__str__ / __repr__.
   const std::string name = tfTensorName(g, now);
   return asRepr ? "<tf.Tensor '" + name + "' shape=" + shape + " dtype=" + dtype + ">"
