@@ -205,6 +205,8 @@ class Tracer {
   Val callTfFunction(TfFunctionObj& f, CallArgs& args);
   void signatureOf(const Val& v, std::string& key, int depth = 0);
   std::string checkInputSignature(const TfFunctionObj& f, const CallArgs& args);
+  // The shape input_signature gives positional argument i (None dims -1), if it has one.
+  std::optional<Shape> signatureShape(const TfFunctionObj& f, size_t i, const SourceLoc& loc);
   Val traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& key);
   // One trace of f's Python body into cf; mayNotCreate: creating a variable is TF's error.
   void runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced, const SourceLoc& callLoc,

@@ -128,6 +128,15 @@ void Tracer::runCallSideEffects(int first, int end) {
   for (int id = first; id < end; ++id) g_.node(id).sideEffect = false;
 }
 
+std::optional<Shape> Tracer::signatureShape(const TfFunctionObj& f, size_t i,
+                                            const SourceLoc& loc) {
+  if (f.inputSignature.isNone() || i >= f.inputSignature.items().size()) return std::nullopt;
+  const Val dims = getAttr(f.inputSignature.items()[i], "shape", loc);  // items() refers into it
+  Shape shape;
+  for (const Val& d : dims.items()) shape.push_back(d.isNone() ? -1 : d.asInt());
+  return shape;
+}
+
 std::string Tracer::checkInputSignature(const TfFunctionObj& f, const CallArgs& args) {
   const std::vector<Val>& specs = f.inputSignature.items();
   if (!args.kw.empty())
@@ -166,8 +175,14 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
   const int callFirst = g_.numNodes();
   at(args.loc);
   std::string argName;
+  // With an input_signature the trace sees the spec's shape, None dims unknown, as TF's
+  // placeholders do (Tensor("x:0", shape=(None,), ...)); later calls copy it with their sizes.
+  std::optional<Shape> specShape;
   auto param = [&](const Val& v) {
-    const Value p = o::identity(b_, toTensor(v, args.loc));
+    const Value arg = toTensor(v, args.loc);
+    const Value p = specShape && *specShape != g_.type(arg).shape
+                        ? b_.op1("relax_shape", {arg}, Attrs{{"shape", *specShape}})
+                        : o::identity(b_, arg);
     if (!argName.empty()) {
       g_.node(p).attrs.set("tf_name", argName);
       g_.node(p).name = argName;
@@ -183,8 +198,10 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
     argName = py && i < py->params.size() && py->params[i].kind == ParamKind::Normal
                   ? py->params[i].name
                   : "";
+    specShape = signatureShape(f, i, traced.pos[i].loc);
     traced.pos[i].v = mapTensors(traced.pos[i].v, param);
   }
+  specShape.reset();
   for (auto& [name, a] : traced.kw) {
     argName = name;
     a.v = mapTensors(a.v, param);

@@ -149,6 +149,37 @@ class TestFunction : public QObject {
     QCOMPARE(valueOf(p, "b"), (std::vector<double>{10}));
     QCOMPARE(p.traceLog.back(), std::string("1"));
   }
+  // TF's guide ("Controlling retracing", input_signature): the trace sees the spec's shape,
+  // None dims unknown, so it prints shape=(None,) and serves every length; x.shape[0] is None
+  // while tracing, as in TF.
+  void inputSignatureTracesTheSpecShape() {
+    const TracedProgram p =
+        trace(R"(@tf.function(input_signature=(tf.TensorSpec(shape=[None], dtype=tf.int32),))
+def next_collatz(x):
+    print('Tracing with', x)
+    print(x.shape[0])
+    return tf.where(x % 2 == 0, x // 2, 3 * x + 1)
+a = next_collatz(tf.constant([1, 2]))
+b = next_collatz(tf.constant([3, 4, 5]))
+print(a)
+print(b)
+)");
+    std::vector<std::string> printed;
+    for (const std::string& l : p.traceLog)
+      if (l.rfind("note: ", 0) != 0) printed.push_back(l);
+    QCOMPARE(printed,
+             (std::vector<std::string>{"Tracing with Tensor(\"x:0\", shape=(None,), dtype=int32)",
+                                       "None", "tf.Tensor([4 1], shape=(2,), dtype=int32)",
+                                       "tf.Tensor([10  2 16], shape=(3,), dtype=int32)"}));
+    // A fully given spec traces with it as it is (no relaxed node).
+    const TracedProgram q = trace(R"(@tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+def f(x):
+    return tf.reduce_sum(x * x)
+y = f(tf.constant([3.0, 4.0]))
+)");
+    QCOMPARE(valueOf(q, "y"), (std::vector<double>{25}));
+    QCOMPARE(countOp(*q.graph, "relax_shape"), 0);
+  }
   // Guide "Better performance with tf.function", "Executing Python side effects": print runs
   // when tracing, tf.print every call, in call order; f(1), f(1), f(2) prints the guide's five
   // lines.
