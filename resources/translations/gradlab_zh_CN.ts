@@ -1639,6 +1639,10 @@
         <translation>变体“%1”已记录：可以单步查看</translation>
     </message>
     <message>
+        <source>Run recorded: step through it</source>
+        <translation>运行已记录：可以单步查看</translation>
+    </message>
+    <message>
         <location filename="../../ui/window/main_window_results.cpp" line="325"/>
         <source>Recording variant &apos;%1&apos; failed: %2</source>
         <translation>记录变体“%1”失败：%2</translation>

@@ -302,7 +302,8 @@ void MainWindow::onRecordsReady(const QString& variant) {
   cancelAct_->setEnabled(controller_->running() || controller_->recording());
   auto shown = controller_->variantRun(runOptions_->variant());
   if (!shown || !lastRun_.program || QString::fromStdString(shown->name) != variant) return;
-  status_->setText(tr("Variant '%1' recorded: step through it").arg(variant));
+  status_->setText(variant.isEmpty() ? tr("Run recorded: step through it")
+                                     : tr("Variant '%1' recorded: step through it").arg(variant));
   // Colours shared by every variant recorded since the run.
   widenScaleByRun(*graphView_->graphScene(), *lastRun_.program->graph, shown->run);
   showVariantResults();
