@@ -302,7 +302,7 @@ class Builder {
     v.kind = VisNodeKind::Exit;
     v.key = "x" + std::to_string(n.id);
     v.title = "exit";
-    v.subtitle = std::to_string(n.outputs.size()) + " outputs";
+    v.subtitle = plural(int64_t(n.outputs.size()), "output");
     exitOf_[n.id] = push(v);
     entryOf_[n.id] = entry;
     out_.nodeIndex[n.id] = entry;
