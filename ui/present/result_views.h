@@ -44,11 +44,12 @@ void widenScaleByRun(GraphScene& scene, const Graph& graph, const RunResult& run
 QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run);
 
 // Per-step gradients (first loop with adjoints), the jacobian heat map (first rank-2
-// gradient output), and the timeline of the run. Without per-step data the gradient plot is
-// emptied (nothing of another variant stays) and, unless `recordsPending` (a recording run is
-// taking them), the timing bars come to the front.
-void showRunOnPlots(PlotsPanel& plots, const Graph& graph, const lab::VariantRun& run,
-                    bool recordsPending = false);
+// gradient output, else the first rank-2 output computed from gradients; emptied when there
+// is none), and the timeline of the run. Without per-step data the gradient plot is emptied
+// (nothing of another variant stays) and, unless `recordsPending` (a recording run is taking
+// them), the timing bars come to the front.
+void showRunOnPlots(PlotsPanel& plots, const lang::TracedProgram& program,
+                    const lab::VariantRun& run, bool recordsPending = false);
 QVector<TimingData> timingData(const std::map<TimingKey, double>& timings);
 
 void logRun(RunLog& log, const RunOutcome& outcome);

@@ -295,7 +295,7 @@ void MainWindow::showVariantResults() {
   showRunOnGraph(*graphView_, *graph, *run, steps_->step(), false);
   markNumericsFault(*graphView_->graphScene(), shown->run.numerics);
   steps_->setLoops(loopChoices(*graph, *run));
-  showRunOnPlots(*plots_, *graph, *shown, pending);
+  showRunOnPlots(*plots_, *lastRun_.program, *shown, pending);
 }
 
 void MainWindow::onRecordsReady(const QString& variant) {

@@ -17,6 +17,7 @@
 #include "ui/plots/scaling_plot.h"
 #include "ui/plots/timeline_plot.h"
 #include "ui/plots/timing_bars_plot.h"
+#include "ui/present/result_views.h"
 
 using namespace gl::ui;
 
@@ -481,6 +482,36 @@ class TestPlots : public QObject {
     panel.setStepCursor(5);
     QCOMPARE(panel.gradientLines()->stepCursor(), 5.0);
     QCOMPARE(panel.gradientLines()->stepCursorLine()->point1->coords().x(), 5.0);
+  }
+
+  // The Jacobian tab after a run: seed-b's backward_passes stacks T gradients into dx_dw, a
+  // matrix of gradients that is no gradient output itself; a variant without one empties the
+  // tab (it kept the last lesson's matrix and scale, issue #30 item 5).
+  void jacobianTabShowsAStackOfGradientsAndEmptiesWithout() {
+    const gl::lang::TracedProgram p = gl::lang::traceProgram(R"(w = tf.Variable([1.5, 2.0, 0.5])
+with variant("stacked"):
+    with tf.GradientTape(persistent=True) as tape:
+        x = tf.math.cumprod(w)
+        xs = [x[t] for t in range(3)]
+    dx_dw = tf.stack([tape.gradient(xs[t], w) for t in range(3)])
+    square = tf.ones([3, 3]) * 2.0
+with variant("plain"):
+    square = tf.ones([3, 3]) * 2.0
+)",
+                                                             "jac.gls", {});
+    const gl::lab::ProgramRun run = gl::lab::runProgram(p, {});
+    PlotsPanel panel;
+    showRunOnPlots(panel, p, run.variants.at(0));
+    const HeatMapData& shown = panel.heatMap()->data();
+    QCOMPARE(shown.rows, 3);
+    QCOMPARE(shown.cols, 3);
+    // d x_t / d w_k = x_t / w_k for k <= t, 0 above the diagonal (x = cumprod(w)).
+    const double w[3] = {1.5, 2.0, 0.5}, x[3] = {1.5, 3.0, 1.5};
+    for (int t = 0; t < 3; ++t)
+      for (int k = 0; k < 3; ++k)
+        QVERIFY(std::abs(shown.at(t, k) - (k <= t ? x[t] / w[k] : 0.0)) < 1e-6);
+    showRunOnPlots(panel, p, run.variants.at(1));
+    QCOMPARE(panel.heatMap()->data().rows, 0);  // `square` is no gradient matrix
   }
 
   // Stepping is cheap (issue #30: 0.31 s per step at seed size, 92 % of it the hidden
