@@ -672,10 +672,22 @@ void addVariableBuiltins(BuiltinTable& t) {
                        }};
 }
 
+namespace {
+
+// x.shape of an eager tensor is its value's (ops.py _EagerTensorBase.shape): a tf.function
+// traced with None dims returns tensors of static shape (None,) whose values have a size.
+Shape shapeNow(Bound& a) {
+  const Value v = a.self.tensorValue();
+  const Shape& known = a.cx.b.type(v).shape;
+  if (fullyKnown(known) || !hasEagerValue(a.cx, v)) return known;
+  return a.cx.eagerValue(v, a.callLoc).shape();
+}
+
+}  // namespace
+
 // Properties of tensors, tuples and dtypes.
 void addPropertyBuiltins(BuiltinTable& t) {
-  BuiltinDef shape{Signature::parse(""),
-                   [](Bound& a) { return shapeTuple(a.cx.b.type(a.self.tensorValue()).shape); }};
+  BuiltinDef shape{Signature::parse(""), [](Bound& a) { return shapeTuple(shapeNow(a)); }};
   shape.isProperty = true;
   t["Tensor.shape"] = shape;
   BuiltinDef dtype{Signature::parse(""),
@@ -702,9 +714,7 @@ void addPropertyBuiltins(BuiltinTable& t) {
                   }};
   name.isProperty = true;
   t["Tensor.name"] = name;
-  t["Tensor.get_shape"] = {Signature::parse(""), [](Bound& a) {
-                             return shapeTuple(a.cx.b.type(a.self.tensorValue()).shape);
-                           }};
+  t["Tensor.get_shape"] = {Signature::parse(""), [](Bound& a) { return shapeTuple(shapeNow(a)); }};
   t["tuple.as_list"] = {Signature::parse(""), [](Bound& a) { return Val::listOf(a.self.items()); }};
   BuiltinDef dname{Signature::parse(""),
                    [](Bound& a) { return Val::str(dtypeName(a.self.asDType())); }};

@@ -163,6 +163,7 @@ a = next_collatz(tf.constant([1, 2]))
 b = next_collatz(tf.constant([3, 4, 5]))
 print(a)
 print(b)
+print(b.shape)
 )");
     std::vector<std::string> printed;
     for (const std::string& l : p.traceLog)
@@ -170,7 +171,7 @@ print(b)
     QCOMPARE(printed,
              (std::vector<std::string>{"Tracing with Tensor(\"x:0\", shape=(None,), dtype=int32)",
                                        "None", "tf.Tensor([4 1], shape=(2,), dtype=int32)",
-                                       "tf.Tensor([10  2 16], shape=(3,), dtype=int32)"}));
+                                       "tf.Tensor([10  2 16], shape=(3,), dtype=int32)", "(3,)"}));
     // A fully given spec traces with it as it is (no relaxed node).
     const TracedProgram q = trace(R"(@tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
 def f(x):
