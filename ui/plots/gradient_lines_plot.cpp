@@ -21,7 +21,7 @@ GradientLinesPlot::GradientLinesPlot(QWidget* parent) : PlotWidget(parent) {
 
 void GradientLinesPlot::setValueLabel(const QString& label) {
   yAxis->setLabel(label);
-  replot(QCustomPlot::rpQueuedReplot);
+  replotWhenShown();
 }
 
 namespace {
@@ -54,7 +54,7 @@ void GradientLinesPlot::setSeries(const QVector<SeriesData>& series) {
   reloadForScale();
   applyPalette();
   fitView();
-  replot(QCustomPlot::rpQueuedReplot);
+  replotWhenShown();
 }
 
 void GradientLinesPlot::reloadForScale() {

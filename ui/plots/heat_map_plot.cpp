@@ -67,7 +67,7 @@ void HeatMapPlot::setData(const HeatMapData& data) {
     axis->setTicker(ticker);
   }
   applyPalette();
-  replot(QCustomPlot::rpQueuedReplot);
+  replotWhenShown();
 }
 
 void HeatMapPlot::fitView() {

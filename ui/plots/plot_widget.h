@@ -73,6 +73,9 @@ class PlotWidget : public QCustomPlot {
   // Horizontal: the cursor marks a step on the y axis (a row), else on the x axis.
   virtual Qt::Orientation stepAxisOrientation() const { return Qt::Vertical; }
   virtual void stepChanged(double t) { Q_UNUSED(t); }
+  // A queued replot, or one when the plot is shown if it is on a tab not in front: new data
+  // for a hidden tab (a variant switch sets every plot's) costs nothing until it is looked at.
+  void replotWhenShown();
   // True when stepChanged changes what the plot draws beyond the cursor line.
   virtual bool stepRedrawsData() const { return false; }
   void showEvent(QShowEvent* event) override;
@@ -104,7 +107,6 @@ class PlotWidget : public QCustomPlot {
   bool replotPending_ = false;
   // Not shown while its window is (another tab is in front): a replot can wait.
   bool hiddenInShownWindow() const;
-  void replotWhenShown();
 };
 
 }  // namespace gl::ui

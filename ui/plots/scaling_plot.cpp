@@ -48,7 +48,7 @@ void ScalingPlot::setScaling(const ScalingData& data) {
   reloadForScale();
   applyPalette();
   fitView();
-  replot(QCustomPlot::rpQueuedReplot);
+  replotWhenShown();
 }
 
 void ScalingPlot::setLogX(bool on) {
@@ -56,7 +56,7 @@ void ScalingPlot::setLogX(bool on) {
   setAxisLogScale(xAxis, on);
   reloadForScale();
   fitView();
-  replot(QCustomPlot::rpQueuedReplot);
+  replotWhenShown();
 }
 
 void ScalingPlot::reloadForScale() {

@@ -197,7 +197,7 @@ void TimelinePlot::setTimeline(const TimelineData& data) {
   yAxis->setTicker(ticker);
   fitView();
   applyPalette();
-  replot(QCustomPlot::rpQueuedReplot);
+  replotWhenShown();
 }
 
 void TimelinePlot::fitView() {

@@ -70,7 +70,7 @@ void TimingBarsPlot::setTimings(const QVector<TimingData>& timings,
   fitView();
   labelBars();
   applyPalette();
-  replot(QCustomPlot::rpQueuedReplot);
+  replotWhenShown();
 }
 
 // Each bar carries its time as text: the point of the plot is reading the ratio off it.
