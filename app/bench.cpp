@@ -279,8 +279,8 @@ class Bench {
         if (param.name == name) options.overrides[name] = value;
     try {
       const double start = now();
-      const lang::TracedProgram p = lang::traceProgram(readScript(t.lesson->script),
-                                                       locateScript(t.lesson->script), options);
+      const lang::TracedProgram p =
+          lang::traceProgram(readScript(t.lesson->script), locateScript(t.lesson->script), options);
       c.seconds.push_back(now() - start);
       c.primitiveOps = 0;
       for (const Node& n : p.graph->nodes()) c.primitiveOps += n.is(NodeKind::Primitive);
