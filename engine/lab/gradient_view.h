@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/exec/run.h"
+#include "engine/lab/session.h"
 #include "engine/lang/program.h"
 
 namespace gl::lab {
@@ -24,5 +25,10 @@ std::map<Value, double> adjointNorms(const Graph& g, const RunResult& run, int64
 // and loops depend on; null when the program has a single variant.
 std::shared_ptr<const std::set<int>> variantNodes(const lang::TracedProgram& program,
                                                   const std::string& variant);
+
+// The matrix the Jacobian tab shows: a rank-2 gradient output (tape.jacobian, a matrix of
+// gradients), else a rank-2 float output computed from gradients (a backward node upstream:
+// seed-b's tf.stack of T gradients); null for none.
+const OutputResult* gradientMatrixOutput(const lang::TracedProgram& program, const VariantRun& run);
 
 }  // namespace gl::lab

@@ -154,52 +154,6 @@ QVector<SeriesData> perStepOutputs(const Graph& graph, const lab::VariantRun& ru
   return out;
 }
 
-// True if `v` is computed from a gradient (a backward node upstream): seed-b's
-// tf.stack([tape.gradient(x_t, w) for t ...]) is a gradient matrix though not a gradient itself.
-bool derivesFromGradient(const Graph& graph, Value v) {
-  std::vector<int> stack{v.node};
-  std::set<int> seen;
-  while (!stack.empty() && seen.size() < 100000) {
-    const int id = stack.back();
-    stack.pop_back();
-    if (!seen.insert(id).second) continue;
-    const Node& n = graph.node(id);
-    if (n.phase == Phase::Backward) return true;
-    for (Value in : n.inputs) stack.push_back(in.node);
-  }
-  return false;
-}
-
-// The graph value of a variant's output `name` (its first entry), invalid if none.
-Value outputValue(const lang::TracedProgram& program, const std::string& variant,
-                  const std::string& name) {
-  for (const lang::Variant& v : program.variants)
-    if (v.name == variant)
-      for (const lang::Output& o : v.outputs)
-        if (o.name == name && !o.entries.empty()) return o.entries[0].value;
-  return {};
-}
-
-// The matrix the Jacobian tab shows: a 2-D gradient output (tape.jacobian, a matrix of
-// gradients), else a 2-D float output computed from gradients; null for none.
-const lab::OutputResult* gradientMatrixOutput(const lang::TracedProgram& program,
-                                              const lab::VariantRun& run) {
-  auto isMatrix = [](const lab::OutputResult& o) {
-    if (o.isList || o.entries.empty() || o.entries[0].none()) return false;
-    const Datum& d = o.entries[0].value;
-    return !d.isList() && isFloat(d.t.dtype()) && d.t.shape().size() == 2 && d.t.shape()[0] > 1 &&
-           d.t.shape()[1] > 1;
-  };
-  for (const lab::OutputResult& o : run.outputs)
-    if (o.isGradient && isMatrix(o)) return &o;
-  for (const lab::OutputResult& o : run.outputs)
-    if (isMatrix(o))
-      if (const Value v = outputValue(program, run.name, o.name);
-          v.valid() && derivesFromGradient(*program.graph, v))
-        return &o;
-  return nullptr;
-}
-
 }  // namespace
 
 void showRunOnPlots(PlotsPanel& plots, const lang::TracedProgram& program,
@@ -224,7 +178,7 @@ void showRunOnPlots(PlotsPanel& plots, const lang::TracedProgram& program,
   if (!gradients && !recordsPending && plots.currentPlot() == plots.gradientLines())
     plots.showPlot(plots.timingBars());
   // A variant without one clears the tab: it showed the last lesson's matrix and scale.
-  if (const lab::OutputResult* o = gradientMatrixOutput(program, run))
+  if (const lab::OutputResult* o = lab::gradientMatrixOutput(program, run))
     plots.showJacobian(o->entries[0].value.t, QString::fromStdString(o->name));
   else
     plots.heatMap()->setData({});
