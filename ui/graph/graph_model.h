@@ -92,6 +92,19 @@ std::vector<int> frameOwners(const Graph& g);
 std::set<int> defaultFolding(const Graph& g, int maxVisibleNodes = 600);
 
 VisibleGraph buildVisibleGraph(const Graph& g, const GraphFilter& filter);
+// A frame (owner) or a repeat group (group) drawn as one folded node.
+struct FoldedItem {
+  int owner = -1;
+  int group = -1;
+  auto operator<=>(const FoldedItem&) const = default;
+};
+struct VisibleCount {
+  size_t nodes = 0;                // buildVisibleGraph(g, filter).nodes.size()
+  std::vector<FoldedItem> folded;  // the folded nodes among them
+};
+// What buildVisibleGraph would show, counted in a fraction of its time: a fold is weighed
+// before it is made.
+VisibleCount countVisible(const Graph& g, const GraphFilter& filter);
 
 // Label pieces, shared with the DOT export.
 std::string nodeTitle(const Node& n);
