@@ -39,9 +39,19 @@ EdgeGeometry readEdge(Agedge_t* e, const Flip& flip) {
 
 GraphLayout layoutGraph(const VisibleGraph& vg, const std::vector<QSizeF>& sizes,
                         const LayoutOptions& options) {
+  if (vg.nodes.empty()) return {};
+  std::lock_guard<std::mutex> lock(graphvizMutex());
+  return layoutGraphLocked(vg, sizes, options);
+}
+
+GraphLayout layoutGraphLocked(const VisibleGraph& vg, const std::vector<QSizeF>& sizes,
+                              const LayoutOptions& options) {
   GraphLayout out;
   if (vg.nodes.empty()) return out;
-  std::lock_guard<std::mutex> lock(graphvizMutex());
+  if (int(vg.nodes.size()) > kMaxLayoutNodes) {
+    out.failure = LayoutFailure::TooLarge;
+    return out;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<GvGraph> gv = buildLayoutGraph(vg, sizes);
   const bool straight =
@@ -57,6 +67,7 @@ GraphLayout layoutGraph(const VisibleGraph& vg, const std::vector<QSizeF>& sizes
   }
   GVC_t* gvc = graphvizContext();
   if (gvLayout(gvc, gv->graph, "dot") != 0) {
+    out.failure = LayoutFailure::Graphviz;
     out.error = "Graphviz could not lay out the graph (is the dot layout plugin installed?)";
     return out;
   }

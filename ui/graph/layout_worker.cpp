@@ -56,9 +56,14 @@ int LayoutWorker::request(std::string key, std::shared_ptr<const VisibleGraph> g
   const int ticket = ++current_;
   pool_.clear();  // superseded requests that have not started never will
   pool_.start([this, ticket, key = std::move(key), graph = std::move(graph),
-               sizes = std::move(sizes), options] {
+               sizes = std::move(sizes), options, limit = timeLimit_] {
     if (!isCurrent(ticket)) return;
-    auto layout = std::make_shared<const GraphLayout>(layoutGraph(*graph, sizes, options));
+    LayoutLimits limits;
+    limits.timeLimit = limit;
+    limits.stopRequested = [this, ticket] { return !isCurrent(ticket); };
+    auto layout =
+        std::make_shared<const GraphLayout>(layoutGraphInChild(*graph, sizes, options, limits));
+    if (layout->failure == LayoutFailure::Stopped) return;
     // Queued to this object's (the GUI) thread; dropped by Qt if the worker is gone.
     QMetaObject::invokeMethod(
         this,

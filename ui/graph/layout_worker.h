@@ -2,9 +2,9 @@
 // Graph layout off the GUI thread. Graphviz on a few thousand nodes takes seconds, so the
 // scene asks this worker and keeps the event loop running; the answer arrives as a signal.
 // A newer request supersedes an older one: a request still waiting never starts, a running
-// one (dot cannot be interrupted) finishes into the cache but is not delivered. Layouts are
-// cached by what they depend on (layoutKey), so switching back to a variant or a fold state
-// seen before costs nothing.
+// one is stopped (dot runs in a child process, layout_process.h), and so is one still running
+// when the worker goes (quitting never waits for dot). Layouts are cached by what they depend
+// on (layoutKey), so switching back to a variant or a fold state seen before costs nothing.
 #include <QObject>
 #include <QThreadPool>
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ui/graph/graph_layout.h"
+#include "ui/graph/layout_process.h"
 
 namespace gl::ui {
 
@@ -28,7 +29,7 @@ class LayoutWorker : public QObject {
   Q_OBJECT
  public:
   explicit LayoutWorker(QObject* parent = nullptr, size_t cacheSize = 24);
-  ~LayoutWorker() override;  // drops waiting requests, waits for a running dot
+  ~LayoutWorker() override;  // drops waiting requests, stops a running dot
 
   std::shared_ptr<const GraphLayout> cached(const std::string& key);
   void store(const std::string& key, std::shared_ptr<const GraphLayout> layout);
@@ -39,6 +40,8 @@ class LayoutWorker : public QObject {
   // No request delivers any more (the scene shows something else).
   void cancel() { ++current_; }
   bool isCurrent(int ticket) const { return ticket == current_.load(); }
+  // How long a layout may run before it is stopped (LayoutFailure::TimedOut).
+  void setTimeLimit(std::chrono::milliseconds limit) { timeLimit_ = limit; }
 
  signals:
   void finished(int ticket, std::shared_ptr<const gl::ui::GraphLayout> layout);
@@ -47,6 +50,7 @@ class LayoutWorker : public QObject {
   QThreadPool pool_;
   std::atomic<int> current_{0};
   size_t cacheSize_;
+  std::chrono::milliseconds timeLimit_ = kLayoutTimeLimit;
   std::list<std::pair<std::string, std::shared_ptr<const GraphLayout>>> cache_;  // newest first
 };
 
