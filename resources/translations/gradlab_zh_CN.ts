@@ -87,17 +87,17 @@
         <translation>前几项：%1 …</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="55"/>
+        <location filename="../../ui/present/result_views.cpp" line="58"/>
         <source>This graph has %1 nodes (%2 even with loops folded and the backward pass hidden): too many to draw. Lower the lesson&apos;s params to see it.</source>
         <translation>此计算图有 %1 个节点（即使折叠循环并隐藏反向传播，仍有 %2 个），节点过多，无法绘制。请调小课程的参数后再查看。</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="124"/>
+        <location filename="../../ui/present/result_views.cpp" line="127"/>
         <source>%1 at line %2</source>
         <translation>第 %2 行的 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/present/result_views.cpp" line="125"/>
+        <location filename="../../ui/present/result_views.cpp" line="128"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
     </message>
@@ -112,7 +112,12 @@
         <translation>点击 [–] 或双击以折叠</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/frame_item.cpp" line="69"/>
+        <location filename="../../ui/graph/frame_item.cpp" line="20"/>
+        <source>the ops this tape recorded; a gradient through an op outside is None</source>
+        <translation>此 tape 记录的运算；经过框外运算的梯度为 None</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/frame_item.cpp" line="73"/>
         <source>|gradient| (log)</source>
         <translation>|梯度|（对数）</translation>
     </message>
@@ -166,22 +171,22 @@
         <translation>（循环第 %1 次迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/step/execution_view.cpp" line="45"/>
+        <location filename="../../ui/step/execution_view.cpp" line="70"/>
         <source>jacobian row %1</source>
         <translation>雅可比矩阵第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/step/execution_view.cpp" line="47"/>
+        <location filename="../../ui/step/execution_view.cpp" line="72"/>
         <source>execution %1 of %2</source>
         <translation>第 %1 次执行，共 %2 次</translation>
     </message>
     <message>
-        <location filename="../../ui/step/execution_view.cpp" line="49"/>
+        <location filename="../../ui/step/execution_view.cpp" line="74"/>
         <source>execution %1 of %2 (at %3)</source>
         <translation>第 %1 次执行，共 %2 次（位于 %3）</translation>
     </message>
     <message>
-        <location filename="../../ui/step/execution_view.cpp" line="57"/>
+        <location filename="../../ui/step/execution_view.cpp" line="82"/>
         <source>The record budget kept the first %1 of this loop&apos;s %2 executions</source>
         <translation>记录预算只保留了该循环 %2 次执行中的前 %1 次</translation>
     </message>
@@ -512,120 +517,123 @@
         <translation>用时 %1 秒   峰值内存 %2 MiB   为反向保存 %3 MiB</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="253"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="254"/>
         <source>timed again, warm: its first run took %1 s, %2 MiB of its memory new to the process</source>
         <translation>已在预热后重新计时：首次运行用时 %1 秒，其中 %2 MiB 内存是进程首次使用</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="254"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="260"/>
         <source>agreement:</source>
         <translation>一致性：</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="256"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="262"/>
         <source>%1 at line %2: one batched graph, no fallback</source>
         <translation>第 %2 行的 %1：一张批处理图，没有回退</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="260"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="266"/>
         <source>%1 at line %2: fallback: %3 at line %4 runs in a loop over the batch (%5)</source>
         <translation>第 %2 行的 %1：回退：第 %4 行的 %3 在批次上逐个循环运行（%5）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="269"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="275"/>
         <source>%1 NaN and %2 Inf</source>
         <translation>%1 个 NaN 和 %2 个 Inf</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="272"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="278"/>
         <source>%1 Inf</source>
         <translation>%1 个 Inf</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="274"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="280"/>
         <source>%1 NaN</source>
         <translation>%1 个 NaN</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="276"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="282"/>
         <source>numerics: %1 made the first %2 at %3</source>
         <translation>数值：%1 在 %3 产生了第一个 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="279"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="285"/>
         <source> (loop iteration %1)</source>
         <translation>（循环第 %1 次迭代）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="281"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="287"/>
         <source>; values computed from it are not finite either</source>
         <translation>；由它计算出的值也不是有限数</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="285"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="291"/>
         <source>fused: %1 elementwise ops in %2 fused groups</source>
         <translation>融合：%1 个逐元素运算，分为 %2 个融合组</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="309"/>
         <source>eager: %1 ops run one at a time, as TF 2 runs code outside a tf.function</source>
         <translation>即时执行：%1 个运算逐个运行，与 TF 2 在 tf.function 之外运行代码的方式相同</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="314"/>
         <source>graph: tf.function %1 (calls: %2, traces: %3)</source>
         <translation>计算图：tf.function %1（调用 %2 次，追踪 %3 次）</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="318"/>
         <source>the time covers all of them, replayed by the %1 executor</source>
         <translation>计时包括以上全部，由%1执行器重放</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="289"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="295"/>
         <source>side by side: %1 independent ops ran one per thread, in %2 phases</source>
         <translation>并行执行：%1 个互不依赖的运算各占一个线程同时运行，共 %2 批</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="294"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="300"/>
         <source>%1 at line %2: element-major, %3 iterations per block of elements</source>
         <translation>第 %2 行的 %1：按元素优先执行，每个元素块 %3 次迭代</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="299"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="305"/>
         <source>%1 at line %2: fallback: runs step by step (%3)</source>
         <translation>第 %2 行的 %1：回退：逐步运行（%3）</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="303"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="322"/>
         <source>time per variant:</source>
         <translation>各变体用时：</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="307"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="326"/>
         <source>%1 failed</source>
         <translation>%1 失败</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="308"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="327"/>
         <source>%1 %2 s</source>
         <translation>%1 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="320"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="339"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="321"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="340"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="329"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="348"/>
         <source>en</source>
         <comment>the diagnostics&apos; language: en keeps the engine&apos;s text</comment>
         <translation>zh</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="366"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="385"/>
         <source>why: %1</source>
         <translation>原因：%1</translation>
     </message>
@@ -669,10 +677,58 @@
 <context>
     <name>gl::ui::GraphScene</name>
     <message numerus="yes">
-        <location filename="../../ui/graph/graph_scene.cpp" line="247"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="33"/>
+        <source>The layout of %n node(s) was stopped after %1 s. Fold loops or groups (View &gt; Fold All Loops) to see the graph.</source>
+        <translation>
+            <numerusform>%n 个节点的布局在 %1 秒后被停止。折叠循环或组（视图 &gt; 折叠所有循环）即可查看图。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/graph/graph_scene.cpp" line="39"/>
+        <source>%n node(s) are too many to lay out (at most %1). Fold loops or groups (View &gt; Fold All Loops) to see the graph.</source>
+        <translation>
+            <numerusform>%n 个节点太多，无法布局（最多 %1 个）。折叠循环或组（视图 &gt; 折叠所有循环）即可查看图。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/graph_scene.cpp" line="45"/>
+        <source>Graphviz stopped without a layout (%1).</source>
+        <translation>Graphviz 未给出布局便停止了（%1）。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/graph/graph_scene.cpp" line="195"/>
+        <source>Unfolded as far as %n node(s) can be laid out readably; left folded: %1 (all unfolded would show %2 nodes).</source>
+        <translation>
+            <numerusform>已展开到可清晰布局的 %n 个节点以内；仍折叠：%1（全部展开将显示 %2 个节点）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/graph_scene.cpp" line="205"/>
+        <source>%1 stays folded: unfolded, the graph would show %2 nodes, more than the %3 that can be laid out readably. Fold other loops first.</source>
+        <translation>%1 保持折叠：展开后图将显示 %2 个节点，超过可清晰布局的 %3 个。请先折叠其他循环。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/graph_scene.cpp" line="217"/>
+        <source>group %1</source>
+        <translation>组 %1</translation>
+    </message>
+    <message>
+        <location filename="../../ui/graph/graph_scene.cpp" line="217"/>
+        <source>node #%1</source>
+        <translation>节点 #%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/graph/graph_scene.cpp" line="398"/>
         <source>Laying out %n node(s)…</source>
         <translation>
             <numerusform>正在布局 %n 个节点…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../ui/graph/graph_scene.cpp" line="399"/>
+        <source>Laying out %n node(s)… %1 s (stopped after %2 s; folding loops stops it now)</source>
+        <translation>
+            <numerusform>正在布局 %n 个节点… %1 秒（%2 秒后停止；折叠循环可立即停止）</numerusform>
         </translation>
     </message>
 </context>
@@ -957,72 +1013,72 @@
         <translation>迭代次数</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="207"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="208"/>
         <source>at step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="209"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="210"/>
         <source>not recorded</source>
         <translation>未记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="212"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="213"/>
         <source>%1, adjoint of var %2</source>
         <translation>%1，变量 %2 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="213"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="214"/>
         <source>%1, var %2</source>
         <translation>%1，变量 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="228"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="229"/>
         <source>loop node</source>
         <translation>循环节点</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="233"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="234"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="233"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="234"/>
         <source>%1 of %2 (%3)</source>
         <translation>第 %1 步，共 %2 次迭代（%3）</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="236"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="237"/>
         <source>adjoints, backward pass</source>
         <translation>伴随值，反向传播</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="236"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="237"/>
         <source>carried values</source>
         <translation>循环携带值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="238"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="239"/>
         <source>record</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="238"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="239"/>
         <source>not recorded: the record budget ran out</source>
         <translation>未记录：记录预算已用完</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="239"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="240"/>
         <source>no record for this step</source>
         <translation>此步没有记录</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="244"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="245"/>
         <source>adjoint of var %1</source>
         <translation>变量 %1 的伴随值</translation>
     </message>
     <message>
-        <location filename="../../ui/inspect/inspector_panel.cpp" line="244"/>
+        <location filename="../../ui/inspect/inspector_panel.cpp" line="245"/>
         <source>var %1</source>
         <translation>变量 %1</translation>
     </message>
@@ -1379,32 +1435,30 @@
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="137"/>
         <source>Save Lesson</source>
         <translation>保存课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
         <source>GradLab scripts (*.gls)</source>
-        <translation>GradLab 脚本 (*.gls)</translation>
+        <translation type="vanished">GradLab 脚本 (*.gls)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="144"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="147"/>
         <source>Open Lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="145"/>
         <source>GradLab scripts (*.gls);;All files (*)</source>
-        <translation>GradLab 脚本 (*.gls);;所有文件 (*)</translation>
+        <translation type="vanished">GradLab 脚本 (*.gls);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="178"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="180"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="179"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="181"/>
         <source>%1 has unsaved changes. Save them?</source>
         <translation>%1 有未保存的更改。要保存吗？</translation>
     </message>
@@ -1436,84 +1490,94 @@
         </translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="188"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="138"/>
+        <source>GradLab scripts (*.gls *.py)</source>
+        <translation>GradLab 脚本 (*.gls *.py)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="147"/>
+        <source>GradLab scripts (*.gls *.py);;All files (*)</source>
+        <translation>GradLab 脚本 (*.gls *.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/window/main_window_files.cpp" line="190"/>
         <source>%1[*] — GradLab</source>
         <translation>%1[*] — GradLab 梯度实验室</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="197"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="199"/>
         <source>Export Graph</source>
         <translation>导出计算图</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="198"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="200"/>
         <source>SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</source>
         <translation>SVG (*.svg);;PNG 图像 (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="205"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="207"/>
         <source>Graph export failed: %1</source>
         <translation>计算图导出失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="208"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="210"/>
         <source>Exported the graph to %1</source>
         <translation>已将计算图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="214"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="216"/>
         <source>Export Lesson To</source>
         <translation>将课程导出到</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="218"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="220"/>
         <source>Export Lesson</source>
         <translation>导出课程</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="219"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="221"/>
         <source>Run the lesson first: the export holds its graph, plots and data.</source>
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="229"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="231"/>
         <location filename="../../ui/window/main_window_results.cpp" line="104"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="231"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="236"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="243"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="238"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="245"/>
         <source>Export Handout</source>
         <translation>导出讲义</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="237"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="239"/>
         <source>Run the lesson first: the handout shows its graph, plots and agreement table.</source>
         <translation>请先运行课程：讲义包含它的计算图、图表和一致性表。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="243"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="245"/>
         <source>_handout.pdf</source>
         <translation>_讲义.pdf</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="244"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="246"/>
         <source>PDF document (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="255"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="257"/>
         <source>Exported the handout (%1 pages) to %2</source>
         <translation>已将讲义（%1 页）导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="256"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="258"/>
         <source>Exported the handout to %1</source>
         <translation>已将讲义导出到 %1</translation>
     </message>
@@ -1548,117 +1612,118 @@
         <translation>课堂规模：用于初步观察的小参数</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="147"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="153"/>
         <source>print: %1</source>
         <translation>print：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="149"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="155"/>
         <source>Traced: %1 nodes, %2 variants</source>
         <translation>已追踪：%1 个节点，%2 个变体</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="184"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="190"/>
         <source>Running on the %1 executor…</source>
         <translation>正在%1执行器上运行…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="186"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="192"/>
         <source>Running all variants on the %1 executor…</source>
         <translation>正在%1执行器上运行全部变体…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="187"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="193"/>
         <source>Running variant &apos;%1&apos; on the %2 executor…</source>
         <translation>正在%2执行器上运行变体“%1”…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="216"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="222"/>
         <source>Run cancelled</source>
         <translation>运行已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="218"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="224"/>
         <source>%1 variant(s) failed; see the run log</source>
         <translation>%1 个变体运行失败，请查看运行日志</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="219"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="225"/>
         <source>Run finished</source>
         <translation>运行完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="226"/>
-        <location filename="../../ui/window/main_window_results.cpp" line="311"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="232"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="318"/>
         <source>Run finished; the first NaN/Inf appeared at line %1</source>
         <translation>运行结束；第一个 NaN/Inf 出现在第 %1 行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="237"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="243"/>
         <source>This script declares no param to sweep.</source>
         <translation>此脚本没有声明可供扫描的参数。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="249"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="255"/>
         <source>Sweeping %1 over %2 values…</source>
         <translation>正在对 %1 的 %2 个取值进行扫描…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="258"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="264"/>
         <source>Sweep of %1 finished</source>
         <translation>%1 的扫描已完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="259"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="265"/>
         <source>Sweep finished</source>
         <translation>扫描完成</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="275"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="281"/>
         <source>not run: run this variant to see its values</source>
         <translation>未运行：运行此变体以查看其值</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="277"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="283"/>
         <source>not run</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="290"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="296"/>
         <source>recording… (this variant runs again with records on for the step-through and inspector)</source>
         <translation>记录中…（此变体会开启记录再运行一次，供单步查看和检查器使用）</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="294"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="300"/>
         <source>recording…</source>
         <translation>记录中…</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="305"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="312"/>
         <source>Variant &apos;%1&apos; recorded: step through it</source>
         <translation>变体“%1”已记录：可以单步查看</translation>
     </message>
     <message>
+        <location filename="../../ui/window/main_window_results.cpp" line="311"/>
         <source>Run recorded: step through it</source>
         <translation>运行已记录：可以单步查看</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="325"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="332"/>
         <source>Recording variant &apos;%1&apos; failed: %2</source>
         <translation>记录变体“%1”失败：%2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="327"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="334"/>
         <source>Recording variant &apos;%1&apos; stopped</source>
         <translation>记录变体“%1”已停止</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="331"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="338"/>
         <source>not recorded</source>
         <translation>未记录</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_results.cpp" line="332"/>
+        <location filename="../../ui/window/main_window_results.cpp" line="339"/>
         <source>not recorded: switch variants or run again to record them</source>
         <translation>未记录：切换变体或再次运行即可记录</translation>
     </message>
@@ -1928,17 +1993,17 @@
 <context>
     <name>gl::ui::RunWorker</name>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="119"/>
+        <location filename="../../ui/run/run_worker.cpp" line="122"/>
         <source>%1 at %2 = %3</source>
         <translation>%1（%2 = %3）</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="140"/>
+        <location filename="../../ui/run/run_worker.cpp" line="143"/>
         <source>the sweep was cancelled</source>
         <translation>扫描已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="190"/>
+        <location filename="../../ui/run/run_worker.cpp" line="206"/>
         <source>no variant named &apos;%1&apos;</source>
         <translation>没有名为“%1”的变体</translation>
     </message>

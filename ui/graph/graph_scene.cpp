@@ -12,16 +12,55 @@
 #include "ui/graph/gradient_scale.h"
 #include "ui/graph/graph_style.h"
 #include "ui/graph/graphviz_graph.h"
+#include "ui/graph/layout_process.h"
 #include "ui/graph/layout_worker.h"
 #include "ui/graph/node_item.h"
 #include "ui/i18n/diagnostic_text.h"
 
 namespace gl::ui {
 
+namespace {
+
+// "backward pass ×1000": the title and the badge, as the folded node shows them.
+QString foldedNodeTitle(const VisNode& n) {
+  const QString title = QString::fromStdString(n.title);
+  return n.iterations > 0 ? title + QStringLiteral(" ×%1").arg(n.iterations) : title;
+}
+
+QString layoutFailureText(const GraphLayout& layout, int nodes) {
+  switch (layout.failure) {
+    case LayoutFailure::TimedOut:
+      return GraphScene::tr(
+                 "The layout of %n node(s) was stopped after %1 s. Fold loops or groups (View > "
+                 "Fold All Loops) to see the graph.",
+                 nullptr, nodes)
+          .arg(qint64(kLayoutTimeLimit.count()));
+    case LayoutFailure::TooLarge:
+      return GraphScene::tr(
+                 "%n node(s) are too many to lay out (at most %1). Fold loops or groups (View > "
+                 "Fold All Loops) to see the graph.",
+                 nullptr, nodes)
+          .arg(kMaxLayoutNodes);
+    case LayoutFailure::Crashed:
+      return GraphScene::tr("Graphviz stopped without a layout (%1).")
+          .arg(QString::fromStdString(layout.error));
+    case LayoutFailure::Graphviz:
+    case LayoutFailure::Stopped:
+    case LayoutFailure::None:
+      break;
+  }
+  return QString::fromStdString(layout.error);
+}
+
+}  // namespace
+
 GraphScene::GraphScene(QObject* parent)
     : QGraphicsScene(parent),
       layoutWorker_(new LayoutWorker(this)),
-      scale_(std::make_shared<GradientScale>()) {
+      scale_(std::make_shared<GradientScale>()),
+      layoutClock_(new QTimer(this)) {
+  layoutClock_->setInterval(1000);
+  connect(layoutClock_, &QTimer::timeout, this, &GraphScene::tickLayoutNotice);
   setBackgroundBrush(style::sceneBackground());
   setItemIndexMethod(QGraphicsScene::BspTreeIndex);
   connect(layoutWorker_, &LayoutWorker::finished, this,
@@ -103,9 +142,82 @@ void GraphScene::foldAll() {
 }
 
 void GraphScene::unfoldAll() {
-  filter_.unfoldedGroups.clear();
-  for (size_t i = 0; i < repeats_->groups.size(); ++i) filter_.unfoldedGroups.insert(int(i));
-  setFolding({});
+  if (!graph_) return;
+  GraphFilter all = filter_;
+  all.folded.clear();
+  for (size_t i = 0; i < repeats_->groups.size(); ++i) all.unfoldedGroups.insert(int(i));
+  const size_t allNodes = countVisible(*graph_, all).nodes;
+  if (allNodes <= size_t(kUnfoldBudget)) {
+    filter_ = std::move(all);
+    return rebuild();
+  }
+  // Outermost first. Each round weighs every folded node of the picture so far by the nodes
+  // unfolding it adds (they are disjoint, so the additions sum) and opens the lightest first
+  // while the picture stays within the budget: as many loops open as fit, rather than the
+  // first group met filling the budget with copies of one step.
+  GraphFilter trial = filter_;
+  std::vector<FoldedItem> refused;
+  std::set<FoldedItem> weighed;
+  for (bool grew = true; grew;) {
+    grew = false;
+    const VisibleCount now = countVisible(*graph_, trial);
+    std::vector<std::pair<size_t, FoldedItem>> added;
+    for (const FoldedItem& item : now.folded) {
+      if (!weighed.insert(item).second) continue;  // refused in an earlier round
+      GraphFilter next = trial;
+      if (item.group >= 0)
+        next.unfoldedGroups.insert(item.group);
+      else
+        next.folded.erase(item.owner);
+      added.push_back({countVisible(*graph_, next).nodes - now.nodes, item});
+    }
+    std::sort(added.begin(), added.end());
+    size_t total = now.nodes;
+    for (const auto& [more, item] : added) {
+      if (total + more > size_t(kUnfoldBudget)) {
+        refused.push_back(item);
+        continue;
+      }
+      total += more;
+      grew = true;
+      if (item.group >= 0)
+        trial.unfoldedGroups.insert(item.group);
+      else
+        trial.folded.erase(item.owner);
+    }
+  }
+  filter_ = std::move(trial);
+  rebuild();
+  QStringList titles;
+  for (const FoldedItem& item : refused) titles << foldedTitle(item.owner, item.group);
+  emit foldingRefused(
+      tr("Unfolded as far as %n node(s) can be laid out readably; left folded: %1 (all unfolded "
+         "would show %2 nodes).",
+         nullptr, kUnfoldBudget)
+          .arg(titles.join(QStringLiteral(", ")))
+          .arg(allNodes));
+}
+
+bool GraphScene::refuseUnfold(const GraphFilter& trial, const QString& what) {
+  const size_t nodes = countVisible(*graph_, trial).nodes;
+  if (nodes <= size_t(kUnfoldBudget)) return false;
+  emit foldingRefused(tr("%1 stays folded: unfolded, the graph would show %2 nodes, more than "
+                         "the %3 that can be laid out readably. Fold other loops first.")
+                          .arg(what)
+                          .arg(nodes)
+                          .arg(kUnfoldBudget));
+  return true;
+}
+
+QString GraphScene::foldedTitle(int owner, int group) const {
+  for (const VisNode& n : visible_.nodes)
+    if (n.kind == VisNodeKind::Folded && (group >= 0 ? n.group == group : n.node == owner))
+      return foldedNodeTitle(n);
+  return group >= 0 ? tr("group %1").arg(group) : tr("node #%1").arg(owner);
+}
+
+void GraphScene::setLayoutTimeLimit(std::chrono::milliseconds limit) {
+  layoutWorker_->setTimeLimit(limit);
 }
 
 void GraphScene::setLayoutOptions(const LayoutOptions& options) {
@@ -231,6 +343,8 @@ QRectF GraphScene::graphBounds() const {
 
 void GraphScene::rebuild() {
   clear();  // deletes every item
+  layoutNotice_ = nullptr;
+  layoutClock_->stop();
   nodeItems_.clear();
   edgeItems_.clear();
   frameItems_.clear();
@@ -256,19 +370,46 @@ void GraphScene::rebuild() {
     layoutWorker_->store(key, layout);
     return applyLayout(std::move(layout));
   }
-  auto* notice = addText(tr("Laying out %n node(s)…", nullptr, int(visible_.nodes.size())));
-  notice->setDefaultTextColor(Qt::gray);
-  setSceneRect(notice->mapRectToScene(notice->boundingRect()));
+  layoutStarted_.start();
+  tickLayoutNotice();
+  layoutClock_->start();
   pendingTicket_ =
       layoutWorker_->request(std::move(key), std::make_shared<const VisibleGraph>(visible_),
                              std::move(sizes), layoutOptions_);
 }
 
+void GraphScene::showLayoutNotice(const QString& text) {
+  if (!layoutNotice_) {
+    layoutNotice_ = addText(QString());
+    layoutNotice_->setDefaultTextColor(Qt::gray);
+    layoutNotice_->setTextWidth(560);
+  }
+  layoutNotice_->setPlainText(text);
+  setSceneRect(layoutNotice_->mapRectToScene(layoutNotice_->boundingRect()));
+}
+
+// "Laying out", with the seconds so far once it takes a while: a big layout is visibly alive,
+// and the user learns what stops it.
+void GraphScene::tickLayoutNotice() {
+  const int nodes = int(visible_.nodes.size());
+  const qint64 seconds = layoutStarted_.elapsed() / 1000;
+  if (seconds < 1) return showLayoutNotice(tr("Laying out %n node(s)…", nullptr, nodes));
+  showLayoutNotice(tr("Laying out %n node(s)… %1 s (stopped after %2 s; folding loops stops it "
+                      "now)",
+                      nullptr, nodes)
+                       .arg(seconds)
+                       .arg(qint64(kLayoutTimeLimit.count())));
+}
+
 void GraphScene::applyLayout(std::shared_ptr<const GraphLayout> layout) {
+  layoutClock_->stop();
   clear();  // the "laying out" notice
+  layoutNotice_ = nullptr;
   layout_ = *layout;
   if (!layout_.ok()) {
-    emit layoutFailed(QString::fromStdString(layout_.error));
+    const QString why = layoutFailureText(layout_, int(visible_.nodes.size()));
+    showLayoutNotice(why);
+    emit layoutFailed(why);
     return afterLayout();
   }
   applyCursor_ = 0;
@@ -344,6 +485,11 @@ QPointF GraphScene::anchorOf(int owner) const {
 }
 
 void GraphScene::toggleFold(int owner, bool folded) {
+  if (!folded) {
+    GraphFilter trial = filter_;
+    trial.folded.erase(owner);
+    if (refuseUnfold(trial, foldedTitle(owner, -1))) return;
+  }
   const QPointF before = anchorOf(owner);
   emit anchorAboutToMove(before);
   if (folded)
@@ -357,6 +503,11 @@ void GraphScene::toggleFold(int owner, bool folded) {
 }
 
 void GraphScene::toggleGroup(int group, bool folded) {
+  if (!folded) {
+    GraphFilter trial = filter_;
+    trial.unfoldedGroups.insert(group);
+    if (refuseUnfold(trial, foldedTitle(-1, group))) return;
+  }
   const int first = repeats_->groups[size_t(group)].members.front();
   auto anchor = [this, group, first] {
     for (FrameItem* frame : frameItems_)

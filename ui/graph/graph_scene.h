@@ -4,7 +4,9 @@
 // existing items without a new layout. With asynchronous layout on (the window's view), dot
 // runs on a LayoutWorker and the items appear when it answers; layouts seen before come from
 // its cache at once. Repeated structure (repeat_groups.h) starts folded, one node per group.
+#include <QElapsedTimer>
 #include <QGraphicsScene>
+#include <QTimer>
 
 #include <functional>
 #include <map>
@@ -49,7 +51,12 @@ class GraphScene : public QGraphicsScene {
   void setFolding(std::set<int> folded);
   const std::set<int>& folding() const { return filter_.folded; }
   void foldAll();
+  // Unfolds frames and groups, outermost first, as far as the picture stays within
+  // kUnfoldBudget nodes; what stays folded is said by foldingRefused.
   void unfoldAll();
+  // A fold or unfold that would show more nodes than this is refused with the reason: dot
+  // takes seconds at 2,000 nodes in frames and minutes beyond, and such a picture is a blur.
+  static constexpr int kUnfoldBudget = 2500;
 
   // Repeat groups of the shown nodes (recomputed with the graph and the node subset). Small
   // graphs are readable node by node: their repeats are left as they are.
@@ -72,6 +79,9 @@ class GraphScene : public QGraphicsScene {
   int lastItemBatches() const { return itemBatches_; }  // event-loop turns the last layout took
   // Layouts taken from the cache so far (a test and a status line read it).
   int cachedLayoutsUsed() const { return cacheHits_; }
+
+  // How long an asynchronous layout may run before it is stopped (kLayoutTimeLimit).
+  void setLayoutTimeLimit(std::chrono::milliseconds limit);
 
   // Edge routing: splines, or straight lines on big graphs (the default decides by size).
   void setLayoutOptions(const LayoutOptions& options);
@@ -127,6 +137,8 @@ class GraphScene : public QGraphicsScene {
   void anchorMoved(QPointF before, QPointF after);
   void layoutChanged(double seconds);
   void layoutFailed(const QString& error);
+  // An unfold the scene did not make (or made only in part), with the reason in words.
+  void foldingRefused(const QString& why);
 
  protected:
   void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
@@ -141,6 +153,10 @@ class GraphScene : public QGraphicsScene {
   void recomputeRepeats(std::shared_ptr<const RepeatGroups> known = nullptr);
   void toggleFold(int owner, bool folded);
   void toggleGroup(int group, bool folded);
+  bool refuseUnfold(const GraphFilter& trial, const QString& what);
+  QString foldedTitle(int owner, int group) const;
+  void showLayoutNotice(const QString& text);
+  void tickLayoutNotice();
   QPointF anchorOf(int owner) const;
   void applyBreaks();
   NodeItem* nodeItemAt(QPointF pos) const;
@@ -173,6 +189,10 @@ class GraphScene : public QGraphicsScene {
   std::vector<EdgeItem*> edgeItems_;
   std::vector<FrameItem*> frameItems_;
   ColorBarItem* colorBar_ = nullptr;
+  // While a layout runs: its notice in the scene and the clock that counts its seconds.
+  QGraphicsTextItem* layoutNotice_ = nullptr;
+  QTimer* layoutClock_;
+  QElapsedTimer layoutStarted_;
 };
 
 }  // namespace gl::ui

@@ -123,6 +123,12 @@ void MainWindow::connectPanels() {
               log_->appendError(why);
             }
           });
+  // What the graph view could not lay out or unfold, said where the user looks.
+  for (auto signal : {&GraphScene::foldingRefused, &GraphScene::layoutFailed})
+    connect(graphView_->graphScene(), signal, this, [this](const QString& why) {
+      log_->appendInfo(why);
+      statusBar()->showMessage(why, 15000);
+    });
   // The first NaN/Inf stays outlined through relayouts (folding, a variant switch).
   connect(graphView_->graphScene(), &GraphScene::layoutChanged, this, [this] {
     const lab::VariantRun* v = shownRun();
