@@ -89,6 +89,7 @@ std::string endedText(int status) {
 GraphLayout layoutGraphInChild(const VisibleGraph& vg, const std::vector<QSizeF>& sizes,
                                const LayoutOptions& options, const LayoutLimits& limits) {
   if (vg.nodes.empty()) return {};
+  if (int(vg.nodes.size()) < limits.childAbove) return layoutGraph(vg, sizes, options);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return layoutGraph(vg, sizes, options);
   pid_t pid;

@@ -14,15 +14,21 @@ namespace gl::ui {
 
 // A layout that has not answered in this time is stopped (LayoutFailure::TimedOut).
 constexpr std::chrono::seconds kLayoutTimeLimit{45};
+// Smaller layouts run in the calling thread: dot needs well under a second for them, and a
+// fork is not free for a window holding a big run. After it, every page the window writes is
+// first copied (copy-on-write): switching the ODE lesson's variants at seed size cost the GUI
+// thread ~130 ms of such faults with a child per layout, ~30 ms without.
+constexpr int kChildLayoutNodes = 800;
 
 struct LayoutLimits {
   std::chrono::milliseconds timeLimit = kLayoutTimeLimit;
+  int childAbove = kChildLayoutNodes;  // visible nodes from which dot runs in a child
   // Polled about every 20 ms; true stops the layout (LayoutFailure::Stopped).
   std::function<bool()> stopRequested;
 };
 
-// layoutGraph in a child process. Falls back to the calling thread when no process can be
-// made (then it cannot be stopped).
+// layoutGraph in a child process (from limits.childAbove nodes). Falls back to the calling
+// thread when no process can be made (then it cannot be stopped).
 GraphLayout layoutGraphInChild(const VisibleGraph& vg, const std::vector<QSizeF>& sizes,
                                const LayoutOptions& options, const LayoutLimits& limits = {});
 
