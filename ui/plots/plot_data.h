@@ -5,6 +5,10 @@
 #include <QString>
 #include <QVector>
 
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
 #include "engine/exec/run.h"
 #include "engine/graph/graph.h"
 
@@ -78,6 +82,17 @@ SeriesData valueNormSeries(const LoopRecord& loop, int variable, const QString& 
 // Other ranks are flattened to one row. `name` is the script's name of the value ("dx_dw"):
 // the title reads "dx_dw  [6, 6]", the colour scale "dx_dw".
 HeatMapData heatMapFromTensor(const Tensor& matrix, const QString& name = {});
+
+// A run's timeline events as the engine recorded them, with the names of their nodes: taken in
+// a few ms (one copy of the events), expanded into TimelineData only when a plot needs it.
+struct TimelineSource {
+  QString process;
+  std::vector<TimelineEvent> events;
+  std::unordered_map<int, std::pair<QString, QString>> names;  // node -> op, label
+  TimelineData expand() const;
+};
+TimelineSource timelineSource(const RunResult& run, const Graph* graph = nullptr,
+                              const QString& process = {});
 
 // The timeline events of a run, in milliseconds, labelled with the graph's node labels.
 TimelineData timelineData(const RunResult& run, const Graph* graph = nullptr,

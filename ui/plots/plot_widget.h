@@ -79,6 +79,8 @@ class PlotWidget : public QCustomPlot {
   // True when stepChanged changes what the plot draws beyond the cursor line.
   virtual bool stepRedrawsData() const { return false; }
   void showEvent(QShowEvent* event) override;
+  // Not shown while its window is (another tab is in front): a replot can wait.
+  bool hiddenInShownWindow() const;
   // The nearest point of any visible QCPGraph within `maxPixels`, as "name\nx: ..\ny: ..".
   QString nearestGraphPointText(const QPointF& pixel, const QString& xName, const QString& yName,
                                 double maxPixels = 12) const;
@@ -105,8 +107,6 @@ class PlotWidget : public QCustomPlot {
   QCPItemStraightLine* cursorLine_ = nullptr;
   double cursorStep_ = 0;
   bool replotPending_ = false;
-  // Not shown while its window is (another tab is in front): a replot can wait.
-  bool hiddenInShownWindow() const;
 };
 
 }  // namespace gl::ui

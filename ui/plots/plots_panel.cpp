@@ -151,7 +151,7 @@ void PlotsPanel::showTimings(const QVector<TimingData>& timings, const QStringLi
 void PlotsPanel::showScaling(const ScalingData& scaling) { scaling_->setScaling(scaling); }
 
 void PlotsPanel::showTimeline(const RunResult& run, const Graph* graph, const QString& variant) {
-  timeline_->setTimeline(timelineData(run, graph, variant));
+  timeline_->setTimeline(timelineSource(run, graph, variant));
 }
 
 void PlotsPanel::clearResults() {
@@ -159,7 +159,7 @@ void PlotsPanel::clearResults() {
   heatMap_->setData({});
   timingBars_->setTimings({});
   scaling_->setScaling({});
-  timeline_->setTimeline({});
+  timeline_->setTimeline(TimelineData{});
   for (PlotWidget* p : plots()) p->clearStepCursor();
 }
 

@@ -122,29 +122,65 @@ double TimelinePlot::halfHeightAt(int depth) {
 // in start order, gives each event the number of events around it, and each op its self time
 // (its events' time less that of the events directly inside them).
 void TimelinePlot::computeDepths() {
-  depth_.fill(0, data_.events.size());
+  depth_.fill(0, data().events.size());
   selfMs_.clear();
-  for (const auto& e : data_.events) selfMs_[e.op] += e.durationMs();
+  for (const auto& e : data().events) selfMs_[e.op] += e.durationMs();
   std::map<int, QVector<int>> byThread;
-  for (int i = 0; i < data_.events.size(); ++i) byThread[data_.events[i].thread].push_back(i);
+  for (int i = 0; i < data().events.size(); ++i) byThread[data().events[i].thread].push_back(i);
   for (auto& [thread, idx] : byThread) {
     std::sort(idx.begin(), idx.end(), [&](int a, int b) {
-      const auto &ea = data_.events[a], &eb = data_.events[b];
+      const auto &ea = data().events[a], &eb = data().events[b];
       return ea.startMs != eb.startMs ? ea.startMs < eb.startMs : ea.endMs > eb.endMs;
     });
     QVector<int> open;  // enclosing events, innermost last
     for (int i : idx) {
-      const TimelineItem& e = data_.events[i];
-      while (!open.isEmpty() && data_.events[open.last()].endMs <= e.startMs) open.removeLast();
+      const TimelineItem& e = data().events[i];
+      while (!open.isEmpty() && data().events[open.last()].endMs <= e.startMs) open.removeLast();
       depth_[i] = int(open.size());
-      if (!open.isEmpty()) selfMs_[data_.events[open.last()].op] -= e.durationMs();
+      if (!open.isEmpty()) selfMs_[data().events[open.last()].op] -= e.durationMs();
       open.push_back(i);
     }
   }
 }
 
+void TimelinePlot::setTimeline(TimelineSource source) {
+  if (!hiddenInShownWindow()) return setTimeline(source.expand());
+  pendingSource_ = std::move(source);
+  layersStale_ = true;
+  replotWhenShown();
+}
+
+const TimelineData& TimelinePlot::data() const {
+  if (pendingSource_) {
+    auto* self = const_cast<TimelinePlot*>(this);  // data_ is a cache of the source
+    self->data_ = pendingSource_->expand();
+    self->pendingSource_.reset();
+  }
+  return data_;
+}
+
 void TimelinePlot::setTimeline(const TimelineData& data) {
   data_ = data;
+  pendingSource_.reset();
+  layersStale_ = true;
+  if (hiddenInShownWindow())
+    replotWhenShown();
+  else
+    buildLayers();
+}
+
+const TimelinePlot& TimelinePlot::built() const {
+  if (layersStale_) const_cast<TimelinePlot*>(this)->buildLayers();
+  return *this;
+}
+
+void TimelinePlot::showEvent(QShowEvent* event) {
+  if (layersStale_) buildLayers();
+  PlotWidget::showEvent(event);
+}
+
+void TimelinePlot::buildLayers() {
+  layersStale_ = false;
   computeDepths();
   for (TimelineLayer* layer : layers_) removePlottable(layer);
   layers_.clear();
@@ -169,8 +205,8 @@ void TimelinePlot::setTimeline(const TimelineData& data) {
 
   // One layer per (depth, op), created outermost first: creation order is drawing order.
   std::map<std::pair<int, QString>, QVector<int>> groups;
-  for (int i = 0; i < data_.events.size(); ++i)
-    groups[{depth_[i], data_.events[i].op}].push_back(i);
+  for (int i = 0; i < data().events.size(); ++i)
+    groups[{depth_[i], data().events[i].op}].push_back(i);
   legend->clearItems();
   QSet<QString> inLegend;
   for (auto& [key, events] : groups) {
@@ -191,7 +227,7 @@ void TimelinePlot::setTimeline(const TimelineData& data) {
         break;
       }
 
-  const int rows = std::max(1, data_.threadCount());
+  const int rows = std::max(1, data().threadCount());
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (int t = 0; t < rows; ++t) ticker->addTick(t, tr("thread %1").arg(t));
   yAxis->setTicker(ticker);
@@ -201,12 +237,12 @@ void TimelinePlot::setTimeline(const TimelineData& data) {
 }
 
 void TimelinePlot::fitView() {
-  yAxis->setRange(-0.6, std::max(1, data_.threadCount()) - 0.4);
+  yAxis->setRange(-0.6, std::max(1, data().threadCount()) - 0.4);
   double first = 0, last = 1;
-  if (!data_.events.isEmpty()) {
-    first = data_.events[0].startMs;
-    last = data_.events[0].endMs;
-    for (const auto& e : data_.events) {
+  if (!data().events.isEmpty()) {
+    first = data().events[0].startMs;
+    last = data().events[0].endMs;
+    for (const auto& e : data().events) {
       first = std::min(first, e.startMs);
       last = std::max(last, e.endMs);
     }
@@ -218,29 +254,29 @@ void TimelinePlot::fitView() {
 void TimelinePlot::stepChanged(double t) { highlighted_ = qint64(std::llround(t)); }
 
 bool TimelinePlot::isHighlighted(int event) const {
-  return highlighted_ >= 0 && data_.events[event].iteration == highlighted_;
+  return highlighted_ >= 0 && data().events[event].iteration == highlighted_;
 }
 
 int TimelinePlot::highlightedEventCount() const {
   int n = 0;
-  for (int i = 0; i < data_.events.size(); ++i) n += isHighlighted(i) ? 1 : 0;
+  for (int i = 0; i < data().events.size(); ++i) n += isHighlighted(i) ? 1 : 0;
   return n;
 }
 
 int TimelinePlot::rectCount() const {
   int n = 0;
-  for (const TimelineLayer* layer : layers_) n += int(layer->events.size());
+  for (const TimelineLayer* layer : built().layers_) n += int(layer->events.size());
   return n;
 }
 
 QRectF TimelinePlot::eventRect(int i) const {
-  const TimelineItem& it = data_.events.at(i);
-  const double half = halfHeightAt(depth_.value(i));
+  const TimelineItem& it = data().events.at(i);
+  const double half = halfHeightAt(built().depth_.value(i));
   return QRectF(QPointF(it.startMs, it.thread - half), QPointF(it.endMs, it.thread + half));
 }
 
 bool TimelinePlot::isColoured(const QString& op) const {
-  const qsizetype i = ops_.indexOf(op);
+  const qsizetype i = built().ops_.indexOf(op);
   return i >= 0 && i < kColouredOps;
 }
 
@@ -249,7 +285,7 @@ QColor TimelinePlot::otherColor() const {
 }
 
 QColor TimelinePlot::colorOfOp(const QString& op) const {
-  const qsizetype i = ops_.indexOf(op);
+  const qsizetype i = built().ops_.indexOf(op);
   if (i < 0) return {};
   return i < kColouredOps ? plotPalette().seriesColor(int(i)) : otherColor();
 }
@@ -266,7 +302,7 @@ void TimelinePlot::applyPalette() {
 // The innermost event under the mouse: the op, not the loop around it.
 int TimelinePlot::eventAt(const QPointF& pixel) const {
   int best = -1;
-  for (const TimelineLayer* layer : layers_)
+  for (const TimelineLayer* layer : built().layers_)
     for (int e : layer->events)
       if (layer->pixelRect(e).contains(pixel) && (best < 0 || depth_[e] > depth_[best])) best = e;
   return best;
@@ -275,7 +311,7 @@ int TimelinePlot::eventAt(const QPointF& pixel) const {
 QString TimelinePlot::hoverText(const QPointF& pixel) const {
   const int e = eventAt(pixel);
   if (e < 0) return {};
-  const TimelineItem& it = data_.events[e];
+  const TimelineItem& it = data().events[e];
   QString text = it.label;
   if (it.iteration >= 0) text += tr("\niteration %1").arg(it.iteration);
   text += tr("\n%1 ms on thread %2").arg(QString::number(it.durationMs(), 'g', 4)).arg(it.thread);
@@ -284,7 +320,7 @@ QString TimelinePlot::hoverText(const QPointF& pixel) const {
 
 QString TimelinePlot::toCsv() const {
   QString csv = QStringLiteral("thread,op,node,label,iteration,start_ms,end_ms,duration_ms\n");
-  for (const auto& e : data_.events)
+  for (const auto& e : data().events)
     csv += QString::number(e.thread) + QLatin1Char(',') + csvField(e.op) + QLatin1Char(',') +
            QString::number(e.node) + QLatin1Char(',') + csvField(e.label) + QLatin1Char(',') +
            QString::number(e.iteration) + QLatin1Char(',') + csvNumber(e.startMs) +
@@ -299,13 +335,13 @@ namespace gl::ui {
 
 QByteArray TimelinePlot::toChromeTrace() const {
   std::vector<TimelineEvent> events;
-  events.reserve(size_t(data_.events.size()));
+  events.reserve(size_t(data().events.size()));
   std::map<int, lab::TraceNodeNames> names;
-  for (const TimelineItem& e : data_.events) {
+  for (const TimelineItem& e : data().events) {
     events.push_back({e.node, e.iteration, e.thread, e.startMs * 1e-3, e.endMs * 1e-3});
     names.emplace(e.node, lab::TraceNodeNames{e.op.toStdString(), e.label.toStdString()});
   }
-  const std::string process = data_.process.isEmpty() ? "gradlab" : data_.process.toStdString();
+  const std::string process = data().process.isEmpty() ? "gradlab" : data().process.toStdString();
   return QByteArray::fromStdString(
       lab::chromeTraceJson({{process, &events}}, [&](int node) { return names.at(node); }));
 }
@@ -322,7 +358,7 @@ bool TimelinePlot::exportChromeTrace(const QString& path, QString* error) const 
 void TimelinePlot::contextMenuEvent(QContextMenuEvent* event) {
   QMenu menu(this);
   QAction* trace = menu.addAction(tr("Export as Chrome Trace (Perfetto)…"));
-  trace->setEnabled(!data_.events.isEmpty());
+  trace->setEnabled(!data().events.isEmpty());
   if (menu.exec(event->globalPos()) == trace) emit traceExportRequested();
 }
 

@@ -5,6 +5,8 @@
 #include <QHash>
 #include <QRectF>
 
+#include <optional>
+
 #include "ui/plots/plot_data.h"
 #include "ui/plots/plot_widget.h"
 
@@ -17,22 +19,29 @@ class TimelinePlot : public PlotWidget {
  public:
   explicit TimelinePlot(QWidget* parent = nullptr);
 
+  // Takes the events at once; the drawn layers (nesting, self times, colours, legend) are built
+  // when the plot is first shown or asked about: on a tab not in front, 200,000 events cost a
+  // variant switch half a second for a picture nobody was looking at.
   void setTimeline(const TimelineData& data);
-  const TimelineData& timeline() const { return data_; }
+  // The same, expanded into TimelineData only when first shown or asked about.
+  void setTimeline(TimelineSource source);
+  const TimelineData& timeline() const { return data(); }
+  // Events taken but not yet expanded or drawn (the plot is on a tab not in front).
+  bool waitingToBeShown() const { return layersStale_ || pendingSource_.has_value(); }
 
-  int rowCount() const { return data_.threadCount(); }  // one row per thread
-  int rectCount() const;                                // drawn rectangles, one per event
-  QStringList ops() const { return ops_; }              // by self time, the largest first
+  int rowCount() const { return data().threadCount(); }  // one row per thread
+  int rectCount() const;                                 // drawn rectangles, one per event
+  QStringList ops() const { return built().ops_; }       // by self time, the largest first
   // Ops beyond the first kColouredOps share the grey "other ops" colour and legend entry.
   static constexpr int kColouredOps = 8;
   bool isColoured(const QString& op) const;
   // Time spent in an op's events minus the time of the events nested inside them (ms).
-  double selfMs(const QString& op) const { return selfMs_.value(op); }
+  double selfMs(const QString& op) const { return built().selfMs_.value(op); }
   // The rectangle of event i in plot coordinates: x from start to end (ms), y around its thread,
   // a little lower for each enclosing event (a loop's body ops sit inside the loop's bar).
   QRectF eventRect(int i) const;
   // How many events on the same thread enclose event i (0 for top-level ops).
-  int nestingDepth(int i) const { return depth_.value(i); }
+  int nestingDepth(int i) const { return built().depth_.value(i); }
   QColor colorOfOp(const QString& op) const;
   QColor otherColor() const;
   // The loop iteration the step controls point at: its events are outlined. -1 for none.
@@ -60,9 +69,14 @@ class TimelinePlot : public PlotWidget {
   void applyPalette() override;
   void stepChanged(double t) override;
   void contextMenuEvent(QContextMenuEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void computeDepths();
+  void buildLayers();
+  // This plot with its layers built: they are a cache of data_, made on first need.
+  const TimelinePlot& built() const;
+  const TimelineData& data() const;  // data_, expanded from pendingSource_ if that is newer
 
   TimelineData data_;
   QVector<int> depth_;  // per event
@@ -70,6 +84,8 @@ class TimelinePlot : public PlotWidget {
   qint64 highlighted_ = -1;
   QStringList ops_;
   QVector<TimelineLayer*> layers_;
+  bool layersStale_ = false;  // data_ changed while the plot was hidden
+  std::optional<TimelineSource> pendingSource_;
 };
 
 }  // namespace gl::ui
