@@ -46,6 +46,25 @@ HeatMapPlot::HeatMapPlot(QWidget* parent) : PlotWidget(parent) {
 
 void HeatMapPlot::setData(const HeatMapData& data) {
   data_ = data;
+  mapStale_ = true;
+  if (hiddenInShownWindow())
+    replotWhenShown();
+  else
+    fillMap();
+}
+
+const HeatMapPlot& HeatMapPlot::filled() const {
+  if (mapStale_) const_cast<HeatMapPlot*>(this)->fillMap();  // the map is a cache of data_
+  return *this;
+}
+
+void HeatMapPlot::showEvent(QShowEvent* event) {
+  if (mapStale_) fillMap();
+  PlotWidget::showEvent(event);
+}
+
+void HeatMapPlot::fillMap() {
+  mapStale_ = false;
   const int cols = std::max(1, data_.cols), rows = std::max(1, data_.rows);
   // Cell centres at integer coordinates: cell (t, k) is drawn around x = k, y = t.
   map_->data()->setSize(cols, rows);
@@ -75,7 +94,9 @@ void HeatMapPlot::fitView() {
   yAxis->setRange(-0.5, std::max(1, data_.rows) - 0.5);
 }
 
-double HeatMapPlot::cellValue(int row, int col) const { return map_->data()->cell(col, row); }
+double HeatMapPlot::cellValue(int row, int col) const {
+  return filled().map_->data()->cell(col, row);
+}
 
 void HeatMapPlot::applyPalette() {
   QCPAxis* axis = scale_->axis();

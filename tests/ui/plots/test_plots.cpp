@@ -544,6 +544,29 @@ with variant("plain"):
     QVERIFY(timeline->ops().contains(timeline->timeline().events[0].op));
   }
 
+  // The same for the Jacobian tab: per_step's 1000x1000 dx_dw filled a hidden colour map on
+  // every variant switch.
+  void aHiddenHeatMapWaitsUntilShown() {
+    PlotsPanel panel;
+    panel.showPlot(panel.gradientLines());
+    panel.resize(800, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const gl::Tensor m = plottest::runPerStepJacobian(6).jacobian;
+    panel.showJacobian(m);
+    HeatMapPlot* heat = panel.heatMap();
+    QVERIFY(heat->waitingToBeShown());
+    panel.showPlot(heat);
+    QTRY_VERIFY(!heat->waitingToBeShown());
+    const std::vector<double> v = m.toVector();
+    QCOMPARE(heat->cellValue(5, 2), v[5 * 6 + 2]);
+    panel.showPlot(panel.gradientLines());
+    panel.showJacobian(gl::Tensor());  // an empty matrix, asked about while hidden
+    QVERIFY(heat->waitingToBeShown());
+    QCOMPARE(heat->colorMap()->data()->keySize(), 1);
+    QVERIFY(!heat->waitingToBeShown());
+  }
+
   // Stepping is cheap (issue #30: 0.31 s per step at seed size, 92 % of it the hidden
   // timeline's replot): a plot on a tab not shown replots only when shown, and a shown plot
   // whose cursor moves repaints the cursor's layer, not its data.
