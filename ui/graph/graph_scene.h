@@ -75,7 +75,7 @@ class GraphScene : public QGraphicsScene {
   // Items created per event-loop turn when a layout lands: a 34,000-node unfolded graph goes
   // in over many turns, so the GUI thread answers in between. Smaller graphs, and scenes
   // without async layout (export, tests), go in at once.
-  static constexpr size_t kItemsPerTurn = 2000;
+  static constexpr size_t kItemsPerTurn = 500;
   int lastItemBatches() const { return itemBatches_; }  // event-loop turns the last layout took
   // Layouts taken from the cache so far (a test and a status line read it).
   int cachedLayoutsUsed() const { return cacheHits_; }

@@ -18,7 +18,7 @@ constexpr std::chrono::seconds kLayoutTimeLimit{45};
 // fork is not free for a window holding a big run. After it, every page the window writes is
 // first copied (copy-on-write): switching the ODE lesson's variants at seed size cost the GUI
 // thread ~130 ms of such faults with a child per layout, ~30 ms without.
-constexpr int kChildLayoutNodes = 800;
+constexpr int kChildLayoutNodes = 1500;
 
 struct LayoutLimits {
   std::chrono::milliseconds timeLimit = kLayoutTimeLimit;
