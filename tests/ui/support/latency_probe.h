@@ -4,7 +4,9 @@
 // was busy (a layout, a plot rebuild, a synchronous wait) for that long. Used by the latency
 // tests: "the window never freezes" as a number.
 #include <QElapsedTimer>
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 #include <QTimer>
 
@@ -20,9 +22,14 @@ class LatencyProbe : public QObject {
   // test was doing then (the last mark()).
   double longestStallMs() const { return longest_; }
   const QString& longestStallDuring() const { return longestDuring_; }
+  // The GUI thread's own CPU time in that longest gap: near the gap, the thread was busy; far
+  // below it, the thread waited (for a lock, or for a core on a shared machine).
+  double longestStallCpuMs() const { return longestCpu_; }
   int ticks() const { return ticks_; }
   // Names the phase that follows ("open per_step_gradients", "run"), for the failure message.
-  void mark(const QString& phase) { phase_ = phase; }
+  void mark(const QString& phase);
+  // Each phase's longest stall, in the order the phases were marked.
+  const QList<QPair<QString, double>>& phases() const { return phases_; }
 
  private:
   void tick();
@@ -32,8 +39,10 @@ class LatencyProbe : public QObject {
   qint64 last_ = 0;
   int interval_;
   int ticks_ = 0;
-  double longest_ = 0;
+  double longest_ = 0, longestCpu_ = 0;
+  qint64 lastCpu_ = 0;
   QString phase_, longestDuring_;
+  QList<QPair<QString, double>> phases_;
 };
 
 }  // namespace gl::test
