@@ -46,8 +46,9 @@ VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSetting
     for (const OutputEntry& e : o.entries)
       if (e.value.valid()) fetches.push_back(e.value);
   RunOptions opt;
-  opt.parallel = s.parallel;
-  opt.fused = s.fused;
+  opt.executor = s.fused      ? ExecutorKind::Fused
+                 : s.parallel ? ExecutorKind::Parallel
+                              : ExecutorKind::Serial;
   opt.threads = s.threads;
   opt.timeline = s.timeline;
   opt.records = s.records;

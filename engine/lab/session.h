@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "engine/exec/run.h"
-#include "engine/lab/executor_kind.h"
 #include "engine/lang/program.h"
 
 namespace gl::lab {

@@ -41,9 +41,9 @@ inline double maxAbsDiff(const gl::Tensor& a, const gl::Tensor& b) {
 // on) if they disagree.
 inline std::vector<gl::Tensor> runBoth(const gl::Graph& g, const std::vector<gl::Value>& fetches,
                                        double tol = 1e-5, gl::RunOptions base = {}) {
-  base.parallel = false;
+  base.executor = gl::ExecutorKind::Serial;
   std::vector<gl::Tensor> serial = gl::evaluate(g, fetches, base);
-  base.parallel = true;
+  base.executor = gl::ExecutorKind::Parallel;
   base.threads = 2;
   std::vector<gl::Tensor> parallel = gl::evaluate(g, fetches, base);
   for (size_t i = 0; i < serial.size(); ++i) {

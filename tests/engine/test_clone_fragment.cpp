@@ -121,7 +121,7 @@ class TestCloneFragment : public QObject {
     QCOMPARE(maxDiff(serial[0], {1, 2, -0.5, 0.125}), 0.0);
     QCOMPARE(maxDiff(serial[1], expect), 0.0);
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     fused.threads = 2;
     QCOMPARE(maxDiff(evaluate(g, {c.map(y)}, fused)[0], expect), 0.0);
   }

@@ -163,7 +163,7 @@ class TestControl : public QObject {
     QCOMPARE(v[5].item(), 17.0);
     // The fusing executor runs it too.
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     fused.threads = 2;
     QCOMPARE(evaluate(g, {foldr[0]}, fused)[0].item(), 17.0);
   }
@@ -236,7 +236,7 @@ class TestControl : public QObject {
       gltest_ops::expectFiniteDifferences(g, loss, {x, c0, w}, base, sym, opt,
                                           reverse ? "reversed scan" : "scan", {0, 1, 2});
       RunOptions fused = opt;
-      fused.fused = true;
+      fused.executor = ExecutorKind::Fused;
       fused.threads = 2;
       const std::vector<Tensor> viaFused = evaluate(g, grads, fused);
       for (size_t k = 0; k < 3; ++k) QVERIFY(gltest::maxAbsDiff(viaFused[k], sym[k]) < 1e-12);
@@ -442,7 +442,7 @@ class TestControl : public QObject {
       QVERIFY(primitivesIn(loop.regions[1]) >= 4);
       for (const bool parallel : {false, true}) {
         RunOptions options;
-        options.parallel = parallel;
+        options.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
         Executor ex(s.g, options);
         QCOMPARE(ex.run({s.stacked}).primitiveOps, expected);
         QCOMPARE(ex.run({s.stacked}).primitiveOps, expected);  // per run, not cumulative
@@ -510,7 +510,7 @@ y = grads.stack()
     QCOMPARE(markIndependentIterations(s.g), 1);
     for (bool parallel : {false, true}) {
       RunOptions opt;
-      opt.parallel = parallel;
+      opt.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
       opt.threads = 2;
       try {
         evaluate(s.g, {s.stacked}, opt);

@@ -25,10 +25,10 @@ namespace {
 // iterations, fused.
 std::vector<std::pair<QString, RunOptions>> executors() {
   RunOptions serial, two, three, fused;
-  two.parallel = three.parallel = true;
+  two.executor = three.executor = ExecutorKind::Parallel;
   two.threads = 2;
   three.threads = 3;
-  fused.fused = true;
+  fused.executor = ExecutorKind::Fused;
   fused.threads = 2;
   return {{"serial", serial}, {"parallel/2", two}, {"parallel/3", three}, {"fused", fused}};
 }

@@ -183,7 +183,7 @@ class TestErrors : public QObject {
         {b.scalar(0, DType::I32)});
     for (bool parallel : {false, true}) {
       RunOptions opt;
-      opt.parallel = parallel;
+      opt.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
       opt.maxOps = 1000;
       QCOMPARE(errorOf([&] { evaluate(g, {outs[0]}, opt); }),
                QString("a.gls:2:9: while: the run executed more than 1000 ops (the maxOps limit, "

@@ -34,7 +34,7 @@ class TestFloatEnv : public QObject {
     Underflow u;
     for (bool parallel : {false, true}) {
       RunOptions opt;
-      opt.parallel = parallel;
+      opt.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
       opt.threads = 2;
       const Tensor y = evaluate(u.g, {u.y}, opt)[0];
       QCOMPARE(y.at(0), 0.0);
@@ -46,7 +46,7 @@ class TestFloatEnv : public QObject {
     Underflow u;
     for (bool parallel : {false, true}) {
       RunOptions opt;
-      opt.parallel = parallel;
+      opt.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
       opt.threads = 2;
       opt.flushDenormals = false;
       const Tensor y = evaluate(u.g, {u.y}, opt)[0];

@@ -117,7 +117,7 @@ class TestFused : public QObject {
     QCOMPARE(groups[1].numRegisters, 4);
 
     RunOptions serial, fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     const RunResult rs = Executor(g, serial).run({out});
     const RunResult rf = Executor(g, fused).run({out});
     QCOMPARE(rf.fusedGroups, 2);
@@ -141,7 +141,7 @@ class TestFused : public QObject {
     QCOMPARE(int(groups.size()), 1);
     QCOMPARE(int(groups[0].members.size()), 2);
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     const Tensor ys = evaluate(g, {y}).at(0), yf = evaluate(g, {y}, fused).at(0);
     for (int64_t i = 0; i < ys.numel(); ++i) QVERIFY(std::abs(ys.at(i) - yf.at(i)) < 1e-5);
   }
@@ -175,7 +175,7 @@ class TestFused : public QObject {
         {mixed, {InstrKind::Primitive, InstrKind::Scale, InstrKind::Primitive}, 0, 0},
     };
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     for (const Case& c : cases) {
       const ExecutionPlan plan(g, {c.out});
       const std::vector<FusedProgram> groups = fuseRegion(g, plan.region(0).order, {c.out});

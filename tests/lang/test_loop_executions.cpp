@@ -93,7 +93,7 @@ class TestLoopExecutions : public QObject {
       for (const lang::OutputEntry& e : o.entries)
         if (e.value.valid()) fetches.push_back(e.value);
     RunOptions opt;
-    opt.parallel = parallel;
+    opt.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
     opt.threads = 2;
     opt.recordBudget = 2 * sizeof(LoopRecord);  // room for two records at most
     const RunResult r = Executor(*p.graph, opt).run(fetches);

@@ -93,7 +93,7 @@ void LessonController::traceNow() {
 }
 
 bool LessonController::sweep(const QString& param, const QVector<double>& values,
-                             lab::ExecutorKind executor, int threads) {
+                             ExecutorKind executor, int threads) {
   if (worker_.busy() || values.isEmpty()) return false;
   stopRecording();
   runLesson_ = lesson_;
@@ -139,7 +139,7 @@ void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> progr
   }
 }
 
-bool LessonController::run(const QString& variant, lab::ExecutorKind executor, int threads) {
+bool LessonController::run(const QString& variant, ExecutorKind executor, int threads) {
   if (!program_ || worker_.busy()) return false;
   runLesson_ = lesson_;
   lab::RunSettings s;

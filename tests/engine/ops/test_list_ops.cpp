@@ -322,7 +322,7 @@ class TestListOps : public QObject {
     const Value far = b.op1("list_read", {ta, b.scalar(7, DType::I32)});
     for (bool parallel : {false, true}) {
       RunOptions opt;
-      opt.parallel = parallel;
+      opt.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
       QCOMPARE(gltest::errorText([&] { evaluate(g, {twice}, opt); }),
                std::string("ta.gls:4:9: list_write: could not write to TensorArray index 1 "
                            "because it has already been written to"));

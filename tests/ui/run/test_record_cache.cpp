@@ -200,13 +200,13 @@ class TestRecordCache : public QObject {
     // delivers its records).
     QElapsedTimer t;
     t.start();
-    QVERIFY(c->run("vectorized", lab::ExecutorKind::Serial));
+    QVERIFY(c->run("vectorized", ExecutorKind::Serial));
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, kRunTimeout);
     QVERIFY(ready.isEmpty());
     // A run supersedes a recording run under way, which then says it stopped.
     QCOMPARE(started.count(), 2);
     QVERIFY(c->recording());
-    QVERIFY(c->run("vectorized", lab::ExecutorKind::Serial));
+    QVERIFY(c->run("vectorized", ExecutorKind::Serial));
     QCOMPARE(stopped.count(), 2);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, kRunTimeout);
     QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, kRunTimeout);
