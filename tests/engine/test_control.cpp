@@ -470,9 +470,9 @@ y = grads.stack()
     // condition ops per iteration, unlike the serial executor's loop).
     std::vector<int64_t> counts;
     for (const int threads : {1, 2}) {
-      lab::RunSettings s;
-      s.parallel = true;
-      s.threads = threads;
+      lab::RunRequest s;
+      s.options.executor = ExecutorKind::Parallel;
+      s.options.threads = threads;
       const lab::ProgramRun r = lab::runProgram(p, s);
       QVERIFY2(r.ok(), r.variants.at(0).error.c_str());
       QVERIFY(std::abs(r.variants[0].run.values.back().t.at(0) - 2.0) < 1e-5);  // v -> 2
@@ -482,10 +482,10 @@ y = grads.stack()
     // ops at the top level.
     QCOMPARE(counts[0], int64_t(400 * (21 + 20 * 3 + 3) + 3));
     QCOMPARE(counts[1], counts[0]);
-    lab::RunSettings limited;
-    limited.parallel = true;
-    limited.threads = 2;
-    limited.maxOps = 20000;  // reached after about 240 samples
+    lab::RunRequest limited;
+    limited.options.executor = ExecutorKind::Parallel;
+    limited.options.threads = 2;
+    limited.options.maxOps = 20000;  // reached after about 240 samples
     const lab::ProgramRun stopped = lab::runProgram(p, limited);
     QVERIFY(!stopped.ok());
     QVERIFY2(stopped.variants.at(0).error.find("the run executed more than 20000 ops") !=

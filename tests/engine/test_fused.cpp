@@ -39,17 +39,17 @@ lang::TracedProgram traceScript(const std::string& source) {
 
 void fail(const std::string& message) { QTest::qFail(message.c_str(), __FILE__, __LINE__); }
 
-RunSettings fusedSettings() {
-  RunSettings s;
-  s.fused = true;
-  s.records = false;  // element-major loops keep no per-iteration records
+RunRequest fusedSettings() {
+  RunRequest s;
+  s.options.executor = ExecutorKind::Fused;
+  s.options.records = false;  // element-major loops keep no per-iteration records
   return s;
 }
 
 // Runs serial and fused; every variant must succeed on both and agree output by output.
 std::pair<ProgramRun, ProgramRun> runSerialAndFused(const lang::TracedProgram& p) {
-  RunSettings serial;
-  serial.records = false;
+  RunRequest serial;
+  serial.options.records = false;
   ProgramRun a = runProgram(p, serial);
   ProgramRun b = runProgram(p, fusedSettings());
   for (const ProgramRun* r : {&a, &b})
@@ -69,8 +69,8 @@ std::pair<ProgramRun, ProgramRun> runSerialAndFused(const lang::TracedProgram& p
 
 // The first NaN/Inf of the program's first variant on the serial and the fused executor.
 std::pair<NumericsFault, NumericsFault> firstFaults(const lang::TracedProgram& p) {
-  RunSettings serial;
-  serial.records = false;
+  RunRequest serial;
+  serial.options.records = false;
   return {runProgram(p, serial).variants.at(0).run.numerics,
           runProgram(p, fusedSettings()).variants.at(0).run.numerics};
 }
@@ -348,10 +348,10 @@ class TestFused : public QObject {
             "y = tf.while_loop(lambda i, v: i < " +
             std::to_string(trips[k]) + ", lambda i, v: (i + 1, " + body +
             "), [tf.constant(0), x])\n");
-        RunSettings s = fused ? fusedSettings() : RunSettings{};
-        s.records = false;
-        s.timeline = false;
-        s.valueRecords = false;
+        RunRequest s = fused ? fusedSettings() : RunRequest{};
+        s.options.records = false;
+        s.options.timeline = false;
+        s.options.valueRecords = false;
         runProgram(p, s);  // warm: pools and per-thread scratch
         const int64_t before = gl::testing::heapAllocations();
         const ProgramRun r = runProgram(p, s);

@@ -213,11 +213,12 @@ _, y = tf.while_loop(lambda i, y: i < 3, body, [tf.constant(0), x * 1.0])
       topt.preset = lang::ParamPreset::Classroom;
       const lang::TracedProgram p = lang::traceProgram(gltest::readFile(dir + name), name, topt);
       for (bool parallel : {false, true}) {
-        lab::RunSettings plain, simplified;
-        plain.parallel = simplified.parallel = parallel;
-        plain.threads = simplified.threads = 2;
-        plain.records = simplified.records = false;
-        simplified.valueRecords = false;
+        lab::RunRequest plain, simplified;
+        plain.options.executor = simplified.options.executor =
+            parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
+        plain.options.threads = simplified.options.threads = 2;
+        plain.options.records = simplified.options.records = false;
+        simplified.options.valueRecords = false;
         const lab::ProgramRun a = lab::runProgram(p, plain), b = lab::runProgram(p, simplified);
         QCOMPARE(a.variants.size(), b.variants.size());
         for (size_t v = 0; v < a.variants.size(); ++v) {

@@ -111,10 +111,10 @@ inline ScriptOutput runScript(const std::string& text, const std::string& file, 
     const lang::TracedProgram p = lang::traceProgram(text, file, {});
     for (const std::string& l : p.traceLog)
       if (notes == Notes::Keep || l.rfind("note: ", 0) != 0) out.lines.push_back(l);
-    lab::RunSettings s;
-    s.parallel = parallel;
-    s.threads = 2;
-    s.records = s.timeline = s.valueRecords = false;
+    lab::RunRequest s;
+    s.options.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
+    s.options.threads = 2;
+    s.options.records = s.options.timeline = s.options.valueRecords = false;
     const lab::ProgramRun run = lab::runProgram(p, s);
     for (const auto& v : run.variants) {
       if (!v.error.empty() && out.error.empty()) out.error = v.error;

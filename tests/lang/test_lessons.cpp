@@ -61,11 +61,11 @@ const VariantRun& variant(const ProgramRun& r, const std::string& name) {
 // lesson's variants differ by design (rnn_bptt's scales), all variants must agree too.
 enum class Variants : bool { Agree, Differ };
 ProgramRun runAndCompare(const TracedProgram& p, Variants variants = Variants::Agree) {
-  RunSettings serial;
+  RunRequest serial;
   ProgramRun a = runProgram(p, serial);
-  RunSettings parallel;
-  parallel.parallel = true;
-  parallel.threads = 2;
+  RunRequest parallel;
+  parallel.options.executor = ExecutorKind::Parallel;
+  parallel.options.threads = 2;
   ProgramRun b = runProgram(p, parallel);
   for (const ProgramRun* r : {&a, &b}) {
     for (const VariantRun& v : r->variants)
@@ -244,7 +244,7 @@ class TestLessons : public QObject {
     const double clip = 0.5;
     TracedProgram p =
         traceLesson("rnn_bptt.gls", {{"T", T}, {"hidden", hidden}, {"drive", 0.0}, {"clip", clip}});
-    RunSettings serial;
+    RunRequest serial;
     const ProgramRun r = runProgram(p, serial);
     const std::pair<const char*, double> scales[] = {
         {"scale_0.5", 0.5}, {"scale_1.0", 1.0}, {"scale_2.0", 2.0}};
@@ -310,7 +310,7 @@ class TestLessons : public QObject {
   void customGradientsFixNanAndNone() {
     const int n = 5;
     TracedProgram p = traceLesson("custom_gradients.gls", {{"n", n}, {"x_max", 100.0}});
-    RunSettings serial;
+    RunRequest serial;
     const ProgramRun r = runProgram(p, serial);
     const VariantRun& plain = variant(r, "plain");
     const VariantRun& custom = variant(r, "custom");
@@ -353,8 +353,8 @@ class TestLessons : public QObject {
     for (const Param& param : p.params) shrunk = shrunk || param.value < param.seedValue;
     QVERIFY2(shrunk, "no param declares a smaller `class N`");
     QVERIFY2(p.graph->numNodes() <= kMaxNodes, qPrintable(QString::number(p.graph->numNodes())));
-    RunSettings settings;
-    settings.records = false;
+    RunRequest settings;
+    settings.options.records = false;
     const ProgramRun r = runProgram(p, settings);
     QVERIFY(!r.variants.empty());
     for (const VariantRun& v : r.variants) {

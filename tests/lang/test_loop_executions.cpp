@@ -46,9 +46,9 @@ class TestLoopExecutions : public QObject {
   void loopInMapHasOneRecordPerElement() {
     QFETCH(bool, parallel);
     const lang::TracedProgram p = lang::traceProgram(kLoopInMap, "test.gls", {});
-    lab::RunSettings s;
-    s.parallel = parallel;
-    s.threads = 2;
+    lab::RunRequest s;
+    s.options.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
+    s.options.threads = 2;
     const lab::ProgramRun run = lab::runProgram(p, s);
     QVERIFY(run.ok());
     const RunResult& r = run.variants.at(0).run;
@@ -243,8 +243,8 @@ _, y = tf.while_loop(lambda i, v: tf.less(i, 40), lambda i, v: (i + 1, inner(v))
   // Records off: nothing recorded however often the loop runs.
   void recordsOff() {
     const lang::TracedProgram p = lang::traceProgram(kLoopInMap, "test.gls", {});
-    lab::RunSettings s;
-    s.records = false;
+    lab::RunRequest s;
+    s.options.records = false;
     const lab::ProgramRun run = lab::runProgram(p, s);
     QVERIFY(run.ok());
     QVERIFY(run.variants.at(0).run.loops.empty());

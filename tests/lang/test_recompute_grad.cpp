@@ -25,9 +25,9 @@ const Tensor& outputTensor(const VariantRun& v, const std::string& name) {
 ProgramRun runScript(const std::string& src, bool parallel = false) {
   TraceOptions opt;
   const TracedProgram p = traceProgram(src, "recompute.gls", opt);
-  RunSettings s;
-  s.parallel = parallel;
-  s.threads = parallel ? 2 : 1;
+  RunRequest s;
+  s.options.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
+  s.options.threads = parallel ? 2 : 1;
   ProgramRun r = runProgram(p, s);
   for (const VariantRun& v : r.variants)
     if (!v.ok()) QTest::qFail(v.error.c_str(), __FILE__, __LINE__);

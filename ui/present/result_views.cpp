@@ -193,7 +193,7 @@ QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {
 
 void logRun(RunLog& log, const RunOutcome& outcome) {
   for (const lab::ReportEntry& e :
-       lab::buildReport(*outcome.program, *outcome.run, outcome.settings)) {
+       lab::buildReport(*outcome.program, *outcome.run, outcome.request)) {
     const QString text = QString(e.indent, QLatin1Char(' ')) + reportEntryText(e);
     if (e.kind == lab::ReportKind::RunPrint) continue;  // already streamed while running
     if (e.kind == lab::ReportKind::Numerics) {

@@ -344,9 +344,9 @@ with variant("b"):
     QCOMPARE(QCoreApplication::translate("gl::ui::Diagnostic", "en"), QStringLiteral("templates"));
     QSet<int> seen;
     for (const gl::lang::TracedProgram& p : programs) {
-      gl::lab::RunSettings settings;
-      settings.fused = true;
-      settings.records = false;
+      gl::lab::RunRequest settings;
+      settings.options.executor = gl::ExecutorKind::Fused;
+      settings.options.records = false;
       const gl::lab::ProgramRun run = gl::lab::runProgram(p, settings);
       for (const gl::lab::ReportEntry& e : gl::lab::buildReport(p, run, settings)) {
         using K = gl::lab::ReportKind;
@@ -364,10 +364,10 @@ with variant("b"):
           "x = tf.random.normal([64, 128])\nw = tf.Variable(tf.random.normal([4, 128, 128]))\n"
           "y = tf.concat([tf.matmul(x, w[i]) for i in range(4)], axis=1)\n",
           "side.gls", {});
-      gl::lab::RunSettings settings;
-      settings.parallel = true;
-      settings.threads = 2;
-      settings.records = false;
+      gl::lab::RunRequest settings;
+      settings.options.executor = gl::ExecutorKind::Parallel;
+      settings.options.threads = 2;
+      settings.options.records = false;
       const gl::lab::ProgramRun run = gl::lab::runProgram(p, settings);
       for (const gl::lab::ReportEntry& e : gl::lab::buildReport(p, run, settings)) {
         if (e.kind != gl::lab::ReportKind::Fusion) continue;
