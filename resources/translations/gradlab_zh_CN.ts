@@ -619,6 +619,11 @@
         <translation>并行</translation>
     </message>
     <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="346"/>
+        <source>fused</source>
+        <translation>融合</translation>
+    </message>
+    <message>
         <location filename="../../ui/i18n/diagnostic_text.cpp" line="329"/>
         <source>en</source>
         <comment>the diagnostics&apos; language: en keeps the engine&apos;s text</comment>
@@ -1874,21 +1879,6 @@
         <location filename="../../ui/run/run_options.cpp" line="27"/>
         <source> Executor </source>
         <translation> 执行器 </translation>
-    </message>
-    <message>
-        <location filename="../../ui/run/run_options.cpp" line="29"/>
-        <source>serial</source>
-        <translation>串行</translation>
-    </message>
-    <message>
-        <location filename="../../ui/run/run_options.cpp" line="30"/>
-        <source>parallel</source>
-        <translation>并行</translation>
-    </message>
-    <message>
-        <location filename="../../ui/run/run_options.cpp" line="31"/>
-        <source>fused</source>
-        <translation>融合</translation>
     </message>
     <message>
         <location filename="../../ui/run/run_options.cpp" line="33"/>

@@ -140,11 +140,9 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::P
     out.graph(scene, program.variants.size() > 1 ? safeName(variant.name) + "_graph" : "graph");
   }
 
-  QVector<TimingData> timings;
   for (const lab::VariantRun& v : run.variants) {
     if (!v.ok()) continue;
     const QString stem = safeName(v.name);
-    timings << timingOf(QString::fromStdString(v.name), executorName(v.executor), v.run);
     for (const auto& [node, rec] : v.run.loops) {
       if (rec.adjoints.empty() || g.node(node).phase != Phase::Forward) continue;
       GradientLinesPlot p;
@@ -169,7 +167,7 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::P
       out.plot(p, stem + QStringLiteral("_timeline"));
     }
   }
-  if (!timings.isEmpty()) {
+  if (const QVector<TimingData> timings = timingData(run); !timings.isEmpty()) {
     TimingBarsPlot p;
     p.setTimings(timings);
     out.plot(p, QStringLiteral("timings"));

@@ -116,7 +116,7 @@ TimelineData timelineData(const RunResult& run, const Graph* graph, const QStrin
   return d;
 }
 
-TimingData timingOf(const QString& variant, const QString& executor, const RunResult& run) {
+TimingData timingOf(const QString& variant, ExecutorKind executor, const RunResult& run) {
   return {variant, executor, run.seconds};
 }
 

@@ -33,8 +33,7 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
     outcome_ = out;
     if (out.run && out.program == program_)
       for (const lab::VariantRun& v : out.run->variants)
-        if (v.ok())
-          timings_[{QString::fromStdString(v.name), executorName(v.executor)}] = v.run.seconds;
+        if (v.ok()) timings_[{QString::fromStdString(v.name), v.executor}] = v.run.seconds;
     emit runFinished(out);
   });
 }

@@ -17,7 +17,8 @@
 namespace gl::ui {
 
 struct TimingKey {
-  QString variant, executor;
+  QString variant;
+  ExecutorKind executor = ExecutorKind::Serial;
   bool operator<(const TimingKey& o) const {
     return variant != o.variant ? variant < o.variant : executor < o.executor;
   }

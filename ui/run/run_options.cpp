@@ -8,6 +8,7 @@
 #include <QThread>
 
 #include "engine/lab/session.h"
+#include "ui/i18n/diagnostic_text.h"
 
 namespace gl::ui {
 
@@ -26,9 +27,7 @@ RunOptions::RunOptions(QWidget* parent)
   row->addWidget(variants_);
   row->addWidget(new QLabel(tr(" Executor "), this));
   executor_->setObjectName(QStringLiteral("executor"));
-  executor_->addItem(tr("serial"), int(ExecutorKind::Serial));
-  executor_->addItem(tr("parallel"), int(ExecutorKind::Parallel));
-  executor_->addItem(tr("fused"), int(ExecutorKind::Fused));
+  for (ExecutorKind k : kExecutorKinds) executor_->addItem(ui::executorLabel(k), int(k));
   row->addWidget(executor_);
   row->addWidget(new QLabel(tr(" Threads "), this));
   const int cores = std::max(1, QThread::idealThreadCount());

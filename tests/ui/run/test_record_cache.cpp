@@ -81,7 +81,8 @@ class TestRecordCache : public QObject {
       QVERIFY2(v.ok(), v.error.c_str());
       QVERIFY(v.run.loops.empty() && v.run.loopExecutions.empty() && v.run.valueRecords.empty());
       QVERIFY(!v.run.timeline.empty());  // the timeline plot's data stays in the run
-      QCOMPARE(c->timings().at({QString::fromStdString(v.name), "serial"}), v.run.seconds);
+      QCOMPARE(c->timings().at({QString::fromStdString(v.name), ExecutorKind::Serial}),
+               v.run.seconds);
     }
     QCOMPARE(w.plots()->timingBars()->variants().size(), 3);
 

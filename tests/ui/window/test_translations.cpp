@@ -159,9 +159,10 @@ class TestTranslations : public QObject {
     QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
     QCOMPARE(translate(MainWindow::staticMetaObject, "&File"), QStringLiteral("文件(&F)"));
     QCOMPARE(MainWindow::tr("&Run"), QStringLiteral("运行(&R)"));
-    // The executor's name comes from the toolbar's run options (RunOptions).
-    QCOMPARE(MainWindow::tr("Running on the %1 executor…").arg(RunOptions::tr("serial")),
-             QStringLiteral("正在串行执行器上运行…"));
+    // The executor's name is its label in the toolbar's run options.
+    QCOMPARE(
+        MainWindow::tr("Running on the %1 executor…").arg(executorLabel(gl::ExecutorKind::Serial)),
+        QStringLiteral("正在串行执行器上运行…"));
     QCOMPARE(translate(StepControls::staticMetaObject, "Loop to step through"),
              QStringLiteral("要单步执行的循环"));
     QCOMPARE(translate(StepControls::staticMetaObject,
@@ -313,6 +314,7 @@ with variant("b"):
     }
     QVERIFY2(entries >= 13, qPrintable(QString::number(entries)));
     QCOMPARE(executorDisplayName("parallel"), QStringLiteral("并行"));
+    QCOMPARE(executorLabel(gl::ExecutorKind::Fused), QStringLiteral("融合"));
   }
 
   // Numerics, vectorized_map and fusion entries carry codes whose templates rebuild the
