@@ -2,6 +2,8 @@
 // None cases it teaches come out None with the engine's explanation at the right line.
 #include "test_main.h"
 
+#include "executor_kinds.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -57,31 +59,33 @@ const VariantRun& variant(const ProgramRun& r, const std::string& name) {
   return kMissing;
 }
 
-// Runs on both executors; every variant must succeed and the executors must agree. Unless a
-// lesson's variants differ by design (rnn_bptt's scales), all variants must agree too.
+// Runs on every executor; every variant must succeed and each executor must agree with the
+// serial one. Unless a lesson's variants differ by design (rnn_bptt's scales), all variants
+// must agree too.
 enum class Variants : bool { Agree, Differ };
 ProgramRun runAndCompare(const TracedProgram& p, Variants variants = Variants::Agree) {
-  RunRequest serial;
-  ProgramRun a = runProgram(p, serial);
-  RunRequest parallel;
-  parallel.options.executor = ExecutorKind::Parallel;
-  parallel.options.threads = 2;
-  ProgramRun b = runProgram(p, parallel);
-  for (const ProgramRun* r : {&a, &b}) {
-    for (const VariantRun& v : r->variants)
+  ProgramRun a;
+  for (const RunOptions& opt : gltest::everyExecutor()) {
+    const ProgramRun b = runProgram(p, {{}, opt});
+    for (const VariantRun& v : b.variants)
       if (!v.ok()) fail("variant " + v.name + " failed: " + v.error);
-    for (const Agreement& ag : r->agreement)
+    for (const Agreement& ag : b.agreement)
       if (variants == Variants::Agree && !ag.agree())
         fail(ag.output + " differs between " + ag.reference + " and " + ag.other + " by " +
              std::to_string(ag.maxAbsDiff));
-  }
-  // Serial and parallel executors agree output by output, variant by variant.
-  for (size_t i = 0; i < a.variants.size() && i < b.variants.size(); ++i) {
-    VariantRun twin = b.variants[i];
-    twin.name += "/parallel";
-    for (const Agreement& ag : compareVariants({a.variants[i], twin}))
-      if (!ag.agree())
-        fail("serial and parallel executors differ on " + ag.output + " in " + twin.name);
+    if (opt.executor == ExecutorKind::Serial) {
+      a = b;
+      continue;
+    }
+    // Output by output, variant by variant.
+    const std::string executor = executorName(opt.executor);
+    for (size_t i = 0; i < a.variants.size() && i < b.variants.size(); ++i) {
+      VariantRun twin = b.variants[i];
+      twin.name += "/" + executor;
+      for (const Agreement& ag : compareVariants({a.variants[i], twin}))
+        if (!ag.agree())
+          fail("serial and " + executor + " executors differ on " + ag.output + " in " + twin.name);
+    }
   }
   return a;
 }

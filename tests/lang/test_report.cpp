@@ -6,6 +6,8 @@
 #include <set>
 #include "test_main.h"
 
+#include "executor_kinds.h"
+
 #include "engine/lab/report.h"
 #include "engine/lab/trace_json.h"
 #include "engine/lang/program.h"
@@ -170,10 +172,8 @@ class TestReport : public QObject {
         "i = tf.constant(0)\nx = tf.constant(1.0)\n"
         "i, x = tf.while_loop(lambda i, x: i < 5, lambda i, x: (i + 1, x * 1e30), [i, x])\n",
         "loop.gls", {});
-    for (bool parallel : {false, true}) {
-      RunRequest s;
-      s.options.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
-      const ProgramRun loopRun = runProgram(loop, s);
+    for (const RunOptions& opt : gltest::everyExecutor()) {
+      const ProgramRun loopRun = runProgram(loop, {{}, opt});
       const NumericsFault& lf = loopRun.variants.at(0).run.numerics;
       QVERIFY(lf.found());
       QCOMPARE(lf.op, std::string("mul"));
