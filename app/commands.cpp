@@ -137,7 +137,10 @@ std::vector<Command> declare() {
         args::integer("--batch", "B", 1, INT_MAX, "samples").byDefault(number(ode.batch)),
         args::integer("--dim", "D", 1, INT_MAX, "values per sample").byDefault(number(ode.dim)),
         args::real("--dt", "DT", "Euler step size").byDefault(number(ode.dt)),
-        args::choice("--executor", {"serial", "parallel", "both"}, "the executors to time")
+        args::choice(
+            "--executor",
+            {executorName(ExecutorKind::Serial), executorName(ExecutorKind::Parallel), "both"},
+            "the executors to time")
             .byDefault(ode.executor),
         threadsOption(),
         args::choice("--variant", {"serial", "parallel", "vectorized", "all"},

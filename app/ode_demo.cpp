@@ -74,8 +74,8 @@ int runOdeDemo(const OdeDemoOptions& opt) {
   const Tensor xInit = Rng(0).normal({opt.batch, opt.dim}, 10.0, 1.0, DType::F32);
   std::vector<std::string> variants = {"serial", "parallel", "vectorized"};
   std::vector<ExecutorKind> executors;
-  if (opt.executor != "parallel") executors.push_back(ExecutorKind::Serial);
-  if (opt.executor != "serial") executors.push_back(ExecutorKind::Parallel);
+  for (ExecutorKind k : {ExecutorKind::Serial, ExecutorKind::Parallel})
+    if (opt.executor == "both" || opt.executor == executorName(k)) executors.push_back(k);
   int status = 0;
   for (const auto& v : variants) {
     if (opt.variant != "all" && opt.variant != v) continue;
