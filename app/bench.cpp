@@ -129,7 +129,8 @@ class Bench {
       std::vector<std::string> variants;
       for (const lang::Variant& v : t.program.variants) variants.push_back(v.name);
       if (!traceError.empty()) variants = {"trace"};
-      std::vector<const char*> executors{"serial", "parallel", "fused"};
+      std::vector<const char*> executors;
+      for (ExecutorKind k : kExecutorKinds) executors.push_back(executorName(k));
       if (lesson.timesTrace) executors = {"eager"};  // the trace is what runs the ops
       for (const std::string& variant : variants)
         for (const char* executor : executors) {
@@ -235,19 +236,19 @@ class Bench {
       return;
     }
     if (t.lesson->timesTrace) return timeTrace(t, c, round);
-    lab::RunSettings settings;
-    settings.variant = c.variant;
-    settings.parallel = c.executor == "parallel";
-    settings.fused = c.executor == "fused";
-    settings.threads = threads_;
-    settings.timeline = false;
-    settings.records = false;
-    settings.valueRecords = false;   // the inspector's summaries: a pass over every top-level value
-    settings.checkNumerics = false;  // a pass over every output: not what the bench times
+    lab::RunRequest request;
+    request.variant = c.variant;
+    request.options.executor = executorFromName(c.executor).value_or(ExecutorKind::Serial);
+    request.options.threads = threads_;
+    request.options.timeline = false;
+    request.options.records = false;
+    request.options.valueRecords =
+        false;  // the inspector's summaries: a pass over every top-level value
+    request.options.checkNumerics = false;  // a pass over every output: not what the bench times
     try {
       // The run's own peak: the other lessons' graphs hold constants in this process too.
       const size_t before = memoryStats().live;
-      const lab::ProgramRun run = lab::runProgram(t.program, settings);
+      const lab::ProgramRun run = lab::runProgram(t.program, request);
       const lab::VariantRun& v = run.variants.at(0);
       if (!v.ok()) {
         c.error = v.error;

@@ -42,7 +42,7 @@ struct Case {
   std::string name;
   std::string lesson;    // Lesson::name
   std::string variant;   // engine cases only
-  std::string executor;  // "serial" | "parallel"; empty for yardsticks
+  std::string executor;  // an executorName, or "eager" (a trace); empty for yardsticks
   bool yardstick = false;
   std::vector<double> seconds;  // one per run
   double traceSeconds = 0;      // the lesson's tracing, once (engine cases)

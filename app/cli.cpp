@@ -24,33 +24,34 @@ lang::TraceOptions traceOptions(const args::Parsed& args) {
   return trace;
 }
 
-lab::RunSettings runSettings(const args::Parsed& args) {
-  lab::RunSettings run;
+lab::RunRequest runRequest(const args::Parsed& args) {
+  lab::RunRequest run;
   run.variant = args.text("--variant");
-  run.parallel = args.text("--executor") == "parallel";
-  run.fused = args.text("--executor") == "fused";
-  run.threads = int(args.integer("--threads", run.threads));
-  run.flushDenormals = !args.flag("--no-ftz");
-  run.checkNumerics = !args.flag("--no-check-numerics");
-  run.memoryBudget = size_t(args.bytes("--memory-budget", int64_t(run.memoryBudget)));
-  run.maxOps = args.integer("--max-ops", run.maxOps);
+  // --executor is a choice of executorName()s (commands.cpp): anything else was refused.
+  run.options.executor = executorFromName(args.text("--executor")).value_or(ExecutorKind::Serial);
+  run.options.threads = int(args.integer("--threads", run.options.threads));
+  run.options.flushDenormals = !args.flag("--no-ftz");
+  run.options.checkNumerics = !args.flag("--no-check-numerics");
+  run.options.memoryBudget =
+      size_t(args.bytes("--memory-budget", int64_t(run.options.memoryBudget)));
+  run.options.maxOps = args.integer("--max-ops", run.options.maxOps);
   return run;
 }
 
 int runCommand(const args::Parsed& args) {
   const std::string file = args.positional("FILE");
   // The report reads only the outputs: no timeline, loop or value records to pay for.
-  lab::RunSettings settings = runSettings(args);
-  settings.timeline = false;
-  settings.records = false;
-  settings.valueRecords = false;
+  lab::RunRequest request = runRequest(args);
+  request.options.timeline = false;
+  request.options.records = false;
+  request.options.valueRecords = false;
   try {
     const std::string path = locateScript(file);
     const lang::TracedProgram program =
         lang::traceProgram(readScript(file), path, traceOptions(args));
-    const lab::ProgramRun run = lab::runProgram(program, settings);
-    std::cout << (args.flag("--json") ? lab::reportJson(program, run, settings)
-                                      : lab::reportText(program, run, settings));
+    const lab::ProgramRun run = lab::runProgram(program, request);
+    std::cout << (args.flag("--json") ? lab::reportJson(program, run, request)
+                                      : lab::reportText(program, run, request));
     std::cout.flush();
     for (const lab::VariantRun& v : run.variants)
       if (!v.ok()) std::fprintf(stderr, "%s\n", v.error.c_str());

@@ -16,6 +16,6 @@ int checkCommand(const args::Parsed& args);
 // --preset seed|class (the option's own default when not given).
 lang::ParamPreset presetOf(const args::Parsed& args, lang::ParamPreset fallback);
 lang::TraceOptions traceOptions(const args::Parsed& args);
-lab::RunSettings runSettings(const args::Parsed& args);
+lab::RunRequest runRequest(const args::Parsed& args);
 
 }  // namespace gl::app

@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdio>
 
+#include "engine/exec/executor_kind.h"
 #include "engine/lang/program.h"
 #include "ode_demo.h"
 
@@ -33,8 +34,10 @@ Option presetOption(const char* fallback) {
 Option variantOption(std::string help) { return args::text("--variant", "V", std::move(help)); }
 
 Option executorOption() {
-  return args::choice("--executor", {"serial", "parallel", "fused"}, "the executor to run on")
-      .byDefault("serial");
+  std::vector<std::string> names;
+  for (ExecutorKind k : kExecutorKinds) names.push_back(executorName(k));
+  return args::choice("--executor", names, "the executor to run on")
+      .byDefault(executorName(ExecutorKind::Serial));
 }
 
 Option threadsOption() {
@@ -51,7 +54,7 @@ Option numericsOption() {
                     "do not look for the first NaN/Inf (default: report its node and line)");
 }
 
-// The limits a script is traced and run under (lang::TraceOptions, lab::RunSettings).
+// The limits a script is traced and run under (lang::TraceOptions, lab::RunRequest).
 std::vector<Option> limitOptions() {
   const lang::TraceOptions defaults;
   return {args::bytes("--memory-budget", "SIZE",
@@ -67,7 +70,7 @@ std::vector<Option> limitOptions() {
               .byDefault(std::to_string(defaults.maxItems))};
 }
 
-// The limit of commands that run the script (lab::RunSettings::maxOps).
+// The limit of commands that run the script (RunOptions::maxOps).
 Option maxOpsOption() {
   return args::integer("--max-ops", "N", 1, INT64_MAX,
                        "primitive ops a run (or a value computed while tracing) may execute, "
@@ -134,7 +137,10 @@ std::vector<Command> declare() {
         args::integer("--batch", "B", 1, INT_MAX, "samples").byDefault(number(ode.batch)),
         args::integer("--dim", "D", 1, INT_MAX, "values per sample").byDefault(number(ode.dim)),
         args::real("--dt", "DT", "Euler step size").byDefault(number(ode.dt)),
-        args::choice("--executor", {"serial", "parallel", "both"}, "the executors to time")
+        args::choice(
+            "--executor",
+            {executorName(ExecutorKind::Serial), executorName(ExecutorKind::Parallel), "both"},
+            "the executors to time")
             .byDefault(ode.executor),
         threadsOption(),
         args::choice("--variant", {"serial", "parallel", "vectorized", "all"},

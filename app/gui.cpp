@@ -148,7 +148,7 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
   std::string formats = args.text("--format", kExportFormats);
   const bool wantsTrace = takeTraceFormat(formats);  // the rest are figures (maybe none)
   const lang::TraceOptions trace = traceOptions(args);
-  const lab::RunSettings run = runSettings(args);
+  const lab::RunRequest run = runRequest(args);
   const int64_t step = args.integer("--step", -1);
   // Figures need widgets but no screen.
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -166,9 +166,6 @@ int exportCommand(const args::Parsed& args, int& argc, char** argv) {
     return 2;
   }
   opt.step = step;
-  opt.executorLabel = run.fused      ? QStringLiteral("fused")
-                      : run.parallel ? QStringLiteral("parallel")
-                                     : QStringLiteral("serial");
   try {
     const std::string source = readScript(file);
     const std::string name =

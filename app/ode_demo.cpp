@@ -73,9 +73,9 @@ int runOdeDemo(const OdeDemoOptions& opt) {
               "max |err|", "peak MiB");
   const Tensor xInit = Rng(0).normal({opt.batch, opt.dim}, 10.0, 1.0, DType::F32);
   std::vector<std::string> variants = {"serial", "parallel", "vectorized"};
-  std::vector<bool> executors;
-  if (opt.executor != "parallel") executors.push_back(false);
-  if (opt.executor != "serial") executors.push_back(true);
+  std::vector<ExecutorKind> executors;
+  for (ExecutorKind k : {ExecutorKind::Serial, ExecutorKind::Parallel})
+    if (opt.executor == "both" || opt.executor == executorName(k)) executors.push_back(k);
   int status = 0;
   for (const auto& v : variants) {
     if (opt.variant != "all" && opt.variant != v) continue;
@@ -84,9 +84,9 @@ int runOdeDemo(const OdeDemoOptions& opt) {
     Value x = b.constant(xInit, "x");
     Value grad = v == "vectorized" ? buildVectorized(b, x, opt)
                                    : buildPerSample(b, x, opt, v == "serial" ? 1 : 10);
-    for (bool par : executors) {
+    for (ExecutorKind executor : executors) {
       RunOptions ro;
-      ro.parallel = par;
+      ro.executor = executor;
       ro.threads = opt.threads;
       ro.records = false;
       ro.timeline = false;
@@ -95,9 +95,8 @@ int runOdeDemo(const OdeDemoOptions& opt) {
       const Tensor& gt = r.values[0].t;
       double err = 0;
       for (int64_t i = 0; i < gt.numel(); ++i) err = std::max(err, std::abs(gt.at(i) - expect));
-      std::printf("%-12s %-9s %10.3f %12.6g %14.3g %12.1f\n", v.c_str(),
-                  par ? "parallel" : "serial", r.seconds, gt.at(0), err,
-                  double(r.peakBytes) / (1 << 20));
+      std::printf("%-12s %-9s %10.3f %12.6g %14.3g %12.1f\n", v.c_str(), executorName(executor),
+                  r.seconds, gt.at(0), err, double(r.peakBytes) / (1 << 20));
       if (err > 1e-4 + 1e-3 * expect) status = 1;
     }
   }

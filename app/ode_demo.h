@@ -12,7 +12,7 @@ struct OdeDemoOptions {
   int dim = 5000;
   int steps = 20000;
   double dt = 0.1;
-  std::string executor = "both";  // serial, parallel or both
+  std::string executor = "both";  // executorName of serial or parallel, or both
   int threads = 0;
   std::string variant = "all";  // serial, parallel, vectorized or all
 };

@@ -498,7 +498,7 @@ struct Executor::Impl {
   void planSideBySide() {
     dataflow.clear();
     sideBySide = {};
-    if (!(opt.parallel || opt.fused) || threads < 2) return;
+    if (!usesThreads(opt.executor) || threads < 2) return;
     dataflow.resize(size_t(g.numRegions()));
     std::vector<std::vector<int>> units;
     for (int r = 0; r < g.numRegions(); ++r) {
@@ -528,15 +528,16 @@ struct Executor::Impl {
     // Rewrites drop the values they absorb: not when the inspector records every value, nor
     // for the fusing executor, which fuses such chains anyway.
     plan = std::make_unique<ExecutionPlan>(
-        g, fetches, !opt.valueRecords && !opt.fused && !opt.known, opt.sideEffects, opt.known,
-        opt.sideEffectNodes, opt.alsoRun);
+        g, fetches, !opt.valueRecords && opt.executor != ExecutorKind::Fused && !opt.known,
+        opt.sideEffects, opt.known, opt.sideEffectNodes, opt.alsoRun);
     tableConstants();
     checkPlannedMemory(g, *plan, memoryStats().live, opt.memoryBudget);
     outputBytes.resize(size_t(g.numNodes()));
     for (const Node& n : g.nodes()) outputBytes[size_t(n.id)] = staticOutputBytes(n);
     primitiveOps = 0;
-    threads = opt.parallel || opt.fused ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
-    if (opt.fused) fused = std::make_unique<FusedExecution>(g, *plan, fetches, opt, threads);
+    threads = usesThreads(opt.executor) ? (opt.threads > 0 ? opt.threads : omp_get_num_procs()) : 1;
+    if (opt.executor == ExecutorKind::Fused)
+      fused = std::make_unique<FusedExecution>(g, *plan, fetches, opt, threads);
     planSideBySide();
     // Threads left to the executor follow the machine's load; a count the user chose is kept.
     share.emplace(threads, opt.threads <= 0);
@@ -591,7 +592,7 @@ class Executor::Impl::FrameRuntime final : public ControlRuntime {
   const std::vector<int>& usedSaved() const override { return ex_.plan->usedSaved(n_.id); }
   void setOutputs(std::vector<Datum> outputs) override { ex_.slot(f_, n_.id) = std::move(outputs); }
   void accountSaved(size_t bytes) override { ex_.savedBytes.fetch_add(bytes); }
-  bool parallel() const override { return ex_.opt.parallel; }
+  bool parallel() const override { return ex_.opt.executor == ExecutorKind::Parallel; }
   int threads() const override { return ex_.teamNow; }
   void parallelFor(int64_t count, int threads, const std::function<void(int64_t)>& body) override {
     // Iterations running at once add their ops to this frame at once.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/control/loop_record.h"
+#include "engine/exec/executor_kind.h"
 #include "engine/graph/graph.h"
 #include "engine/tensor/tensor_list.h"
 
@@ -30,12 +31,11 @@ class CancelledError : public EngineError {
 };
 
 struct RunOptions {
-  bool parallel = false;  // false: the serial reference executor
   // The fusing executor (exec/fused_executor.h): elementwise chains run as fused programs and
   // while loops whose body is elementwise over their carried values run element-major. Its
   // kernels and element-major blocks use `threads` threads, as the parallel executor's do.
-  bool fused = false;
-  int threads = 0;  // parallel executor threads; 0 = all cores
+  ExecutorKind executor = ExecutorKind::Serial;
+  int threads = 0;  // threads of the parallel and fusing executors; 0 = all cores
   bool timeline = true;
   size_t timelineLimit = 200000;  // events kept; a 20000-step loop would otherwise log millions
   bool records = true;

@@ -45,7 +45,7 @@ struct ReportEntry {
 };
 
 std::vector<ReportEntry> buildReport(const lang::TracedProgram& program, const ProgramRun& run,
-                                     const RunSettings& settings);
+                                     const RunRequest& request);
 
 std::string_view reportKindName(ReportKind k);
 std::string_view severityName(Severity s);

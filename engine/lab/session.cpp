@@ -35,28 +35,16 @@ std::vector<const Variant*> selected(const TracedProgram& p, const std::string& 
   return out;
 }
 
-VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunSettings& s) {
+VariantRun runVariant(const TracedProgram& p, const Variant& v, const RunRequest& request) {
   VariantRun vr;
   vr.name = v.name;
-  vr.parallel = s.parallel;
-  vr.fused = s.fused;
+  vr.executor = request.options.executor;
   vr.vectorized = v.vectorized;
   std::vector<Value> fetches;
   for (const Output& o : v.outputs)
     for (const OutputEntry& e : o.entries)
       if (e.value.valid()) fetches.push_back(e.value);
-  RunOptions opt;
-  opt.parallel = s.parallel;
-  opt.fused = s.fused;
-  opt.threads = s.threads;
-  opt.timeline = s.timeline;
-  opt.records = s.records;
-  opt.valueRecords = s.valueRecords;
-  opt.flushDenormals = s.flushDenormals;
-  opt.memoryBudget = s.memoryBudget;
-  opt.maxOps = s.maxOps;
-  opt.checkNumerics = s.checkNumerics;
-  opt.monitor = s.monitor;
+  RunOptions opt = request.options;
   opt.alsoRun = v.eagerNodes;
   const size_t heldBefore = memoryHighWater();
   try {
@@ -191,16 +179,10 @@ std::string jsonString(const std::string& s) {
 
 std::string jsonNumber(double v) { return std::isfinite(v) ? fmt(v) : "null"; }
 
-std::string executorName(bool parallel, bool fused) {
-  return fused ? "fused" : parallel ? "parallel" : "serial";
-}
-std::string executorName(const VariantRun& v) { return executorName(v.parallel, v.fused); }
-
 // The executor the run used: its variants record it, so a report written later (the window's
-// export, report.txt) names it whatever settings the writer passes.
-std::string ranExecutor(const ProgramRun& run, const RunSettings& settings) {
-  return run.variants.empty() ? executorName(settings.parallel, settings.fused)
-                              : executorName(run.variants.front());
+// export, report.txt) names it whatever request the writer passes.
+ExecutorKind ranExecutor(const ProgramRun& run, const RunRequest& request) {
+  return run.variants.empty() ? request.options.executor : run.variants.front().executor;
 }
 
 }  // namespace
@@ -246,10 +228,10 @@ bool worthTimingAgainWarm(const VariantRun& v) {
          v.run.seconds <= kWarmAgainSeconds;
 }
 
-ProgramRun runProgram(const TracedProgram& program, const RunSettings& settings) {
+ProgramRun runProgram(const TracedProgram& program, const RunRequest& request) {
   ProgramRun pr;
-  for (const Variant* v : selected(program, settings.variant)) {
-    pr.variants.push_back(runVariant(program, *v, settings));
+  for (const Variant* v : selected(program, request.variant)) {
+    pr.variants.push_back(runVariant(program, *v, request));
     if (pr.variants.back().cancelled) break;
   }
   pr.agreement = compareVariants(pr.variants);
@@ -285,7 +267,7 @@ void addVectorizedEntries(const VariantRun& v, std::vector<ReportEntry>& out) {
 
 // The parallel and fusing executors: how many independent nodes ran side by side, one per thread.
 void addSideBySideEntry(const VariantRun& v, std::vector<ReportEntry>& out) {
-  if (!(v.parallel || v.fused) || v.run.sideBySidePhases == 0) return;
+  if (!usesThreads(v.executor) || v.run.sideBySidePhases == 0) return;
   const std::string nodes = std::to_string(v.run.sideBySideNodes);
   const std::string phases = std::to_string(v.run.sideBySidePhases);
   out.push_back(
@@ -299,7 +281,7 @@ void addSideBySideEntry(const VariantRun& v, std::vector<ReportEntry>& out) {
 
 // The fusing executor: how much it fused, and each while loop run element-major or why not.
 void addFusionEntries(const Graph& g, const VariantRun& v, std::vector<ReportEntry>& out) {
-  if (!v.fused) return;
+  if (v.executor != ExecutorKind::Fused) return;
   out.push_back({ReportKind::Fusion,
                  Severity::Info,
                  2,
@@ -393,19 +375,20 @@ void addExecutionEntries(const TracedProgram& program, const VariantRun& v,
                    {},
                    {DiagCode::ReportFunctionCalls, {}, {name, count, traces}}});
   }
+  const std::string executor = executorName(v.executor);
   out.push_back({ReportKind::Execution,
                  Severity::Info,
                  2,
-                 "the time covers all of them, replayed by the " + executorName(v) + " executor",
+                 "the time covers all of them, replayed by the " + executor + " executor",
                  {},
-                 {DiagCode::ReportTimeCovers, {}, {executorName(v)}}});
+                 {DiagCode::ReportTimeCovers, {}, {executor}}});
 }
 
 }  // namespace
 
-// The settings are not read: each variant records the executor it ran on.
+// The request is not read: each variant records the executor it ran on.
 std::vector<ReportEntry> buildReport(const TracedProgram& program, const ProgramRun& run,
-                                     const RunSettings& /*settings*/) {
+                                     const RunRequest& /*request*/) {
   std::vector<ReportEntry> out;
   auto add = [&](ReportKind k, Severity s, int indent, std::string text, SourceLoc loc = {},
                  Diagnostic diag = {}) {
@@ -416,8 +399,8 @@ std::vector<ReportEntry> buildReport(const TracedProgram& program, const Program
   for (const VariantRun& v : run.variants) {
     add(ReportKind::Variant, Severity::Info, 0,
         "variant " + (v.name.empty() ? std::string("(main)") : "'" + v.name + "'") + "  [" +
-            executorName(v) + " executor]",
-        {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v)}});
+            executorName(v.executor) + " executor]",
+        {}, {DiagCode::ReportVariant, {}, {v.name, executorName(v.executor)}});
     addExecutionEntries(program, v, out);
     addVectorizedEntries(v, out);
     addFusionEntries(*program.graph, v, out);
@@ -605,18 +588,18 @@ std::string_view severityName(Severity s) {
 }
 
 std::string reportText(const TracedProgram& program, const ProgramRun& run,
-                       const RunSettings& settings) {
+                       const RunRequest& request) {
   std::string text;
-  for (const ReportEntry& e : buildReport(program, run, settings))
+  for (const ReportEntry& e : buildReport(program, run, request))
     text += std::string(size_t(e.indent), ' ') + (e.kind == ReportKind::RunError ? "error: " : "") +
             e.text + "\n";
   return text;
 }
 
 std::string reportJson(const TracedProgram& program, const ProgramRun& run,
-                       const RunSettings& settings) {
+                       const RunRequest& request) {
   std::ostringstream os;
-  os << "{\"executor\":" << jsonString(ranExecutor(run, settings)) << ",\"params\":{";
+  os << "{\"executor\":" << jsonString(executorName(ranExecutor(run, request))) << ",\"params\":{";
   for (size_t i = 0; i < program.params.size(); ++i)
     os << (i ? "," : "") << jsonString(program.params[i].name) << ":"
        << jsonNumber(program.params[i].value);
@@ -678,7 +661,7 @@ std::string reportJson(const TracedProgram& program, const ProgramRun& run,
        << ",\"agree\":" << (a.agree() ? "true" : "false") << "}";
   }
   os << "],\"report\":[";
-  const std::vector<ReportEntry> report = buildReport(program, run, settings);
+  const std::vector<ReportEntry> report = buildReport(program, run, request);
   for (size_t i = 0; i < report.size(); ++i) {
     const ReportEntry& e = report[i];
     os << (i ? "," : "") << "{\"kind\":" << jsonString(std::string(reportKindName(e.kind)))

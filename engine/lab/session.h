@@ -5,28 +5,16 @@
 #include <vector>
 
 #include "engine/exec/run.h"
-#include "engine/lab/executor_kind.h"
 #include "engine/lang/program.h"
 
 namespace gl::lab {
 
-struct RunSettings {
-  std::string variant;  // empty: all variants
-  bool parallel = false;
-  bool fused = false;  // the fusing executor (RunOptions::fused)
-  void setExecutor(ExecutorKind k) {
-    parallel = k == ExecutorKind::Parallel;
-    fused = k == ExecutorKind::Fused;
-  }
-  int threads = 0;
-  bool timeline = true;
-  bool records = true;         // per-iteration loop records (the step-through)
-  bool valueRecords = true;    // summaries of top-level values (the inspector, gradient overlay)
-  bool flushDenormals = true;  // FTZ/DAZ, as TensorFlow on CPU; off: IEEE denormals
-  size_t memoryBudget = kDefaultMemoryBudget;
-  int64_t maxOps = kDefaultMaxOps;  // primitive ops a run may execute (RunOptions::maxOps)
-  bool checkNumerics = true;        // report the first NaN/Inf (VariantRun::run.numerics)
-  RunMonitor* monitor = nullptr;
+// What to run: a variant (empty: all), and how, as the engine takes it: the executor, its
+// threads, timeline and records, FTZ, limits, numerics check, monitor. Each variant runs with
+// these options and its own eager nodes (RunOptions::alsoRun, set per variant).
+struct RunRequest {
+  std::string variant;
+  RunOptions options;
 };
 
 struct EntryResult {
@@ -55,9 +43,9 @@ struct VariantRun {
   std::string error;  // "file:line:col: ..." when the run failed
   SourceLoc errorLoc;
   bool cancelled = false;
-  // The executor it ran on: the parallel or the fused one, else the serial reference.
-  bool parallel = false;
-  bool fused = false;
+  // The executor it ran on (RunRequest::options.executor): what its report, timing bars and
+  // exports name.
+  ExecutorKind executor = ExecutorKind::Serial;
   // Tensor memory the run held beyond anything the process held before: its first touch is in
   // `run.seconds` (page faults, ~5 ms per MiB on these VMs).
   size_t freshBytes = 0;
@@ -95,8 +83,8 @@ struct ProgramRun {
 
 // Runs the selected variants one after another (each variant's fetches in one executor run).
 // A variant's runtime error is recorded in it; the others still run. Throws EngineError when
-// settings.variant names no variant.
-ProgramRun runProgram(const lang::TracedProgram& program, const RunSettings& settings);
+// request.variant names no variant.
+ProgramRun runProgram(const lang::TracedProgram& program, const RunRequest& request);
 
 // Outputs compared by name across variants; tolerance scales with the values (float32).
 std::vector<Agreement> compareVariants(const std::vector<VariantRun>& runs);
@@ -104,10 +92,10 @@ std::vector<Agreement> compareVariants(const std::vector<VariantRun>& runs);
 // Human-readable report: outputs with shape and summary stats, gradients or None with the
 // reason, agreement, time per variant.
 std::string reportText(const lang::TracedProgram& program, const ProgramRun& run,
-                       const RunSettings& settings);
+                       const RunRequest& request);
 // The same as one JSON document.
 std::string reportJson(const lang::TracedProgram& program, const ProgramRun& run,
-                       const RunSettings& settings);
+                       const RunRequest& request);
 
 // `gradlab check`: node counts by kind, loops, tapes, params, variants.
 std::string checkSummary(const lang::TracedProgram& program, const std::string& fileName);

@@ -617,23 +617,28 @@
         <translation>%1 %2 秒</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="339"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="341"/>
         <source>serial</source>
         <translation>串行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="340"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="343"/>
         <source>parallel</source>
         <translation>并行</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="348"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="345"/>
+        <source>fused</source>
+        <translation>融合</translation>
+    </message>
+    <message>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="359"/>
         <source>en</source>
         <comment>the diagnostics&apos; language: en keeps the engine&apos;s text</comment>
         <translation>zh</translation>
     </message>
     <message>
-        <location filename="../../ui/i18n/diagnostic_text.cpp" line="385"/>
+        <location filename="../../ui/i18n/diagnostic_text.cpp" line="396"/>
         <source>why: %1</source>
         <translation>原因：%1</translation>
     </message>
@@ -696,36 +701,36 @@
         <translation>Graphviz 未给出布局便停止了（%1）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/graph/graph_scene.cpp" line="195"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="194"/>
         <source>Unfolded as far as %n node(s) can be laid out readably; left folded: %1 (all unfolded would show %2 nodes).</source>
         <translation>
             <numerusform>已展开到可清晰布局的 %n 个节点以内；仍折叠：%1（全部展开将显示 %2 个节点）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../ui/graph/graph_scene.cpp" line="205"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="204"/>
         <source>%1 stays folded: unfolded, the graph would show %2 nodes, more than the %3 that can be laid out readably. Fold other loops first.</source>
         <translation>%1 保持折叠：展开后图将显示 %2 个节点，超过可清晰布局的 %3 个。请先折叠其他循环。</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/graph_scene.cpp" line="217"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="216"/>
         <source>group %1</source>
         <translation>组 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/graph/graph_scene.cpp" line="217"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="216"/>
         <source>node #%1</source>
         <translation>节点 #%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/graph/graph_scene.cpp" line="398"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="396"/>
         <source>Laying out %n node(s)…</source>
         <translation>
             <numerusform>正在布局 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/graph/graph_scene.cpp" line="399"/>
+        <location filename="../../ui/graph/graph_scene.cpp" line="397"/>
         <source>Laying out %n node(s)… %1 s (stopped after %2 s; folding loops stops it now)</source>
         <translation>
             <numerusform>正在布局 %n 个节点… %1 秒（%2 秒后停止；折叠循环可立即停止）</numerusform>
@@ -850,7 +855,7 @@
         <translation>该变体运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../ui/export/handout.cpp" line="216"/>
+        <location filename="../../ui/export/handout.cpp" line="215"/>
         <source>cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
@@ -1540,44 +1545,44 @@
         <translation>请先运行课程：导出的内容包括其计算图、图表和数据。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="231"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="229"/>
         <location filename="../../ui/window/main_window_results.cpp" line="104"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="233"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="231"/>
         <source>Exported %1 files to %2</source>
         <translation>已将 %1 个文件导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="238"/>
-        <location filename="../../ui/window/main_window_files.cpp" line="245"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="236"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="243"/>
         <source>Export Handout</source>
         <translation>导出讲义</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="239"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="237"/>
         <source>Run the lesson first: the handout shows its graph, plots and agreement table.</source>
         <translation>请先运行课程：讲义包含它的计算图、图表和一致性表。</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="245"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="243"/>
         <source>_handout.pdf</source>
         <translation>_讲义.pdf</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="246"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="244"/>
         <source>PDF document (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="257"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="255"/>
         <source>Exported the handout (%1 pages) to %2</source>
         <translation>已将讲义（%1 页）导出到 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/window/main_window_files.cpp" line="258"/>
+        <location filename="../../ui/window/main_window_files.cpp" line="256"/>
         <source>Exported the handout to %1</source>
         <translation>已将讲义导出到 %1</translation>
     </message>
@@ -1926,52 +1931,37 @@
 <context>
     <name>gl::ui::RunOptions</name>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="22"/>
+        <location filename="../../ui/run/run_options.cpp" line="23"/>
         <source> Variant </source>
         <translation> 变体 </translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="25"/>
+        <location filename="../../ui/run/run_options.cpp" line="26"/>
         <source>Variant to run and to show</source>
         <translation>要运行和显示的变体</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="27"/>
+        <location filename="../../ui/run/run_options.cpp" line="28"/>
         <source> Executor </source>
         <translation> 执行器 </translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="29"/>
-        <source>serial</source>
-        <translation>串行</translation>
-    </message>
-    <message>
-        <location filename="../../ui/run/run_options.cpp" line="30"/>
-        <source>parallel</source>
-        <translation>并行</translation>
-    </message>
-    <message>
-        <location filename="../../ui/run/run_options.cpp" line="31"/>
-        <source>fused</source>
-        <translation>融合</translation>
-    </message>
-    <message>
-        <location filename="../../ui/run/run_options.cpp" line="33"/>
+        <location filename="../../ui/run/run_options.cpp" line="32"/>
         <source> Threads </source>
         <translation> 线程数 </translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="38"/>
+        <location filename="../../ui/run/run_options.cpp" line="37"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="41"/>
+        <location filename="../../ui/run/run_options.cpp" line="40"/>
         <source>Threads of the parallel executor (auto: one per core that no other program is using)</source>
         <translation>并行执行器使用的线程数（自动：每个未被其他程序占用的核心一个线程）</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_options.cpp" line="53"/>
+        <location filename="../../ui/run/run_options.cpp" line="52"/>
         <source>(main)</source>
         <translation>（主程序）</translation>
     </message>
@@ -1993,17 +1983,17 @@
 <context>
     <name>gl::ui::RunWorker</name>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="122"/>
+        <location filename="../../ui/run/run_worker.cpp" line="121"/>
         <source>%1 at %2 = %3</source>
         <translation>%1（%2 = %3）</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="143"/>
+        <location filename="../../ui/run/run_worker.cpp" line="142"/>
         <source>the sweep was cancelled</source>
         <translation>扫描已取消</translation>
     </message>
     <message>
-        <location filename="../../ui/run/run_worker.cpp" line="206"/>
+        <location filename="../../ui/run/run_worker.cpp" line="204"/>
         <source>no variant named &apos;%1&apos;</source>
         <translation>没有名为“%1”的变体</translation>
     </message>
@@ -2293,33 +2283,33 @@
         <translation>线程</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../ui/plots/timeline_plot.cpp" line="184"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="220"/>
         <source>%n other op(s)</source>
         <translation>
             <numerusform>其他 %n 个操作</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="196"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="232"/>
         <source>thread %1</source>
         <translation>线程 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="280"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="316"/>
         <source>
 iteration %1</source>
         <translation>
 迭代 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="281"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="317"/>
         <source>
 %1 ms on thread %2</source>
         <translation>
 在线程 %2 上耗时 %1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="324"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="360"/>
         <source>Export as Chrome Trace (Perfetto)…</source>
         <translation>导出为 Chrome Trace (Perfetto)…</translation>
     </message>

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/exec/executor.h"
+#include "executor_kinds.h"
 
 namespace gltest {
 
@@ -37,23 +38,29 @@ inline double maxAbsDiff(const gl::Tensor& a, const gl::Tensor& b) {
   return m;
 }
 
-// Runs the fetches on the serial and the parallel executor; records a test failure (and goes
-// on) if they disagree.
-inline std::vector<gl::Tensor> runBoth(const gl::Graph& g, const std::vector<gl::Value>& fetches,
-                                       double tol = 1e-5, gl::RunOptions base = {}) {
-  base.parallel = false;
-  std::vector<gl::Tensor> serial = gl::evaluate(g, fetches, base);
-  base.parallel = true;
-  base.threads = 2;
-  std::vector<gl::Tensor> parallel = gl::evaluate(g, fetches, base);
-  for (size_t i = 0; i < serial.size(); ++i) {
-    const double d = maxAbsDiff(serial[i], parallel[i]);
-    if (!(d <= tol))
-      QTest::qFail(
-          qPrintable(QStringLiteral("serial and parallel executors disagree on fetch %1 by %2")
-                         .arg(i)
-                         .arg(d)),
-          __FILE__, __LINE__);
+// Runs the fetches on every executor (gltest::everyExecutor); records a test failure (and
+// goes on) where one disagrees with the serial reference, whose values it returns.
+inline std::vector<gl::Tensor> runEveryExecutor(const gl::Graph& g,
+                                                const std::vector<gl::Value>& fetches,
+                                                double tol = 1e-5,
+                                                const gl::RunOptions& base = {}) {
+  std::vector<gl::Tensor> serial;
+  for (const gl::RunOptions& opt : everyExecutor(base)) {
+    std::vector<gl::Tensor> values = gl::evaluate(g, fetches, opt);
+    if (opt.executor == gl::ExecutorKind::Serial) {
+      serial = std::move(values);
+      continue;
+    }
+    for (size_t i = 0; i < serial.size(); ++i) {
+      const double d = maxAbsDiff(serial[i], values[i]);
+      if (!(d <= tol))
+        QTest::qFail(qPrintable(QStringLiteral("the serial and %1 executors disagree on fetch %2 "
+                                               "by %3")
+                                    .arg(QLatin1String(gl::executorName(opt.executor)))
+                                    .arg(i)
+                                    .arg(d)),
+                     __FILE__, __LINE__);
+    }
   }
   return serial;
 }

@@ -53,7 +53,7 @@ class TestAutodiff : public QObject {
       tape.stop();
       GradResult r = tape.gradient(y, {x});
       QVERIFY(r.grads[0].valid());
-      auto vals = gltest::runBoth(g, {r.grads[0], y}, 1e-12);
+      auto vals = gltest::runEveryExecutor(g, {r.grads[0], y}, 1e-12);
       for (double v : vals[0].toVector()) QVERIFY(std::abs(v - std::pow(0.9, steps)) < 1e-12);
     }
   }
@@ -132,7 +132,7 @@ class TestAutodiff : public QObject {
       QCOMPARE(rec.min, 4.0);
       QCOMPARE(rec.max, 25.0);
     }
-    auto both = gltest::runBoth(g, {twice}, 0);
+    auto both = gltest::runEveryExecutor(g, {twice}, 0);
     QCOMPARE(both[0].at(3), 10.0);
   }
 
@@ -161,7 +161,7 @@ class TestAutodiff : public QObject {
         for (int i = 0; i < 4; ++i) QCOMPARE(y[size_t(i)], (i + 1) + 10 * steps[i]);
       }
     }
-    auto both = gltest::runBoth(g, {outs[1]}, 0);
+    auto both = gltest::runEveryExecutor(g, {outs[1]}, 0);
     QCOMPARE(both[0].at(3), 44.0);
   }
 
@@ -220,7 +220,7 @@ class TestAutodiff : public QObject {
     std::vector<Value> fetch = rows;
     fetch.push_back(J);
     fetch.push_back(xs);
-    auto vals = gltest::runBoth(g, fetch, 1e-12);
+    auto vals = gltest::runEveryExecutor(g, fetch, 1e-12);
     const Tensor& xv = vals[T + 1];
     for (int t = 0; t < T; ++t)
       for (int k = 0; k < T; ++k) {
@@ -248,7 +248,7 @@ class TestAutodiff : public QObject {
       tape.stop();
       auto g1 = tape.gradient(y, {x, w}).grads;
       auto g2 = tape.gradient(direct, {x, w}).grads;
-      auto vals = gltest::runBoth(g, {g1[0], g1[1], g2[0], g2[1]}, 1e-12);
+      auto vals = gltest::runEveryExecutor(g, {g1[0], g1[1], g2[0], g2[1]}, 1e-12);
       QVERIFY(gltest::maxAbsDiff(vals[0], vals[2]) < 1e-12);
       QVERIFY(gltest::maxAbsDiff(vals[1], vals[3]) < 1e-12);
     }
@@ -289,7 +289,7 @@ class TestAutodiff : public QObject {
     auto gy = tape.gradient(y, {x}).grads[0];
     auto gz = tape.gradient(z, {x}).grads[0];
     auto gu = tape.gradient(u, {m, x}).grads;
-    auto vals = gltest::runBoth(g, {gy, gz, gu[0], gu[1]}, 1e-12);
+    auto vals = gltest::runEveryExecutor(g, {gy, gz, gu[0], gu[1]}, 1e-12);
     for (int k = 0; k < 6; ++k) QCOMPARE(vals[2].at(k), 1.0);
     for (int k = 0; k < 3; ++k) QCOMPARE(vals[3].at(k), 2.0);  // two rows read x once each
     // acc = (1 + 0.5)(1 - 1)(1 + 2): each partial leaves its own factor out.
@@ -315,7 +315,7 @@ class TestAutodiff : public QObject {
     tape.stop();
     auto g1 = tape.gradient(y, {x, w}).grads;
     auto g2 = tape.gradient(direct, {x, w}).grads;
-    auto vals = gltest::runBoth(g, {g1[0], g1[1], g2[0], g2[1], y, direct}, 1e-12);
+    auto vals = gltest::runEveryExecutor(g, {g1[0], g1[1], g2[0], g2[1], y, direct}, 1e-12);
     QVERIFY(gltest::maxAbsDiff(vals[4], vals[5]) < 1e-12);
     QVERIFY(gltest::maxAbsDiff(vals[0], vals[2]) < 1e-12);
     QVERIFY(gltest::maxAbsDiff(vals[1], vals[3]) < 1e-12);
@@ -336,7 +336,7 @@ class TestAutodiff : public QObject {
                      o::add(b, o::reduceSum(b, r2), o::reduceSum(b, gathered)));
     tape.stop();
     Value dx = tape.gradient(y, {x}).grads[0];
-    auto vals = gltest::runBoth(g, {back, r2, dx}, 1e-12);
+    auto vals = gltest::runEveryExecutor(g, {back, r2, dx}, 1e-12);
     QVERIFY(gltest::maxAbsDiff(vals[0], xv) == 0);
     QCOMPARE(vals[1].at(1), xv.at(5));
     // d/dx: 2x, +1 on row 2, +2 on row 3, +1 on row 0
@@ -373,7 +373,7 @@ class TestAutodiff : public QObject {
     Value y = o::reduceSum(b, outer[1]);
     tape.stop();
     auto gr = tape.gradient(y, {x, a}).grads;
-    auto vals = gltest::runBoth(g, {gr[0], gr[1]}, 1e-12);
+    auto vals = gltest::runEveryExecutor(g, {gr[0], gr[1]}, 1e-12);
     QVERIFY(std::abs(vals[0].at(0) - std::pow(1.1, 12)) < 1e-12);
     QVERIFY(std::abs(vals[1].at(0) - 12 * (1.5 - 2.0) * std::pow(1.1, 11)) < 1e-10);
   }
@@ -406,7 +406,7 @@ class TestAutodiff : public QObject {
     QVERIFY(independentIterations(g, g.node(outs[0].node)).marked());
     markIndependentIterations(g);
     Value grads = b.op1("list_stack", {outs[1]}, Attrs{{"size", int64_t(B)}});
-    auto vals = gltest::runBoth(g, {grads}, 1e-6);
+    auto vals = gltest::runEveryExecutor(g, {grads}, 1e-6);
     QCOMPARE(vals[0].shape(), (Shape{B, 6}));
     for (double v : vals[0].toVector()) QVERIFY(std::abs(v - std::pow(0.9, steps)) < 1e-5);
   }
@@ -425,7 +425,7 @@ class TestAutodiff : public QObject {
     Value dz = many.gradient(z, {x}).grads[0];
     Value dz1 = once.gradient(z, {x}).grads[0];
     QVERIFY_THROWS_EXCEPTION(EngineError, once.gradient(y, {x}));
-    auto vals = gltest::runBoth(g, {dy, dz, dz1});
+    auto vals = gltest::runEveryExecutor(g, {dy, dz, dz1});
     QCOMPARE(vals[0].item(), 6.0);
     QCOMPARE(vals[1].item(), 27.0);
     QCOMPARE(vals[2].item(), 27.0);
@@ -442,7 +442,7 @@ class TestAutodiff : public QObject {
     GradResult r = tape.gradient(y, {u}, Unconnected::Zero);
     QVERIFY(r.grads[0].valid());
     QVERIFY(!r.why[0].text.empty());
-    auto vals = gltest::runBoth(g, {r.grads[0]});
+    auto vals = gltest::runEveryExecutor(g, {r.grads[0]});
     QCOMPARE(vals[0].toVector(), (std::vector<double>{0, 0, 0}));
   }
 
@@ -501,7 +501,7 @@ class TestAutodiff : public QObject {
       QVERIFY(std::find(p.nodes.begin(), p.nodes.end(), y.node) != p.nodes.end());
       Value dw = tape.gradient(parts[i], {w}).grads[0];
       QVERIFY(dw.valid());
-      const std::vector<double> got = gltest::runBoth(g, {dw}, 1e-12)[0].toVector();
+      const std::vector<double> got = gltest::runEveryExecutor(g, {dw}, 1e-12)[0].toVector();
       for (size_t k = 0; k < w0.size(); ++k)
         QCOMPARE(got[k], k == i ? 2 * w0[k] : 0.0);  // d(w_i^2)/dw_k
     }
@@ -542,7 +542,7 @@ class TestAutodiff : public QObject {
     }
     QCOMPARE(pooledNodes, 1);
     QCOMPARE(broadcasts, 0);
-    const std::vector<Tensor> v = gltest::runBoth(g, {grads[0], grads[1], f, bias}, 1e-10);
+    const std::vector<Tensor> v = gltest::runEveryExecutor(g, {grads[0], grads[1], f, bias}, 1e-10);
     const Tensor &df = v[0], &db = v[1], &f0 = v[2], &b0 = v[3];
     auto lossAt = [&](const Tensor& fv, const Tensor& bv) {
       return evaluate(g, {lossOf(b.constant(fv), b.constant(bv))}).at(0).item();
@@ -579,7 +579,7 @@ class TestAutodiff : public QObject {
     tape.stop();
     const Value dk = tape.gradient(loss, {k}).grads[0];
     QVERIFY(dk.valid());
-    const Tensor v = gltest::runBoth(g, {dk}, 1e-12)[0];
+    const Tensor v = gltest::runEveryExecutor(g, {dk}, 1e-12)[0];
     const double rowGrad[4] = {1 + 10, 2, 3 + 20, 4};
     for (int64_t i = 0; i < 12; ++i) QCOMPARE(v.at(i), rowGrad[i / 3]);
     // What the gradient runs: one scatter_add and no pad.

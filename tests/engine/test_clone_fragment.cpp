@@ -117,11 +117,11 @@ class TestCloneFragment : public QObject {
       for (int id : reg.nodes) QVERIFY(id > loop);
     }
     const std::vector<double> expect{4, 8, 0.25, -1};
-    const auto serial = gltest::runBoth(g, {y, c.map(y)}, 0);
+    const auto serial = gltest::runEveryExecutor(g, {y, c.map(y)}, 0);
     QCOMPARE(maxDiff(serial[0], {1, 2, -0.5, 0.125}), 0.0);
     QCOMPARE(maxDiff(serial[1], expect), 0.0);
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     fused.threads = 2;
     QCOMPARE(maxDiff(evaluate(g, {c.map(y)}, fused)[0], expect), 0.0);
   }
@@ -161,7 +161,7 @@ class TestCloneFragment : public QObject {
     QCOMPARE(ind.limit, n2);
     QCOMPARE(ind.writes[1], c.nodes.at(orig.writes[1]));
     QCOMPARE(g.node(ind.writes[1]).region, g.node(c.nodes.at(loop)).regions[1]);
-    const auto vals = gltest::runBoth(g, {c.map(stacked)}, 0);
+    const auto vals = gltest::runEveryExecutor(g, {c.map(stacked)}, 0);
     QCOMPARE(maxDiff(vals[0], {2, 4, 6, 8, 10, 12}), 0.0);
   }
 
@@ -222,7 +222,7 @@ class TestCloneFragment : public QObject {
         }
     QVERIFY(copiedAdjoints > 0);
 
-    const auto vals = gltest::runBoth(g, {dx, c.map(dx)}, 1e-12);
+    const auto vals = gltest::runEveryExecutor(g, {dx, c.map(dx)}, 1e-12);
     QVERIFY(maxDiff(vals[0], {13.5, 0.5}) < 1e-12);
     QVERIFY(maxDiff(vals[1], {32, -4}) < 1e-12);
   }
@@ -257,7 +257,7 @@ class TestCloneFragment : public QObject {
         QCOMPARE(g.node(g.region(copy).owner).region, 0);
       }
     QCOMPARE(reverseRegions, 1);
-    const auto vals = gltest::runBoth(g, {c.map(grads[0]), c.map(grads[1])}, 1e-12);
+    const auto vals = gltest::runEveryExecutor(g, {c.map(grads[0]), c.map(grads[1])}, 1e-12);
     QVERIFY(maxDiff(vals[0], {-1, 4, 0.25}) < 1e-12);
     QVERIFY(maxDiff(vals[1], {1 + 16 + 0.0625}) < 1e-12);
   }
@@ -286,7 +286,8 @@ class TestCloneFragment : public QObject {
     const FragmentClone c = cloneFragment(b, r.first, r.end, 0, 0, {{x, x2}});
     QCOMPARE(c.regions.size(), size_t(3));
     QCOMPARE(g.node(c.map(mapped)).inputs[0], elems);
-    const auto vals = gltest::runBoth(g, {picked, mapped, c.map(picked), c.map(mapped)}, 0);
+    const auto vals =
+        gltest::runEveryExecutor(g, {picked, mapped, c.map(picked), c.map(mapped)}, 0);
     QCOMPARE(maxDiff(vals[0], {2, 4}), 0.0);
     QCOMPARE(maxDiff(vals[1], {3, 30, 300}), 0.0);
     QCOMPARE(maxDiff(vals[2], {3, -1}), 0.0);
@@ -330,7 +331,7 @@ class TestCloneFragment : public QObject {
     for (const auto& [orig, copy] : c.regions) QCOMPARE(g.region(copy).parent, target);
     // The second map captures what the copy reads from outside.
     QCOMPARE(g.node(second[0]).captures, (std::vector<Value>{half}));
-    const auto vals = gltest::runBoth(g, {outer[0], second[0]}, 0);
+    const auto vals = gltest::runEveryExecutor(g, {outer[0], second[0]}, 0);
     QCOMPARE(maxDiff(vals[0], {2, 1}), 0.0);
     QCOMPARE(maxDiff(vals[1], {6, 3}), 0.0);
   }
@@ -356,7 +357,7 @@ class TestCloneFragment : public QObject {
     QCOMPARE(g.vectorizedMaps[0].mapNode, vm.mapNode);
     QCOMPARE(g.vectorizedMaps[1].mapNode, c.nodes.at(vm.mapNode));
     QCOMPARE(g.vectorizedMaps[1].what, g.vectorizedMaps[0].what);
-    const auto vals = gltest::runBoth(g, {c.map(vm.outputs[0])}, 0);
+    const auto vals = gltest::runEveryExecutor(g, {c.map(vm.outputs[0])}, 0);
     QCOMPARE(maxDiff(vals[0], {4, 0.25, 16}), 0.0);
   }
 

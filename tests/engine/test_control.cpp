@@ -150,7 +150,8 @@ class TestControl : public QObject {
     QCOMPARE(foldl.size(), size_t(1));
     QCOMPARE(g.type(fwd[1]).shape, (Shape{3}));
     QCOMPARE(g.type(foldl[0]).shape, (Shape{}));
-    const auto v = gltest::runBoth(g, {fwd[0], fwd[1], rev[0], rev[1], foldl[0], foldr[0]}, 0);
+    const auto v =
+        gltest::runEveryExecutor(g, {fwd[0], fwd[1], rev[0], rev[1], foldl[0], foldr[0]}, 0);
     QCOMPARE(v[0].item(), 11.0);
     QCOMPARE(v[1].at(0), 1.0);
     QCOMPARE(v[1].at(1), 4.0);
@@ -163,7 +164,7 @@ class TestControl : public QObject {
     QCOMPARE(v[5].item(), 17.0);
     // The fusing executor runs it too.
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     fused.threads = 2;
     QCOMPARE(evaluate(g, {foldr[0]}, fused)[0].item(), 17.0);
   }
@@ -232,11 +233,11 @@ class TestControl : public QObject {
           Tensor::fromVector({0.3, -0.7, 1.1, 0.2, -0.4}, {5}, DType::F64),
           Tensor::scalar(0.25, DType::F64), Tensor::scalar(0.8, DType::F64)};
       for (size_t k = 0; k < 3; ++k) opt.feeds[std::vector<Value>{x, c0, w}[k].node] = base[k];
-      const std::vector<Tensor> sym = gltest::runBoth(g, grads, 1e-12, opt);
+      const std::vector<Tensor> sym = gltest::runEveryExecutor(g, grads, 1e-12, opt);
       gltest_ops::expectFiniteDifferences(g, loss, {x, c0, w}, base, sym, opt,
                                           reverse ? "reversed scan" : "scan", {0, 1, 2});
       RunOptions fused = opt;
-      fused.fused = true;
+      fused.executor = ExecutorKind::Fused;
       fused.threads = 2;
       const std::vector<Tensor> viaFused = evaluate(g, grads, fused);
       for (size_t k = 0; k < 3; ++k) QVERIFY(gltest::maxAbsDiff(viaFused[k], sym[k]) < 1e-12);
@@ -263,7 +264,7 @@ class TestControl : public QObject {
     outer.stop();
     const Value d2f = outer.gradient(df, {w}).grads[0];
     QVERIFY(d2f.valid());
-    const auto v = gltest::runBoth(g, {f, df, d2f}, 1e-12);
+    const auto v = gltest::runEveryExecutor(g, {f, df, d2f}, 1e-12);
     QVERIFY(std::abs(v[0].item() - 3 * std::pow(1.5, 4)) < 1e-12);
     QVERIFY(std::abs(v[1].item() - 12 * std::pow(1.5, 3)) < 1e-12);
     QVERIFY(std::abs(v[2].item() - 36 * std::pow(1.5, 2)) < 1e-12);
@@ -296,7 +297,7 @@ class TestControl : public QObject {
                                      Tensor::scalar(0.8, DType::F64)};
       opt.feeds[x.node] = base[0];
       opt.feeds[w.node] = base[1];
-      const std::vector<Tensor> sym = gltest::runBoth(g, grads, 1e-12, opt);
+      const std::vector<Tensor> sym = gltest::runEveryExecutor(g, grads, 1e-12, opt);
       gltest_ops::expectFiniteDifferences(g, h, {x, w}, base, sym, opt,
                                           reverse ? "reversed, second order" : "second order",
                                           {0, 1});
@@ -440,9 +441,7 @@ class TestControl : public QObject {
       const int64_t expected = primitivesIn(0) + (n + 1) * primitivesIn(loop.regions[0]) +
                                n * primitivesIn(loop.regions[1]);
       QVERIFY(primitivesIn(loop.regions[1]) >= 4);
-      for (const bool parallel : {false, true}) {
-        RunOptions options;
-        options.parallel = parallel;
+      for (const RunOptions& options : gltest::everyExecutor()) {
         Executor ex(s.g, options);
         QCOMPARE(ex.run({s.stacked}).primitiveOps, expected);
         QCOMPARE(ex.run({s.stacked}).primitiveOps, expected);  // per run, not cumulative
@@ -470,9 +469,9 @@ y = grads.stack()
     // condition ops per iteration, unlike the serial executor's loop).
     std::vector<int64_t> counts;
     for (const int threads : {1, 2}) {
-      lab::RunSettings s;
-      s.parallel = true;
-      s.threads = threads;
+      lab::RunRequest s;
+      s.options.executor = ExecutorKind::Parallel;
+      s.options.threads = threads;
       const lab::ProgramRun r = lab::runProgram(p, s);
       QVERIFY2(r.ok(), r.variants.at(0).error.c_str());
       QVERIFY(std::abs(r.variants[0].run.values.back().t.at(0) - 2.0) < 1e-5);  // v -> 2
@@ -482,10 +481,10 @@ y = grads.stack()
     // ops at the top level.
     QCOMPARE(counts[0], int64_t(400 * (21 + 20 * 3 + 3) + 3));
     QCOMPARE(counts[1], counts[0]);
-    lab::RunSettings limited;
-    limited.parallel = true;
-    limited.threads = 2;
-    limited.maxOps = 20000;  // reached after about 240 samples
+    lab::RunRequest limited;
+    limited.options.executor = ExecutorKind::Parallel;
+    limited.options.threads = 2;
+    limited.options.maxOps = 20000;  // reached after about 240 samples
     const lab::ProgramRun stopped = lab::runProgram(p, limited);
     QVERIFY(!stopped.ok());
     QVERIFY2(stopped.variants.at(0).error.find("the run executed more than 20000 ops") !=
@@ -497,7 +496,7 @@ y = grads.stack()
     PerSampleLoop s;
     buildLoop(s, Body::Independent);
     QCOMPARE(markIndependentIterations(s.g), 1);
-    const auto vals = gltest::runBoth(s.g, {s.stacked}, 0.0);
+    const auto vals = gltest::runEveryExecutor(s.g, {s.stacked}, 0.0);
     QCOMPARE(vals[0].shape(), (Shape{6}));
     for (int i = 0; i < 6; ++i) QVERIFY(std::abs(vals[0].at(i) - std::sin(0.1 * (i + 1))) < 1e-6);
   }
@@ -508,10 +507,7 @@ y = grads.stack()
     PerSampleLoop s;
     buildLoop(s, Body::Independent, 7);
     QCOMPARE(markIndependentIterations(s.g), 1);
-    for (bool parallel : {false, true}) {
-      RunOptions opt;
-      opt.parallel = parallel;
-      opt.threads = 2;
+    for (const RunOptions& opt : gltest::everyExecutor()) {
       try {
         evaluate(s.g, {s.stacked}, opt);
         QFAIL("expected an error");

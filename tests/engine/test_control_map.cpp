@@ -21,16 +21,16 @@ namespace o = gl::ops;
 
 namespace {
 
-// The executors every test compares: serial, parallel with an even and an uneven split of the
-// iterations, fused.
+// The executors every test compares: each kind (gltest::everyExecutor, two threads where
+// they use threads: an even split of the iterations), and parallel again with an uneven one.
 std::vector<std::pair<QString, RunOptions>> executors() {
-  RunOptions serial, two, three, fused;
-  two.parallel = three.parallel = true;
-  two.threads = 2;
+  std::vector<std::pair<QString, RunOptions>> out;
+  for (const RunOptions& opt : gltest::everyExecutor())
+    out.push_back({QString::fromLatin1(executorName(opt.executor)), opt});
+  RunOptions three = gltest::onExecutor(ExecutorKind::Parallel);
   three.threads = 3;
-  fused.fused = true;
-  fused.threads = 2;
-  return {{"serial", serial}, {"parallel/2", two}, {"parallel/3", three}, {"fused", fused}};
+  out.push_back({QStringLiteral("parallel/3"), three});
+  return out;
 }
 
 // Every node the values depend on.

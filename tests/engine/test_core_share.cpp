@@ -48,10 +48,10 @@ dw = tape.gradient(loss, w)
 )";
 
 ProgramRun runLayers(bool parallel, int threads) {
-  RunSettings s;
-  s.parallel = parallel;
-  s.threads = threads;
-  s.records = s.valueRecords = false;
+  RunRequest s;
+  s.options.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
+  s.options.threads = threads;
+  s.options.records = s.options.valueRecords = false;
   ProgramRun r =
       runProgram(lang::traceProgram(kIndependentLayers, "layers.gls", lang::TraceOptions{}), s);
   if (!r.variants.at(0).ok()) QTest::qFail(r.variants[0].error.c_str(), __FILE__, __LINE__);

@@ -30,12 +30,12 @@ lang::TracedProgram traceLesson(const std::string& name) {
 
 void fail(const std::string& message) { QTest::qFail(message.c_str(), __FILE__, __LINE__); }
 
-RunSettings settings(bool parallel, const std::string& variant = {}) {
-  RunSettings s;
+RunRequest settings(bool parallel, const std::string& variant = {}) {
+  RunRequest s;
   s.variant = variant;
-  s.parallel = parallel;
-  s.threads = 2;
-  s.records = s.valueRecords = false;
+  s.options.executor = parallel ? ExecutorKind::Parallel : ExecutorKind::Serial;
+  s.options.threads = 2;
+  s.options.records = s.options.valueRecords = false;
   return s;
 }
 
@@ -121,8 +121,8 @@ class TestDataflow : public QObject {
   void theFusingExecutorRunsThemSideBySideToo() {
     const lang::TracedProgram p = traceScript(kIndependentLayers);
     const ProgramRun serial = runProgram(p, settings(false));
-    RunSettings s = settings(false);
-    s.fused = true;
+    RunRequest s = settings(false);
+    s.options.executor = ExecutorKind::Fused;
     const ProgramRun fused = runProgram(p, s);
     QVERIFY2(fused.variants.at(0).ok(), fused.variants.at(0).error.c_str());
     std::vector<VariantRun> both{serial.variants.at(0), fused.variants.at(0)};

@@ -181,10 +181,9 @@ class TestErrors : public QObject {
           return std::vector<Value>{o::add(bb, v[0], bb.scalar(1, DType::I32))};
         },
         {b.scalar(0, DType::I32)});
-    for (bool parallel : {false, true}) {
-      RunOptions opt;
-      opt.parallel = parallel;
-      opt.maxOps = 1000;
+    RunOptions limited;
+    limited.maxOps = 1000;
+    for (const RunOptions& opt : gltest::everyExecutor(limited)) {
       QCOMPARE(errorOf([&] { evaluate(g, {outs[0]}, opt); }),
                QString("a.gls:2:9: while: the run executed more than 1000 ops (the maxOps limit, "
                        "--max-ops or in Settings)"));

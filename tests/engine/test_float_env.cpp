@@ -1,5 +1,6 @@
 // Flush-to-zero during runs: an underflowing float32 product is 0 on both executors (as
 // TensorFlow on CPU), a denormal with flushDenormals off, and the caller's mode is untouched.
+#include "executor_kinds.h"
 #include "test_main.h"
 
 #include <cmath>
@@ -32,10 +33,7 @@ class TestFloatEnv : public QObject {
  private slots:
   void underflowFlushesToZeroOnBothExecutors() {
     Underflow u;
-    for (bool parallel : {false, true}) {
-      RunOptions opt;
-      opt.parallel = parallel;
-      opt.threads = 2;
+    for (const RunOptions& opt : gltest::everyExecutor()) {
       const Tensor y = evaluate(u.g, {u.y}, opt)[0];
       QCOMPARE(y.at(0), 0.0);
       QCOMPARE(y.at(1), 0.0);
@@ -44,11 +42,9 @@ class TestFloatEnv : public QObject {
 
   void denormalsStayWhenAskedTo() {
     Underflow u;
-    for (bool parallel : {false, true}) {
-      RunOptions opt;
-      opt.parallel = parallel;
-      opt.threads = 2;
-      opt.flushDenormals = false;
+    RunOptions ieee;
+    ieee.flushDenormals = false;
+    for (const RunOptions& opt : gltest::everyExecutor(ieee)) {
       const Tensor y = evaluate(u.g, {u.y}, opt)[0];
       QVERIFY2(y.at(0) > 0 && y.at(0) < 1.18e-38, qPrintable(QString::number(y.at(0))));
       QVERIFY(std::abs(y.at(1) - 2e-40) < 1e-42);

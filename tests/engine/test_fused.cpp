@@ -39,17 +39,17 @@ lang::TracedProgram traceScript(const std::string& source) {
 
 void fail(const std::string& message) { QTest::qFail(message.c_str(), __FILE__, __LINE__); }
 
-RunSettings fusedSettings() {
-  RunSettings s;
-  s.fused = true;
-  s.records = false;  // element-major loops keep no per-iteration records
+RunRequest fusedSettings() {
+  RunRequest s;
+  s.options.executor = ExecutorKind::Fused;
+  s.options.records = false;  // element-major loops keep no per-iteration records
   return s;
 }
 
 // Runs serial and fused; every variant must succeed on both and agree output by output.
 std::pair<ProgramRun, ProgramRun> runSerialAndFused(const lang::TracedProgram& p) {
-  RunSettings serial;
-  serial.records = false;
+  RunRequest serial;
+  serial.options.records = false;
   ProgramRun a = runProgram(p, serial);
   ProgramRun b = runProgram(p, fusedSettings());
   for (const ProgramRun* r : {&a, &b})
@@ -69,8 +69,8 @@ std::pair<ProgramRun, ProgramRun> runSerialAndFused(const lang::TracedProgram& p
 
 // The first NaN/Inf of the program's first variant on the serial and the fused executor.
 std::pair<NumericsFault, NumericsFault> firstFaults(const lang::TracedProgram& p) {
-  RunSettings serial;
-  serial.records = false;
+  RunRequest serial;
+  serial.options.records = false;
   return {runProgram(p, serial).variants.at(0).run.numerics,
           runProgram(p, fusedSettings()).variants.at(0).run.numerics};
 }
@@ -117,7 +117,7 @@ class TestFused : public QObject {
     QCOMPARE(groups[1].numRegisters, 4);
 
     RunOptions serial, fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     const RunResult rs = Executor(g, serial).run({out});
     const RunResult rf = Executor(g, fused).run({out});
     QCOMPARE(rf.fusedGroups, 2);
@@ -141,7 +141,7 @@ class TestFused : public QObject {
     QCOMPARE(int(groups.size()), 1);
     QCOMPARE(int(groups[0].members.size()), 2);
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     const Tensor ys = evaluate(g, {y}).at(0), yf = evaluate(g, {y}, fused).at(0);
     for (int64_t i = 0; i < ys.numel(); ++i) QVERIFY(std::abs(ys.at(i) - yf.at(i)) < 1e-5);
   }
@@ -175,7 +175,7 @@ class TestFused : public QObject {
         {mixed, {InstrKind::Primitive, InstrKind::Scale, InstrKind::Primitive}, 0, 0},
     };
     RunOptions fused;
-    fused.fused = true;
+    fused.executor = ExecutorKind::Fused;
     for (const Case& c : cases) {
       const ExecutionPlan plan(g, {c.out});
       const std::vector<FusedProgram> groups = fuseRegion(g, plan.region(0).order, {c.out});
@@ -348,10 +348,10 @@ class TestFused : public QObject {
             "y = tf.while_loop(lambda i, v: i < " +
             std::to_string(trips[k]) + ", lambda i, v: (i + 1, " + body +
             "), [tf.constant(0), x])\n");
-        RunSettings s = fused ? fusedSettings() : RunSettings{};
-        s.records = false;
-        s.timeline = false;
-        s.valueRecords = false;
+        RunRequest s = fused ? fusedSettings() : RunRequest{};
+        s.options.records = false;
+        s.options.timeline = false;
+        s.options.valueRecords = false;
         runProgram(p, s);  // warm: pools and per-thread scratch
         const int64_t before = gl::testing::heapAllocations();
         const ProgramRun r = runProgram(p, s);

@@ -202,7 +202,7 @@ _, y = tf.while_loop(lambda i, y: i < 3, body, [tf.constant(0), x * 1.0])
     QCOMPARE(int(simplifyForRun(g, {sum, sumOfProduct}).size()), 2);
   }
 
-  // Every lesson, small, on the serial and the parallel executor: the same bits with and
+  // Every lesson, small, on every executor: the same bits with and
   // without the rewrites, and the ODE's steps do fold (two per Euler step, forward and back).
   void lessonsGiveTheSameBits() {
     const std::string dir = std::string(GRADLAB_SOURCE_DIR) + "/resources/lessons/";
@@ -212,12 +212,11 @@ _, y = tf.while_loop(lambda i, y: i < 3, body, [tf.constant(0), x * 1.0])
       lang::TraceOptions topt;
       topt.preset = lang::ParamPreset::Classroom;
       const lang::TracedProgram p = lang::traceProgram(gltest::readFile(dir + name), name, topt);
-      for (bool parallel : {false, true}) {
-        lab::RunSettings plain, simplified;
-        plain.parallel = simplified.parallel = parallel;
-        plain.threads = simplified.threads = 2;
-        plain.records = simplified.records = false;
-        simplified.valueRecords = false;
+      RunOptions noRecords;
+      noRecords.records = false;
+      for (const RunOptions& opt : gltest::everyExecutor(noRecords)) {
+        lab::RunRequest plain{{}, opt}, simplified{{}, opt};
+        simplified.options.valueRecords = false;
         const lab::ProgramRun a = lab::runProgram(p, plain), b = lab::runProgram(p, simplified);
         QCOMPARE(a.variants.size(), b.variants.size());
         for (size_t v = 0; v < a.variants.size(); ++v) {

@@ -74,10 +74,10 @@ inline Result traceAndRun(const std::string& source) {
     return result;
   }
   StepLimit limit;
-  gl::lab::RunSettings run;
-  run.memoryBudget = kMemoryBudget;
-  run.monitor = &limit;
-  run.timeline = false;
+  gl::lab::RunRequest run;
+  run.options.memoryBudget = kMemoryBudget;
+  run.options.monitor = &limit;
+  run.options.timeline = false;
   try {
     gl::lab::runProgram(program, run);
     result.outcome = Outcome::Ran;

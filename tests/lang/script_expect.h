@@ -18,6 +18,7 @@
 
 #include "engine/lab/session.h"
 #include "engine/lang/program.h"
+#include "executor_kinds.h"
 
 namespace gl::test {
 
@@ -104,17 +105,15 @@ struct ScriptOutput {
 // real-code corpus compares with what TF printed, which has none.
 enum class Notes { Keep, Drop };
 
-inline ScriptOutput runScript(const std::string& text, const std::string& file, bool parallel,
-                              Notes notes = Notes::Keep) {
+inline ScriptOutput runScript(const std::string& text, const std::string& file,
+                              gl::ExecutorKind executor, Notes notes = Notes::Keep) {
   ScriptOutput out;
   try {
     const lang::TracedProgram p = lang::traceProgram(text, file, {});
     for (const std::string& l : p.traceLog)
       if (notes == Notes::Keep || l.rfind("note: ", 0) != 0) out.lines.push_back(l);
-    lab::RunSettings s;
-    s.parallel = parallel;
-    s.threads = 2;
-    s.records = s.timeline = s.valueRecords = false;
+    lab::RunRequest s{{}, gltest::onExecutor(executor)};
+    s.options.records = s.options.timeline = s.options.valueRecords = false;
     const lab::ProgramRun run = lab::runProgram(p, s);
     for (const auto& v : run.variants) {
       if (!v.error.empty() && out.error.empty()) out.error = v.error;

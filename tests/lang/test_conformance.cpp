@@ -52,9 +52,9 @@ class TestConformance : public QObject {
     const std::string file = path.toStdString();
     const std::string text = readAll(file);
     const ScriptCase c = parseHeader(text);
-    for (bool parallel : {false, true}) {
-      const std::string why = verdict(c, runScript(text, file, parallel));
-      QVERIFY2(why.empty(), ((parallel ? "parallel: " : "serial: ") + why).c_str());
+    for (ExecutorKind executor : kExecutorKinds) {
+      const std::string why = verdict(c, runScript(text, file, executor));
+      QVERIFY2(why.empty(), (executorName(executor) + (": " + why)).c_str());
     }
   }
 };

@@ -41,7 +41,7 @@ std::vector<Tensor> run(const std::string& src, const std::vector<std::string>& 
     fetches.push_back(outputValue(p, n));
     if (!fetches.back().valid()) throw EngineError(n + " is None");
   }
-  return gltest::runBoth(*p.graph, fetches, 1e-12);
+  return gltest::runEveryExecutor(*p.graph, fetches, 1e-12);
 }
 
 // The loop forms the steps run in.

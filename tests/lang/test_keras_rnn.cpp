@@ -167,7 +167,7 @@ class TestKerasRnn : public QObject {
       f.push_back(outputValue(p, n));
       QVERIFY2(f.back().valid(), n.c_str());
     }
-    const std::vector<Tensor> v = gltest::runBoth(*p.graph, f, 1e-12);
+    const std::vector<Tensor> v = gltest::runEveryExecutor(*p.graph, f, 1e-12);
     // Keras's shapes: kernel [2, g 3], recurrent_kernel [3, g 3].
     const int64_t g = c.kind == Kind::Simple ? 1 : c.kind == Kind::Lstm ? 4 : 3;
     QVERIFY(v[2].shape() == (Shape{kF, g * kU}));
@@ -233,8 +233,8 @@ class TestKerasRnn : public QObject {
         "y, hs, cs = tf.keras.layers.LSTM(2, return_state=True)(seq)\n"
         "hy = y - hs\n",
         "cells.gls");
-    const auto v = gltest::runBoth(*p.graph, {outputValue(p, "out"), outputValue(p, "c2"),
-                                              outputValue(p, "o2"), outputValue(p, "hy")});
+    const auto v = gltest::runEveryExecutor(*p.graph, {outputValue(p, "out"), outputValue(p, "c2"),
+                                                       outputValue(p, "o2"), outputValue(p, "hy")});
     // SimpleRNN: tanh(0.5 - 1.0 + 0.1 + 0.2) in both units.
     QVERIFY(std::abs(v[0].at(0) - std::tanh(-0.2)) < 1e-6);
     // LSTM with zero weights: gates sigmoid(0) = 0.5 except the forget gate's unit bias

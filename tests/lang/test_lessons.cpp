@@ -2,6 +2,8 @@
 // None cases it teaches come out None with the engine's explanation at the right line.
 #include "test_main.h"
 
+#include "executor_kinds.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -57,31 +59,33 @@ const VariantRun& variant(const ProgramRun& r, const std::string& name) {
   return kMissing;
 }
 
-// Runs on both executors; every variant must succeed and the executors must agree. Unless a
-// lesson's variants differ by design (rnn_bptt's scales), all variants must agree too.
+// Runs on every executor; every variant must succeed and each executor must agree with the
+// serial one. Unless a lesson's variants differ by design (rnn_bptt's scales), all variants
+// must agree too.
 enum class Variants : bool { Agree, Differ };
 ProgramRun runAndCompare(const TracedProgram& p, Variants variants = Variants::Agree) {
-  RunSettings serial;
-  ProgramRun a = runProgram(p, serial);
-  RunSettings parallel;
-  parallel.parallel = true;
-  parallel.threads = 2;
-  ProgramRun b = runProgram(p, parallel);
-  for (const ProgramRun* r : {&a, &b}) {
-    for (const VariantRun& v : r->variants)
+  ProgramRun a;
+  for (const RunOptions& opt : gltest::everyExecutor()) {
+    const ProgramRun b = runProgram(p, {{}, opt});
+    for (const VariantRun& v : b.variants)
       if (!v.ok()) fail("variant " + v.name + " failed: " + v.error);
-    for (const Agreement& ag : r->agreement)
+    for (const Agreement& ag : b.agreement)
       if (variants == Variants::Agree && !ag.agree())
         fail(ag.output + " differs between " + ag.reference + " and " + ag.other + " by " +
              std::to_string(ag.maxAbsDiff));
-  }
-  // Serial and parallel executors agree output by output, variant by variant.
-  for (size_t i = 0; i < a.variants.size() && i < b.variants.size(); ++i) {
-    VariantRun twin = b.variants[i];
-    twin.name += "/parallel";
-    for (const Agreement& ag : compareVariants({a.variants[i], twin}))
-      if (!ag.agree())
-        fail("serial and parallel executors differ on " + ag.output + " in " + twin.name);
+    if (opt.executor == ExecutorKind::Serial) {
+      a = b;
+      continue;
+    }
+    // Output by output, variant by variant.
+    const std::string executor = executorName(opt.executor);
+    for (size_t i = 0; i < a.variants.size() && i < b.variants.size(); ++i) {
+      VariantRun twin = b.variants[i];
+      twin.name += "/" + executor;
+      for (const Agreement& ag : compareVariants({a.variants[i], twin}))
+        if (!ag.agree())
+          fail("serial and " + executor + " executors differ on " + ag.output + " in " + twin.name);
+    }
   }
   return a;
 }
@@ -244,7 +248,7 @@ class TestLessons : public QObject {
     const double clip = 0.5;
     TracedProgram p =
         traceLesson("rnn_bptt.gls", {{"T", T}, {"hidden", hidden}, {"drive", 0.0}, {"clip", clip}});
-    RunSettings serial;
+    RunRequest serial;
     const ProgramRun r = runProgram(p, serial);
     const std::pair<const char*, double> scales[] = {
         {"scale_0.5", 0.5}, {"scale_1.0", 1.0}, {"scale_2.0", 2.0}};
@@ -310,7 +314,7 @@ class TestLessons : public QObject {
   void customGradientsFixNanAndNone() {
     const int n = 5;
     TracedProgram p = traceLesson("custom_gradients.gls", {{"n", n}, {"x_max", 100.0}});
-    RunSettings serial;
+    RunRequest serial;
     const ProgramRun r = runProgram(p, serial);
     const VariantRun& plain = variant(r, "plain");
     const VariantRun& custom = variant(r, "custom");
@@ -353,8 +357,8 @@ class TestLessons : public QObject {
     for (const Param& param : p.params) shrunk = shrunk || param.value < param.seedValue;
     QVERIFY2(shrunk, "no param declares a smaller `class N`");
     QVERIFY2(p.graph->numNodes() <= kMaxNodes, qPrintable(QString::number(p.graph->numNodes())));
-    RunSettings settings;
-    settings.records = false;
+    RunRequest settings;
+    settings.options.records = false;
     const ProgramRun r = runProgram(p, settings);
     QVERIFY(!r.variants.empty());
     for (const VariantRun& v : r.variants) {

@@ -3,6 +3,8 @@
 // values and adjoints, on both executors.
 #include "test_main.h"
 
+#include "executor_kinds.h"
+
 #include <cmath>
 
 #include "engine/exec/executor.h"
@@ -38,18 +40,11 @@ d_xs = tape.gradient(total, xs)
 class TestLoopExecutions : public QObject {
   Q_OBJECT
  private slots:
-  void loopInMapHasOneRecordPerElement_data() {
-    QTest::addColumn<bool>("parallel");
-    QTest::newRow("serial") << false;
-    QTest::newRow("parallel") << true;
-  }
+  void loopInMapHasOneRecordPerElement_data() { gltest::addExecutorRows(); }
   void loopInMapHasOneRecordPerElement() {
-    QFETCH(bool, parallel);
+    QFETCH(ExecutorKind, executor);
     const lang::TracedProgram p = lang::traceProgram(kLoopInMap, "test.gls", {});
-    lab::RunSettings s;
-    s.parallel = parallel;
-    s.threads = 2;
-    const lab::ProgramRun run = lab::runProgram(p, s);
+    const lab::ProgramRun run = lab::runProgram(p, {{}, gltest::onExecutor(executor)});
     QVERIFY(run.ok());
     const RunResult& r = run.variants.at(0).run;
     QCOMPARE(r.loops.size(), size_t(1));
@@ -86,15 +81,13 @@ class TestLoopExecutions : public QObject {
   // how many ran: the step controls then read "execution 1 of 5", not "of 1".
   void executionsPastTheBudgetAreCounted_data() { loopInMapHasOneRecordPerElement_data(); }
   void executionsPastTheBudgetAreCounted() {
-    QFETCH(bool, parallel);
+    QFETCH(ExecutorKind, executor);
     const lang::TracedProgram p = lang::traceProgram(kLoopInMap, "test.gls", {});
     std::vector<Value> fetches;
     for (const lang::Output& o : p.variants.at(0).outputs)
       for (const lang::OutputEntry& e : o.entries)
         if (e.value.valid()) fetches.push_back(e.value);
-    RunOptions opt;
-    opt.parallel = parallel;
-    opt.threads = 2;
+    RunOptions opt = gltest::onExecutor(executor);
     opt.recordBudget = 2 * sizeof(LoopRecord);  // room for two records at most
     const RunResult r = Executor(*p.graph, opt).run(fetches);
     QCOMPARE(r.loops.size(), size_t(1));
@@ -243,8 +236,8 @@ _, y = tf.while_loop(lambda i, v: tf.less(i, 40), lambda i, v: (i + 1, inner(v))
   // Records off: nothing recorded however often the loop runs.
   void recordsOff() {
     const lang::TracedProgram p = lang::traceProgram(kLoopInMap, "test.gls", {});
-    lab::RunSettings s;
-    s.records = false;
+    lab::RunRequest s;
+    s.options.records = false;
     const lab::ProgramRun run = lab::runProgram(p, s);
     QVERIFY(run.ok());
     QVERIFY(run.variants.at(0).run.loops.empty());

@@ -71,8 +71,8 @@ class TestRealcode : public QObject {
     const auto files = corpus();
     for (const auto& f : files) {
       const std::string text = readAll(f);
-      const std::string why =
-          verdict(parseHeader(text), runScript(text, f.string(), false, Notes::Drop));
+      const std::string why = verdict(
+          parseHeader(text), runScript(text, f.string(), ExecutorKind::Serial, Notes::Drop));
       const std::string name = f.filename().string();
       if (why.empty())
         passing.insert(name);

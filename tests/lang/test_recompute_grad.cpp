@@ -4,6 +4,8 @@
 // backward pass.
 #include "test_main.h"
 
+#include "executor_kinds.h"
+
 #include <cmath>
 
 #include "engine/lab/session.h"
@@ -22,13 +24,10 @@ const Tensor& outputTensor(const VariantRun& v, const std::string& name) {
   return kMissing;
 }
 
-ProgramRun runScript(const std::string& src, bool parallel = false) {
+ProgramRun runScript(const std::string& src, const RunOptions& run = {}) {
   TraceOptions opt;
   const TracedProgram p = traceProgram(src, "recompute.gls", opt);
-  RunSettings s;
-  s.parallel = parallel;
-  s.threads = parallel ? 2 : 1;
-  ProgramRun r = runProgram(p, s);
+  ProgramRun r = runProgram(p, {{}, run});
   for (const VariantRun& v : r.variants)
     if (!v.ok()) QTest::qFail(v.error.c_str(), __FILE__, __LINE__);
   return r;
@@ -157,13 +156,13 @@ class TestRecomputeGrad : public QObject {
   Q_OBJECT
  private slots:
   void deepBodyMatchesFiniteDifferences() {
-    for (bool parallel : {false, true})
-      checkAgainstFiniteDifferences(runScript(kDeepScript, parallel));
+    for (const RunOptions& run : gltest::everyExecutor())
+      checkAgainstFiniteDifferences(runScript(kDeepScript, run));
   }
 
   void loopBodyMatchesFiniteDifferences() {
-    for (bool parallel : {false, true})
-      checkAgainstFiniteDifferences(runScript(kLoopScript, parallel));
+    for (const RunOptions& run : gltest::everyExecutor())
+      checkAgainstFiniteDifferences(runScript(kLoopScript, run));
   }
 
   // The backward pass traces the body again: the recomputed variant holds two copies of its

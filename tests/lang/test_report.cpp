@@ -6,6 +6,8 @@
 #include <set>
 #include "test_main.h"
 
+#include "executor_kinds.h"
+
 #include "engine/lab/report.h"
 #include "engine/lab/trace_json.h"
 #include "engine/lang/program.h"
@@ -115,10 +117,10 @@ class TestReport : public QObject {
   void recordsOnlyWhenAsked() {
     // `gradlab run` asks for none: the report is the same without them.
     const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
-    RunSettings bare;
+    RunRequest bare;
     bare.variant = "a";
-    bare.timeline = bare.records = bare.valueRecords = false;
-    RunSettings full;
+    bare.options.timeline = bare.options.records = bare.options.valueRecords = false;
+    RunRequest full;
     full.variant = "a";
     const ProgramRun without = runProgram(p, bare), with = runProgram(p, full);
     QVERIFY(without.variants.at(0).run.valueRecords.empty());
@@ -162,18 +164,16 @@ class TestReport : public QObject {
                        "\"inf_count\":0}") != std::string::npos,
              json.c_str());
     QVERIFY(json.find("\"nan_count\":1,\"inf_count\":0,\"head\":[") != std::string::npos);
-    RunSettings off;
-    off.checkNumerics = false;
+    RunRequest off;
+    off.options.checkNumerics = false;
     QVERIFY(!runProgram(p, off).variants.at(0).run.numerics.found());
     // x * 1e30 overflows float32 in the second iteration (1e60); both executors say so.
     const lang::TracedProgram loop = lang::traceProgram(
         "i = tf.constant(0)\nx = tf.constant(1.0)\n"
         "i, x = tf.while_loop(lambda i, x: i < 5, lambda i, x: (i + 1, x * 1e30), [i, x])\n",
         "loop.gls", {});
-    for (bool parallel : {false, true}) {
-      RunSettings s;
-      s.parallel = parallel;
-      const ProgramRun loopRun = runProgram(loop, s);
+    for (const RunOptions& opt : gltest::everyExecutor()) {
+      const ProgramRun loopRun = runProgram(loop, {{}, opt});
       const NumericsFault& lf = loopRun.variants.at(0).run.numerics;
       QVERIFY(lf.found());
       QCOMPARE(lf.op, std::string("mul"));
@@ -207,15 +207,15 @@ class TestReport : public QObject {
   // run).
   void reportNamesTheExecutorThatRan() {
     const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
-    RunSettings parallel;
-    parallel.parallel = true;
-    parallel.threads = 2;
+    RunRequest parallel;
+    parallel.options.executor = ExecutorKind::Parallel;
+    parallel.options.threads = 2;
     const ProgramRun run = runProgram(p, parallel);
-    const std::string text = reportText(p, run, RunSettings{});
+    const std::string text = reportText(p, run, RunRequest{});
     QVERIFY2(text.find("variant 'a'  [parallel executor]") != std::string::npos, text.c_str());
     QVERIFY2(text.find("variant 'b'  [parallel executor]") != std::string::npos, text.c_str());
     QVERIFY(text.find("serial executor") == std::string::npos);
-    QVERIFY(reportJson(p, run, RunSettings{}).find("{\"executor\":\"parallel\"") == 0);
+    QVERIFY(reportJson(p, run, RunRequest{}).find("{\"executor\":\"parallel\"") == 0);
     const ProgramRun serial = runProgram(p, {});
     QVERIFY(reportText(p, serial, parallel).find("[serial executor]") != std::string::npos);
   }
@@ -261,9 +261,9 @@ d = tf.reduce_sum(c) + a * b
   // tid, times in microseconds, one process per variant named by metadata.
   void traceJsonHasOneEventPerTimelineEvent() {
     const lang::TracedProgram p = lang::traceProgram(kScript, "report.gls", {});
-    RunSettings settings;
-    settings.parallel = true;
-    settings.threads = 2;
+    RunRequest settings;
+    settings.options.executor = ExecutorKind::Parallel;
+    settings.options.threads = 2;
     const ProgramRun run = runProgram(p, settings);
     const std::string json = chromeTraceJson(*p.graph, run);
     QJsonParseError error;

@@ -37,7 +37,7 @@ std::vector<Tensor> run(const std::string& src, const std::vector<std::string>& 
       fetches.push_back(e.value);
     }
   }
-  return gltest::runBoth(*p.graph, fetches, 1e-12);
+  return gltest::runEveryExecutor(*p.graph, fetches, 1e-12);
 }
 
 std::string list(const std::vector<double>& v) {
@@ -447,7 +447,7 @@ with tf.GradientTape() as tape:
 g = tape.gradient(s, w)
 )";
     const TracedProgram p = traceProgram(src, "scan.gls");
-    const lab::ProgramRun r = lab::runProgram(p, lab::RunSettings{});
+    const lab::ProgramRun r = lab::runProgram(p, lab::RunRequest{});
     QVERIFY2(r.ok(), r.variants.at(0).error.c_str());
     int scanId = -1;
     for (const Node& n : p.graph->nodes())

@@ -450,7 +450,7 @@ std::vector<Tensor> run(const Case& c, const std::vector<double>& x, const std::
   for (const auto& n : names) fetches.push_back(outputValue(p, n));
   for (size_t i = 0; i < fetches.size(); ++i)
     if (!fetches[i].valid()) throw EngineError(names[i] + " is None");
-  return gltest::runBoth(*p.graph, fetches, 1e-12);
+  return gltest::runEveryExecutor(*p.graph, fetches, 1e-12);
 }
 
 double lossAt(const Case& c, const std::vector<double>& x, const std::vector<double>& y) {
@@ -550,7 +550,7 @@ c = tf.argmin(tf.constant([[3.0, 1.0], [0.5, 2.0]]), axis=1)
 m = tf.sequence_mask([1, 3, 2], 5)
 )";
     const TracedProgram p = traceProgram(src, "i.gls");
-    const auto v = gltest::runBoth(
+    const auto v = gltest::runEveryExecutor(
         *p.graph, {outputValue(p, "a"), outputValue(p, "c"), outputValue(p, "m")}, 0);
     QCOMPARE(v[0].item(), 0.0);
     QCOMPARE(v[1].at(0), 1.0);
@@ -582,7 +582,7 @@ ru = tf.random.uniform([20000], minval=tf.constant(-1.0), maxval=tf.constant(3.0
     std::vector<Value> f;
     for (const char* n : {"mm", "pw", "sq", "mean", "neg", "r", "r2", "w", "rn", "ru"})
       f.push_back(outputValue(p, n));
-    const auto v = gltest::runBoth(*p.graph, f, 0);
+    const auto v = gltest::runEveryExecutor(*p.graph, f, 0);
     auto expect = [](const Tensor& t, DType dt, const Shape& s, const std::vector<double>& want) {
       QCOMPARE(t.dtype(), dt);
       QCOMPARE(t.shape(), s);
@@ -606,7 +606,7 @@ ru = tf.random.uniform([20000], minval=tf.constant(-1.0), maxval=tf.constant(3.0
     const std::string err = gltest::errorText([] {
       const TracedProgram q =
           traceProgram("p = tf.pow(tf.constant([2]), tf.constant([-1]))\n", "n.gls");
-      gltest::runBoth(*q.graph, {outputValue(q, "p")}, 0);
+      gltest::runEveryExecutor(*q.graph, {outputValue(q, "p")}, 0);
     });
     QVERIFY2(err.find("negative integer powers") != std::string::npos, err.c_str());
   }
@@ -633,7 +633,7 @@ for i in tf.range(2):
     const TracedProgram p = traceProgram(src, "r.gls");
     std::vector<Value> f;
     for (const char* n : {"d", "g", "t", "s1", "s2", "s3", "z"}) f.push_back(outputValue(p, n));
-    const auto v = gltest::runBoth(*p.graph, f, 0);
+    const auto v = gltest::runEveryExecutor(*p.graph, f, 0);
     int64_t kept = 0;
     for (int64_t i = 0; i < v[0].numel(); ++i) {
       const double d = v[0].at(i);
@@ -657,7 +657,7 @@ for i in tf.range(2):
     // The same draw in both iterations of a loop: -s + s = 0.
     for (int64_t i = 0; i < 3; ++i) QCOMPARE(v[6].at(i), 0.0);
     // And again: a stateless draw gives the same numbers in another run.
-    const auto again = gltest::runBoth(*p.graph, {f[3]}, 0);
+    const auto again = gltest::runEveryExecutor(*p.graph, {f[3]}, 0);
     for (int64_t i = 0; i < 5; ++i) QCOMPARE(again[0].at(i), v[3].at(i));
   }
 
@@ -673,7 +673,7 @@ v = e(tf.constant([[1, 2], [2, 9]]))
 w = e.trainable_variables[0]
 )";
     const TracedProgram p = traceProgram(src, "k.gls");
-    const auto v = gltest::runBoth(
+    const auto v = gltest::runEveryExecutor(
         *p.graph, {outputValue(p, "d"), outputValue(p, "v"), outputValue(p, "w")}, 0);
     int64_t kept = 0;
     for (int64_t i = 0; i < v[0].numel(); ++i) {
@@ -712,7 +712,7 @@ z = y + 1.0
 c = tf.random.categorical(tf.math.log([[0.2, 0.8]]), 20000, seed=5)
 )";
     const TracedProgram q = traceProgram(src, "s.gls");
-    const Tensor c = gltest::runBoth(*q.graph, {outputValue(q, "c")}, 0).at(0);
+    const Tensor c = gltest::runEveryExecutor(*q.graph, {outputValue(q, "c")}, 0).at(0);
     QCOMPARE(c.shape(), (Shape{1, 20000}));
     QCOMPARE(c.dtype(), DType::I32);
     double ones = 0;
@@ -730,7 +730,7 @@ k = tf.math.top_k([1.0, 10.0, 26.9, 2.8], k=2)[1]
 s = tf.random.shuffle(tf.range(50), seed=7)
 )";
     const TracedProgram p = traceProgram(src, "o.gls");
-    const auto v = gltest::runBoth(
+    const auto v = gltest::runEveryExecutor(
         *p.graph,
         {outputValue(p, "i"), outputValue(p, "j"), outputValue(p, "k"), outputValue(p, "s")}, 0);
     const std::vector<double> asc{0, 3, 1, 2, 5, 4}, desc{4, 5, 2, 1, 3, 0}, top{2, 1};
@@ -748,7 +748,8 @@ s = tf.random.shuffle(tf.range(50), seed=7)
     // unique (array_ops.py docstring): y = [1, 2, 4, 7, 8], idx = [0, 0, 1, 2, 2, 2, 3, 4, 4].
     const TracedProgram u =
         traceProgram("y, idx = tf.unique([1, 1, 2, 4, 4, 4, 7, 8, 8])\n", "u.gls");
-    const auto w = gltest::runBoth(*u.graph, {outputValue(u, "y"), outputValue(u, "idx")}, 0);
+    const auto w =
+        gltest::runEveryExecutor(*u.graph, {outputValue(u, "y"), outputValue(u, "idx")}, 0);
     QCOMPARE(w[0].toVector(), (std::vector<double>{1, 2, 4, 7, 8}));
     QCOMPARE(w[1].toVector(), (std::vector<double>{0, 0, 1, 2, 2, 2, 3, 4, 4}));
   }
@@ -763,7 +764,7 @@ f = tf.math.is_finite(x)
 b = tf.math.logical_xor(tf.constant([True, True, False]), tf.constant([True, False, False]))
 )";
     const TracedProgram p = traceProgram(src, "p.gls");
-    const auto v = gltest::runBoth(
+    const auto v = gltest::runEveryExecutor(
         *p.graph,
         {outputValue(p, "n"), outputValue(p, "i"), outputValue(p, "f"), outputValue(p, "b")}, 0);
     const std::vector<std::vector<double>> want{

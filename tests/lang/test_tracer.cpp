@@ -69,7 +69,7 @@ std::vector<Tensor> run(const TracedProgram& p, const std::vector<std::string>& 
                         const std::string& variant = "", double tol = 1e-5) {
   std::vector<Value> fetches;
   for (const auto& n : names) fetches.push_back(output(p, n, variant).entries.at(0).value);
-  return gltest::runBoth(*p.graph, fetches, tol);
+  return gltest::runEveryExecutor(*p.graph, fetches, tol);
 }
 
 std::string traceError(const std::string& src, const TraceOptions& opt = autograph()) {
@@ -623,7 +623,7 @@ good_ta = tape.gradient(loss_ta_0, heads[0].trainable_variables)
       fetch.push_back(good.entries[size_t(k)].value);
       fetch.push_back(goodTa.entries[size_t(k)].value);
     }
-    auto v = gltest::runBoth(*p.graph, fetch, 1e-5);
+    auto v = gltest::runEveryExecutor(*p.graph, fetch, 1e-5);
     for (int k = 0; k < 4; ++k)
       QVERIFY(gltest::maxAbsDiff(v[size_t(2 * k)], v[size_t(2 * k + 1)]) < 1e-5);
     // 3 heads x (kernel, bias) x 2 layers with weights: 12 variables, made once.
@@ -649,7 +649,7 @@ g3 = tape.gradient(yv, [x, w])
     const auto& g1 = output(p, "g1").entries;
     const auto& g2 = output(p, "g2").entries;
     const auto& g3 = output(p, "g3").entries;
-    auto v = gltest::runBoth(
+    auto v = gltest::runEveryExecutor(
         *p.graph, {g1[0].value, g1[1].value, g2[0].value, g2[1].value, g3[0].value}, 1e-12);
     QVERIFY(gltest::maxAbsDiff(v[0], v[2]) < 1e-12);
     QVERIFY(gltest::maxAbsDiff(v[1], v[3]) < 1e-12);

@@ -53,10 +53,10 @@ const VariantRun& variantOf(const ProgramRun& r, const std::string& name) {
 // Runs on both executors; the variants must agree. Returns the serial run.
 ProgramRun runAgreeing(const std::string& src) {
   TracedProgram p = traceProgram(src, "vmap.gls");
-  ProgramRun serial = runProgram(p, RunSettings{});
-  RunSettings par;
-  par.parallel = true;
-  par.threads = 2;
+  ProgramRun serial = runProgram(p, RunRequest{});
+  RunRequest par;
+  par.options.executor = ExecutorKind::Parallel;
+  par.options.threads = 2;
   ProgramRun parallel = runProgram(p, par);
   for (const ProgramRun* r : {&serial, &parallel}) {
     for (const VariantRun& v : r->variants)
@@ -157,7 +157,7 @@ gx = t.gradient(s, x)
 gw = t.gradient(s, w)
 )";
     TracedProgram p = traceProgram(src, "b.gls");
-    ProgramRun run = runProgram(p, RunSettings{});
+    ProgramRun run = runProgram(p, RunRequest{});
     const VariantRun& v = run.variants.at(0);
     QVERIFY2(v.ok(), v.error.c_str());
     auto values = [&](const char* name) {
@@ -190,19 +190,19 @@ gw = t.gradient(s, w)
         "    n = tf.random.normal([5])\n"  // line 5
         "    return tf.reduce_sum(e * n, axis=1)\n";
     TracedProgram p = traceProgram(script(body), "vmap.gls");
-    ProgramRun r = runProgram(p, RunSettings{});
+    ProgramRun r = runProgram(p, RunRequest{});
     const std::vector<BatchFallback> f = fallbacksOf(r);
     QCOMPARE(int(f.size()), 1);
     QCOMPARE(QString::fromStdString(f[0].op), QString("random_normal"));
     QCOMPARE(f[0].loc.line, 5);
     const Tensor& y = variantOf(r, "vmap").outputs.at(0).entries.at(0).value.t;
     QCOMPARE(y.shape(), (Shape{4, 3}));
-    const std::string text = reportText(p, r, RunSettings{});
+    const std::string text = reportText(p, r, RunRequest{});
     const std::string expect = "vectorized_map at line " +
                                std::to_string(lineOf(script(body), "tf.vectorized_map")) +
                                ": fallback: random_normal at line 5";
     QVERIFY2(text.find(expect) != std::string::npos, text.c_str());
-    const std::string json = reportJson(p, r, RunSettings{});
+    const std::string json = reportJson(p, r, RunRequest{});
     QVERIFY2(QString::fromStdString(json).contains(
                  "\"fallbacks\":[{\"op\":\"random_normal\",\"line\":5"),
              json.c_str());
@@ -219,8 +219,8 @@ gw = t.gradient(s, w)
   void aFullyBatchedMapReportsNoFallback() {
     const std::string src = script("    return tf.sin(e) * 3.0\n");
     TracedProgram p = traceProgram(src, "vmap.gls");
-    ProgramRun r = runProgram(p, RunSettings{});
-    const std::string text = reportText(p, r, RunSettings{});
+    ProgramRun r = runProgram(p, RunRequest{});
+    const std::string text = reportText(p, r, RunRequest{});
     QVERIFY2(QString::fromStdString(text).contains(
                  "vectorized_map at line " + QString::number(lineOf(src, "tf.vectorized_map")) +
                  ": one batched graph, no fallback"),
@@ -300,7 +300,7 @@ gw = t.gradient(s, w)
     TraceOptions opt;
     opt.overrides = {{"batch", 3}, {"time", 4}, {"n_in", 5}, {"n_out", 2}, {"layers", 6}};
     TracedProgram p = traceProgram(src.str(), "parallel_layers.gls", opt);
-    ProgramRun r = runProgram(p, RunSettings{});
+    ProgramRun r = runProgram(p, RunRequest{});
     const VariantRun& v = variantOf(r, "vectorized_map");
     QVERIFY2(v.ok(), v.error.c_str());
     QCOMPARE(int(v.vectorized.size()), 1);
@@ -376,7 +376,7 @@ gw = t.gradient(s, w)
         "w = tf.Variable(tf.random.normal([4, 2]) * 0.5, name=\"w\")\n" +
         variantText("pfor", "") + variantText("rows", ", experimental_use_pfor=False");
     TracedProgram p = traceProgram(src, "jac.gls");
-    ProgramRun r = runProgram(p, RunSettings{});
+    ProgramRun r = runProgram(p, RunRequest{});
     for (const VariantRun& v : r.variants) QVERIFY2(v.ok(), v.error.c_str());
     int compared = 0;
     for (const Agreement& a : r.agreement) {
@@ -454,7 +454,7 @@ gw = t.gradient(s, w)
     TraceOptions opt;
     opt.overrides = {{"steps", steps}, {"w", w}, {"x0", x0}};
     TracedProgram p = traceProgram(src.str(), "per_step_gradients.gls", opt);
-    ProgramRun r = runProgram(p, RunSettings{});
+    ProgramRun r = runProgram(p, RunRequest{});
     const VariantRun& jac = variantOf(r, "jacobian");
     QVERIFY2(jac.ok(), jac.error.c_str());
     QCOMPARE(int(jac.vectorized.size()), 1);

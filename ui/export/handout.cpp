@@ -110,11 +110,9 @@ void plotsSection(HandoutPage& page, const lang::TracedProgram& program,
                   const lab::ProgramRun& run) {
   page.section(tx("Plots"));
   const Graph& g = *program.graph;
-  QVector<TimingData> timings;
   for (const lab::VariantRun& v : run.variants) {
     if (!v.ok()) continue;
     const QString name = variantName(v.name);
-    timings << timingOf(QString::fromStdString(v.name), QStringLiteral("serial"), v.run);
     for (const auto& [node, rec] : v.run.loops) {
       if (rec.adjoints.empty() || g.node(node).phase != Phase::Forward) continue;
       GradientLinesPlot plot;
@@ -141,6 +139,7 @@ void plotsSection(HandoutPage& page, const lang::TracedProgram& program,
       plotBox(page, tx("Timeline") + QStringLiteral(" — ") + name, plot);
     }
   }
+  const QVector<TimingData> timings = timingData(run);
   if (timings.isEmpty()) {
     page.paragraph(tx("The lesson was not run: no plots."));
     return;

@@ -140,11 +140,9 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::P
     out.graph(scene, program.variants.size() > 1 ? safeName(variant.name) + "_graph" : "graph");
   }
 
-  QVector<TimingData> timings;
   for (const lab::VariantRun& v : run.variants) {
     if (!v.ok()) continue;
     const QString stem = safeName(v.name);
-    timings << timingOf(QString::fromStdString(v.name), options.executorLabel, v.run);
     for (const auto& [node, rec] : v.run.loops) {
       if (rec.adjoints.empty() || g.node(node).phase != Phase::Forward) continue;
       GradientLinesPlot p;
@@ -169,16 +167,14 @@ LessonExportReport exportLesson(const lang::TracedProgram& program, const lab::P
       out.plot(p, stem + QStringLiteral("_timeline"));
     }
   }
-  if (!timings.isEmpty()) {
+  if (const QVector<TimingData> timings = timingData(run); !timings.isEmpty()) {
     TimingBarsPlot p;
     p.setTimings(timings);
     out.plot(p, QStringLiteral("timings"));
   }
-  lab::RunSettings settings;
-  settings.parallel = options.executorLabel == QStringLiteral("parallel");
-  settings.fused = options.executorLabel == QStringLiteral("fused");
+  // Each variant names the executor it ran on: the request's is not read.
   out.text(QStringLiteral("report.txt"),
-           QString::fromStdString(lab::reportText(program, run, settings)));
+           QString::fromStdString(lab::reportText(program, run, lab::RunRequest{})));
   return report;
 }
 

@@ -17,7 +17,6 @@ struct LessonExportOptions {
   QSize plotSize{1200, 750};
   int dpi = 144;
   int64_t step = -1;  // loop step for the gradient overlay and plot cursors; -1 = last
-  QString executorLabel = QStringLiteral("serial");
 };
 
 struct LessonExportReport {

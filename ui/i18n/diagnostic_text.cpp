@@ -335,10 +335,21 @@ QString report(const Diagnostic& d) {
 
 }  // namespace
 
+QString executorLabel(ExecutorKind executor) {
+  switch (executor) {  // no default: a new kind needs its label
+    case ExecutorKind::Serial:
+      return QCoreApplication::translate("gl::ui::Diagnostic", "serial");
+    case ExecutorKind::Parallel:
+      return QCoreApplication::translate("gl::ui::Diagnostic", "parallel");
+    case ExecutorKind::Fused:
+      return QCoreApplication::translate("gl::ui::Diagnostic", "fused");
+  }
+  return q(executorName(executor));
+}
+
 QString executorDisplayName(const std::string& executor) {
-  if (executor == "serial") return QCoreApplication::translate("gl::ui::Diagnostic", "serial");
-  if (executor == "parallel") return QCoreApplication::translate("gl::ui::Diagnostic", "parallel");
-  return q(executor);
+  const std::optional<ExecutorKind> kind = executorFromName(executor);
+  return kind ? executorLabel(*kind) : q(executor);
 }
 
 QString diagnosticText(const Diagnostic& d, const std::string& english) {

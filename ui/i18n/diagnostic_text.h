@@ -25,7 +25,9 @@ QString errorText(const EngineError& e);
 QString variantErrorText(const lab::VariantRun& v);
 // A run report entry without its indent.
 QString reportEntryText(const lab::ReportEntry& e);
-// The executor's display name ("serial", "parallel").
+// The executor's label in the window, translated (executorName is its untranslated id).
+QString executorLabel(ExecutorKind executor);
+// The same for an executor named by its id (a report entry's argument); other text as it is.
 QString executorDisplayName(const std::string& executor);
 
 }  // namespace gl::ui

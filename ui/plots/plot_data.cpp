@@ -134,7 +134,7 @@ TimelineData timelineData(const RunResult& run, const Graph* graph, const QStrin
   return timelineSource(run, graph, process).expand();
 }
 
-TimingData timingOf(const QString& variant, const QString& executor, const RunResult& run) {
+TimingData timingOf(const QString& variant, ExecutorKind executor, const RunResult& run) {
   return {variant, executor, run.seconds};
 }
 

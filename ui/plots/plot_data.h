@@ -32,9 +32,10 @@ struct HeatMapData {
   double at(int row, int col) const { return values.at(row * cols + col); }
 };
 
-// One bar: how long one variant took on one executor.
+// One bar: how long one variant took on one executor (the one its run recorded).
 struct TimingData {
-  QString variant, executor;
+  QString variant;
+  ExecutorKind executor = ExecutorKind::Serial;
   double seconds = 0;
 };
 
@@ -98,6 +99,6 @@ TimelineSource timelineSource(const RunResult& run, const Graph* graph = nullptr
 TimelineData timelineData(const RunResult& run, const Graph* graph = nullptr,
                           const QString& process = {});
 
-TimingData timingOf(const QString& variant, const QString& executor, const RunResult& run);
+TimingData timingOf(const QString& variant, ExecutorKind executor, const RunResult& run);
 
 }  // namespace gl::ui

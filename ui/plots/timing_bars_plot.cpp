@@ -49,9 +49,9 @@ void TimingBarsPlot::setTimings(const QVector<TimingData>& timings,
 
   const double n = double(std::max<qsizetype>(1, executors_.size()));
   const double barWidth = (kGroupWidth - (n - 1) * kBarSpacing) / n;
-  for (const QString& executor : executors_) {
+  for (ExecutorKind executor : executors_) {
     auto* bars = new QCPBars(xAxis, yAxis);
-    bars->setName(executorDisplayName(executor.toStdString()));
+    bars->setName(executorLabel(executor));
     bars->setWidth(barWidth);
     bars->setBarsGroup(group_);
     QVector<double> keys, values;
@@ -101,7 +101,7 @@ void TimingBarsPlot::fitView() {
   yAxis->setRange(0, highest > 0 ? highest * 1.15 : 1.0);  // headroom for the value labels
 }
 
-QCPBars* TimingBarsPlot::barsFor(const QString& executor) const {
+QCPBars* TimingBarsPlot::barsFor(ExecutorKind executor) const {
   const qsizetype i = executors_.indexOf(executor);
   return i >= 0 ? bars_[i] : nullptr;
 }
@@ -133,8 +133,8 @@ QString TimingBarsPlot::hoverText(const QPointF& pixel) const {
 QString TimingBarsPlot::toCsv() const {
   QString csv = QStringLiteral("variant,executor,seconds\n");
   for (const auto& t : timings_)
-    csv += csvField(t.variant) + QLatin1Char(',') + csvField(t.executor) + QLatin1Char(',') +
-           csvNumber(t.seconds) + QLatin1Char('\n');
+    csv += csvField(t.variant) + QLatin1Char(',') + QLatin1String(executorName(t.executor)) +
+           QLatin1Char(',') + csvNumber(t.seconds) + QLatin1Char('\n');
   return csv;
 }
 

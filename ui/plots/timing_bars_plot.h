@@ -17,8 +17,8 @@ class TimingBarsPlot : public PlotWidget {
   const QVector<TimingData>& timings() const { return timings_; }
   // Variants in script order (the x axis) and executors (one QCPBars each).
   QStringList variants() const { return variants_; }
-  QStringList executors() const { return executors_; }
-  QCPBars* barsFor(const QString& executor) const;
+  QList<ExecutorKind> executors() const { return executors_; }
+  QCPBars* barsFor(ExecutorKind executor) const;
   QCPBarsGroup* group() const { return group_; }
 
   QString toCsv() const override;  // variant,executor,seconds
@@ -32,7 +32,8 @@ class TimingBarsPlot : public PlotWidget {
   void labelBars();
 
   QVector<TimingData> timings_;
-  QStringList variants_, executors_;
+  QStringList variants_;
+  QList<ExecutorKind> executors_;
   QVector<QCPBars*> bars_;
   QCPBarsGroup* group_ = nullptr;
   QVector<QCPItemText*> valueLabels_;

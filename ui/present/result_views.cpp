@@ -191,9 +191,16 @@ QVector<TimingData> timingData(const std::map<TimingKey, double>& timings) {
   return out;
 }
 
+QVector<TimingData> timingData(const lab::ProgramRun& run) {
+  QVector<TimingData> out;
+  for (const lab::VariantRun& v : run.variants)
+    if (v.ok()) out << timingOf(QString::fromStdString(v.name), v.executor, v.run);
+  return out;
+}
+
 void logRun(RunLog& log, const RunOutcome& outcome) {
   for (const lab::ReportEntry& e :
-       lab::buildReport(*outcome.program, *outcome.run, outcome.settings)) {
+       lab::buildReport(*outcome.program, *outcome.run, outcome.request)) {
     const QString text = QString(e.indent, QLatin1Char(' ')) + reportEntryText(e);
     if (e.kind == lab::ReportKind::RunPrint) continue;  // already streamed while running
     if (e.kind == lab::ReportKind::Numerics) {

@@ -51,6 +51,8 @@ QVector<LoopChoice> loopChoices(const Graph& graph, const RunResult& run);
 void showRunOnPlots(PlotsPanel& plots, const lang::TracedProgram& program,
                     const lab::VariantRun& run, bool recordsPending = false);
 QVector<TimingData> timingData(const std::map<TimingKey, double>& timings);
+// One bar per variant that ran fine, on the executor it recorded (Export Lesson, the handout).
+QVector<TimingData> timingData(const lab::ProgramRun& run);
 
 void logRun(RunLog& log, const RunOutcome& outcome);
 

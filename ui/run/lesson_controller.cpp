@@ -33,11 +33,7 @@ LessonController::LessonController(QObject* parent) : QObject(parent) {
     outcome_ = out;
     if (out.run && out.program == program_)
       for (const lab::VariantRun& v : out.run->variants)
-        if (v.ok())
-          timings_[{QString::fromStdString(v.name),
-                    out.settings.fused      ? QStringLiteral("fused")
-                    : out.settings.parallel ? QStringLiteral("parallel")
-                                            : QStringLiteral("serial")}] = v.run.seconds;
+        if (v.ok()) timings_[{QString::fromStdString(v.name), v.executor}] = v.run.seconds;
     emit runFinished(out);
   });
 }
@@ -93,14 +89,14 @@ void LessonController::traceNow() {
 }
 
 bool LessonController::sweep(const QString& param, const QVector<double>& values,
-                             lab::ExecutorKind executor, int threads) {
+                             ExecutorKind executor, int threads) {
   if (worker_.busy() || values.isEmpty()) return false;
   stopRecording();
   runLesson_ = lesson_;
-  lab::RunSettings s;
-  s.setExecutor(executor);
-  s.threads = threads;
-  limits_.applyTo(s);
+  lab::RunRequest s;
+  s.options.executor = executor;
+  s.options.threads = threads;
+  limits_.applyTo(s.options);
   return worker_.startSweep(source_, fileName_, traceOptions(), param, values, s);
 }
 
@@ -139,18 +135,18 @@ void LessonController::onTraced(std::shared_ptr<const lang::TracedProgram> progr
   }
 }
 
-bool LessonController::run(const QString& variant, lab::ExecutorKind executor, int threads) {
+bool LessonController::run(const QString& variant, ExecutorKind executor, int threads) {
   if (!program_ || worker_.busy()) return false;
   runLesson_ = lesson_;
-  lab::RunSettings s;
+  lab::RunRequest s;
   s.variant = variant.toStdString();
-  s.setExecutor(executor);
-  s.threads = threads;
+  s.options.executor = executor;
+  s.options.threads = threads;
   // What `gradlab run` measures: the timeline stays (about 2% of the ODE and per-step lessons
   // in perf profiles, and read by the timeline plot), loop and value records come from a
   // recording run of the shown variant.
-  s.records = s.valueRecords = false;
-  limits_.applyTo(s);
+  s.options.records = s.options.valueRecords = false;
+  limits_.applyTo(s.options);
   stopRecording();
   return worker_.start(program_, s);
 }
@@ -204,7 +200,7 @@ std::shared_ptr<const lab::VariantRun> LessonController::showVariant(const QStri
   if (recording() && recordingVariant_ == name) return base;
   stopRecording();
   if (!base->ok() || outcome_.program != program_ || worker_.busy()) return base;
-  const int generation = worker_.startRecording(outcome_.program, base, outcome_.settings);
+  const int generation = worker_.startRecording(outcome_.program, base, outcome_.request);
   if (generation != 0) {
     recordingGeneration_ = generation;
     recordingVariant_ = name;

@@ -17,7 +17,8 @@
 namespace gl::ui {
 
 struct TimingKey {
-  QString variant, executor;
+  QString variant;
+  ExecutorKind executor = ExecutorKind::Serial;
   bool operator<(const TimingKey& o) const {
     return variant != o.variant ? variant < o.variant : executor < o.executor;
   }
@@ -47,7 +48,7 @@ class LessonController : public QObject {
 
   // Runs the current program (the last successful trace), without loop or value records.
   // Returns false when there is none or a run is going on. A recording run stops.
-  bool run(const QString& variant, lab::ExecutorKind executor, int threads = 0);
+  bool run(const QString& variant, ExecutorKind executor, int threads = 0);
 
   // The latest run's result for `variant`: with loop and value records when they were
   // recorded, else the record-free run's; null before a run and for a variant it did not run.
@@ -66,7 +67,7 @@ class LessonController : public QObject {
   QString recordingVariant() const { return recordingVariant_; }
   const RecordCache& recordCache() const { return records_; }
   // Times every variant at each value of a param (for the scaling plot).
-  bool sweep(const QString& param, const QVector<double>& values, lab::ExecutorKind executor,
+  bool sweep(const QString& param, const QVector<double>& values, ExecutorKind executor,
              int threads = 0);
   // Stops the run or sweep, and the recording run.
   void cancel();

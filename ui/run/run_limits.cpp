@@ -40,7 +40,7 @@ void RunLimits::applyTo(lang::TraceOptions& trace) const {
   trace.maxOps = maxOps;
 }
 
-void RunLimits::applyTo(lab::RunSettings& run) const {
+void RunLimits::applyTo(gl::RunOptions& run) const {
   run.memoryBudget = size_t(memoryBudget);
   run.maxOps = maxOps;
 }

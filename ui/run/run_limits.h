@@ -24,7 +24,7 @@ struct RunLimits {
   void save(QSettings& settings) const;
 
   void applyTo(lang::TraceOptions& trace) const;
-  void applyTo(lab::RunSettings& run) const;
+  void applyTo(gl::RunOptions& run) const;
 };
 
 }  // namespace gl::ui

@@ -8,6 +8,7 @@
 #include <QThread>
 
 #include "engine/lab/session.h"
+#include "ui/i18n/diagnostic_text.h"
 
 namespace gl::ui {
 
@@ -26,9 +27,7 @@ RunOptions::RunOptions(QWidget* parent)
   row->addWidget(variants_);
   row->addWidget(new QLabel(tr(" Executor "), this));
   executor_->setObjectName(QStringLiteral("executor"));
-  executor_->addItem(tr("serial"), int(lab::ExecutorKind::Serial));
-  executor_->addItem(tr("parallel"), int(lab::ExecutorKind::Parallel));
-  executor_->addItem(tr("fused"), int(lab::ExecutorKind::Fused));
+  for (ExecutorKind k : kExecutorKinds) executor_->addItem(ui::executorLabel(k), int(k));
   row->addWidget(executor_);
   row->addWidget(new QLabel(tr(" Threads "), this));
   const int cores = std::max(1, QThread::idealThreadCount());
@@ -62,9 +61,7 @@ QString RunOptions::variantLabel() const { return variants_->currentText(); }
 
 int RunOptions::variantCount() const { return variants_->count(); }
 
-lab::ExecutorKind RunOptions::executor() const {
-  return lab::ExecutorKind(executor_->currentData().toInt());
-}
+ExecutorKind RunOptions::executor() const { return ExecutorKind(executor_->currentData().toInt()); }
 
 QString RunOptions::executorLabel() const { return executor_->currentText(); }
 

@@ -4,7 +4,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "engine/lab/executor_kind.h"
+#include "engine/exec/executor_kind.h"
 #include "engine/lang/program.h"
 
 class QComboBox;
@@ -24,7 +24,7 @@ class RunOptions : public QWidget {
   QString variantLabel() const;  // as shown ("(main)" for "")
   int variantCount() const;
 
-  lab::ExecutorKind executor() const;
+  ExecutorKind executor() const;
   QString executorLabel() const;
   int executorIndex() const;  // for the settings
   void setExecutorIndex(int index);

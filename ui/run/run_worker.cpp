@@ -66,14 +66,13 @@ RunWorker::~RunWorker() {
   traceThread_.wait();
 }
 
-bool RunWorker::start(std::shared_ptr<const lang::TracedProgram> program,
-                      lab::RunSettings settings) {
+bool RunWorker::start(std::shared_ptr<const lang::TracedProgram> program, lab::RunRequest request) {
   if (busy_.exchange(true)) return false;
   cancel_ = false;
   cancelRecording();  // its records would belong to the run before this one
-  emit started(QString::fromStdString(settings.variant));
+  emit started(QString::fromStdString(request.variant));
   QMetaObject::invokeMethod(threadContext_,
-                            [this, program, settings] { runOnThread(program, settings); });
+                            [this, program, request] { runOnThread(program, request); });
   return true;
 }
 
@@ -101,7 +100,7 @@ void RunWorker::trace(const QString& source, const QString& fileName, lang::Trac
 
 bool RunWorker::startSweep(const QString& source, const QString& fileName,
                            lang::TraceOptions options, const QString& param,
-                           const QVector<double>& values, lab::RunSettings settings) {
+                           const QVector<double>& values, lab::RunRequest request) {
   if (busy_.exchange(true)) return false;
   cancel_ = false;
   cancelRecording();
@@ -122,12 +121,12 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
           const QString label = tr("%1 at %2 = %3").arg(name, param).arg(value);
           emit variantStarted(0, label);
           Monitor monitor(this, label);
-          lab::RunSettings one = settings;
+          lab::RunRequest one = request;
           one.variant = v.name;
-          one.monitor = &monitor;
-          one.records = false;  // a sweep plots times only
-          one.valueRecords = false;
-          one.timeline = false;
+          one.options.monitor = &monitor;
+          one.options.records = false;  // a sweep plots times only
+          one.options.valueRecords = false;
+          one.options.timeline = false;
           lab::ProgramRun r = lab::runProgram(program, one);
           for (const lab::VariantRun& vr : r.variants)
             if (vr.ok())
@@ -147,11 +146,11 @@ bool RunWorker::startSweep(const QString& source, const QString& fileName,
 
 int RunWorker::startRecording(std::shared_ptr<const lang::TracedProgram> program,
                               std::shared_ptr<const lab::VariantRun> base,
-                              lab::RunSettings settings) {
+                              lab::RunRequest request) {
   if (busy_ || !program || !base) return 0;
   const int generation = ++recordGeneration_;  // the one going on (if any) stops
-  QMetaObject::invokeMethod(threadContext_, [this, program, base, settings, generation] {
-    recordOnThread(program, base, settings, generation);
+  QMetaObject::invokeMethod(threadContext_, [this, program, base, request, generation] {
+    recordOnThread(program, base, request, generation);
   });
   return generation;
 }
@@ -168,11 +167,10 @@ bool RunWorker::wait(int msecs) {
   return !busy_;
 }
 
-void RunWorker::runOnThread(std::shared_ptr<const lang::TracedProgram> program,
-                            lab::RunSettings s) {
+void RunWorker::runOnThread(std::shared_ptr<const lang::TracedProgram> program, lab::RunRequest s) {
   RunOutcome out;
   out.program = program;
-  out.settings = s;
+  out.request = s;
   auto run = std::make_shared<lab::ProgramRun>();
   try {
     // Variants one by one, so progress names the variant and cancel stops between them too.
@@ -182,9 +180,9 @@ void RunWorker::runOnThread(std::shared_ptr<const lang::TracedProgram> program,
       const QString name = QString::fromStdString(v.name);
       emit variantStarted(index++, name);
       Monitor monitor(this, name);
-      lab::RunSettings one = s;
+      lab::RunRequest one = s;
       one.variant = v.name;
-      one.monitor = &monitor;
+      one.options.monitor = &monitor;
       lab::ProgramRun r = lab::runProgram(*program, one);
       // A run that mostly paid for memory new to the process runs again, warm: the bars
       // compare the variants' work, not which one first touched the most memory. The first
@@ -214,7 +212,7 @@ void RunWorker::runOnThread(std::shared_ptr<const lang::TracedProgram> program,
 }
 
 void RunWorker::recordOnThread(std::shared_ptr<const lang::TracedProgram> program,
-                               std::shared_ptr<const lab::VariantRun> base, lab::RunSettings s,
+                               std::shared_ptr<const lab::VariantRun> base, lab::RunRequest s,
                                int generation) {
   RecordingOutcome out;
   out.program = program;
@@ -228,9 +226,10 @@ void RunWorker::recordOnThread(std::shared_ptr<const lang::TracedProgram> progra
   try {
     Monitor monitor(this, out.variant, generation);
     s.variant = base->name;
-    s.monitor = &monitor;
-    s.records = s.valueRecords = true;
-    s.timeline = false;  // the timeline shown is the record-free run's: records would inflate it
+    s.options.monitor = &monitor;
+    s.options.records = s.options.valueRecords = true;
+    s.options.timeline =
+        false;  // the timeline shown is the record-free run's: records would inflate it
     lab::ProgramRun r = lab::runProgram(*program, s);
     if (r.variants.size() != 1 || r.variants[0].cancelled) {
       out.cancelled = true;

@@ -15,7 +15,7 @@ namespace gl::ui {
 struct RunOutcome {
   std::shared_ptr<const lang::TracedProgram> program;
   std::shared_ptr<const lab::ProgramRun> run;
-  lab::RunSettings settings;
+  lab::RunRequest request;
   QString error;  // set when the run could not start (e.g. an unknown variant)
   // Another lesson was opened while it ran: nothing of it belongs on screen.
   bool superseded = false;
@@ -44,7 +44,7 @@ class RunWorker : public QObject {
 
  public slots:
   // Starts a run on the worker thread; ignored (returns false) while one is running.
-  bool start(std::shared_ptr<const lang::TracedProgram> program, lab::RunSettings settings);
+  bool start(std::shared_ptr<const lang::TracedProgram> program, lab::RunRequest request);
   // Traces a script on the worker thread (big lessons take a moment); emits traced().
   // A newer request supersedes older ones still queued.
   void trace(const QString& source, const QString& fileName, lang::TraceOptions options);
@@ -52,13 +52,13 @@ class RunWorker : public QObject {
   // `overrides`), all variants each time. Emits sweepPoint per variant and value, then
   // sweepFinished. Shares the run slot: returns false while a run is going on.
   bool startSweep(const QString& source, const QString& fileName, lang::TraceOptions options,
-                  const QString& param, const QVector<double>& values, lab::RunSettings settings);
+                  const QString& param, const QVector<double>& values, lab::RunRequest request);
   // Runs `base.name` again with loop and value records on (no timeline: the shown one is the
   // record-free run's) and emits recorded(). Queued behind the current job; a later
   // startRecording, start or cancelRecording supersedes it. Returns its number (the outcome's
   // `generation`), 0 while a run or sweep is busy.
   int startRecording(std::shared_ptr<const lang::TracedProgram> program,
-                     std::shared_ptr<const lab::VariantRun> base, lab::RunSettings settings);
+                     std::shared_ptr<const lab::VariantRun> base, lab::RunRequest request);
   void cancelRecording() { ++recordGeneration_; }
   // Asks the engine to stop (the run or sweep, and any recording run); it checks between nodes
   // and loop iterations.
@@ -82,9 +82,9 @@ class RunWorker : public QObject {
 
  private:
   class Monitor;
-  void runOnThread(std::shared_ptr<const lang::TracedProgram> program, lab::RunSettings s);
+  void runOnThread(std::shared_ptr<const lang::TracedProgram> program, lab::RunRequest s);
   void recordOnThread(std::shared_ptr<const lang::TracedProgram> program,
-                      std::shared_ptr<const lab::VariantRun> base, lab::RunSettings s,
+                      std::shared_ptr<const lab::VariantRun> base, lab::RunRequest s,
                       int generation);
 
   QThread thread_;

@@ -222,8 +222,6 @@ void MainWindow::exportLessonDialog() {
     return;
   }
   LessonExportOptions opt;
-  opt.executorLabel =
-      lastRun_.settings.parallel ? QStringLiteral("parallel") : QStringLiteral("serial");
   // Variants recorded for the step-through export their per-step plots too.
   auto run = controller_->runWithRecords();
   const LessonExportReport report = exportLesson(*lastRun_.program, *run, dir, opt);

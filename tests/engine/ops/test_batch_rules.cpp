@@ -186,7 +186,7 @@ class TestBatchRules : public QObject {
       fetches.insert(fetches.end(), gz.grads.begin(), gz.grads.end());
       numGrads = sources.size();
     }
-    const std::vector<Tensor> v = gltest::runBoth(g, fetches, 1e-9, opt);
+    const std::vector<Tensor> v = gltest::runEveryExecutor(g, fetches, 1e-9, opt);
     const size_t n = batched.size();
     for (size_t j = 0; j < n; ++j)
       QVERIFY2(relDiff(v[n + j], v[j]) < 1e-9, qPrintable(QString("output %1").arg(j)));
@@ -273,7 +273,7 @@ class TestBatchRules : public QObject {
     fetches.insert(fetches.end(), batched.begin(), batched.end());
     fetches.push_back(tape.gradient(lossRef, {x}).grads.at(0));
     fetches.push_back(tape.gradient(lossBatched, {x}).grads.at(0));
-    const std::vector<Tensor> v = gltest::runBoth(g, fetches, 1e-9, opt);
+    const std::vector<Tensor> v = gltest::runEveryExecutor(g, fetches, 1e-9, opt);
     const size_t n = batched.size();
     for (size_t j = 0; j < n; ++j)
       QVERIFY2(relDiff(v[n + j], v[j]) < 1e-9, qPrintable(QString("output %1").arg(j)));

@@ -69,7 +69,7 @@ class RoundTrip {
     const GradResult gr = tape_->gradient(loss, sources_, Unconnected::Zero);
     std::vector<Value> fetches = outs;
     fetches.insert(fetches.end(), gr.grads.begin(), gr.grads.end());
-    const std::vector<Tensor> all = gltest::runBoth(g_, fetches, 1e-12, opt_);
+    const std::vector<Tensor> all = gltest::runEveryExecutor(g_, fetches, 1e-12, opt_);
     const std::vector<Tensor> sym(all.begin() + long(outs.size()), all.end());
     std::vector<int> ids;
     for (size_t k = 0; k < sources_.size(); ++k) ids.push_back(int(k));
@@ -320,9 +320,7 @@ class TestListOps : public QObject {
     ta = b.op1("list_write", {ta, b.scalar(1, DType::I32), x});
     const Value twice = b.op1("list_write", {ta, b.scalar(1, DType::I32), x});
     const Value far = b.op1("list_read", {ta, b.scalar(7, DType::I32)});
-    for (bool parallel : {false, true}) {
-      RunOptions opt;
-      opt.parallel = parallel;
+    for (const RunOptions& opt : gltest::everyExecutor()) {
       QCOMPARE(gltest::errorText([&] { evaluate(g, {twice}, opt); }),
                std::string("ta.gls:4:9: list_write: could not write to TensorArray index 1 "
                            "because it has already been written to"));

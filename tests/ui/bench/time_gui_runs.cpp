@@ -150,11 +150,10 @@ class TimeGuiRuns : public QObject {
       recording.push_back(double(t.elapsed()) / 1000);
       QTRY_VERIFY_WITH_TIMEOUT(!w.graphView()->graphScene()->layoutPending(), 120000);
 
-      lab::RunSettings s;  // the window's executor and thread count ("auto")
-      s.parallel = shown.variants.front().parallel;
-      s.fused = shown.variants.front().fused;
-      s.timeline = qEnvironmentVariableIsSet("GRADLAB_CLI_TIMELINE");
-      s.records = s.valueRecords = false;
+      lab::RunRequest s;  // the window's executor and thread count ("auto")
+      s.options.executor = shown.variants.front().executor;
+      s.options.timeline = qEnvironmentVariableIsSet("GRADLAB_CLI_TIMELINE");
+      s.options.records = s.options.valueRecords = false;
       before = Usage::now();
       t.restart();
       lab::ProgramRun r;

@@ -47,7 +47,7 @@ inline std::unique_ptr<DecayRun> runDecay(int steps = 8, int n = 4, double facto
   tape.stop();
   gl::Value grad = tape.gradient(loss, {y0}).grads.at(0);
   gl::RunOptions options;
-  options.parallel = parallel;
+  options.executor = parallel ? gl::ExecutorKind::Parallel : gl::ExecutorKind::Serial;
   options.threads = 2;
   gl::Executor ex(d->graph, options);
   d->run = ex.run({grad, loss});

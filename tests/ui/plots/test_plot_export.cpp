@@ -16,6 +16,7 @@
 #include "ui/plots/timeline_plot.h"
 #include "ui/plots/timing_bars_plot.h"
 
+using gl::ExecutorKind;
 using namespace gl::ui;
 
 namespace {
@@ -154,8 +155,8 @@ class TestPlotExport : public QObject {
 
   void csvOfEveryPlot() {
     TimingBarsPlot bars;
-    bars.setTimings({{QStringLiteral("serial"), QStringLiteral("serial"), 1.5},
-                     {QStringLiteral("vectorized"), QStringLiteral("serial"), 0.02}});
+    bars.setTimings({{QStringLiteral("serial"), ExecutorKind::Serial, 1.5},
+                     {QStringLiteral("vectorized"), ExecutorKind::Serial, 0.02}});
     QVERIFY(exportCsv(&bars, path(QStringLiteral("bars.csv"))));
     QCOMPARE(
         csvLines(path(QStringLiteral("bars.csv"))),
@@ -197,8 +198,8 @@ class TestPlotExport : public QObject {
   // The export menu with the file dialog replaced by a chooser that returns a path.
   void panelExportsTheCurrentPlotThroughTheMenu() {
     PlotsPanel panel;
-    panel.showTimings({{QStringLiteral("serial"), QStringLiteral("serial"), 2.0},
-                       {QStringLiteral("fused"), QStringLiteral("serial"), 0.5}});
+    panel.showTimings({{QStringLiteral("serial"), ExecutorKind::Serial, 2.0},
+                       {QStringLiteral("fused"), ExecutorKind::Serial, 0.5}});
     panel.showPlot(panel.timingBars());
     ExportOptions options;
     options.size = QSize(500, 300);
@@ -244,14 +245,14 @@ class TestPlotExport : public QObject {
       auto d = plottest::runDecay(30, 4, 0.8, true);
       panel.showLoopGradients(d->run.loops.at(d->loopNode), &d->graph);
       panel.showJacobian(plottest::runPerStepJacobian(12).jacobian);
-      panel.showTimings({{"serial", "serial", 12.1},
-                         {"serial", "parallel", 7.9},
-                         {"parallel", "serial", 11.8},
-                         {"parallel", "parallel", 3.2},
-                         {"vectorized", "serial", 0.41},
-                         {"vectorized", "parallel", 0.18},
-                         {"fused", "serial", 0.2},
-                         {"fused", "parallel", 0.09}});
+      panel.showTimings({{"serial", ExecutorKind::Serial, 12.1},
+                         {"serial", ExecutorKind::Parallel, 7.9},
+                         {"parallel", ExecutorKind::Serial, 11.8},
+                         {"parallel", ExecutorKind::Parallel, 3.2},
+                         {"vectorized", ExecutorKind::Serial, 0.41},
+                         {"vectorized", ExecutorKind::Parallel, 0.18},
+                         {"fused", ExecutorKind::Serial, 0.2},
+                         {"fused", ExecutorKind::Parallel, 0.09}});
       ScalingData s;
       s.param = QStringLiteral("N (layers)");
       for (double n : {1, 2, 4, 8, 16, 32}) {

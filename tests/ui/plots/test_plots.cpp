@@ -19,6 +19,7 @@
 #include "ui/plots/timing_bars_plot.h"
 #include "ui/present/result_views.h"
 
+using gl::ExecutorKind;
 using namespace gl::ui;
 
 namespace {
@@ -123,22 +124,23 @@ class TestPlots : public QObject {
     auto serialRun = plottest::runDecay(50, 4, 0.5, false);
     auto parallelRun = plottest::runDecay(50, 4, 0.5, true);
     const QVector<TimingData> timings = {
-        timingOf(QStringLiteral("serial"), QStringLiteral("serial"), serialRun->run),
-        timingOf(QStringLiteral("serial"), QStringLiteral("parallel"), parallelRun->run),
-        {QStringLiteral("vectorized"), QStringLiteral("serial"), 0.25},
-        {QStringLiteral("vectorized"), QStringLiteral("parallel"), 0.125},
-        {QStringLiteral("fused"), QStringLiteral("serial"), 0.0625}};
+        timingOf(QStringLiteral("serial"), ExecutorKind::Serial, serialRun->run),
+        timingOf(QStringLiteral("serial"), ExecutorKind::Parallel, parallelRun->run),
+        {QStringLiteral("vectorized"), ExecutorKind::Serial, 0.25},
+        {QStringLiteral("vectorized"), ExecutorKind::Parallel, 0.125},
+        {QStringLiteral("fused"), ExecutorKind::Serial, 0.0625}};
     QCOMPARE(timings[0].seconds, serialRun->run.seconds);
     QCOMPARE(timings[1].seconds, parallelRun->run.seconds);
 
     TimingBarsPlot plot;
     plot.setTimings(timings);
     QCOMPARE(plot.variants(), (QStringList{"serial", "vectorized", "fused"}));
-    QCOMPARE(plot.executors(), (QStringList{"serial", "parallel"}));
+    QVERIFY(plot.executors() ==
+            (QList<ExecutorKind>{ExecutorKind::Serial, ExecutorKind::Parallel}));
     QCOMPARE(plot.yAxis->label(), QStringLiteral("seconds"));
     QCOMPARE(plot.group()->size(), 2);
-    QCPBars* serial = plot.barsFor(QStringLiteral("serial"));
-    QCPBars* parallel = plot.barsFor(QStringLiteral("parallel"));
+    QCPBars* serial = plot.barsFor(ExecutorKind::Serial);
+    QCPBars* parallel = plot.barsFor(ExecutorKind::Parallel);
     QVERIFY(serial && parallel);
     QCOMPARE(serial->data()->size(), 3);
     QCOMPARE(parallel->data()->size(), 2);
@@ -224,16 +226,16 @@ class TestPlots : public QObject {
   // the legend sits outside the data: it covers no bar.
   void timingBarsInScriptOrderLegendOutside() {
     const QVector<TimingData> alphabetical = {
-        {QStringLiteral("einsum"), QStringLiteral("parallel"), 0.5},
-        {QStringLiteral("einsum"), QStringLiteral("serial"), 0.9},
-        {QStringLiteral("python_list"), QStringLiteral("parallel"), 2.0},
-        {QStringLiteral("python_list"), QStringLiteral("serial"), 3.0},
-        {QStringLiteral("vectorized"), QStringLiteral("serial"), 0.1}};
+        {QStringLiteral("einsum"), ExecutorKind::Parallel, 0.5},
+        {QStringLiteral("einsum"), ExecutorKind::Serial, 0.9},
+        {QStringLiteral("python_list"), ExecutorKind::Parallel, 2.0},
+        {QStringLiteral("python_list"), ExecutorKind::Serial, 3.0},
+        {QStringLiteral("vectorized"), ExecutorKind::Serial, 0.1}};
     TimingBarsPlot plot;
     plot.setTimings(alphabetical, {QStringLiteral("python_list"), QStringLiteral("einsum"),
                                    QStringLiteral("unrun"), QStringLiteral("vectorized")});
     QCOMPARE(plot.variants(), (QStringList{"python_list", "einsum", "vectorized"}));
-    QCOMPARE(plot.barsFor(QStringLiteral("serial"))->data()->at(0)->value, 3.0);
+    QCOMPARE(plot.barsFor(ExecutorKind::Serial)->data()->at(0)->value, 3.0);
     layOut(&plot);
     QVERIFY(plot.legend->visible());
     const QRect legend = plot.legend->outerRect();

@@ -81,7 +81,8 @@ class TestRecordCache : public QObject {
       QVERIFY2(v.ok(), v.error.c_str());
       QVERIFY(v.run.loops.empty() && v.run.loopExecutions.empty() && v.run.valueRecords.empty());
       QVERIFY(!v.run.timeline.empty());  // the timeline plot's data stays in the run
-      QCOMPARE(c->timings().at({QString::fromStdString(v.name), "serial"}), v.run.seconds);
+      QCOMPARE(c->timings().at({QString::fromStdString(v.name), ExecutorKind::Serial}),
+               v.run.seconds);
     }
     QCOMPARE(w.plots()->timingBars()->variants().size(), 3);
 
@@ -200,13 +201,13 @@ class TestRecordCache : public QObject {
     // delivers its records).
     QElapsedTimer t;
     t.start();
-    QVERIFY(c->run("vectorized", lab::ExecutorKind::Serial));
+    QVERIFY(c->run("vectorized", ExecutorKind::Serial));
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, kRunTimeout);
     QVERIFY(ready.isEmpty());
     // A run supersedes a recording run under way, which then says it stopped.
     QCOMPARE(started.count(), 2);
     QVERIFY(c->recording());
-    QVERIFY(c->run("vectorized", lab::ExecutorKind::Serial));
+    QVERIFY(c->run("vectorized", ExecutorKind::Serial));
     QCOMPARE(stopped.count(), 2);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, kRunTimeout);
     QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, kRunTimeout);

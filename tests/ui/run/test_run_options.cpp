@@ -64,14 +64,14 @@ class TestRunOptions : public QObject {
   void executorAndThreadsReadBack() {
     RunOptions o;
     QCOMPARE(o.executorBox()->count(), 3);
-    QVERIFY(o.executor() == gl::lab::ExecutorKind::Serial);
+    QVERIFY(o.executor() == gl::ExecutorKind::Serial);
     QCOMPARE(o.executorLabel(), QString("serial"));
     o.setExecutorIndex(1);
-    QVERIFY(o.executor() == gl::lab::ExecutorKind::Parallel);
+    QVERIFY(o.executor() == gl::ExecutorKind::Parallel);
     QCOMPARE(o.executorLabel(), QString("parallel"));
     QCOMPARE(o.executorIndex(), 1);
     o.setExecutorIndex(2);
-    QVERIFY(o.executor() == gl::lab::ExecutorKind::Fused);
+    QVERIFY(o.executor() == gl::ExecutorKind::Fused);
     QCOMPARE(o.executorLabel(), QString("fused"));
     QCOMPARE(o.threads(), 0);  // auto: the executor follows the machine's load
     QCOMPARE(o.threadsBox()->text(), QString("auto"));

@@ -159,9 +159,10 @@ class TestTranslations : public QObject {
     QCOMPARE(installLanguage(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
     QCOMPARE(translate(MainWindow::staticMetaObject, "&File"), QStringLiteral("文件(&F)"));
     QCOMPARE(MainWindow::tr("&Run"), QStringLiteral("运行(&R)"));
-    // The executor's name comes from the toolbar's run options (RunOptions).
-    QCOMPARE(MainWindow::tr("Running on the %1 executor…").arg(RunOptions::tr("serial")),
-             QStringLiteral("正在串行执行器上运行…"));
+    // The executor's name is its label in the toolbar's run options.
+    QCOMPARE(
+        MainWindow::tr("Running on the %1 executor…").arg(executorLabel(gl::ExecutorKind::Serial)),
+        QStringLiteral("正在串行执行器上运行…"));
     QCOMPARE(translate(StepControls::staticMetaObject, "Loop to step through"),
              QStringLiteral("要单步执行的循环"));
     QCOMPARE(translate(StepControls::staticMetaObject,
@@ -313,6 +314,7 @@ with variant("b"):
     }
     QVERIFY2(entries >= 13, qPrintable(QString::number(entries)));
     QCOMPARE(executorDisplayName("parallel"), QStringLiteral("并行"));
+    QCOMPARE(executorLabel(gl::ExecutorKind::Fused), QStringLiteral("融合"));
   }
 
   // Numerics, vectorized_map and fusion entries carry codes whose templates rebuild the
@@ -344,9 +346,9 @@ with variant("b"):
     QCOMPARE(QCoreApplication::translate("gl::ui::Diagnostic", "en"), QStringLiteral("templates"));
     QSet<int> seen;
     for (const gl::lang::TracedProgram& p : programs) {
-      gl::lab::RunSettings settings;
-      settings.fused = true;
-      settings.records = false;
+      gl::lab::RunRequest settings;
+      settings.options.executor = gl::ExecutorKind::Fused;
+      settings.options.records = false;
       const gl::lab::ProgramRun run = gl::lab::runProgram(p, settings);
       for (const gl::lab::ReportEntry& e : gl::lab::buildReport(p, run, settings)) {
         using K = gl::lab::ReportKind;
@@ -364,10 +366,10 @@ with variant("b"):
           "x = tf.random.normal([64, 128])\nw = tf.Variable(tf.random.normal([4, 128, 128]))\n"
           "y = tf.concat([tf.matmul(x, w[i]) for i in range(4)], axis=1)\n",
           "side.gls", {});
-      gl::lab::RunSettings settings;
-      settings.parallel = true;
-      settings.threads = 2;
-      settings.records = false;
+      gl::lab::RunRequest settings;
+      settings.options.executor = gl::ExecutorKind::Parallel;
+      settings.options.threads = 2;
+      settings.options.records = false;
       const gl::lab::ProgramRun run = gl::lab::runProgram(p, settings);
       for (const gl::lab::ReportEntry& e : gl::lab::buildReport(p, run, settings)) {
         if (e.kind != gl::lab::ReportKind::Fusion) continue;
