@@ -2269,6 +2269,7 @@
     <name>gl::ui::TimelinePlot</name>
     <message>
         <location filename="../../ui/plots/timeline_plot.cpp" line="100"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="149"/>
         <source>Timeline per thread</source>
         <translation>各线程的时间线</translation>
     </message>
@@ -2282,34 +2283,39 @@
         <source>thread</source>
         <translation>线程</translation>
     </message>
+    <message>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="156"/>
+        <source>Timeline per thread: the first %1 events only, %2 ms of a %3 ms run</source>
+        <translation>每线程时间线：仅前 %1 个事件，%3 毫秒运行中的 %2 毫秒</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../ui/plots/timeline_plot.cpp" line="220"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="236"/>
         <source>%n other op(s)</source>
         <translation>
             <numerusform>其他 %n 个操作</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="232"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="249"/>
         <source>thread %1</source>
         <translation>线程 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="316"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="333"/>
         <source>
 iteration %1</source>
         <translation>
 迭代 %1</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="317"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="334"/>
         <source>
 %1 ms on thread %2</source>
         <translation>
 在线程 %2 上耗时 %1 毫秒</translation>
     </message>
     <message>
-        <location filename="../../ui/plots/timeline_plot.cpp" line="360"/>
+        <location filename="../../ui/plots/timeline_plot.cpp" line="377"/>
         <source>Export as Chrome Trace (Perfetto)…</source>
         <translation>导出为 Chrome Trace (Perfetto)…</translation>
     </message>

@@ -95,6 +95,8 @@ HeatMapData heatMapFromTensor(const Tensor& matrix, const QString& name) {
 TimelineSource timelineSource(const RunResult& run, const Graph* graph, const QString& process) {
   TimelineSource source;
   source.process = process;
+  source.truncated = run.timelineTruncated;
+  source.runSeconds = run.seconds;
   source.events = run.timeline;
   // 200,000 events come from a few hundred nodes: each node's names are made once and shared
   // (QString is implicitly shared) by all its events.
@@ -114,6 +116,8 @@ TimelineSource timelineSource(const RunResult& run, const Graph* graph, const QS
 TimelineData TimelineSource::expand() const {
   TimelineData d;
   d.process = process;
+  d.truncated = truncated;
+  d.runSeconds = runSeconds;
   d.events.reserve(qsizetype(events.size()));
   for (const TimelineEvent& e : events) {
     TimelineItem item;

@@ -64,6 +64,10 @@ struct TimelineItem {
 struct TimelineData {
   QString process;  // what ran: the variant's name
   QVector<TimelineItem> events;
+  // The engine kept only the first RunOptions::timelineLimit events: the plot shows the start of
+  // a run that took runSeconds, and must say so.
+  bool truncated = false;
+  double runSeconds = 0;
   int threadCount() const;  // highest thread index + 1
 };
 
@@ -88,6 +92,8 @@ HeatMapData heatMapFromTensor(const Tensor& matrix, const QString& name = {});
 // a few ms (one copy of the events), expanded into TimelineData only when a plot needs it.
 struct TimelineSource {
   QString process;
+  bool truncated = false;
+  double runSeconds = 0;
   std::vector<TimelineEvent> events;
   std::unordered_map<int, std::pair<QString, QString>> names;  // node -> op, label
   TimelineData expand() const;

@@ -143,6 +143,22 @@ void TimelinePlot::computeDepths() {
   }
 }
 
+// A timeline the engine cut short says how much of the run it shows (issue #30: the plot of a
+// 3.43 s run showed its first 75 ms without a word).
+QString TimelinePlot::timelineTitle(const TimelineData& data) {
+  if (!data.truncated || data.events.isEmpty()) return tr("Timeline per thread");
+  double first = data.events[0].startMs, last = data.events[0].endMs;
+  for (const TimelineItem& e : data.events) {
+    first = std::min(first, e.startMs);
+    last = std::max(last, e.endMs);
+  }
+  // Cut at a limit of thousands of events: never one.
+  return tr("Timeline per thread: the first %1 events only, %2 ms of a %3 ms run")
+      .arg(data.events.size())
+      .arg(QString::number(last - first, 'f', 1))
+      .arg(QString::number(data.runSeconds * 1e3, 'f', 1));
+}
+
 void TimelinePlot::setTimeline(TimelineSource source) {
   if (!hiddenInShownWindow()) return setTimeline(source.expand());
   pendingSource_ = std::move(source);
@@ -227,6 +243,7 @@ void TimelinePlot::buildLayers() {
         break;
       }
 
+  setPlotTitle(timelineTitle(data()));
   const int rows = std::max(1, data().threadCount());
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (int t = 0; t < rows; ++t) ticker->addTick(t, tr("thread %1").arg(t));

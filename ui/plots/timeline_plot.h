@@ -61,6 +61,7 @@ class TimelinePlot : public PlotWidget {
   static constexpr double kRowHalfHeight = 0.38;  // rows never touch: threads stay apart
   static constexpr double kNestInset = 0.07;      // per enclosing event
   static double halfHeightAt(int depth);
+  static QString timelineTitle(const TimelineData& data);
 
  signals:
   void traceExportRequested();  // its context menu's "Export as Chrome Trace"

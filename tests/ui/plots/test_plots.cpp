@@ -546,6 +546,27 @@ with variant("plain"):
     QVERIFY(timeline->ops().contains(timeline->timeline().events[0].op));
   }
 
+  // A timeline the engine cut at RunOptions::timelineLimit says so in its title, with how much
+  // of the run it covers (issue #30 item 6).
+  void aCutTimelineSaysHowMuchItShows() {
+    gl::RunResult run;
+    run.seconds = 3.43;
+    run.timeline.push_back({});
+    run.timeline.back().start = 0.010;
+    run.timeline.back().end = 0.040;
+    run.timeline.push_back(run.timeline.back());
+    run.timeline.back().start = 0.050;
+    run.timeline.back().end = 0.085;
+    TimelinePlot plot;
+    plot.setTimeline(timelineData(run));
+    QCOMPARE(plot.plotTitle(), QStringLiteral("Timeline per thread"));
+    run.timelineTruncated = true;
+    plot.setTimeline(timelineData(run));
+    QCOMPARE(plot.plotTitle(),
+             QStringLiteral("Timeline per thread: the first 2 events only, 75.0 ms of a 3430.0 "
+                            "ms run"));
+  }
+
   // The same for the Jacobian tab: per_step's 1000x1000 dx_dw filled a hidden colour map on
   // every variant switch.
   void aHiddenHeatMapWaitsUntilShown() {
