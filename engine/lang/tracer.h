@@ -71,6 +71,7 @@ using ScopePtr = std::shared_ptr<Scope>;
 enum class Flow { Normal, Break, Continue, Return };
 
 struct ClassObj;
+struct ExceptionObj;
 struct TfFunctionObj;
 struct ConcreteFunction;
 
@@ -234,6 +235,10 @@ class Tracer {
   // AutoGraph: if (tracer_autograph.cpp), while and for (tracer_loops.cpp).
   struct TensorIf;    // an if on a tensor, traced into a cond
   struct TensorLoop;  // the loop variables of a while_loop being traced
+  // try / raise (tracer_exceptions.cpp).
+  Flow execTry(const Stmt::Try& s, const SourceLoc& loc);
+  Flow tryBody(const Stmt::Try& s, const SourceLoc& loc);  // all but finally
+  Flow execRaise(const Stmt::Raise& r, const SourceLoc& loc);
   Flow execIf(const Stmt::If& s, const SourceLoc& loc);
   Val ifExp(const Expr::IfExp& e, const SourceLoc& loc);
   Flow execWhile(const Stmt::While& s, const SourceLoc& loc);
@@ -309,6 +314,10 @@ class Tracer {
   // The script functions being run, innermost last, with their local scopes: zero-argument
   // super() reads the method's class and first argument from the last one.
   std::vector<std::pair<const FunctionObj*, ScopePtr>> callFrames_;
+  // The exceptions being handled (except clauses running), innermost last: a bare `raise`
+  // raises the last one again.
+  std::vector<std::pair<EngineError, std::shared_ptr<ExceptionObj>>> handling_;
+  std::shared_ptr<ExceptionObj> raised_;  // the last exception a raise statement raised
 };
 
 // Guards native stack use so no script exhausts it (deep recursion, deep expressions).

@@ -65,6 +65,7 @@ void addStringMethodBuiltins(BuiltinTable& t);  // ljust, center, ... (tracer_bu
                                                 // str methods, format, repr (tracer_format.cpp)
 void addDataBuiltins(BuiltinTable& t);          // tf.data (tracer_data_builtins.cpp)
 void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...
+void addExceptionBuiltins(BuiltinTable& t);  // ValueError, ..., tf.errors.* (tracer_exceptions.cpp)
 // tf.keras.layers.Layer, tf.keras.Model and tf.Module as bases (tracer_keras_subclass.cpp).
 void addKerasSubclassBuiltins(BuiltinTable& t);
 void addKerasTrainingBuiltins(BuiltinTable& t);

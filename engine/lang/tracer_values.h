@@ -95,6 +95,8 @@ class Object : public std::enable_shared_from_this<Object> {
   virtual std::optional<int64_t> length(Context&, const SourceLoc&) { return std::nullopt; }
   // repr()/str() at trace time; datasets show TF's "<_BatchDataset element_spec=...>".
   virtual std::string reprText() const { return "<" + typeName() + ">"; }
+  // str(): the same as repr() unless the object says otherwise (an exception's message).
+  virtual std::string strText() const { return reprText(); }
 };
 using ObjPtr = std::shared_ptr<Object>;
 
