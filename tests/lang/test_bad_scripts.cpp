@@ -262,7 +262,9 @@ const BadScript kBad[] = {
     {"y = tf.GradientTape(persistant=True)\n",
      "tf.GradientTape() got an unexpected keyword argument 'persistant'", 1, 21},
     {"x = tf.ones([2])\nwith tf.GradientTape() as tape:\n    y = x * 2\ng = tape.gradient(y, x)\nh = tape.gradient(y, x)\n",
-     "gradient: a non-persistent GradientTape can only be used once; create", 5, 5},
+     "gradient: RuntimeError: A non-persistent GradientTape can only be used to compute one set "
+     "of gradients (or jacobians)",
+     5, 5},
     {"y = print(undefined_thing)\n",
      "unknown name 'undefined_thing'", 1, 11},
     {"y = [1, 2] * 100000000\n",

@@ -138,7 +138,8 @@ else:
   }
 
   // GradLab's errors that mirror a Python or TF error say so ("ZeroDivisionError: ...",
-  // "TypeError: ..."), and an except clause for that class catches them.
+  // "RuntimeError: ..."), and an except clause for that class catches them. TF: a second
+  // gradient() of a non-persistent tape is a RuntimeError (backprop.py).
   void mirroredErrorsAreCaught() {
     const QStringList got = printed(R"(
 try:
@@ -149,9 +150,19 @@ try:
     x = [1][0] + float(tf.constant([1.0, 2.0]))
 except TypeError as e:
     print("type", e)
+w = tf.Variable(5.0)
+with tf.GradientTape() as tape:
+    z = w * w
+g = tape.gradient(z, w)
+try:
+    g = tape.gradient(z, w)
+except RuntimeError as ex:
+    print(ex)
 )");
     QCOMPARE(got, QStringList({"zero division by zero",
-                               "type only length-1 arrays can be converted to Python scalars"}));
+                               "type only length-1 arrays can be converted to Python scalars",
+                               "A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)"}));
   }
 
   // GradLab's own errors (something it does not provide, a limit) name no Python class: no
