@@ -48,6 +48,7 @@ def dictionary(src):
               "try:\n    ", "except ", "except:\n    ", "except ValueError as e:\n    ",
               "finally:\n    ", "raise ", "raise\n", "raise ValueError(", " from ", "Exception",
               "TypeError", "RuntimeError", "AttributeError", "tf.errors.InvalidArgumentError",
+              "import os\n", "os.environ[", "os.environ.get(",
               # tf.data (#26): pipelines as scripts chain them (methods are "Dataset.<name>").
               "tf.data.Dataset.", ".map(lambda x: ", ".batch(", "drop_remainder=True",
               ".shuffle(", "seed=", ".repeat()", ".take(", "for x, y in ds:\n    ",

@@ -88,7 +88,8 @@ int editDistance(const std::string& a, const std::string& b) {
 
 // ModuleObj --------------------------------------------------------------------------------
 
-std::optional<Val> ModuleObj::attr(Context&, const std::string& name) {
+std::optional<Val> ModuleObj::attr(Context& cx, const std::string& name) {
+  if (prefix == "py.os." && name == "environ") return cx.osEnviron();  // one per trace
   return moduleAttr(prefix, name);
 }
 

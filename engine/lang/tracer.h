@@ -171,6 +171,7 @@ class Tracer {
   // Sets an attribute of a script instance or class; false for any other owner.
   bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
   Val kerasTrainingFunction(const std::string& name);  // tracer_keras_training.cpp
+  Val osEnviron();  // os.environ, one per trace (tracer_imports.cpp)
   // tf.config.run_functions_eagerly: tf.function calls run their Python eagerly.
   void setRunFunctionsEagerly(bool on) { runFunctionsEagerly_ = on; }
   bool runFunctionsEagerly() const { return runFunctionsEagerly_; }
@@ -286,6 +287,7 @@ class Tracer {
   Context cx_{*this, b_};  // what builtins and objects see of the tracer
   ScopePtr globals_;
   ScopePtr kerasTraining_;
+  std::shared_ptr<DictObj> environ_;  // os.environ, made on first use
   std::string logPending_;  // the trace log's unfinished line (print(..., end=""))  // the Keras
                             // training loop's functions, made on first use
   ScopePtr scope_;

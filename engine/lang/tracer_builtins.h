@@ -72,6 +72,10 @@ void addKerasTrainingBuiltins(BuiltinTable& t);
 void addFunctionBuiltins(BuiltinTable& t);  // tf.function, tf.config (tracer_function.cpp)  //
                                             // compile, fit, ... (tracer_keras_training.cpp)
 
+// os.environ (a DictObj with environ set): the error for reading key, which the script did not
+// set (tracer_imports.cpp).
+std::string unsetEnvironMessage(const Val& key);
+
 // The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
 inline constexpr const char* kTfVersion = "2.16.1";
 

@@ -150,6 +150,11 @@ void Tracer::assign(const Expr& target, const Val& v) {
       if (!isDictKey(index))
         fail(s->index->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
                                 article(typeName(index)));
+      // os.environ takes strings only (os.py _Environ.encodevalue: "str expected, not int").
+      for (const Val* x : {static_cast<const Val*>(&index), &v})
+        if (d->environ && x->kind() != Kind::Str)
+          fail(x == &index ? s->index->loc : target.loc,
+               "TypeError: str expected, not " + typeName(*x));
       d->set(index, v);
       return;
     }

@@ -261,6 +261,7 @@ bool contains(Tracer& t, const Val& container, const Val& x, const SourceLoc& lo
     for (const Val& item : container.items()) found = found || sameValue(x, item);
   } else if (auto d = container.as<DictObj>()) {
     found = isDictKey(x) && d->find(x) >= 0;
+    if (!found && d->environ) t.fail(loc, unsetEnvironMessage(x));
   } else if (container.kind() == Kind::Str && x.kind() == Kind::Str) {
     found = container.text().find(x.text()) != std::string::npos;
   } else {

@@ -223,7 +223,11 @@ struct Val {
 // A Python dict: str, int or bool keys, in insertion order (sources and targets of a tape).
 struct DictObj : Object {
   std::vector<Val> keys, values;
-  std::string typeName() const override { return "dict"; }
+  // os.environ: GradLab runs a script without the process's environment, so this dict holds
+  // only what the script set; reading a key it did not set is an error naming that, never a
+  // KeyError or a default the real environment might not give (tracer_imports.cpp).
+  bool environ = false;
+  std::string typeName() const override { return environ ? "_Environ" : "dict"; }
   std::optional<Val> attr(Context& cx, const std::string& name) override;  // items/keys/values
   std::vector<std::string> attrNames() const override {
     return {"items", "keys", "values", "get", "pop", "setdefault", "update", "copy", "clear"};

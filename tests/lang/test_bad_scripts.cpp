@@ -141,7 +141,17 @@ const BadScript kBad[] = {
     // Imports (issue #26): the modules GradLab provides, and a located error for any other.
     {"import pandas as pd\n",
      "GradLab does not provide module 'pandas' yet (it provides tensorflow, keras, math, time, "
-     "functools, numpy, itertools)", 1, 8},
+     "functools, numpy, itertools, os)", 1, 8},
+    // os.environ holds what the script set: GradLab runs without the process's environment.
+    {"import os\nhome = os.environ['HOME']\n",
+     "os.environ['HOME']: GradLab runs scripts without the process's environment", 2, 8},
+    {"import os\nv = os.environ.get('TF_CPP_MIN_LOG_LEVEL', '0')\n",
+     "os.environ['TF_CPP_MIN_LOG_LEVEL']: GradLab runs scripts without", 2, 20},
+    {"import os\nb = 'CUDA_VISIBLE_DEVICES' in os.environ\n",
+     "os.environ['CUDA_VISIBLE_DEVICES']: GradLab runs scripts without", 2, 5},
+    {"import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = 2\n", "TypeError: str expected, not int", 2,
+     1},
+    {"import os\np = os.path.join('a', 'b')\n", "module 'os' has no attribute 'path'", 2, 5},
     // numpy (#26 item 5): what it does not provide, and numpy's own errors, located.
     {"import numpy as np\na = np.fft.fft(np.ones(4))\n", "numpy.fft is not supported by GradLab",
      2, 5},
