@@ -142,6 +142,9 @@ const BadScript kBad[] = {
     {"import pandas as pd\n",
      "GradLab does not provide module 'pandas' yet (it provides tensorflow, keras, math, time, "
      "functools, numpy, itertools, os)", 1, 8},
+    // An activation Keras has and GradLab lacks is not Keras's (catchable) ValueError.
+    {"f = tf.keras.activations.get('selu')\n",
+     "GradLab does not provide the 'selu' activation yet", 1, 30},
     // os.environ holds what the script set: GradLab runs without the process's environment.
     {"import os\nhome = os.environ['HOME']\n",
      "os.environ['HOME']: GradLab runs scripts without the process's environment", 2, 8},
