@@ -370,6 +370,24 @@ struct FunctionDecorator : Object {
 
 }  // namespace
 
+namespace {
+
+// TF's PhysicalDevice namedtuple (config.py), for the one CPU.
+struct PhysicalDeviceObj : Object {
+  std::string typeName() const override { return "PhysicalDevice"; }
+  std::optional<Val> attr(Context&, const std::string& n) override {
+    if (n == "name") return Val::str("/physical_device:CPU:0");
+    if (n == "device_type") return Val::str("CPU");
+    return std::nullopt;
+  }
+  std::vector<std::string> attrNames() const override { return {"name", "device_type"}; }
+  std::string reprText() const override {
+    return "PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')";
+  }
+};
+
+}  // namespace
+
 void addFunctionBuiltins(BuiltinTable& t) {
   // @tf.function, tf.function(f), @tf.function(input_signature=...): a Function. jit_compile
   // and reduce_retracing change how TF compiles and when it retraces, not what f returns.
@@ -399,6 +417,17 @@ void addFunctionBuiltins(BuiltinTable& t) {
       }};
   t["tf.config.functions_run_eagerly"] = {
       Signature::parse(""), [](Bound& a) { return Val::boolean(a.cx.runFunctionsEagerly()); }};
+  // tf.config.list_physical_devices (config.py): GradLab computes on the CPU, as TF does on a
+  // machine without accelerators: one CPU device, no GPU or TPU.
+  t["tf.config.list_physical_devices"] = {
+      Signature::parse("device_type=None"), [](Bound& a) {
+        const std::string type = a.none("device_type") ? "CPU" : a.string("device_type");
+        if (type != "CPU" && type != "GPU" && type != "TPU")
+          a.fail("device_type", "must be 'CPU', 'GPU' or 'TPU' in GradLab script");
+        std::vector<Val> devices;
+        if (type == "CPU") devices.push_back(Val::object(std::make_shared<PhysicalDeviceObj>()));
+        return Val::listOf(std::move(devices));
+      }};
 }
 
 }  // namespace gl::lang::trace

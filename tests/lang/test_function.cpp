@@ -103,6 +103,19 @@ class TestFunction : public QObject {
     QCOMPARE(p.traceLog.at(0), std::string("True"));
   }
 
+  // tf.config.list_physical_devices (config.py): GradLab computes on the CPU, as TF on a
+  // machine without accelerators, so a script's GPU check finds none.
+  void physicalDevicesAreOneCpu() {
+    const TracedProgram p = trace(
+        "print(tf.config.list_physical_devices('GPU'), len(tf.config.list_physical_devices()))\n"
+        "d = tf.config.list_physical_devices('CPU')[0]\nprint(d, d.name, d.device_type)\n");
+    QCOMPARE(p.traceLog.at(0), std::string("[] 1"));
+    QCOMPARE(p.traceLog.at(1), std::string("PhysicalDevice(name='/physical_device:CPU:0', "
+                                           "device_type='CPU') /physical_device:CPU:0 CPU"));
+    QVERIFY(errorOf("d = tf.config.list_physical_devices('XPU')\n")
+                .find("must be 'CPU', 'GPU' or 'TPU'") != std::string::npos);
+  }
+
   // Truth of a tensor with more than one element: numpy's ValueError, as EagerTensor.__bool__
   // raises it; `not x` in eager code is Python's not of bool(x).
   void eagerTruthValues() {
