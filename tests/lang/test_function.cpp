@@ -103,6 +103,23 @@ class TestFunction : public QObject {
     QCOMPARE(p.traceLog.at(0), std::string("True"));
   }
 
+  // A tf.function's outputs are tensors (func_graph.py converts each with
+  // convert_to_tensor_or_composite): a returned variable, or the variable assign_add returns,
+  // comes back as the tensor of its value at the return, on the traced call and on later ones.
+  void returnedVariablesAreTensors() {
+    const TracedProgram p = trace(
+        "counter = tf.Variable(0)\n@tf.function\ndef increment(c=1):\n"
+        "    return counter.assign_add(c)\n"
+        "print(increment())\nprint(increment())\n"
+        "@tf.function\ndef get():\n    return [counter]\nprint(get()[0])\n");
+    std::vector<std::string> printed;
+    for (const std::string& l : p.traceLog)
+      if (l.rfind("note: ", 0) != 0) printed.push_back(l);
+    QCOMPARE(printed, (std::vector<std::string>{"tf.Tensor(1, shape=(), dtype=int32)",
+                                                "tf.Tensor(2, shape=(), dtype=int32)",
+                                                "tf.Tensor(2, shape=(), dtype=int32)"}));
+  }
+
   // tf.config.list_physical_devices (config.py): GradLab computes on the CPU, as TF on a
   // machine without accelerators, so a script's GPU check finds none.
   void physicalDevicesAreOneCpu() {
