@@ -66,19 +66,20 @@ Val mapTensors(const Val& v, const std::function<Val(const Val&)>& f, int depth 
 
 // A function's outputs as TF's func_graph makes them (convert_to_tensor_or_composite on each):
 // a tf.Variable returned, or the variable `v.assign_add(...)` returns, becomes the tensor of
-// its value at the return.
-Val variablesAsTensors(const Val& v, int depth = 0) {
+// its value at the return, and a Python number a constant tensor (number(v) makes it).
+Val outputsAsTensors(const Val& v, const std::function<Val(const Val&)>& number, int depth = 0) {
   if (depth > kMaxListNesting) return v;
   if (v.var()) return Val::tensor(v.tensorValue());
+  if (v.isNumber()) return number(v);
   if (v.isSeq()) {
     std::vector<Val> items;
-    for (const Val& x : v.items()) items.push_back(variablesAsTensors(x, depth + 1));
+    for (const Val& x : v.items()) items.push_back(outputsAsTensors(x, number, depth + 1));
     return Val::listOf(std::move(items), v.kind() == Kind::Tuple);
   }
   if (auto d = v.as<DictObj>()) {
     auto out = std::make_shared<DictObj>();
     for (size_t i = 0; i < d->keys.size(); ++i)
-      out->set(d->keys[i], variablesAsTensors(d->values[i], depth + 1));
+      out->set(d->keys[i], outputsAsTensors(d->values[i], number, depth + 1));
     return Val::object(out);
   }
   return v;
@@ -267,7 +268,8 @@ void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
   cf.first = g_.numNodes();
   ++functionDepth_;
   try {
-    cf.result = variablesAsTensors(call(f.python, traced, f.name));
+    cf.result = outputsAsTensors(call(f.python, traced, f.name),
+                                 [&](const Val& x) { return Val::tensor(toTensor(x, callLoc)); });
   } catch (...) {
     --functionDepth_;
     throw;

@@ -120,6 +120,18 @@ class TestFunction : public QObject {
                                                 "tf.Tensor(2, shape=(), dtype=int32)"}));
   }
 
+  // Python numbers returned become constant tensors (TF's guide: a global Python value is
+  // captured as a constant when the function is traced, so a later change is not seen).
+  void returnedNumbersAreTensors() {
+    const TracedProgram p = trace(
+        "foo = 1\n@tf.function\ndef buggy():\n    return 1 + foo, 2.5, True\n"
+        "print(buggy())\nfoo = 100\nprint(buggy()[0])\n");
+    QCOMPARE(p.traceLog.at(0), std::string("(<tf.Tensor: shape=(), dtype=int32, numpy=2>, "
+                                           "<tf.Tensor: shape=(), dtype=float32, numpy=2.5>, "
+                                           "<tf.Tensor: shape=(), dtype=bool, numpy=True>)"));
+    QCOMPARE(p.traceLog.at(1), std::string("tf.Tensor(2, shape=(), dtype=int32)"));
+  }
+
   // tf.config.list_physical_devices (config.py): GradLab computes on the CPU, as TF on a
   // machine without accelerators, so a script's GPU check finds none.
   void physicalDevicesAreOneCpu() {
