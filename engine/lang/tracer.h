@@ -211,8 +211,9 @@ class Tracer {
   std::optional<Shape> signatureShape(const TfFunctionObj& f, size_t i, const SourceLoc& loc);
   Val traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& key);
   // One trace of f's Python body into cf; mayNotCreate: creating a variable is TF's error.
+  // graphFirst: the call's first node (its arguments' nodes), where TF's op names start over.
   void runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced, const SourceLoc& callLoc,
-                bool mayNotCreate);
+                bool mayNotCreate, int graphFirst);
   Val replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& args);
   void runCallSideEffects(int first, int end);
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <set>
 
 #include "engine/lang/tracer.h"
@@ -236,7 +237,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
         std::to_string(f.concrete.size() + 1) +
         ") for a new input signature; its Python code runs again, as TF retraces");
 
-  runTrace(f, *cf, traced, args.loc, tracesBefore > 0);
+  runTrace(f, *cf, traced, args.loc, tracesBefore > 0, callFirst);
   if (tracesBefore == 0 && cf->createdVariables) {
     // TF's Function._call (def_function.py): a first trace that created variables only
     // initializes them; a second trace, which may not create any, is what runs. Its Python code
@@ -244,7 +245,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
     for (int id = cf->first; id < cf->end; ++id) g_.node(id).sideEffect = false;
     for (auto& [var, value] : cf->variablesBefore) var->current = value;
     for (auto& [var, value] : cf->variablesCreated) var->current = var->handle;
-    runTrace(f, *cf, traced, args.loc, true);
+    runTrace(f, *cf, traced, args.loc, true, callFirst);
   }
   cf->calls = 1;
   // Its side effects (prints, asserts, the loops holding them) as traced: a call runs them at
@@ -257,7 +258,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
 }
 
 void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
-                      const SourceLoc& callLoc, bool mayNotCreate) {
+                      const SourceLoc& callLoc, bool mayNotCreate, int graphFirst) {
   const size_t variablesBefore = variables_.size();
   cf.variablesBefore.clear();
   cf.variablesCreated.clear();
@@ -267,13 +268,23 @@ void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
     if (auto v = w.lock()) cf.variablesBefore.emplace_back(v, v->current);
   cf.first = g_.numNodes();
   ++functionDepth_;
+  // While Python runs, the trace's nodes form a graph of their own for TF's op names
+  // (tfTensorName: `x:0` on each trace, not `x_1:0`): a provisional call record says where it
+  // starts, replaced by the real one when the trace is done.
+  g_.functionCalls.push_back({f.name, -1, true, graphFirst, std::numeric_limits<int>::max()});
+  const size_t provisional = g_.functionCalls.size() - 1;
+  auto dropProvisional = [&] {
+    g_.functionCalls.erase(g_.functionCalls.begin() + std::ptrdiff_t(provisional));
+  };
   try {
     cf.result = outputsAsTensors(call(f.python, traced, f.name),
                                  [&](const Val& x) { return Val::tensor(toTensor(x, callLoc)); });
   } catch (...) {
+    dropProvisional();
     --functionDepth_;
     throw;
   }
+  dropProvisional();
   --functionDepth_;
   cf.end = g_.numNodes();
   // TF: only the first trace of a Function may create variables (def_function.py). A variable
@@ -309,7 +320,7 @@ Val Tracer::replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& arg
             "' holds a tf.custom_gradient, so GradLab traces it on every call: its Python code "
             "runs each time, where TF runs it once per input signature");
       CallArgs traced = args;
-      runTrace(f, cf, traced, args.loc, true);
+      runTrace(f, cf, traced, args.loc, true, g_.numNodes());
       ++cf.calls;
       return cf.result;
     }

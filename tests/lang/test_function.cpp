@@ -132,6 +132,23 @@ class TestFunction : public QObject {
     QCOMPARE(p.traceLog.at(1), std::string("tf.Tensor(2, shape=(), dtype=int32)"));
   }
 
+  // Each trace is a FuncGraph of its own, so its op names start over while Python runs
+  // (TF's guide prints Tensor("x:0", ...) on every retrace, not x_1).
+  void eachTraceNamesItsOwnOps() {
+    const TracedProgram p = trace(
+        "@tf.function\ndef f(x):\n    y = x * 2.0\n    print(x, y)\n    return y\n"
+        "a = f(tf.constant(1.0))\nb = f(tf.constant([1.0, 2.0]))\n");
+    std::vector<std::string> printed;
+    for (const std::string& l : p.traceLog)
+      if (l.rfind("note: ", 0) != 0) printed.push_back(l);
+    QCOMPARE(printed,
+             (std::vector<std::string>{
+                 "Tensor(\"x:0\", shape=(), dtype=float32) Tensor(\"mul:0\", shape=(), "
+                 "dtype=float32)",
+                 "Tensor(\"x:0\", shape=(2,), dtype=float32) Tensor(\"mul:0\", shape=(2,), "
+                 "dtype=float32)"}));
+  }
+
   // tf.config.list_physical_devices (config.py): GradLab computes on the CPU, as TF on a
   // machine without accelerators, so a script's GPU check finds none.
   void physicalDevicesAreOneCpu() {
