@@ -127,10 +127,12 @@ void moduleVariables(Context& cx, const InstanceObj& inst, States& out, const So
   }
 }
 
-Val variableList(Context& cx, const States& states) {
+// A list (Keras's weight properties) or a tuple (tf.Module's: module.py returns
+// tuple(self._flatten(...))).
+Val variableList(Context& cx, const States& states, bool tuple = false) {
   std::vector<Val> out;
   for (const auto& s : states) out.push_back(LayerObj::stateVal(cx, s));
-  return Val::listOf(std::move(out));
+  return Val::listOf(std::move(out), tuple);
 }
 
 int64_t paramCount(Context& cx, const Val& layer, const SourceLoc& loc) {
@@ -538,8 +540,8 @@ std::optional<Val> kerasAttr(Context& cx, const Val& self, const std::string& na
   if (name == "name") return Val::str(k.name);
   if (k.base == NativeBase::Module) {
     if (name == "trainable_variables")
-      return variableList(cx, layerWeights(cx, self, "trainable_weights", loc));
-    if (name == "variables") return variableList(cx, layerWeights(cx, self, "weights", loc));
+      return variableList(cx, layerWeights(cx, self, "trainable_weights", loc), true);
+    if (name == "variables") return variableList(cx, layerWeights(cx, self, "weights", loc), true);
     if (name == "submodules") {
       std::vector<Val> subs;
       std::vector<std::string> names = inst->attrs.order;
