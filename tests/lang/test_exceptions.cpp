@@ -165,6 +165,18 @@ except RuntimeError as ex:
                                "set of gradients (or jacobians)"}));
   }
 
+  // None has no attributes but Python's dunders: reading one is Python's AttributeError, so a
+  // gradient that is None (the tape did not watch x) fails at .numpy() as in TF, catchably.
+  void attributeOfNoneIsAttributeError() {
+    expectError(
+        "x = tf.constant(1.0)\nwith tf.GradientTape() as tape:\n    y = x * x\n"
+        "g = tape.gradient(y, x)\nv = g.numpy()\n",
+        "e.gls:5:5: AttributeError: 'NoneType' object has no attribute 'numpy'");
+    const QStringList got =
+        printed("g = None\ntry:\n    v = g.numpy()\nexcept AttributeError as e:\n    print(e)\n");
+    QCOMPARE(got, QStringList({"'NoneType' object has no attribute 'numpy'"}));
+  }
+
   // GradLab's own errors (something it does not provide, a limit) name no Python class: no
   // handler catches them, not even a bare except, so no script silently takes a path TF would
   // not take. They stay located errors at the construct.
