@@ -44,6 +44,11 @@ def dictionary(src):
               "class ", "class A:\n    ", "(object):", "self", "self.", "def __init__(self",
               "def __call__(self", "super()", "super().__init__(", "isinstance(", "@property\n",
               "@staticmethod\n", "@classmethod\n", "cls", "getattr(", "hasattr(", "setattr(",
+              # try/except/finally and raise (#26): reserved words, listed by hand too.
+              "try:\n    ", "except ", "except:\n    ", "except ValueError as e:\n    ",
+              "finally:\n    ", "raise ", "raise\n", "raise ValueError(", " from ", "Exception",
+              "TypeError", "RuntimeError", "AttributeError", "tf.errors.InvalidArgumentError",
+              "import os\n", "os.environ[", "os.environ.get(",
               # tf.data (#26): pipelines as scripts chain them (methods are "Dataset.<name>").
               "tf.data.Dataset.", ".map(lambda x: ", ".batch(", "drop_remainder=True",
               ".shuffle(", "seed=", ".repeat()", ".take(", "for x, y in ds:\n    ",

@@ -93,9 +93,11 @@ bool GradientTape::isTraced(Value v) const {
 
 void GradientTape::beginQuery(const char* what) {
   if (used_ && !persistent_)
+    // TF's RuntimeError (backprop.py GradientTape.gradient), so a script's
+    // `except RuntimeError` catches it; tf.GradientTape(persistent=True) allows more.
     throw EngineError(
-        "a non-persistent GradientTape can only be used once; create it with persistent=True "
-        "to ask for more than one set of gradients",
+        "RuntimeError: A non-persistent GradientTape can only be used to compute one set of "
+        "gradients (or jacobians)",
         b_.loc(), what);
   used_ = true;
 }

@@ -343,6 +343,39 @@ class Dumper {
     if (n.msg) then(*n.msg);
     out += ')';
   }
+  // (try BODY (except TYPE NAME BODY)... (else BODY) (finally BODY))
+  void node(const Stmt::Try& n, int indent) {
+    out += "(try";
+    block(n.body, indent + 2);
+    for (const Stmt::ExceptHandler& h : n.handlers) {
+      out += '\n';
+      out.append(std::size_t(indent) + 1, ' ');
+      out += "(except";
+      if (h.type) then(*h.type);
+      if (!h.name.empty()) out += " as " + h.name;
+      block(h.body, indent + 3);
+      out += ')';
+    }
+    for (const auto& [word, body] : {std::pair{"else", &n.orelse}, {"finally", &n.finalbody}}) {
+      if (body->empty()) continue;
+      out += '\n';
+      out.append(std::size_t(indent) + 1, ' ');
+      out += '(';
+      out += word;
+      block(*body, indent + 3);
+      out += ')';
+    }
+    out += ')';
+  }
+  void node(const Stmt::Raise& n, int) {
+    out += "(raise";
+    if (n.exc) then(*n.exc);
+    if (n.cause) {
+      out += " from";
+      then(*n.cause);
+    }
+    out += ')';
+  }
   void node(const Stmt::Pass&, int) { out += "(pass)"; }
   void node(const Stmt::Break&, int) { out += "(break)"; }
   void node(const Stmt::Continue&, int) { out += "(continue)"; }
@@ -778,6 +811,40 @@ class Unparser {
     if (n.msg) {
       out += ", ";
       expr(*n.msg, kLambda);
+    }
+    out += '\n';
+  }
+  void node(const Stmt::Try& n, int indent) {
+    out += "try:\n";
+    block(n.body, indent + 1);
+    for (const Stmt::ExceptHandler& h : n.handlers) {
+      out.append(std::size_t(indent) * 4, ' ');
+      out += "except";
+      if (h.type) {
+        out += ' ';
+        expr(*h.type, kLambda);
+      }
+      if (!h.name.empty()) out += " as " + h.name;
+      out += ":\n";
+      block(h.body, indent + 1);
+    }
+    for (const auto& [word, body] :
+         {std::pair{"else:\n", &n.orelse}, {"finally:\n", &n.finalbody}}) {
+      if (body->empty()) continue;
+      out.append(std::size_t(indent) * 4, ' ');
+      out += word;
+      block(*body, indent + 1);
+    }
+  }
+  void node(const Stmt::Raise& n, int) {
+    out += "raise";
+    if (n.exc) {
+      out += ' ';
+      expr(*n.exc, kLambda);
+    }
+    if (n.cause) {
+      out += " from ";
+      expr(*n.cause, kLambda);
     }
     out += '\n';
   }

@@ -272,6 +272,22 @@ struct Stmt {
     std::vector<std::string> names;
     bool nonlocal = false;
   };
+  // try: body; except handlers; else: orelse; finally: finalbody (Python's try statement).
+  struct ExceptHandler {
+    ExprPtr type;      // null for a bare `except:`
+    std::string name;  // `except E as name`; empty without `as`
+    SourceLoc loc;     // the `except` keyword's
+    Block body;
+  };
+  struct Try {
+    Block body;
+    std::vector<ExceptHandler> handlers;
+    Block orelse, finalbody;
+  };
+  // raise [exc [from cause]]; a bare raise re-raises the exception being handled.
+  struct Raise {
+    ExprPtr exc, cause;
+  };
   struct Pass {};
   struct Break {};
   struct Continue {};
@@ -282,9 +298,9 @@ struct Stmt {
     std::optional<Number> classroom;  // `class N`: the small value a first look in class uses
   };
 
-  using Node =
-      std::variant<ExprStmt, Assign, AugAssign, If, While, For, Def, ClassDef, Return, With, Pass,
-                   Break, Continue, ParamDecl, Import, ImportFrom, Delete, Assert, Global>;
+  using Node = std::variant<ExprStmt, Assign, AugAssign, If, While, For, Def, ClassDef, Return,
+                            With, Pass, Break, Continue, ParamDecl, Import, ImportFrom, Delete,
+                            Assert, Global, Try, Raise>;
   Node node;
   SourceLoc loc;
 

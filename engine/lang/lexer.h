@@ -17,7 +17,8 @@ namespace gl::lang {
 enum class Tok : std::uint8_t {
   // Structure and literals. FString: an f-string, its pieces in Token::fstring.
   Name, Int, Float, String, FString, Newline, Indent, Dedent, End, Error,
-  // Keywords. Reserved is a Python keyword GradLab script does not support (class, try, ...).
+  // Keywords. Reserved: a Python keyword the parser handles by its text (class, global, try,
+  // raise, ...) or names in an error (yield, async, ...).
   KwFalse, KwNone, KwTrue, KwAnd, KwAs, KwAssert, KwBreak, KwContinue, KwDef, KwDel, KwElif,
   KwElse, KwFor, KwFrom, KwIf, KwImport, KwIn, KwIs, KwLambda, KwNot, KwOr, KwPass, KwReturn,
   KwWhile, KwWith, Reserved,

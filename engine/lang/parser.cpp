@@ -203,6 +203,12 @@ class Parser {
           out.push_back(parseClass());
           return;
         }
+        if (t.text == "try") {
+          out.push_back(parseTry());
+          return;
+        }
+        if (t.text == "except" || t.text == "finally")
+          fail(t, "'" + t.text + "' without a matching 'try'");
         parseSimpleLine(out);  // the expression parser names the other reserved words
         return;
       case Tok::KwWith:
@@ -277,6 +283,7 @@ class Parser {
           } while (accept(Tok::Comma));
           return stmt(l, std::move(g));
         }
+        if (t.text == "raise") return parseRaise();
         return parseExprStatement();
       case Tok::KwAssert: {
         advance();
@@ -561,6 +568,60 @@ class Parser {
     loopDepth_ = loops;
     funcDepth_ = funcs;
     return stmt(loc(kw), Stmt::ClassDef{name.text, std::move(header), std::move(body)});
+  }
+
+  // try: ... (except [test [as NAME]]: ...)* [else: ...] [finally: ...], as Python's grammar:
+  // at least one except or a finally; else only after an except; a bare except comes last.
+  StmtPtr parseTry() {
+    const Token& kw = advance();
+    expect(Tok::Colon, "expected ':' after 'try'");
+    Stmt::Try node;
+    node.body = parseBlock("'try'");
+    const Token* bare = nullptr;
+    while (at(Tok::Reserved) && peek().text == "except") {
+      const Token& ex = advance();
+      if (bare) fail(*bare, "default 'except:' must be last");
+      if (at(Tok::Star))
+        fail(peek(), "'except*' (exception groups) is not supported in GradLab script");
+      Stmt::ExceptHandler h;
+      h.loc = loc(ex);
+      if (at(Tok::Colon)) {
+        bare = &ex;
+      } else {
+        h.type = parseTest();
+        if (at(Tok::Comma))
+          fail(peek(), "multiple exception types must be parenthesized: except (A, B):");
+        if (accept(Tok::KwAs)) h.name = expect(Tok::Name, "expected a name after 'as'").text;
+      }
+      expect(Tok::Colon, "expected ':' after the except clause");
+      h.body = parseBlock("'except'");
+      node.handlers.push_back(std::move(h));
+    }
+    if (at(Tok::KwElse)) {
+      if (node.handlers.empty()) fail(peek(), "'else' after 'try' needs an 'except' clause first");
+      advance();
+      expect(Tok::Colon, "expected ':' after 'else'");
+      node.orelse = parseBlock("'else'");
+    }
+    if (at(Tok::Reserved) && peek().text == "finally") {
+      advance();
+      expect(Tok::Colon, "expected ':' after 'finally'");
+      node.finalbody = parseBlock("'finally'");
+    }
+    if (node.handlers.empty() && node.finalbody.empty())
+      fail(peek(), "expected 'except' or 'finally' after the 'try' block");
+    return stmt(loc(kw), std::move(node));
+  }
+
+  // raise [exc [from cause]]
+  StmtPtr parseRaise() {
+    const Token& kw = advance();
+    Stmt::Raise r;
+    if (!at(Tok::Newline) && !at(Tok::Semicolon)) {
+      r.exc = parseTest();
+      if (accept(Tok::KwFrom)) r.cause = parseTest();
+    }
+    return stmt(loc(kw), std::move(r));
   }
 
   StmtPtr parseWith() {

@@ -88,7 +88,8 @@ int editDistance(const std::string& a, const std::string& b) {
 
 // ModuleObj --------------------------------------------------------------------------------
 
-std::optional<Val> ModuleObj::attr(Context&, const std::string& name) {
+std::optional<Val> ModuleObj::attr(Context& cx, const std::string& name) {
+  if (prefix == "py.os." && name == "environ") return cx.osEnviron();  // one per trace
   return moduleAttr(prefix, name);
 }
 
@@ -330,6 +331,9 @@ Val Tracer::getAttr(const Val& v, const std::string& name, const SourceLoc& loc)
       return Val::object(o);
     }
   }
+  // None has no attributes but Python's dunders, so this one is Python's AttributeError (an
+  // `except AttributeError` catches it); for other types GradLab may lack one TF has.
+  if (v.isNone()) fail(loc, "AttributeError: 'NoneType' object has no attribute '" + name + "'");
   std::vector<std::string> names;
   if (v.kind() == Kind::Object) names = v.obj()->attrNames();
   for (const auto& [k, d] : t)

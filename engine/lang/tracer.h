@@ -71,6 +71,7 @@ using ScopePtr = std::shared_ptr<Scope>;
 enum class Flow { Normal, Break, Continue, Return };
 
 struct ClassObj;
+struct ExceptionObj;
 struct TfFunctionObj;
 struct ConcreteFunction;
 
@@ -170,6 +171,7 @@ class Tracer {
   // Sets an attribute of a script instance or class; false for any other owner.
   bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
   Val kerasTrainingFunction(const std::string& name);  // tracer_keras_training.cpp
+  Val osEnviron();  // os.environ, one per trace (tracer_imports.cpp)
   // tf.config.run_functions_eagerly: tf.function calls run their Python eagerly.
   void setRunFunctionsEagerly(bool on) { runFunctionsEagerly_ = on; }
   bool runFunctionsEagerly() const { return runFunctionsEagerly_; }
@@ -209,8 +211,9 @@ class Tracer {
   std::optional<Shape> signatureShape(const TfFunctionObj& f, size_t i, const SourceLoc& loc);
   Val traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& key);
   // One trace of f's Python body into cf; mayNotCreate: creating a variable is TF's error.
+  // graphFirst: the call's first node (its arguments' nodes), where TF's op names start over.
   void runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced, const SourceLoc& callLoc,
-                bool mayNotCreate);
+                bool mayNotCreate, int graphFirst);
   Val replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& args);
   void runCallSideEffects(int first, int end);
 
@@ -234,6 +237,10 @@ class Tracer {
   // AutoGraph: if (tracer_autograph.cpp), while and for (tracer_loops.cpp).
   struct TensorIf;    // an if on a tensor, traced into a cond
   struct TensorLoop;  // the loop variables of a while_loop being traced
+  // try / raise (tracer_exceptions.cpp).
+  Flow execTry(const Stmt::Try& s, const SourceLoc& loc);
+  Flow tryBody(const Stmt::Try& s, const SourceLoc& loc);  // all but finally
+  Flow execRaise(const Stmt::Raise& r, const SourceLoc& loc);
   Flow execIf(const Stmt::If& s, const SourceLoc& loc);
   Val ifExp(const Expr::IfExp& e, const SourceLoc& loc);
   Flow execWhile(const Stmt::While& s, const SourceLoc& loc);
@@ -281,6 +288,7 @@ class Tracer {
   Context cx_{*this, b_};  // what builtins and objects see of the tracer
   ScopePtr globals_;
   ScopePtr kerasTraining_;
+  std::shared_ptr<DictObj> environ_;  // os.environ, made on first use
   std::string logPending_;  // the trace log's unfinished line (print(..., end=""))  // the Keras
                             // training loop's functions, made on first use
   ScopePtr scope_;
@@ -309,6 +317,10 @@ class Tracer {
   // The script functions being run, innermost last, with their local scopes: zero-argument
   // super() reads the method's class and first argument from the last one.
   std::vector<std::pair<const FunctionObj*, ScopePtr>> callFrames_;
+  // The exceptions being handled (except clauses running), innermost last: a bare `raise`
+  // raises the last one again.
+  std::vector<std::pair<EngineError, std::shared_ptr<ExceptionObj>>> handling_;
+  std::shared_ptr<ExceptionObj> raised_;  // the last exception a raise statement raised
 };
 
 // Guards native stack use so no script exhausts it (deep recursion, deep expressions).

@@ -43,7 +43,14 @@ const Stmt* findJump(const Block& block, bool loopLevel) {
                    [](const Stmt::ImportFrom&) -> Found { return nullptr; },
                    [](const Stmt::Delete&) -> Found { return nullptr; },
                    [](const Stmt::Assert&) -> Found { return nullptr; },
-                   [](const Stmt::Global&) -> Found { return nullptr; }},
+                   [](const Stmt::Global&) -> Found { return nullptr; },
+                   [](const Stmt::Raise&) -> Found { return nullptr; },
+                   [&](const Stmt::Try& x) -> Found {
+                     const Stmt* j = findJump(x.body, loopLevel);
+                     for (const auto& h : x.handlers) j = j ? j : findJump(h.body, loopLevel);
+                     j = j ? j : findJump(x.orelse, loopLevel);
+                     return j ? j : findJump(x.finalbody, loopLevel);
+                   }},
         s.node);
     if (inner) return inner;
   }

@@ -65,11 +65,16 @@ void addStringMethodBuiltins(BuiltinTable& t);  // ljust, center, ... (tracer_bu
                                                 // str methods, format, repr (tracer_format.cpp)
 void addDataBuiltins(BuiltinTable& t);          // tf.data (tracer_data_builtins.cpp)
 void addClassBuiltins(BuiltinTable& t);         // super, isinstance, property, getattr, ...
+void addExceptionBuiltins(BuiltinTable& t);  // ValueError, ..., tf.errors.* (tracer_exceptions.cpp)
 // tf.keras.layers.Layer, tf.keras.Model and tf.Module as bases (tracer_keras_subclass.cpp).
 void addKerasSubclassBuiltins(BuiltinTable& t);
 void addKerasTrainingBuiltins(BuiltinTable& t);
 void addFunctionBuiltins(BuiltinTable& t);  // tf.function, tf.config (tracer_function.cpp)  //
                                             // compile, fit, ... (tracer_keras_training.cpp)
+
+// os.environ (a DictObj with environ set): the error for reading key, which the script did not
+// set (tracer_imports.cpp).
+std::string unsetEnvironMessage(const Val& key);
 
 // The TF release whose API GradLab answers as (tf.__version__, tf.version.VERSION).
 inline constexpr const char* kTfVersion = "2.16.1";

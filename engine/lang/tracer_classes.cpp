@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "engine/lang/tracer.h"
+#include "engine/lang/tracer_exceptions.h"
 #include "engine/lang/tracer_keras_layer.h"
 #include "engine/lang/tracer_keras_subclass.h"
 
@@ -332,6 +333,10 @@ bool isInstanceOf(const Val& x, const Val& cls, Bound& a) {
              (c->native == NativeBase::Model && l->kind == "Sequential");
     return false;
   }
+  if (auto e = cls.as<ExceptionClassObj>()) {
+    auto inst = x.as<ExceptionObj>();
+    return inst && exceptionIsA(inst->kind->name, e->kind->name);
+  }
   if (auto b = cls.as<BuiltinObj>()) {
     const Kind k = x.kind();
     if (b->name == "int") return k == Kind::Int || k == Kind::Bool;
@@ -343,8 +348,8 @@ bool isInstanceOf(const Val& x, const Val& cls, Bound& a) {
     if (b->name == "dict") return x.as<DictObj>() != nullptr;
   }
   a.fail("classinfo",
-         "must be a script class, int, float, bool, str, list, tuple, dict or a "
-         "tuple of them in GradLab script");
+         "must be a script class, int, float, bool, str, list, tuple, dict, an exception "
+         "class or a tuple of them in GradLab script");
 }
 
 Val wrapped(Bound& a, ObjPtr o) {

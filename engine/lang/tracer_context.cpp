@@ -51,6 +51,8 @@ Val Context::call(const Val& fn, CallArgs& args, const std::string& what) {
 Val Context::makeSuper(const Val* cls, const Val* self, const SourceLoc& loc) {
   return t_.makeSuper(cls, self, loc);
 }
+Val Context::osEnviron() { return t_.osEnviron(); }
+
 Val Context::kerasTrainingFunction(const std::string& name) {
   return t_.kerasTrainingFunction(name);
 }

@@ -55,6 +55,8 @@ class Context {
   bool setScriptAttr(const Val& owner, const std::string& name, const Val& v, const SourceLoc& loc);
   // A function of Keras's training loop, which is GradLab script (tracer_keras_training.cpp).
   Val kerasTrainingFunction(const std::string& name);
+  // os.environ: one dict per trace, empty until the script sets keys.
+  Val osEnviron();
   void flatten(const Val& v, std::vector<Value>& out, const SourceLoc& loc,
                const std::string& what);
   Val unflatten(const Val& like, const std::vector<Value>& flat, size_t& pos);

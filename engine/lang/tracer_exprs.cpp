@@ -120,6 +120,7 @@ struct DictMethod : Object {
       if (args.pos.size() > 2) cx.fail(args.loc, "dict." + name + "() takes at most 2 arguments");
       const Val fallback = args.pos.size() == 2 ? args.pos[1].v : Val::none();
       const int at = dict->find(k);
+      if (at < 0 && dict->environ) cx.fail(args.pos[0].loc, unsetEnvironMessage(k));
       if (at < 0) {
         if (name == "pop" && args.pos.size() < 2)
           cx.fail(args.pos[0].loc, "KeyError: " + pyRepr(cx.graph(), k));

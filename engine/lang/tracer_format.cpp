@@ -225,6 +225,8 @@ std::string formatInt(Context& cx, int64_t v, const Spec& p, const SourceLoc& lo
 std::string pyRepr(const Graph& g, const Val& v, const TensorValues* values) {
   if (const NdArrayObj* a = asNdArray(v)) return ndarrayText(*a, true);
   if (v.isTensor()) return tensorText(g, v, true, values);
+  if (v.kind() == Kind::Object && v.obj()->strText() != v.obj()->reprText())
+    return v.obj()->reprText();  // an exception: repr(e) is ValueError('text'), str(e) the text
   if (v.kind() != Kind::Str) return repr(g, v, 0, values);
   // Python prefers single quotes, and double quotes when the text holds a single one only.
   const bool dq =

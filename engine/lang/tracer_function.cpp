@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <set>
 
 #include "engine/lang/tracer.h"
@@ -59,6 +60,27 @@ Val mapTensors(const Val& v, const std::function<Val(const Val&)>& f, int depth 
     auto out = std::make_shared<DictObj>();
     for (size_t i = 0; i < d->keys.size(); ++i)
       out->set(d->keys[i], mapTensors(d->values[i], f, depth + 1));
+    return Val::object(out);
+  }
+  return v;
+}
+
+// A function's outputs as TF's func_graph makes them (convert_to_tensor_or_composite on each):
+// a tf.Variable returned, or the variable `v.assign_add(...)` returns, becomes the tensor of
+// its value at the return, and a Python number a constant tensor (number(v) makes it).
+Val outputsAsTensors(const Val& v, const std::function<Val(const Val&)>& number, int depth = 0) {
+  if (depth > kMaxListNesting) return v;
+  if (v.var()) return Val::tensor(v.tensorValue());
+  if (v.isNumber()) return number(v);
+  if (v.isSeq()) {
+    std::vector<Val> items;
+    for (const Val& x : v.items()) items.push_back(outputsAsTensors(x, number, depth + 1));
+    return Val::listOf(std::move(items), v.kind() == Kind::Tuple);
+  }
+  if (auto d = v.as<DictObj>()) {
+    auto out = std::make_shared<DictObj>();
+    for (size_t i = 0; i < d->keys.size(); ++i)
+      out->set(d->keys[i], outputsAsTensors(d->values[i], number, depth + 1));
     return Val::object(out);
   }
   return v;
@@ -215,7 +237,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
         std::to_string(f.concrete.size() + 1) +
         ") for a new input signature; its Python code runs again, as TF retraces");
 
-  runTrace(f, *cf, traced, args.loc, tracesBefore > 0);
+  runTrace(f, *cf, traced, args.loc, tracesBefore > 0, callFirst);
   if (tracesBefore == 0 && cf->createdVariables) {
     // TF's Function._call (def_function.py): a first trace that created variables only
     // initializes them; a second trace, which may not create any, is what runs. Its Python code
@@ -223,7 +245,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
     for (int id = cf->first; id < cf->end; ++id) g_.node(id).sideEffect = false;
     for (auto& [var, value] : cf->variablesBefore) var->current = value;
     for (auto& [var, value] : cf->variablesCreated) var->current = var->handle;
-    runTrace(f, *cf, traced, args.loc, true);
+    runTrace(f, *cf, traced, args.loc, true, callFirst);
   }
   cf->calls = 1;
   // Its side effects (prints, asserts, the loops holding them) as traced: a call runs them at
@@ -236,7 +258,7 @@ Val Tracer::traceConcrete(TfFunctionObj& f, CallArgs& args, const std::string& k
 }
 
 void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
-                      const SourceLoc& callLoc, bool mayNotCreate) {
+                      const SourceLoc& callLoc, bool mayNotCreate, int graphFirst) {
   const size_t variablesBefore = variables_.size();
   cf.variablesBefore.clear();
   cf.variablesCreated.clear();
@@ -246,12 +268,23 @@ void Tracer::runTrace(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& traced,
     if (auto v = w.lock()) cf.variablesBefore.emplace_back(v, v->current);
   cf.first = g_.numNodes();
   ++functionDepth_;
+  // While Python runs, the trace's nodes form a graph of their own for TF's op names
+  // (tfTensorName: `x:0` on each trace, not `x_1:0`): a provisional call record says where it
+  // starts, replaced by the real one when the trace is done.
+  g_.functionCalls.push_back({f.name, -1, true, graphFirst, std::numeric_limits<int>::max()});
+  const size_t provisional = g_.functionCalls.size() - 1;
+  auto dropProvisional = [&] {
+    g_.functionCalls.erase(g_.functionCalls.begin() + std::ptrdiff_t(provisional));
+  };
   try {
-    cf.result = call(f.python, traced, f.name);
+    cf.result = outputsAsTensors(call(f.python, traced, f.name),
+                                 [&](const Val& x) { return Val::tensor(toTensor(x, callLoc)); });
   } catch (...) {
+    dropProvisional();
     --functionDepth_;
     throw;
   }
+  dropProvisional();
   --functionDepth_;
   cf.end = g_.numNodes();
   // TF: only the first trace of a Function may create variables (def_function.py). A variable
@@ -287,7 +320,7 @@ Val Tracer::replayConcrete(TfFunctionObj& f, ConcreteFunction& cf, CallArgs& arg
             "' holds a tf.custom_gradient, so GradLab traces it on every call: its Python code "
             "runs each time, where TF runs it once per input signature");
       CallArgs traced = args;
-      runTrace(f, cf, traced, args.loc, true);
+      runTrace(f, cf, traced, args.loc, true, g_.numNodes());
       ++cf.calls;
       return cf.result;
     }
@@ -370,6 +403,24 @@ struct FunctionDecorator : Object {
 
 }  // namespace
 
+namespace {
+
+// TF's PhysicalDevice namedtuple (config.py), for the one CPU.
+struct PhysicalDeviceObj : Object {
+  std::string typeName() const override { return "PhysicalDevice"; }
+  std::optional<Val> attr(Context&, const std::string& n) override {
+    if (n == "name") return Val::str("/physical_device:CPU:0");
+    if (n == "device_type") return Val::str("CPU");
+    return std::nullopt;
+  }
+  std::vector<std::string> attrNames() const override { return {"name", "device_type"}; }
+  std::string reprText() const override {
+    return "PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')";
+  }
+};
+
+}  // namespace
+
 void addFunctionBuiltins(BuiltinTable& t) {
   // @tf.function, tf.function(f), @tf.function(input_signature=...): a Function. jit_compile
   // and reduce_retracing change how TF compiles and when it retraces, not what f returns.
@@ -399,6 +450,17 @@ void addFunctionBuiltins(BuiltinTable& t) {
       }};
   t["tf.config.functions_run_eagerly"] = {
       Signature::parse(""), [](Bound& a) { return Val::boolean(a.cx.runFunctionsEagerly()); }};
+  // tf.config.list_physical_devices (config.py): GradLab computes on the CPU, as TF does on a
+  // machine without accelerators: one CPU device, no GPU or TPU.
+  t["tf.config.list_physical_devices"] = {
+      Signature::parse("device_type=None"), [](Bound& a) {
+        const std::string type = a.none("device_type") ? "CPU" : a.string("device_type");
+        if (type != "CPU" && type != "GPU" && type != "TPU")
+          a.fail("device_type", "must be 'CPU', 'GPU' or 'TPU' in GradLab script");
+        std::vector<Val> devices;
+        if (type == "CPU") devices.push_back(Val::object(std::make_shared<PhysicalDeviceObj>()));
+        return Val::listOf(std::move(devices));
+      }};
 }
 
 }  // namespace gl::lang::trace

@@ -1,8 +1,8 @@
 // import and from-import of the modules GradLab provides, and del. `tensorflow` is the tf
 // namespace scripts use without importing it (tf stays predefined, so scripts without imports
-// run as before); `keras` is tf.keras; math, time and functools are Python's, on trace-time
-// values (tracer_builtins_pymodules.cpp); numpy is tracer_numpy*.cpp. Any other module is a located
-// error naming it.
+// run as before); `keras` is tf.keras; math, time, functools and os (environ only) are
+// Python's, on trace-time values (tracer_builtins_pymodules.cpp); numpy is tracer_numpy*.cpp. Any
+// other module is a located error naming it.
 #include "engine/lang/tracer.h"
 #include "engine/lang/tracer_format.h"
 
@@ -15,9 +15,10 @@ struct Provided {
   const char* prefix;  // its builtin-table prefix
 };
 constexpr Provided kModules[] = {
-    {"tensorflow", "tf."},          {"keras", "tf.keras."},         {"math", "py.math."},
-    {"time", "py.time."},           {"functools", "py.functools."}, {"numpy", "py.numpy."},
-    {"itertools", "py.itertools."},
+    {"tensorflow", "tf."},          {"keras", "tf.keras."},
+    {"math", "py.math."},           {"time", "py.time."},
+    {"functools", "py.functools."}, {"numpy", "py.numpy."},
+    {"itertools", "py.itertools."}, {"os", "py.os."},
 };
 
 Val moduleVal(const std::string& prefix, const std::string& shown) {
@@ -66,6 +67,20 @@ Val Tracer::importFrom(const Stmt::ImportFrom& s, const Stmt::Alias& a) {
   }
   fail(a.loc, "cannot import name '" + a.name + "' from '" + s.module + "'" +
                   suggest(a.name, m.obj()->attrNames()));
+}
+
+std::string unsetEnvironMessage(const Val& key) {
+  return "os.environ[" + (key.kind() == Kind::Str ? "'" + key.text() + "'" : typeName(key)) +
+         "]: GradLab runs scripts without the process's environment, so os.environ holds only "
+         "the keys the script set";
+}
+
+Val Tracer::osEnviron() {
+  if (!environ_) {
+    environ_ = std::make_shared<DictObj>();
+    environ_->environ = true;
+  }
+  return Val::object(environ_);
 }
 
 void Tracer::unbind(const Expr& target) {

@@ -44,6 +44,23 @@ bool mayJump(const Stmt& s) {
   return false;
 }
 
+// A break or continue of this loop inside a try statement somewhere in block.
+const Stmt* jumpInTry(const Block& block) {
+  for (const auto& sp : block) {
+    if (sp->is<Stmt::Try>()) {
+      Block one{sp};
+      if (const Stmt* j = findJump(one, true); j && !j->is<Stmt::Return>()) return j;
+    }
+    if (auto i = sp->as<Stmt::If>()) {
+      if (const Stmt* j = jumpInTry(i->body)) return j;
+      if (const Stmt* j = jumpInTry(i->orelse)) return j;
+    }
+    if (auto w = sp->as<Stmt::With>())
+      if (const Stmt* j = jumpInTry(w->body)) return j;
+  }
+  return nullptr;
+}
+
 struct JumpRewrite {
   std::string skip, brk;
   bool breaks = false;
@@ -94,6 +111,12 @@ struct JumpRewrite {
 
 const Block& Tracer::rewriteJumps(const Block& body, std::string& breakFlag) {
   breakFlag.clear();
+  // AutoGraph does not convert a jump inside try either; the loop would need the try's
+  // handlers around flags, which GradLab does not build.
+  if (const Stmt* j = jumpInTry(body))
+    fail(j->loc, std::string("'") + jumpWord(*j) +
+                     "' inside a try statement is not supported in a loop on a tensor (the loop "
+                     "becomes a tf.while_loop); move the try out of the loop or use a Python loop");
   bool any = false;
   for (const auto& s : body) any = any || mayJump(*s);
   if (!any) return body;

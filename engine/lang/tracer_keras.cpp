@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "engine/lang/tracer_builtins.h"
+#include "engine/lang/tracer_format.h"
 #include "engine/lang/tracer_keras_init.h"
 #include "engine/lang/tracer_keras_layer.h"
 #include "engine/lang/tracer_keras_subclass.h"
@@ -239,6 +240,35 @@ void addDenseAndConv(BuiltinTable& t) {
     if (t.count(std::string("tf.") + a))
       t[std::string("tf.keras.activations.") + a] = t[std::string("tf.") + a];
   if (t.count("tf.nn.softmax")) t["tf.keras.activations.softmax"] = t["tf.nn.softmax"];
+  // keras.activations.linear and get (Keras 2's activations.py): get(None) is linear, a name
+  // the function of that name, a callable itself; anything else is Keras's error.
+  t["tf.keras.activations.linear"] = {Signature::parse("x"), [](Bound& a) { return a["x"]; }};
+  t["tf.keras.activations.get"] = {
+      Signature::parse("identifier"), [](Bound& a) -> Val {
+        const Val& id = a["identifier"];
+        if (id.isNone()) return *moduleAttr("tf.keras.activations.", "linear");
+        if (id.kind() == Kind::Str) {
+          if (auto f = moduleAttr("tf.keras.activations.", id.text());
+              f && f->kind() == Kind::Object)
+            return *f;
+          // One Keras has and GradLab lacks is GradLab's error, not Keras's ValueError (which
+          // a script's except clause could catch where Keras would have succeeded).
+          static const char* const kKeras[] = {"elu",      "exponential", "hard_sigmoid",
+                                               "mish",     "relu6",       "selu",
+                                               "softplus", "softsign",    "swish"};
+          if (std::find(std::begin(kKeras), std::end(kKeras), id.text()) != std::end(kKeras))
+            a.cx.fail(a.loc("identifier"), "GradLab does not provide the '" + id.text() +
+                                               "' activation yet (it has linear, relu, sigmoid, "
+                                               "tanh, softmax, gelu)");
+          a.cx.fail(a.loc("identifier"), "ValueError: Unknown activation function: '" + id.text() +
+                                             "' (GradLab has linear, relu, sigmoid, tanh, softmax, "
+                                             "gelu)");
+        }
+        if (id.kind() == Kind::Object && id.obj()->callable()) return id;
+        a.cx.fail(a.loc("identifier"),
+                  "TypeError: Could not interpret activation function identifier: " +
+                      pyRepr(a.cx.graph(), id));
+      }};
   t["tf.keras.layers.Dense"] = {
       Signature::parse(
           "units, activation=None, use_bias=True, kernel_initializer='glorot_uniform', "

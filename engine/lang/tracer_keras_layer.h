@@ -53,10 +53,16 @@ struct LayerObj : Object {
     if (n == "bias" && states.size() > 1) return stateVal(cx, states[1]);
     if (n == "built") return Val::boolean(built);
     if (n == "name") return Val::str(name);
+    if (n == "set_weights") {  // Keras's base Layer method, shared with script subclasses
+      auto m = std::make_shared<BuiltinObj>(*lookupBuiltin("Layer.set_weights")->as<BuiltinObj>());
+      m->self = Val::object(shared_from_this());
+      return Val::object(m);
+    }
     return std::nullopt;
   }
   std::vector<std::string> attrNames() const override {
-    return {"trainable_variables", "variables", "weights", "kernel", "bias", "built", "name"};
+    return {"trainable_variables", "variables", "weights", "kernel", "bias", "built", "name",
+            "set_weights"};
   }
   virtual std::vector<std::shared_ptr<VarState>> allStates() const { return states; }
   // What compile() keeps for a built-in model (Sequential); null for other layers.

@@ -247,6 +247,19 @@ void addKerasMoreLayers(BuiltinTable& t) {
                                         l->axis = a.integer("axis");
                                         return Val::object(l);
                                       }};
+  // The functional forms (keras/layers/merging/*.py): a new Add / Concatenate layer called on
+  // the inputs, so they take the layers' default names too.
+  t["tf.keras.layers.add"] = {Signature::parse("inputs"), [](Bound& a) {
+                                const Val l = a.cx.callSimple(*lookupBuiltin("tf.keras.layers.Add"),
+                                                              {}, a.callLoc, "Add");
+                                return a.cx.callSimple(l, {a["inputs"]}, a.callLoc, "add");
+                              }};
+  t["tf.keras.layers.concatenate"] = {
+      Signature::parse("inputs, axis=-1"), [](Bound& a) {
+        const Val l = a.cx.callSimple(*lookupBuiltin("tf.keras.layers.Concatenate"), {a["axis"]},
+                                      a.callLoc, "Concatenate");
+        return a.cx.callSimple(l, {a["inputs"]}, a.callLoc, "concatenate");
+      }};
   t["tf.keras.layers.Embedding"] = {
       Signature::parse("input_dim, output_dim, embeddings_initializer='uniform', name=None"),
       [](Bound& a) {

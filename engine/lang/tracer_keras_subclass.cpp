@@ -127,10 +127,12 @@ void moduleVariables(Context& cx, const InstanceObj& inst, States& out, const So
   }
 }
 
-Val variableList(Context& cx, const States& states) {
+// A list (Keras's weight properties) or a tuple (tf.Module's: module.py returns
+// tuple(self._flatten(...))).
+Val variableList(Context& cx, const States& states, bool tuple = false) {
   std::vector<Val> out;
   for (const auto& s : states) out.push_back(LayerObj::stateVal(cx, s));
-  return Val::listOf(std::move(out));
+  return Val::listOf(std::move(out), tuple);
 }
 
 int64_t paramCount(Context& cx, const Val& layer, const SourceLoc& loc) {
@@ -538,8 +540,8 @@ std::optional<Val> kerasAttr(Context& cx, const Val& self, const std::string& na
   if (name == "name") return Val::str(k.name);
   if (k.base == NativeBase::Module) {
     if (name == "trainable_variables")
-      return variableList(cx, layerWeights(cx, self, "trainable_weights", loc));
-    if (name == "variables") return variableList(cx, layerWeights(cx, self, "weights", loc));
+      return variableList(cx, layerWeights(cx, self, "trainable_weights", loc), true);
+    if (name == "variables") return variableList(cx, layerWeights(cx, self, "weights", loc), true);
     if (name == "submodules") {
       std::vector<Val> subs;
       std::vector<std::string> names = inst->attrs.order;
@@ -684,6 +686,35 @@ void addKerasSubclassBuiltins(BuiltinTable& t) {
                            return Val::none();
                          }};
   t["Layer.get_config"] = {Signature::parse(""), getConfig};
+  // Layer.set_weights (Keras 2's base_layer.py): one value per weight, in the order of
+  // layer.weights, each of its weight's shape; values are cast to the weight's dtype
+  // (backend.batch_set_value) and assigned.
+  t["Layer.set_weights"] = {
+      Signature::parse("weights"), [](Bound& a) {
+        const States states = layerWeights(a.cx, a.self, "weights", a.callLoc);
+        const Val& w = a["weights"];
+        if (!w.isSeq()) a.fail("weights", "must be a list of arrays or tensors");
+        const std::string layer = a.cx.getAttr(a.self, "name", a.callLoc).text();
+        if (w.items().size() != states.size())
+          a.cx.fail(a.loc("weights"), "ValueError: You called `set_weights(weights)` on layer \"" +
+                                          layer + "\" with a weight list of length " +
+                                          std::to_string(w.items().size()) +
+                                          ", but the layer was expecting " +
+                                          std::to_string(states.size()) + " weights.");
+        for (size_t i = 0; i < states.size(); ++i) {
+          Value x = a.cx.toTensor(w.items()[i], a.loc("weights"));
+          const TypeInfo& want = a.cx.b.type(states[i]->handle);
+          const Shape got = a.cx.b.type(x).shape;
+          if (got != want.shape)
+            a.cx.fail(a.loc("weights"),
+                      "ValueError: Layer " + layer + " weight shape " + shapeStr(want.shape) +
+                          " is not compatible with provided weight shape " + shapeStr(got) + ".");
+          a.cx.at(a.callLoc);
+          if (a.cx.b.type(x).dtype != want.dtype) x = gl::ops::cast(a.cx.b, x, want.dtype);
+          a.cx.assignVariable(Val::variable(states[i]), x, a.callLoc, "set_weights");
+        }
+        return Val::none();
+      }};
   t["Model.summary"] = {
       Signature::parse("line_length=None, positions=None, print_fn=None, "
                        "expand_nested=False, show_trainable=False"),

@@ -82,14 +82,17 @@ void refuseCallbacks(Bound& a) {
 Val optimizerFrom(Bound& a) {
   const Val& v = a["optimizer"];
   if (v.kind() != Kind::Str) return v;
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"sgd", "SGD"}, {"adam", "Adam"}, {"rmsprop", "RMSprop"}, {"adagrad", "Adagrad"}};
+  static const std::pair<const char*, const char*> kNames[] = {{"sgd", "SGD"},
+                                                               {"adam", "Adam"},
+                                                               {"nadam", "Nadam"},
+                                                               {"rmsprop", "RMSprop"},
+                                                               {"adagrad", "Adagrad"}};
   for (const auto& [name, cls] : kNames)
     if (v.text() == name || v.text() == cls)
       return a.cx.callSimple(*lookupBuiltin(std::string("tf.keras.optimizers.") + cls), {},
                              a.loc("optimizer"), cls);
   a.fail("optimizer", "names an optimizer GradLab does not provide yet: '" + v.text() +
-                          "' (it has sgd, adam, rmsprop, adagrad)");
+                          "' (it has sgd, adam, nadam, rmsprop, adagrad)");
 }
 
 Val compile(Bound& a) {

@@ -72,6 +72,49 @@ struct Adam : OptimizerObj {
   }
 };
 
+// keras/optimizers/nadam.py: Adam with Nesterov momentum (Dozat 2015). With the momentum
+// schedule u_t = beta_1 (1 - 0.5 * 0.96^t) and its running product U_t = u_1 ... u_t:
+// m += (g - m)(1 - beta_1), v += (g^2 - v)(1 - beta_2),
+// m_hat = u_{t+1} m / (1 - U_t u_{t+1}) + (1 - u_t) g / (1 - U_t), v_hat = v / (1 - beta_2^t),
+// w -= lr m_hat / (sqrt(v_hat) + epsilon).
+// Keras keeps U in one scalar variable multiplied once per step; here each variable keeps its
+// own copy as a third slot (initial 1, multiplied by u_t at each of its updates), which holds
+// the same values as long as every variable is updated at every step, as apply_gradients does
+// in fit and in training loops. (The slot is the one visible difference: opt.variables lists
+// it per variable where Keras lists one.)
+struct Nadam : OptimizerObj {
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-7;
+  std::vector<std::string> slotNames() const override { return {"m", "v", "u_product"}; }
+  double slotInitialValue(size_t i) const override { return i == 2 ? 1 : 0; }
+  void update(Context& cx, const Val& var, Value g, const std::vector<std::shared_ptr<VarState>>& s,
+              Value lr, Value t, const SourceLoc& loc) override {
+    Emitter& b = cx.b;
+    const DType dt = b.type(g).dtype;
+    const Value one = b.scalar(1, dt);
+    // beta_1 * (1 - 0.5 * 0.96^step)
+    auto schedule = [&](Value step) {
+      const Value decayed = o::pow(b, b.scalar(0.96, dt), step);
+      return o::scale(b, o::sub(b, one, o::scale(b, decayed, 0.5)), beta1);
+    };
+    const Value ut = schedule(t), ut1 = schedule(o::add(b, t, one));
+    const Value uProduct = o::mul(b, s[2]->current, ut);
+    const Value uProduct1 = o::mul(b, uProduct, ut1);
+    const Value m0 = s[0]->current, v0 = s[1]->current;
+    const Value m = o::add(b, m0, o::scale(b, o::sub(b, g, m0), 1 - beta1));
+    const Value v = o::add(b, v0, o::scale(b, o::sub(b, o::square(b, g), v0), 1 - beta2));
+    set(cx, s[0], m, loc, "Nadam m");
+    set(cx, s[1], v, loc, "Nadam v");
+    set(cx, s[2], uProduct, loc, "Nadam u_product");
+    const Value mHat =
+        o::add(b, o::div(b, o::mul(b, ut1, m), o::sub(b, one, uProduct1)),
+               o::div(b, o::mul(b, o::sub(b, one, ut), g), o::sub(b, one, uProduct)));
+    const Value vHat = o::div(b, v, o::sub(b, one, o::pow(b, b.scalar(beta2, dt), t)));
+    const Value den = o::addScalar(b, o::sqrt(b, vHat), epsilon);
+    cx.assignVariable(var, o::sub(b, var.tensorValue(), o::div(b, o::mul(b, mHat, lr), den)), loc,
+                      "Nadam.apply_gradients");
+  }
+};
+
 // keras/optimizers/rmsprop.py: velocity = rho velocity + (1 - rho) g^2; centered subtracts
 // the square of the gradients' average; increment = lr g / sqrt(denominator + epsilon)
 // (epsilon inside the root, unlike Adam); momentum accumulates the increments.
@@ -164,6 +207,16 @@ void addOptimizerRules(BuiltinTable& t) {
         return Val::object(opt);
       }};
   addOptimizerMethods(t, "Adam");
+  t["tf.keras.optimizers.Nadam"] = {
+      signature("learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07", "Nadam"),
+      [](Bound& a) {
+        auto opt = make<Nadam>(a, "Nadam");
+        opt->beta1 = a.number("beta_1");
+        opt->beta2 = a.number("beta_2");
+        opt->epsilon = a.number("epsilon");
+        return Val::object(opt);
+      }};
+  addOptimizerMethods(t, "Nadam");
   t["tf.keras.optimizers.RMSprop"] = {
       signature("learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-07, centered=False",
                 "RMSprop"),

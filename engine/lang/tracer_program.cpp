@@ -34,6 +34,7 @@ const BuiltinTable& builtins() {
     addStringBuiltins(t);
     addStringMethodBuiltins(t);
     addClassBuiltins(t);
+    addExceptionBuiltins(t);
     addKerasSubclassBuiltins(t);
     addKerasTrainingBuiltins(t);
     addDataBuiltins(t);

@@ -154,7 +154,7 @@ std::string repr(const Graph& g, const Val& v, int depth, const TensorValues* va
       // numpy's str() at the top (print), repr() inside a list, as Python prints them.
       if (const NdArrayObj* a = asNdArray(v)) return ndarrayText(*a, depth > 0);
       if (auto d = v.as<NpDTypeObj>()) return npTypeName(d->type);
-      return v.obj()->reprText();
+      return depth == 0 ? v.obj()->strText() : v.obj()->reprText();
     case Kind::DType:  // TF's DType: str() is <dtype: 'float32'>, repr() (in a list) tf.float32
       return depth == 0 ? std::string("<dtype: '") + dtypeName(v.asDType()) + "'>"
                         : std::string("tf.") + dtypeName(v.asDType());

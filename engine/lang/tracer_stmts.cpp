@@ -62,6 +62,16 @@ void assignedNames(const Block& block, std::vector<std::string>& out) {
             [](const Stmt::ExprStmt&) {}, [](const Stmt::Return&) {}, [](const Stmt::Pass&) {},
             [](const Stmt::Break&) {}, [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {},
             [](const Stmt::Delete&) {}, [](const Stmt::Assert&) {}, [](const Stmt::Global&) {},
+            [](const Stmt::Raise&) {},
+            [&](const Stmt::Try& x) {
+              assignedNames(x.body, out);
+              for (const auto& h : x.handlers) {
+                if (!h.name.empty()) addName(h.name, out);
+                assignedNames(h.body, out);
+              }
+              assignedNames(x.orelse, out);
+              assignedNames(x.finalbody, out);
+            },
             // An import binds names, like an assignment.
             [&](const Stmt::Import& i) {
               for (const auto& a : i.names)
@@ -140,6 +150,11 @@ void Tracer::assign(const Expr& target, const Val& v) {
       if (!isDictKey(index))
         fail(s->index->loc, "dict keys must be strings, ints or bools in GradLab script, got " +
                                 article(typeName(index)));
+      // os.environ takes strings only (os.py _Environ.encodevalue: "str expected, not int").
+      for (const Val* x : {static_cast<const Val*>(&index), &v})
+        if (d->environ && x->kind() != Kind::Str)
+          fail(x == &index ? s->index->loc : target.loc,
+               "TypeError: str expected, not " + typeName(*x));
       d->set(index, v);
       return;
     }
@@ -199,6 +214,8 @@ struct Tracer::ExecStmt {
   Flow operator()(const Stmt::ParamDecl& p) const;
   Flow operator()(const Stmt::Import& i) const;
   Flow operator()(const Stmt::ImportFrom& i) const;
+  Flow operator()(const Stmt::Try& x) const { return t.execTry(x, loc); }
+  Flow operator()(const Stmt::Raise& r) const { return t.execRaise(r, loc); }
   Flow operator()(const Stmt::Delete& d) const;
   Flow operator()(const Stmt::Assert& a) const;
   Flow operator()(const Stmt::Global& g) const;
@@ -283,7 +300,15 @@ Flow Tracer::ExecStmt::operator()(const Stmt::With& w) const {
     entered.push_back(ctx);
     if (!item.asName.empty()) t.bind(item.asName, bound, item.asLoc);
   }
-  Flow f = t.execBlock(w.body);
+  // The contexts exit on every way out, an exception too (a tape stops recording), as
+  // Python's with statement calls __exit__.
+  Flow f = Flow::Normal;
+  try {
+    f = t.execBlock(w.body);
+  } catch (const EngineError&) {
+    for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj()->exit(t.cx_);
+    throw;
+  }
   for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj()->exit(t.cx_);
   return f;
 }

@@ -103,6 +103,7 @@ Val Tracer::subscript(const Val& v, const Val& index, const SourceLoc& loc) {
   }
   if (auto d = v.as<DictObj>()) {
     const int at = d->find(index);
+    if (at < 0 && d->environ) fail(loc, unsetEnvironMessage(index));
     if (at < 0) fail(loc, "KeyError: " + repr(g_, index) + " is not a key of this dict");
     const Val& item = d->values[size_t(at)];
     return item.var() ? readVariable(item) : item;

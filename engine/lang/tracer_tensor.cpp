@@ -125,17 +125,17 @@ Val pythonArith(Tracer& t, BinaryOp op, const Val& l, const Val& r, const Source
       if (ints) return Val::integer(checked(mulOv, a, c, t, loc));
       return Val::real(x * y);
     case BinaryOp::Div:
-      if (y == 0) t.fail(loc, "division by zero");
+      if (y == 0) t.fail(loc, "ZeroDivisionError: division by zero");
       return Val::real(x / y);
     case BinaryOp::FloorDiv:
-      if (y == 0) t.fail(loc, "integer division or modulo by zero");
+      if (y == 0) t.fail(loc, "ZeroDivisionError: integer division or modulo by zero");
       if (ints) {
         if (a == INT64_MIN && c == -1) t.fail(loc, "integer overflow");
         return Val::integer(floorDiv(a, c));
       }
       return Val::real(std::floor(x / y));
     case BinaryOp::Mod:
-      if (y == 0) t.fail(loc, "integer division or modulo by zero");
+      if (y == 0) t.fail(loc, "ZeroDivisionError: integer division or modulo by zero");
       if (ints) {
         if (c == -1) return Val::integer(0);
         return Val::integer(a - floorDiv(a, c) * c);
@@ -261,6 +261,7 @@ bool contains(Tracer& t, const Val& container, const Val& x, const SourceLoc& lo
     for (const Val& item : container.items()) found = found || sameValue(x, item);
   } else if (auto d = container.as<DictObj>()) {
     found = isDictKey(x) && d->find(x) >= 0;
+    if (!found && d->environ) t.fail(loc, unsetEnvironMessage(x));
   } else if (container.kind() == Kind::Str && x.kind() == Kind::Str) {
     found = container.text().find(x.text()) != std::string::npos;
   } else {

@@ -95,6 +95,8 @@ class Object : public std::enable_shared_from_this<Object> {
   virtual std::optional<int64_t> length(Context&, const SourceLoc&) { return std::nullopt; }
   // repr()/str() at trace time; datasets show TF's "<_BatchDataset element_spec=...>".
   virtual std::string reprText() const { return "<" + typeName() + ">"; }
+  // str(): the same as repr() unless the object says otherwise (an exception's message).
+  virtual std::string strText() const { return reprText(); }
 };
 using ObjPtr = std::shared_ptr<Object>;
 
@@ -221,7 +223,11 @@ struct Val {
 // A Python dict: str, int or bool keys, in insertion order (sources and targets of a tape).
 struct DictObj : Object {
   std::vector<Val> keys, values;
-  std::string typeName() const override { return "dict"; }
+  // os.environ: GradLab runs a script without the process's environment, so this dict holds
+  // only what the script set; reading a key it did not set is an error naming that, never a
+  // KeyError or a default the real environment might not give (tracer_imports.cpp).
+  bool environ = false;
+  std::string typeName() const override { return environ ? "_Environ" : "dict"; }
   std::optional<Val> attr(Context& cx, const std::string& name) override;  // items/keys/values
   std::vector<std::string> attrNames() const override {
     return {"items", "keys", "values", "get", "pop", "setdefault", "update", "copy", "clear"};

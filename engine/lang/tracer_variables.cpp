@@ -163,31 +163,40 @@ struct AssignScan {
     auto e = [this](const ExprPtr& x) {
       if (x) expr(*x);
     };
-    std::visit(
-        Overloaded{[&](const Stmt::ExprStmt& x) { e(x.value); },
-                   [&](const Stmt::Assign& x) {
-                     for (const auto& t : x.targets) e(t);
-                     e(x.value);
-                   },
-                   [&](const Stmt::AugAssign& x) { e(x.target), e(x.value); },
-                   [&](const Stmt::If& x) { e(x.test), block(x.body), block(x.orelse); },
-                   [&](const Stmt::While& x) { e(x.test), block(x.body); },
-                   [&](const Stmt::For& x) { e(x.iter), block(x.body); },
-                   [&](const Stmt::Def& x) { block(x.body); },
-                   [&](const Stmt::ClassDef& x) { block(x.body); },
-                   [&](const Stmt::Return& x) { e(x.value); },
-                   [&](const Stmt::With& x) {
-                     for (const auto& i : x.items) e(i.context);
-                     block(x.body);
-                   },
-                   [](const Stmt::Pass&) {}, [](const Stmt::Break&) {},
-                   [](const Stmt::Continue&) {}, [](const Stmt::ParamDecl&) {},
-                   [](const Stmt::Import&) {}, [](const Stmt::ImportFrom&) {},
-                   [&](const Stmt::Delete& x) {
-                     for (const auto& t : x.targets) e(t);
-                   },
-                   [&](const Stmt::Assert& x) { e(x.test), e(x.msg); }, [](const Stmt::Global&) {}},
-        s.node);
+    std::visit(Overloaded{[&](const Stmt::ExprStmt& x) { e(x.value); },
+                          [&](const Stmt::Assign& x) {
+                            for (const auto& t : x.targets) e(t);
+                            e(x.value);
+                          },
+                          [&](const Stmt::AugAssign& x) { e(x.target), e(x.value); },
+                          [&](const Stmt::If& x) { e(x.test), block(x.body), block(x.orelse); },
+                          [&](const Stmt::While& x) { e(x.test), block(x.body); },
+                          [&](const Stmt::For& x) { e(x.iter), block(x.body); },
+                          [&](const Stmt::Def& x) { block(x.body); },
+                          [&](const Stmt::ClassDef& x) { block(x.body); },
+                          [&](const Stmt::Return& x) { e(x.value); },
+                          [&](const Stmt::With& x) {
+                            for (const auto& i : x.items) e(i.context);
+                            block(x.body);
+                          },
+                          [](const Stmt::Pass&) {},
+                          [](const Stmt::Break&) {},
+                          [](const Stmt::Continue&) {},
+                          [](const Stmt::ParamDecl&) {},
+                          [](const Stmt::Import&) {},
+                          [](const Stmt::ImportFrom&) {},
+                          [&](const Stmt::Delete& x) {
+                            for (const auto& t : x.targets) e(t);
+                          },
+                          [&](const Stmt::Assert& x) { e(x.test), e(x.msg); },
+                          [](const Stmt::Global&) {},
+                          [&](const Stmt::Raise& x) { e(x.exc), e(x.cause); },
+                          [&](const Stmt::Try& x) {
+                            block(x.body);
+                            for (const auto& h : x.handlers) e(h.type), block(h.body);
+                            block(x.orelse), block(x.finalbody);
+                          }},
+               s.node);
   }
 };
 

@@ -103,6 +103,65 @@ class TestFunction : public QObject {
     QCOMPARE(p.traceLog.at(0), std::string("True"));
   }
 
+  // A tf.function's outputs are tensors (func_graph.py converts each with
+  // convert_to_tensor_or_composite): a returned variable, or the variable assign_add returns,
+  // comes back as the tensor of its value at the return, on the traced call and on later ones.
+  void returnedVariablesAreTensors() {
+    const TracedProgram p = trace(
+        "counter = tf.Variable(0)\n@tf.function\ndef increment(c=1):\n"
+        "    return counter.assign_add(c)\n"
+        "print(increment())\nprint(increment())\n"
+        "@tf.function\ndef get():\n    return [counter]\nprint(get()[0])\n");
+    std::vector<std::string> printed;
+    for (const std::string& l : p.traceLog)
+      if (l.rfind("note: ", 0) != 0) printed.push_back(l);
+    QCOMPARE(printed, (std::vector<std::string>{"tf.Tensor(1, shape=(), dtype=int32)",
+                                                "tf.Tensor(2, shape=(), dtype=int32)",
+                                                "tf.Tensor(2, shape=(), dtype=int32)"}));
+  }
+
+  // Python numbers returned become constant tensors (TF's guide: a global Python value is
+  // captured as a constant when the function is traced, so a later change is not seen).
+  void returnedNumbersAreTensors() {
+    const TracedProgram p = trace(
+        "foo = 1\n@tf.function\ndef buggy():\n    return 1 + foo, 2.5, True\n"
+        "print(buggy())\nfoo = 100\nprint(buggy()[0])\n");
+    QCOMPARE(p.traceLog.at(0), std::string("(<tf.Tensor: shape=(), dtype=int32, numpy=2>, "
+                                           "<tf.Tensor: shape=(), dtype=float32, numpy=2.5>, "
+                                           "<tf.Tensor: shape=(), dtype=bool, numpy=True>)"));
+    QCOMPARE(p.traceLog.at(1), std::string("tf.Tensor(2, shape=(), dtype=int32)"));
+  }
+
+  // Each trace is a FuncGraph of its own, so its op names start over while Python runs
+  // (TF's guide prints Tensor("x:0", ...) on every retrace, not x_1).
+  void eachTraceNamesItsOwnOps() {
+    const TracedProgram p = trace(
+        "@tf.function\ndef f(x):\n    y = x * 2.0\n    print(x, y)\n    return y\n"
+        "a = f(tf.constant(1.0))\nb = f(tf.constant([1.0, 2.0]))\n");
+    std::vector<std::string> printed;
+    for (const std::string& l : p.traceLog)
+      if (l.rfind("note: ", 0) != 0) printed.push_back(l);
+    QCOMPARE(printed,
+             (std::vector<std::string>{
+                 "Tensor(\"x:0\", shape=(), dtype=float32) Tensor(\"mul:0\", shape=(), "
+                 "dtype=float32)",
+                 "Tensor(\"x:0\", shape=(2,), dtype=float32) Tensor(\"mul:0\", shape=(2,), "
+                 "dtype=float32)"}));
+  }
+
+  // tf.config.list_physical_devices (config.py): GradLab computes on the CPU, as TF on a
+  // machine without accelerators, so a script's GPU check finds none.
+  void physicalDevicesAreOneCpu() {
+    const TracedProgram p = trace(
+        "print(tf.config.list_physical_devices('GPU'), len(tf.config.list_physical_devices()))\n"
+        "d = tf.config.list_physical_devices('CPU')[0]\nprint(d, d.name, d.device_type)\n");
+    QCOMPARE(p.traceLog.at(0), std::string("[] 1"));
+    QCOMPARE(p.traceLog.at(1), std::string("PhysicalDevice(name='/physical_device:CPU:0', "
+                                           "device_type='CPU') /physical_device:CPU:0 CPU"));
+    QVERIFY(errorOf("d = tf.config.list_physical_devices('XPU')\n")
+                .find("must be 'CPU', 'GPU' or 'TPU'") != std::string::npos);
+  }
+
   // Truth of a tensor with more than one element: numpy's ValueError, as EagerTensor.__bool__
   // raises it; `not x` in eager code is Python's not of bool(x).
   void eagerTruthValues() {

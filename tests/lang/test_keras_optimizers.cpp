@@ -1,6 +1,6 @@
 // The Keras optimizers as scripts: three steps on loss = sum(w * w) (gradient 2w) from
 // w = [1, 2] in float64, compared with the update formulas of TF >= 2.11's
-// keras/optimizers/{sgd,adam,rmsprop,adagrad}.py computed here in double, independently of
+// keras/optimizers/{sgd,adam,nadam,rmsprop,adagrad}.py computed here in double, independently of
 // GradLab; at the top level, in a Python for loop, in a `for i in tf.range(3)` tensor loop
 // (which must carry the slots and the iteration counter) and through minimize. Also TF's
 // docstring values and the refusals.
@@ -134,6 +134,27 @@ Step adam(double lr = 0.001, double b1 = 0.9, double b2 = 0.999, double eps = 1e
   };
 }
 
+// keras/optimizers/nadam.py update_step: the momentum schedule u_t = beta_1 (1 - 0.5 0.96^t),
+// its running product U_t (one per optimizer, multiplied once per step), Nesterov's m_hat.
+Step nadam(double lr = 0.001, double b1 = 0.9, double b2 = 0.999, double eps = 1e-7) {
+  auto m = std::make_shared<Vec>(2, 0.0), v = std::make_shared<Vec>(2, 0.0);
+  auto product = std::make_shared<double>(1.0);
+  lr = f32(lr);
+  return [=](Vec& w, const Vec& g, int t) {
+    const double ut = b1 * (1 - 0.5 * std::pow(0.96, t));
+    const double ut1 = b1 * (1 - 0.5 * std::pow(0.96, t + 1));
+    *product *= ut;
+    const double product1 = *product * ut1;
+    for (size_t i = 0; i < w.size(); ++i) {
+      (*m)[i] += (g[i] - (*m)[i]) * (1 - b1);
+      (*v)[i] += (g[i] * g[i] - (*v)[i]) * (1 - b2);
+      const double mHat = ut1 * (*m)[i] / (1 - product1) + (1 - ut) * g[i] / (1 - *product);
+      const double vHat = (*v)[i] / (1 - std::pow(b2, t));
+      w[i] -= mHat * lr / (std::sqrt(vHat) + eps);
+    }
+  };
+}
+
 // keras/optimizers/rmsprop.py update_step: epsilon inside the square root.
 Step rmsprop(double lr = 0.001, double rho = 0.9, double momentum = 0, double eps = 1e-7,
              bool centered = false) {
@@ -217,6 +238,9 @@ const Case kCases[] = {
     {"Adam clipvalue weight_decay",
      "tf.keras.optimizers.Adam(0.1, clipvalue=1.5, weight_decay=0.1)",
      [] { return weightDecay(0.1, 0.1, clipvalue(1.5, adam(0.1))); }},
+    {"Nadam default", "tf.keras.optimizers.Nadam()", [] { return nadam(); }},
+    {"Nadam args", "tf.keras.optimizers.Nadam(0.2, beta_1=0.8, beta_2=0.99, epsilon=0.01)",
+     [] { return nadam(0.2, 0.8, 0.99, 0.01); }},
     {"RMSprop default", "tf.keras.optimizers.RMSprop()", [] { return rmsprop(); }},
     {"RMSprop momentum", "tf.keras.optimizers.RMSprop(0.05, rho=0.8, momentum=0.5)",
      [] { return rmsprop(0.05, 0.8, 0.5); }},
@@ -294,6 +318,23 @@ class TestKerasOptimizers : public QObject {
     QVERIFY2(std::abs(v[0].item() - 9.9) < 1e-5, qPrintable(QString::number(v[0].item(), 'g', 9)));
     QVERIFY2(std::abs(v[1].item() - 9.683772) < 1e-5,
              qPrintable(QString::number(v[1].item(), 'g', 9)));
+  }
+
+  // keras/optimizers/nadam.py's usage example: one minimize step of lr 0.2 on var1**2 / 2
+  // from 10.0 gives "9.8" ({:.1f}); the formula gives 9.787442 in float32. compile() takes
+  // "nadam" by name, as Keras's optimizers.get does.
+  void nadamDocstring() {
+    const auto v =
+        run("var1 = tf.Variable(10.0)\nopt = tf.keras.optimizers.Nadam(learning_rate=0.2)\n"
+            "opt.minimize(lambda: (var1 ** 2) / 2.0, [var1])\na = var1 + 0.0\n",
+            {"a"});
+    QVERIFY2(std::abs(v[0].item() - 9.787442) < 1e-5,
+             qPrintable(QString::number(v[0].item(), 'g', 9)));
+    const TracedProgram p = traceProgram(
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "model.compile(optimizer='nadam', loss='mse')\nprint(type(model.optimizer).__name__)\n",
+        "opt.gls");
+    QCOMPARE(p.traceLog.back(), std::string("Nadam"));
   }
 
   // Keras layer weights are trained like tf.Variables: a Dense layer (kernel ones, bias

@@ -918,6 +918,20 @@ class TestParser : public QObject {
     row("del\n", "expected a name after 'del'", 1, 4);
     row("assert\n", "expected an expression, found end of line", 1, 7);
     row("assert x,\n", "expected an expression, found end of line", 1, 10);
+    // The try statement's grammar (Python's reference, "The try statement").
+    row("try:\n    x = 1\n", "expected 'except' or 'finally' after the 'try' block", 3, 1);
+    row("try:\n    x = 1\nelse:\n    y = 2\n", "'else' after 'try' needs an 'except' clause first",
+        3, 1);
+    row("try:\n    x = 1\nexcept:\n    pass\nexcept ValueError:\n    pass\n",
+        "default 'except:' must be last", 3, 1);
+    row("try:\n    x = 1\nexcept A, B:\n    pass\n",
+        "multiple exception types must be parenthesized", 3, 9);
+    row("try:\n    x = 1\nexcept* A:\n    pass\n", "'except*' (exception groups) is not supported",
+        3, 7);
+    row("except ValueError:\n    pass\n", "'except' without a matching 'try'", 1, 1);
+    row("x = 1\nfinally:\n    pass\n", "'finally' without a matching 'try'", 2, 1);
+    row("try\n    x = 1\n", "expected ':' after 'try'", 1, 4);
+    row("x = raise\n", "'raise' is not supported", 1, 5);
     row("x = yield\n", "'yield' is not supported in GradLab script", 1, 5);
     row("d = {1, 2}\n", "expected ':' after a dict key (set literals are not supported)", 1, 7);
     row("x[] = 1\n", "expected an index or a slice inside '[]'", 1, 3);
@@ -981,6 +995,10 @@ class TestParser : public QObject {
         "import a.b, c\nfrom a.b import c as d, e\nfrom x import *\n"
         "from tensorflow.keras.layers import (Dense,\n    Conv2D)\n");
     row("del and assert", "del a, b[1], c.d\nassert x, 'm'\nassert y\n");
+    row("try statements",
+        "try:\n    x = 1\nexcept (A, B) as e:\n    raise\nexcept C:\n    raise D('m') from e\n"
+        "except:\n    pass\nelse:\n    y = 2\nfinally:\n    z = 3\n"
+        "try: a = 1\nfinally: b = 2\nraise E\n");
     row("star args", "f(*a, b, **k, c=1)\nf(x, *a, *b)\ng(**a, **b)\n");
     row("star params",
         "def f(a, *args, k=1, **kw):\n    pass\ndef g(a, *, k, j=2):\n    pass\n"
@@ -1014,6 +1032,11 @@ class TestParser : public QObject {
         "(from tensorflow.keras import layers as L Model)\n");
     row("del x, y[0]\n", "(del x (sub y 0))\n");
     row("assert x > 0, 'pos'\n", "(assert (cmp x > 0) \"pos\")\n");
+    row("try:\n    f()\nexcept ValueError as e:\n    raise\nelse:\n    g()\nfinally:\n    h()\n",
+        "(try\n  (expr (call f))\n (except ValueError as e\n   (raise))\n (else\n   (expr (call "
+        "g)))\n"
+        " (finally\n   (expr (call h))))\n");
+    row("raise ValueError('m') from None\n", "(raise (call ValueError \"m\") from None)\n");
     row("s = f'a{x:.3f}b'\n", "(assign s (fstr \"a\" (fmt x (fstr \".3f\")) \"b\"))\n");
     row("s = f'{x!r}{{}}'\n", "(assign s (fstr (fmt x !r) \"{}\"))\n");
     row("s = f'{x=}'\n", "(assign s (fstr \"x=\" (fmt x !r)))\n");

@@ -1095,6 +1095,24 @@ r = tf.constant([7, -7, 7, -7]) % tf.constant([2, 2, -2, -2])
 
   // Python as people write it (issue #26): imports, f-strings and formatting, *args/**kwargs,
   // del and assert. Values are checked through the trace log.
+  // os.environ is a dict of str (os.py _Environ): scripts set TF_CPP_MIN_LOG_LEVEL or
+  // KERAS_BACKEND before importing TF, which changes nothing GradLab computes; each trace starts
+  // with an empty one (bad_scripts: reading a key the script did not set is an error).
+  void os_environ_holds_what_the_script_set() {
+    TracedProgram p = trace(R"(import os
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
+os.environ["KERAS_BACKEND"] = "tensorflow"
+import tensorflow as tf
+print(os.environ["TF_CPP_MIN_LOG_LEVEL"], os.environ.get("KERAS_BACKEND"), len(os.environ))
+print("KERAS_BACKEND" in os.environ, os.environ.pop("KERAS_BACKEND"), len(os.environ))
+)");
+    QCOMPARE(p.traceLog.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(p.traceLog[0]), QString("2 tensorflow 2"));
+    QCOMPARE(QString::fromStdString(p.traceLog[1]), QString("True tensorflow 1"));
+    TracedProgram q = trace("import os\nprint(len(os.environ))\n");
+    QCOMPARE(QString::fromStdString(q.traceLog.at(0)), QString("0"));
+  }
+
   void imports_bind_the_modules_gradlab_provides() {
     const char* src = R"(from __future__ import print_function
 import tensorflow as tf
