@@ -6,20 +6,14 @@
 #include "test_main.h"
 
 #include "engine/lang/program.h"
+#include "script_helpers.h"
 
 using namespace gl;
 using namespace gl::lang;
 
 namespace {
 
-std::string traceError(const std::string& src) {
-  try {
-    traceProgram(src, "e.gls", {});
-  } catch (const EngineError& e) {
-    return e.what();
-  }
-  return "";
-}
+using gl::test::traceError;
 
 QStringList printed(const std::string& src) {
   QStringList out;
