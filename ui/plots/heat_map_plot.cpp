@@ -46,25 +46,10 @@ HeatMapPlot::HeatMapPlot(QWidget* parent) : PlotWidget(parent) {
 
 void HeatMapPlot::setData(const HeatMapData& data) {
   data_ = data;
-  mapStale_ = true;
-  if (hiddenInShownWindow())
-    replotWhenShown();
-  else
-    fillMap();
+  contentChanged();
 }
 
-const HeatMapPlot& HeatMapPlot::filled() const {
-  if (mapStale_) const_cast<HeatMapPlot*>(this)->fillMap();  // the map is a cache of data_
-  return *this;
-}
-
-void HeatMapPlot::showEvent(QShowEvent* event) {
-  if (mapStale_) fillMap();
-  PlotWidget::showEvent(event);
-}
-
-void HeatMapPlot::fillMap() {
-  mapStale_ = false;
+void HeatMapPlot::buildContent() {
   const int cols = std::max(1, data_.cols), rows = std::max(1, data_.rows);
   // Cell centres at integer coordinates: cell (t, k) is drawn around x = k, y = t.
   map_->data()->setSize(cols, rows);

@@ -19,7 +19,7 @@ class HeatMapPlot : public PlotWidget {
   double cellValue(int row, int col) const;
   QCPColorMap* colorMap() const { return filled().map_; }
   QCPColorScale* colorScale() const { return filled().scale_; }
-  bool waitingToBeShown() const { return mapStale_; }
+  bool waitingToBeShown() const { return contentOwed(); }
 
   QString toCsv() const override;  // row,col,value
   bool hasStepAxis() const override { return true; }
@@ -29,14 +29,12 @@ class HeatMapPlot : public PlotWidget {
  protected:
   Qt::Orientation stepAxisOrientation() const override { return Qt::Horizontal; }
   void applyPalette() override;
-  void showEvent(QShowEvent* event) override;
+  void buildContent() override;  // data_ into the colour map
 
  private:
-  void fillMap();
-  const HeatMapPlot& filled() const;  // this plot with data_ in its colour map
+  const HeatMapPlot& filled() const { return static_cast<const HeatMapPlot&>(withContent()); }
 
   HeatMapData data_;
-  bool mapStale_ = false;
   QCPColorMap* map_ = nullptr;
   QCPColorScale* scale_ = nullptr;
 };

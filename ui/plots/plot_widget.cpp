@@ -120,7 +120,27 @@ void PlotWidget::replotWhenShown() {
   replot(QCustomPlot::rpQueuedReplot);
 }
 
+void PlotWidget::contentChanged() {
+  contentOwed_ = true;
+  if (hiddenInShownWindow()) return replotWhenShown();
+  contentOwed_ = false;
+  buildContent();
+}
+
+const PlotWidget& PlotWidget::withContent() const {
+  if (contentOwed_) {
+    auto* self = const_cast<PlotWidget*>(this);  // the content is a cache of the data
+    self->contentOwed_ = false;
+    self->buildContent();
+  }
+  return *this;
+}
+
 void PlotWidget::showEvent(QShowEvent* event) {
+  if (contentOwed_) {
+    contentOwed_ = false;
+    buildContent();
+  }
   QCustomPlot::showEvent(event);
   if (replotPending_) {
     replotPending_ = false;

@@ -81,6 +81,14 @@ class PlotWidget : public QCustomPlot {
   void showEvent(QShowEvent* event) override;
   // Not shown while its window is (another tab is in front): a replot can wait.
   bool hiddenInShownWindow() const;
+  // What a subclass derives from its data to draw it (a colour map's million cells, a
+  // timeline's layers) is not worth building for a tab not in front. contentChanged() builds
+  // it now (buildContent), or when the plot is shown; withContent() builds it if it is still
+  // owed, for an accessor asked about it before then.
+  void contentChanged();
+  const PlotWidget& withContent() const;
+  bool contentOwed() const { return contentOwed_; }
+  virtual void buildContent() {}
   // The nearest point of any visible QCPGraph within `maxPixels`, as "name\nx: ..\ny: ..".
   QString nearestGraphPointText(const QPointF& pixel, const QString& xName, const QString& yName,
                                 double maxPixels = 12) const;
@@ -107,6 +115,7 @@ class PlotWidget : public QCustomPlot {
   QCPItemStraightLine* cursorLine_ = nullptr;
   double cursorStep_ = 0;
   bool replotPending_ = false;
+  bool contentOwed_ = false;
 };
 
 }  // namespace gl::ui

@@ -162,8 +162,7 @@ QString TimelinePlot::timelineTitle(const TimelineData& data) {
 void TimelinePlot::setTimeline(TimelineSource source) {
   if (!hiddenInShownWindow()) return setTimeline(source.expand());
   pendingSource_ = std::move(source);
-  layersStale_ = true;
-  replotWhenShown();
+  contentChanged();
 }
 
 const TimelineData& TimelinePlot::data() const {
@@ -178,25 +177,10 @@ const TimelineData& TimelinePlot::data() const {
 void TimelinePlot::setTimeline(const TimelineData& data) {
   data_ = data;
   pendingSource_.reset();
-  layersStale_ = true;
-  if (hiddenInShownWindow())
-    replotWhenShown();
-  else
-    buildLayers();
+  contentChanged();
 }
 
-const TimelinePlot& TimelinePlot::built() const {
-  if (layersStale_) const_cast<TimelinePlot*>(this)->buildLayers();
-  return *this;
-}
-
-void TimelinePlot::showEvent(QShowEvent* event) {
-  if (layersStale_) buildLayers();
-  PlotWidget::showEvent(event);
-}
-
-void TimelinePlot::buildLayers() {
-  layersStale_ = false;
+void TimelinePlot::buildContent() {
   computeDepths();
   for (TimelineLayer* layer : layers_) removePlottable(layer);
   layers_.clear();

@@ -27,7 +27,7 @@ class TimelinePlot : public PlotWidget {
   void setTimeline(TimelineSource source);
   const TimelineData& timeline() const { return data(); }
   // Events taken but not yet expanded or drawn (the plot is on a tab not in front).
-  bool waitingToBeShown() const { return layersStale_ || pendingSource_.has_value(); }
+  bool waitingToBeShown() const { return contentOwed() || pendingSource_.has_value(); }
 
   int rowCount() const { return data().threadCount(); }  // one row per thread
   int rectCount() const;                                 // drawn rectangles, one per event
@@ -70,13 +70,11 @@ class TimelinePlot : public PlotWidget {
   void applyPalette() override;
   void stepChanged(double t) override;
   void contextMenuEvent(QContextMenuEvent* event) override;
-  void showEvent(QShowEvent* event) override;
+  void buildContent() override;  // the layers: nesting, self times, colours, legend
 
  private:
   void computeDepths();
-  void buildLayers();
-  // This plot with its layers built: they are a cache of data_, made on first need.
-  const TimelinePlot& built() const;
+  const TimelinePlot& built() const { return static_cast<const TimelinePlot&>(withContent()); }
   const TimelineData& data() const;  // data_, expanded from pendingSource_ if that is newer
 
   TimelineData data_;
@@ -85,7 +83,6 @@ class TimelinePlot : public PlotWidget {
   qint64 highlighted_ = -1;
   QStringList ops_;
   QVector<TimelineLayer*> layers_;
-  bool layersStale_ = false;  // data_ changed while the plot was hidden
   std::optional<TimelineSource> pendingSource_;
 };
 
